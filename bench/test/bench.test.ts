@@ -1,0 +1,20 @@
+/**
+ * Keeps the benchmark scripts working: runs each with --quick and checks what it prints.
+ * Measures nothing and asserts no timing.
+ */
+import { execFileSync } from "node:child_process"
+import { readdirSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+
+const dir = join(import.meta.dirname, "..")
+const scripts = readdirSync(dir).filter((f) => /^[a-z].*\.mjs$/.test(f) && f !== "harness.mjs")
+
+describe("benchmarks", () => {
+  it.each(scripts)("%s runs and compares with @auth/core", (script) => {
+    const out = execFileSync(process.execPath, [join(dir, script), "--quick"], { encoding: "utf8", timeout: 120_000 })
+    expect(out).toMatch(/@sesame\/core\s+[\d,]+\s+[\d.]+\s+1\.0×/)
+    expect(out).toMatch(/@auth\/core\s+[\d,]+\s+[\d.]+\s+[\d.]+×/)
+    expect(out).toMatch(/^summary: /m)
+  }, 120_000)
+})

@@ -1,0 +1,28 @@
+/**
+ * The end of every successful sign-in: start the session, send `signIn`, redirect.
+ *
+ * @module
+ */
+import { emit } from "../events.js"
+import type { RequestContext } from "../http/context.js"
+import type { InternalResponse } from "../http/response.js"
+import { sessionStrategy } from "../session/index.js"
+import type { SignInResult } from "../session/types.js"
+
+export async function completeSignIn(ctx: RequestContext, result: SignInResult): Promise<InternalResponse> {
+  const { config } = ctx
+  await sessionStrategy(config).start(ctx, result)
+  await emit(config, "signIn", {
+    user: result.user,
+    account: result.account,
+    ...(result.profile ? { profile: result.profile } : {}),
+    isNewUser: result.isNewUser,
+  })
+  const callbackUrl = await ctx.callbackUrl()
+  if (result.isNewUser && config.pages.newUser) {
+    const target = new URL(config.pages.newUser, ctx.origin)
+    target.searchParams.set("callbackUrl", callbackUrl)
+    return { redirect: target.href, cookies: ctx.setCookies }
+  }
+  return { redirect: callbackUrl, cookies: ctx.setCookies }
+}

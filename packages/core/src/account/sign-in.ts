@@ -1,0 +1,135 @@
+/**
+ * The sign-in decision: which user an authenticated identity belongs to, and what is created or
+ * linked on the way. Every provider kind ends here, then in `complete.ts`.
+ *
+ * The rules, with an adapter:
+ * - **Provider accounts** (OAuth, OIDC, passkeys). An account already linked signs its user in;
+ *   if someone else is signed in on this browser, that is `OAuthAccountNotLinked` (one account
+ *   cannot belong to two users). A new account is linked to the signed-in user, if any. Otherwise
+ *   its email decides: an email already owned by a user is `OAuthAccountNotLinked`, because the
+ *   provider's say-so is not proof that the person owns that user (unless the provider sets
+ *   `allowDangerousEmailAccountLinking`, for providers that verify addresses); an unknown email
+ *   creates the user and links the account, in one transaction when the adapter has them.
+ * - **Email**. The address is the identity: its user signs in, with `emailVerified` set the first
+ *   time; an unknown address creates a verified user. No account row is written.
+ * - **Credentials**. With JWT sessions nothing is stored. With database sessions the user that
+ *   `authorize` returned must be known to the adapter (by id, then by email), or is created when
+ *   the provider sets `createUser`.
+ *
+ * Without an adapter, the user is whoever the provider says, and for provider accounts the user id
+ * is the provider's account id, so `sub` stays the same from one sign-in to the next.
+ *
+ * @module
+ */
+import type { AdapterUser } from "../adapters/types.js"
+import type { CheckedAdapter } from "../adapters/wrap.js"
+import type { CredentialsConfig } from "../credentials/types.js"
+import { AccessDenied, CallbackRouteError, OAuthAccountNotLinked } from "../errors.js"
+import { emit } from "../events.js"
+import type { RequestContext } from "../http/context.js"
+import { sessionStrategy } from "../session/index.js"
+import type { Account, User } from "../types.js"
+
+export interface Decision {
+  user: User | AdapterUser
+  isNewUser: boolean
+}
+
+function newUser(user: User, emailVerified: Date | null): AdapterUser {
+  return {
+    id: crypto.randomUUID(),
+    name: user.name ?? null,
+    email: user.email as string,
+    image: user.image ?? null,
+    emailVerified,
+  }
+}
+
+/** A user signing in with a provider account (OAuth, OIDC, WebAuthn). `account` is what to store. */
+export async function decideForAccount(
+  ctx: RequestContext,
+  params: { user: User; account: Account; allowDangerousEmailAccountLinking?: boolean },
+): Promise<Decision> {
+  const { config } = ctx
+  const { account } = params
+  if (!config.adapter) return { user: { ...params.user, id: account.providerAccountId }, isNewUser: false }
+  const adapter = config.adapter
+  const key = { provider: account.provider, providerAccountId: account.providerAccountId }
+  const current = await sessionStrategy(config).currentUser(ctx)
+  const linked = await adapter.getUserByAccount(key)
+  if (linked) {
+    if (current && current.id !== linked.id) {
+      throw new OAuthAccountNotLinked("This account is already linked to another user.")
+    }
+    if (adapter.has("updateAccount")) await adapter.updateAccount({ ...storedAccount(account, linked.id), ...key })
+    return { user: linked, isNewUser: false }
+  }
+  if (current?.id) {
+    const stored = storedAccount(account, current.id)
+    await adapter.linkAccount(stored)
+    await emit(config, "linkAccount", { user: current, account: stored, profile: params.user })
+    return { user: current, isNewUser: false }
+  }
+  const email = params.user.email
+  const owner = email ? await adapter.getUserByEmail(email) : null
+  if (owner) {
+    if (!params.allowDangerousEmailAccountLinking) {
+      throw new OAuthAccountNotLinked("Another user already has this email address; sign in with the method used before.")
+    }
+    const stored = storedAccount(account, owner.id)
+    await adapter.linkAccount(stored)
+    await emit(config, "linkAccount", { user: owner, account: stored, profile: params.user })
+    return { user: owner, isNewUser: false }
+  }
+  if (!email) {
+    throw new CallbackRouteError(`Provider "${account.provider}" returned no email address, which is needed to create a user.`)
+  }
+  const { user, stored } = await adapter.transaction(async (tx: CheckedAdapter) => {
+    const created = await tx.createUser(newUser({ ...params.user, email }, null))
+    const stored = storedAccount(account, created.id)
+    await tx.linkAccount(stored)
+    return { user: created, stored }
+  })
+  await emit(config, "createUser", { user })
+  await emit(config, "linkAccount", { user, account: stored, profile: params.user })
+  return { user, isNewUser: true }
+}
+
+function storedAccount(account: Account, userId: string) {
+  return { ...account, userId, type: account.type as "oauth" | "oidc" | "email" | "webauthn" }
+}
+
+/** A user signing in by email link. `email` is normalised. */
+export async function decideForEmail(ctx: RequestContext, email: string): Promise<Decision> {
+  const adapter = ctx.config.adapter as CheckedAdapter
+  const existing = await adapter.getUserByEmail(email)
+  if (existing) {
+    if (existing.emailVerified) return { user: existing, isNewUser: false }
+    const user = await adapter.updateUser({ id: existing.id, emailVerified: new Date() })
+    await emit(ctx.config, "updateUser", { user })
+    return { user, isNewUser: false }
+  }
+  const user = await adapter.createUser(newUser({ email }, new Date()))
+  await emit(ctx.config, "createUser", { user })
+  return { user, isNewUser: true }
+}
+
+/** A user returned by a credentials provider's `authorize`. */
+export async function decideForCredentials(ctx: RequestContext, provider: CredentialsConfig, user: User): Promise<Decision> {
+  const { config } = ctx
+  if (config.session.strategy !== "database") return { user, isNewUser: false }
+  const adapter = config.adapter as CheckedAdapter
+  const known = (user.id ? await adapter.getUser(user.id) : null) ?? (user.email ? await adapter.getUserByEmail(user.email) : null)
+  if (known) return { user: known, isNewUser: false }
+  if (!provider.createUser) {
+    throw new AccessDenied(
+      `The credentials provider "${provider.id}" returned a user the adapter does not know. Create the user first, or set \`createUser: true\` on the provider.`,
+    )
+  }
+  if (!user.email) {
+    throw new CallbackRouteError(`The credentials provider "${provider.id}" must return an email to create a user.`)
+  }
+  const created = await adapter.createUser({ ...newUser(user, null), id: user.id ?? crypto.randomUUID() })
+  await emit(config, "createUser", { user: created })
+  return { user: created, isNewUser: true }
+}

@@ -1,0 +1,22 @@
+/**
+ * `GET|POST callback/:provider`: where a provider hands the user back (OAuth redirect, email link,
+ * credentials form, passkey response).
+ *
+ * @module
+ */
+import { credentialsCallback } from "../credentials/callback.js"
+import type { RequestContext } from "../http/context.js"
+import { BadRequest } from "../http/request.js"
+import type { InternalResponse } from "../http/response.js"
+
+export async function callback(ctx: RequestContext): Promise<InternalResponse> {
+  const provider = ctx.provider
+  if (!provider) throw new BadRequest(ctx.providerId === undefined ? "The callback needs a provider." : `There is no provider "${ctx.providerId}".`, 404)
+  switch (provider.type) {
+    case "credentials":
+      if (ctx.method !== "POST") throw new BadRequest("Credentials are posted to this endpoint; GET is not supported.")
+      return credentialsCallback(ctx, provider)
+    default:
+      throw new BadRequest(`Provider "${provider.id}" (${provider.type}) has no callback here.`)
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * `GET error?error=<code>` shows the error page (or redirects to `pages.error`).
+ *
+ * @module
+ */
+import { ErrorPageLoop } from "../errors.js"
+import type { RequestContext } from "../http/context.js"
+import type { InternalResponse } from "../http/response.js"
+import { errorPage, errorPageCode } from "../pages/error.js"
+import { customPage, signInPageUrl, translatorFor } from "./pages.js"
+
+/** Whether `pages.error` points back at this endpoint, which would redirect forever. */
+export function errorPageLoops(ctx: RequestContext): boolean {
+  const custom = ctx.config.pages.error
+  if (!custom) return false
+  const url = new URL(custom, ctx.origin)
+  return url.origin === ctx.origin && url.pathname.replace(/\/+$/, "") === `${ctx.config.basePath}/error`
+}
+
+export function showError(ctx: RequestContext, code?: string): InternalResponse {
+  const error = code ?? ctx.query.error
+  if (errorPageLoops(ctx)) {
+    ctx.config.logger.error(new ErrorPageLoop("`pages.error` points at the built-in error endpoint; showing the built-in page instead."))
+  } else {
+    const custom = customPage(ctx, "error", { error: error ? errorPageCodeOrRaw(error) : undefined })
+    if (custom) return custom
+  }
+  const response = errorPage({ error, signInUrl: signInPageUrl(ctx), theme: ctx.config.theme }, translatorFor(ctx))
+  return { ...response, cookies: ctx.setCookies }
+}
+
+/** Codes passed on to a custom error page: letters only, else the generic code. */
+function errorPageCodeOrRaw(error: string): string {
+  return /^[A-Za-z]{1,40}$/.test(error) ? error : errorPageCode(error)
+}

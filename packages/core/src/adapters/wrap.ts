@@ -1,0 +1,83 @@
+/**
+ * The adapter as the rest of Sesame calls it: every method present (a missing one fails with
+ * `MissingAdapterMethods` naming it), every failure an `AdapterError` carrying the driver's error,
+ * and debug logs that name the method but never its arguments (they carry tokens).
+ *
+ * @module
+ */
+import { AdapterError, AuthError, MissingAdapterMethods } from "../errors.js"
+import type { LoggerInstance } from "../logger.js"
+import type { Adapter } from "./types.js"
+
+export type AdapterMethod = Exclude<keyof Adapter, "transaction">
+
+type Method<K extends AdapterMethod> = NonNullable<Adapter[K]> extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never
+
+/** The adapter with every method (each returning a promise), plus `has` and `transaction`. */
+export type CheckedAdapter = { [K in AdapterMethod]-?: Method<K> } & {
+  /** Whether the underlying adapter implements `method`. */
+  has(method: AdapterMethod): boolean
+  /** Runs `fn` in a transaction when the adapter supports them, else directly. */
+  transaction<T>(fn: (adapter: CheckedAdapter) => Promise<T>): Promise<T>
+}
+
+const methods: AdapterMethod[] = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "unlinkAccount",
+  "getAccount",
+  "updateAccount",
+  "listAccountsByUserId",
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+  "listSessionsByUserId",
+  "deleteSessionsByUserId",
+  "createVerificationToken",
+  "useVerificationToken",
+  "createAuthenticator",
+  "getAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+  "updateAuthenticator",
+  "deleteAuthenticator",
+]
+
+/** Wraps `adapter` for internal use. */
+export function checkAdapter(adapter: Adapter, logger: LoggerInstance): CheckedAdapter {
+  const checked = {
+    has: (method: AdapterMethod) => typeof adapter[method] === "function",
+    transaction<T>(fn: (a: CheckedAdapter) => Promise<T>): Promise<T> {
+      if (typeof adapter.transaction !== "function") return fn(checked)
+      return adapter.transaction((tx) => fn(checkAdapter(tx, logger))).catch((error: unknown) => {
+        throw error instanceof AuthError ? error : new AdapterError("Adapter transaction failed.", { cause: error })
+      })
+    },
+  } as CheckedAdapter
+  for (const method of methods) {
+    ;(checked as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method] = async (...args: unknown[]) => {
+      const fn = adapter[method] as ((...a: unknown[]) => unknown) | undefined
+      if (typeof fn !== "function") {
+        throw new MissingAdapterMethods(`The adapter has no "${method}" method, which this operation needs.`)
+      }
+      logger.debug(`adapter ${method}`)
+      try {
+        return await fn.apply(adapter, args)
+      } catch (error) {
+        throw new AdapterError(`Adapter method "${method}" failed.`, { cause: error })
+      }
+    }
+  }
+  return checked
+}
+
+/** Methods the adapter lacks among `needed`. */
+export function missingMethods(adapter: Adapter, needed: Iterable<AdapterMethod>): AdapterMethod[] {
+  return [...new Set(needed)].filter((m) => typeof adapter[m] !== "function")
+}

@@ -1,0 +1,42 @@
+/**
+ * Every default value, in one place.
+ *
+ * @module
+ */
+import { randomToken } from "../crypto/encoding.js"
+import type { CallbacksOptions, DefaultSession, Theme } from "../types.js"
+
+export const defaultBasePath = "/auth"
+/** 30 days. */
+export const defaultMaxAge = 30 * 24 * 60 * 60
+/** 1 day. */
+export const defaultUpdateAge = 24 * 60 * 60
+
+export const defaultTheme: Required<Theme> = { colorScheme: "auto", logo: "", brandColor: "", buttonText: "" }
+
+/** 32 random bytes (256 bits), base64url. Only its SHA-256 is ever stored. */
+export function defaultGenerateSessionToken(): string {
+  return randomToken(32)
+}
+
+/** Same-origin redirects only; relative URLs resolve against the origin. */
+export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
+  try {
+    const base = new URL(baseUrl)
+    const target = new URL(url, base)
+    if (target.origin === base.origin) return target.href
+  } catch {
+    // Not a URL: fall through to the origin.
+  }
+  return baseUrl
+}
+
+export const defaultCallbacks: CallbacksOptions = {
+  signIn: () => true,
+  redirect: defaultRedirect,
+  session: ({ session }): DefaultSession => ({
+    user: { name: session.user?.name ?? null, email: session.user?.email ?? null, image: session.user?.image ?? null },
+    expires: session.expires,
+  }),
+  jwt: ({ token }) => token,
+}

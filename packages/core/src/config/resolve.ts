@@ -1,0 +1,440 @@
+/**
+ * Turns the user's configuration into a frozen, validated `ResolvedConfig`, once per configuration
+ * object (the result is cached in a WeakMap keyed by that object). Nothing here looks at a request,
+ * and the user's object is never modified.
+ *
+ * A configuration error is cached too: every request then answers with the `Configuration` error,
+ * and the message (logged, never sent) names the option, what is wrong and how to fix it.
+ *
+ * @module
+ */
+import { checkAdapter, missingMethods, type AdapterMethod, type CheckedAdapter } from "../adapters/wrap.js"
+import type { Adapter } from "../adapters/types.js"
+import { randomHex } from "../crypto/encoding.js"
+import {
+  AuthError,
+  ExperimentalFeatureNotEnabled,
+  InvalidEndpoints,
+  InvalidProvider,
+  MissingAdapter,
+  MissingAdapterMethods,
+  MissingAuthorize,
+  MissingSecretError,
+  UntrustedHost,
+} from "../errors.js"
+import { cookieProblem, defaultCookies, mergeCookies, type CookiesOptions, type PartialCookiesOptions } from "../http/cookies.js"
+import { decode, encode, type JWTOptions } from "../jwt/index.js"
+import { createLogger, type LoggerInstance, type WarningCode } from "../logger.js"
+import { raw, skipCSRFCheck } from "../symbols.js"
+import type {
+  AuthConfig,
+  CallbacksOptions,
+  EventCallbacks,
+  ExperimentalOptions,
+  PagesOptions,
+  Provider,
+  ProviderType,
+  SessionOptions,
+  Theme,
+} from "../types.js"
+import { defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultTheme, defaultUpdateAge } from "./defaults.js"
+import { envSecrets, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env } from "./env.js"
+
+/** The configuration after defaults, environment and validation. Frozen. */
+export interface ResolvedConfig {
+  readonly basePath: string
+  /** Newest first; never empty. */
+  readonly secrets: readonly string[]
+  /** The public URL from `SESAME_URL` / `AUTH_URL`, when set. */
+  readonly publicUrl: URL | undefined
+  readonly trustHost: boolean
+  readonly providers: readonly Provider[]
+  readonly providerById: ReadonlyMap<string, Provider>
+  readonly adapter: CheckedAdapter | undefined
+  readonly session: Readonly<SessionOptions>
+  readonly jwt: Readonly<JWTOptions>
+  readonly callbacks: Readonly<CallbacksOptions>
+  readonly events: Readonly<Partial<EventCallbacks>>
+  readonly pages: Readonly<Partial<PagesOptions>>
+  readonly theme: Readonly<Required<Theme>>
+  readonly messages: AuthConfig["messages"]
+  readonly logger: LoggerInstance
+  readonly debug: boolean
+  readonly skipCSRFCheck: boolean
+  readonly raw: boolean
+  readonly useSecureCookies: boolean | undefined
+  readonly experimental: Readonly<ExperimentalOptions>
+  readonly redirectProxyUrl: string | undefined
+  /** The cookie names and options for secure or plain cookies. Throws a configuration error. */
+  cookies(secure: boolean): CookiesOptions
+}
+
+/** What `resolveConfig` returns: a configuration, or the error with what is needed to report it. */
+export type Resolution =
+  | { ok: true; config: ResolvedConfig }
+  | { ok: false; error: AuthError; basePath: string; pages: Partial<PagesOptions>; logger: LoggerInstance }
+
+const cache = new WeakMap<object, Resolution>()
+
+/**
+ * A secret for this process only, used outside production when none is configured (with a
+ * warning). Fixed at load so that every configuration object of the process agrees on it.
+ */
+const developmentSecret = randomHex(32)
+
+/** Provider kinds this build implements. */
+const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials"])
+
+class ConfigError extends Error {
+  constructor(readonly error: AuthError) {
+    super(error.message)
+  }
+}
+
+function fail(error: AuthError): never {
+  throw new ConfigError(error)
+}
+
+/** Resolves `config` (cached per object). */
+export function resolveConfig(config: AuthConfig, env: Env = readEnv()): Resolution {
+  const cached = cache.get(config)
+  if (cached) return cached
+  const resolution = resolveUncached(config, env)
+  cache.set(config, resolution)
+  return resolution
+}
+
+function resolveUncached(config: AuthConfig, env: Env): Resolution {
+  const logger = createLogger(!!config?.debug, config?.logger)
+  let basePath = defaultBasePath
+  const pages = config && typeof config.pages === "object" && config.pages ? { ...config.pages } : {}
+  try {
+    if (!config || typeof config !== "object") {
+      fail(new InvalidProvider("The configuration must be an object with at least `providers`."))
+    }
+    const warnings: WarningCode[] = []
+    const publicUrl = parsePublicUrl(env)
+    basePath = resolveBasePath(config.basePath, publicUrl, warnings)
+    const secrets = resolveSecrets(config.secret, env, warnings)
+    const trustHost = config.trustHost ?? envTrustHost(env)
+    if (!trustHost && !publicUrl) {
+      fail(
+        new UntrustedHost(
+          "The request's host is not trusted. Set AUTH_URL (or SESAME_URL) to the app's public URL, or set `trustHost: true` (AUTH_TRUST_HOST=true) when a proxy you control sets the Host header.",
+        ),
+      )
+    }
+    const experimental = { enableWebAuthn: false, ...config.experimental }
+    const providers = resolveProviders(config.providers, env, experimental)
+    if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
+    const session = resolveSession(config.session, config.adapter)
+    const adapter = config.adapter ? checkAdapter(config.adapter, logger) : undefined
+    checkAdapterCoverage(config.adapter, session, providers)
+    const callbacks = resolveCallbacks(config.callbacks)
+    const jwt: JWTOptions = {
+      maxAge: config.jwt?.maxAge ?? session.maxAge,
+      encode: config.jwt?.encode ?? encode,
+      decode: config.jwt?.decode ?? decode,
+    }
+    checkPositive("jwt.maxAge", jwt.maxAge)
+    checkPages(pages)
+    const redirectProxyUrl = config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL
+    if (redirectProxyUrl !== undefined && !isHttpUrl(redirectProxyUrl)) {
+      fail(new InvalidEndpoints(`\`redirectProxyUrl\` (or AUTH_REDIRECT_PROXY_URL) must be an http(s) URL; got "${redirectProxyUrl}".`))
+    }
+    if (config.debug) warnings.push("debug-enabled")
+
+    const cookieCache = new Map<boolean, CookiesOptions | AuthError>()
+    const cookies = (secure: boolean): CookiesOptions => {
+      let entry = cookieCache.get(secure)
+      if (!entry) {
+        entry = resolveCookies(secure, config.cookies)
+        cookieCache.set(secure, entry)
+      }
+      if (entry instanceof AuthError) throw entry
+      return entry
+    }
+
+    const resolved: ResolvedConfig = Object.freeze({
+      basePath,
+      secrets: Object.freeze(secrets),
+      publicUrl,
+      trustHost,
+      providers: Object.freeze(providers),
+      providerById: new Map(providers.map((p) => [p.id, p])),
+      adapter,
+      session: Object.freeze(session),
+      jwt: Object.freeze(jwt),
+      callbacks: Object.freeze(callbacks),
+      events: Object.freeze({ ...config.events }),
+      pages: Object.freeze(pages),
+      theme: Object.freeze({ ...defaultTheme, ...config.theme }),
+      messages: config.messages,
+      logger,
+      debug: !!config.debug,
+      skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
+      raw: config.raw === raw,
+      useSecureCookies: config.useSecureCookies,
+      experimental: Object.freeze(experimental),
+      redirectProxyUrl,
+      cookies,
+    })
+    for (const code of warnings) logger.warn(code)
+    return { ok: true, config: resolved }
+  } catch (error) {
+    const authError =
+      error instanceof ConfigError
+        ? error.error
+        : error instanceof AuthError
+          ? error
+          : new InvalidProvider("The configuration could not be read.", { cause: error })
+    // Only pages that pass validation may be used to report the error (never an open redirect).
+    const usablePages = Object.fromEntries(Object.entries(pages).filter(([, value]) => pageProblem(value) === null))
+    return { ok: false, error: authError, basePath, pages: usablePages, logger }
+  }
+}
+
+function isHttpUrl(value: unknown): value is string {
+  if (typeof value !== "string") return false
+  try {
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
+function parsePublicUrl(env: Env): URL | undefined {
+  const value = envUrl(env)
+  if (!value) return undefined
+  if (!isHttpUrl(value)) {
+    fail(new InvalidEndpoints(`AUTH_URL (or SESAME_URL) must be the app's public http(s) URL; got "${value}".`))
+  }
+  return new URL(value)
+}
+
+function resolveBasePath(configured: string | undefined, publicUrl: URL | undefined, warnings: WarningCode[]): string {
+  const fromUrl = publicUrl && publicUrl.pathname !== "/" ? publicUrl.pathname : undefined
+  if (configured !== undefined && fromUrl && normaliseBasePath(fromUrl) !== normaliseBasePath(configured)) {
+    warnings.push("env-url-basepath-redundant")
+  }
+  const value = configured ?? fromUrl ?? defaultBasePath
+  if (typeof value !== "string" || !value.startsWith("/") || /[?#\s]/.test(value) || value.includes("//")) {
+    fail(new InvalidEndpoints(`\`basePath\` must be a path such as "/auth" (no query, fragment or spaces); got ${JSON.stringify(value)}.`))
+  }
+  return normaliseBasePath(value)
+}
+
+function normaliseBasePath(path: string): string {
+  return path.replace(/\/+$/, "")
+}
+
+function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: WarningCode[]): string[] {
+  if (secret !== undefined) {
+    const list = Array.isArray(secret) ? secret : [secret]
+    if (list.length === 0 || list.some((s) => typeof s !== "string" || s.length === 0)) {
+      fail(new MissingSecretError("`secret` must be a non-empty string or a non-empty array of non-empty strings."))
+    }
+    return [...list]
+  }
+  const fromEnv = envSecrets(env)
+  if (fromEnv.length > 0) return fromEnv
+  if (isProduction(env)) {
+    fail(
+      new MissingSecretError(
+        "No secret is set. Set AUTH_SECRET (or SESAME_SECRET) to a random string of at least 32 characters, e.g. the output of `openssl rand -base64 33`.",
+      ),
+    )
+  }
+  warnings.push("missing-secret-development")
+  return [developmentSecret]
+}
+
+const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
+const providerTypes: ReadonlySet<string> = new Set<ProviderType>(["oidc", "oauth", "email", "credentials", "webauthn"])
+
+function resolveProviders(input: AuthConfig["providers"], env: Env, experimental: ExperimentalOptions): Provider[] {
+  if (!Array.isArray(input)) fail(new InvalidProvider("`providers` must be an array of providers."))
+  const seen = new Set<string>()
+  return input.map((entry, index) => {
+    const provider = (typeof entry === "function" ? entry() : entry) as Provider | undefined
+    if (!provider || typeof provider !== "object") fail(new InvalidProvider(`providers[${index}] is not a provider object.`))
+    const { id, type } = provider
+    if (typeof id !== "string" || !providerId.test(id)) {
+      fail(new InvalidProvider(`providers[${index}] needs an \`id\` made of letters, digits, "-", "_" or "."; got ${JSON.stringify(id)}.`))
+    }
+    if (seen.has(id)) fail(new InvalidProvider(`Two providers have the id "${id}". Give each a unique \`id\`.`))
+    seen.add(id)
+    if (typeof type !== "string" || !providerTypes.has(type)) {
+      fail(new InvalidProvider(`Provider "${id}" has an unknown type ${JSON.stringify(type)}; use one of ${[...providerTypes].join(", ")}.`))
+    }
+    if (!supportedKinds.has(type)) {
+      fail(new InvalidProvider(`Provider "${id}" is of type "${type}", which this version of @sesame/core does not support yet.`))
+    }
+    const name = typeof provider.name === "string" && provider.name ? provider.name : id
+    switch (provider.type) {
+      case "credentials":
+        if (typeof provider.authorize !== "function") {
+          fail(new MissingAuthorize(`The credentials provider "${id}" needs an \`authorize(credentials, request)\` function.`))
+        }
+        return { ...provider, name, credentials: provider.credentials ?? {} }
+      case "oauth":
+      case "oidc": {
+        const envId = providerEnvName(id)
+        const resolved = {
+          ...provider,
+          name,
+          clientId: provider.clientId ?? env[`AUTH_${envId}_ID`],
+          clientSecret: provider.clientSecret ?? env[`AUTH_${envId}_SECRET`],
+          issuer: provider.issuer ?? env[`AUTH_${envId}_ISSUER`],
+        }
+        if (!resolved.issuer && !resolved.wellKnown) {
+          const has = (e: unknown) => !!e && (typeof e === "string" || typeof e === "object")
+          if (!has(resolved.authorization) || !has(resolved.token) || (resolved.type === "oauth" && !has(resolved.userinfo))) {
+            fail(
+              new InvalidEndpoints(
+                `Provider "${id}" has no \`issuer\` (or \`wellKnown\`), so it needs \`authorization\`, \`token\`${resolved.type === "oauth" ? " and `userinfo`" : ""} endpoints.`,
+              ),
+            )
+          }
+        }
+        return resolved
+      }
+      case "email":
+        if (typeof provider.sendVerificationRequest !== "function") {
+          fail(new InvalidProvider(`The email provider "${id}" needs a \`sendVerificationRequest\` function.`))
+        }
+        return { ...provider, name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`] }
+      case "webauthn":
+        if (!experimental.enableWebAuthn) {
+          fail(
+            new ExperimentalFeatureNotEnabled(
+              `The WebAuthn provider "${id}" needs \`experimental: { enableWebAuthn: true }\` in the configuration.`,
+            ),
+          )
+        }
+        return { ...provider, name }
+    }
+  })
+}
+
+function checkPositive(option: string, value: unknown): void {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    fail(new InvalidProvider(`\`${option}\` must be a positive number of seconds; got ${JSON.stringify(value)}.`))
+  }
+}
+
+function resolveSession(input: AuthConfig["session"], adapter: Adapter | undefined): SessionOptions {
+  const strategy = input?.strategy ?? (adapter ? "database" : "jwt")
+  if (strategy !== "jwt" && strategy !== "database") {
+    fail(new InvalidProvider(`\`session.strategy\` must be "jwt" or "database"; got ${JSON.stringify(strategy)}.`))
+  }
+  if (strategy === "database" && !adapter) {
+    fail(new MissingAdapter('`session.strategy` is "database", which needs an `adapter` to store sessions.'))
+  }
+  const session: SessionOptions = {
+    strategy,
+    maxAge: input?.maxAge ?? defaultMaxAge,
+    updateAge: input?.updateAge ?? defaultUpdateAge,
+    generateSessionToken: input?.generateSessionToken ?? defaultGenerateSessionToken,
+  }
+  checkPositive("session.maxAge", session.maxAge)
+  if (typeof session.updateAge !== "number" || !Number.isFinite(session.updateAge) || session.updateAge < 0) {
+    fail(new InvalidProvider(`\`session.updateAge\` must be 0 or a positive number of seconds; got ${JSON.stringify(session.updateAge)}.`))
+  }
+  if (typeof session.generateSessionToken !== "function") {
+    fail(new InvalidProvider("`session.generateSessionToken` must be a function returning a string."))
+  }
+  return session
+}
+
+/** The adapter methods the configured features call. */
+export function neededAdapterMethods(session: SessionOptions, providers: readonly Provider[]): Map<AdapterMethod, string> {
+  const needed = new Map<AdapterMethod, string>()
+  const need = (feature: string, ...methods: AdapterMethod[]) => {
+    for (const m of methods) if (!needed.has(m)) needed.set(m, feature)
+  }
+  if (session.strategy === "database") need("database sessions", "createSession", "getSessionAndUser", "updateSession", "deleteSession")
+  for (const p of providers) {
+    switch (p.type) {
+      case "oauth":
+      case "oidc":
+        need(`provider "${p.id}"`, "getUserByAccount", "getUserByEmail", "createUser", "linkAccount", "getUser")
+        break
+      case "email":
+        need(`provider "${p.id}"`, "createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser")
+        break
+      case "credentials":
+        if (session.strategy === "database") {
+          need(`provider "${p.id}" with database sessions`, "getUser", "getUserByEmail")
+          if (p.createUser) need(`provider "${p.id}" with createUser`, "createUser")
+        }
+        break
+      case "webauthn":
+        need(
+          `provider "${p.id}"`,
+          "getUser",
+          "getUserByEmail",
+          "createUser",
+          "linkAccount",
+          "getAccount",
+          "getAuthenticator",
+          "createAuthenticator",
+          "listAuthenticatorsByUserId",
+          "updateAuthenticatorCounter",
+        )
+        break
+    }
+  }
+  return needed
+}
+
+function checkAdapterCoverage(adapter: Adapter | undefined, session: SessionOptions, providers: readonly Provider[]): void {
+  const needsAdapter = providers.find((p) => p.type === "email" || p.type === "webauthn")
+  if (needsAdapter && !adapter) {
+    fail(new MissingAdapter(`Provider "${needsAdapter.id}" (${needsAdapter.type}) stores tokens, so it needs an \`adapter\`.`))
+  }
+  if (!adapter) return
+  const needed = neededAdapterMethods(session, providers)
+  const missing = missingMethods(adapter, needed.keys())
+  if (missing.length > 0) {
+    const detail = missing.map((m) => `${m} (for ${needed.get(m)})`).join(", ")
+    fail(new MissingAdapterMethods(`The adapter is missing methods that the configuration needs: ${detail}.`))
+  }
+}
+
+function resolveCallbacks(input: AuthConfig["callbacks"]): CallbacksOptions {
+  const callbacks = { ...defaultCallbacks }
+  for (const [name, fn] of Object.entries(input ?? {})) {
+    if (fn === undefined) continue
+    if (!(name in defaultCallbacks)) continue
+    if (typeof fn !== "function") fail(new InvalidProvider(`\`callbacks.${name}\` must be a function.`))
+    ;(callbacks as Record<string, unknown>)[name] = fn
+  }
+  return callbacks
+}
+
+function pageProblem(value: unknown): string | null {
+  if (typeof value !== "string") return "must be a string"
+  if (value.startsWith("//") || value.startsWith("/\\") || !(value.startsWith("/") || isHttpUrl(value))) {
+    return 'must be a path starting with "/" or an http(s) URL'
+  }
+  return null
+}
+
+function checkPages(pages: Partial<PagesOptions>): void {
+  for (const [name, value] of Object.entries(pages)) {
+    if (value === undefined) continue
+    const problem = pageProblem(value)
+    if (problem) fail(new InvalidEndpoints(`\`pages.${name}\` ${problem}; got ${JSON.stringify(value)}.`))
+  }
+}
+
+function resolveCookies(secure: boolean, overrides: PartialCookiesOptions | undefined): CookiesOptions | AuthError {
+  const cookies = mergeCookies(defaultCookies(secure), overrides)
+  for (const [role, { name, options }] of Object.entries(cookies)) {
+    const problem = cookieProblem(name, options)
+    if (problem) return new InvalidProvider(`\`cookies.${role}\`: ${problem}.`)
+  }
+  return cookies
+}

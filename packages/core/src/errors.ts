@@ -1,0 +1,292 @@
+/**
+ * Errors thrown or reported by Sesame.
+ *
+ * Every error has a `type` (a literal from {@link ErrorType}, used in logs and, for the
+ * client-safe ones, in the `?error=` query of the sign-in and error pages) and a `kind` that picks
+ * the page a browser is sent to: `signIn` errors go back to the sign-in page, the rest to the error
+ * page. Only the types in {@link clientSafeErrorTypes} ever reach a URL; every other failure is shown
+ * to the user as `Configuration` while its full cause is logged on the server.
+ *
+ * @module
+ */
+
+/** Every error type Sesame reports. */
+export type ErrorType =
+  | "AccessDenied"
+  | "AccountNotLinked"
+  | "AdapterError"
+  | "CallbackRouteError"
+  | "CredentialsSignin"
+  | "DuplicateConditionalUI"
+  | "EmailSignin"
+  | "ErrorPageLoop"
+  | "EventError"
+  | "ExperimentalFeatureNotEnabled"
+  | "InvalidCallbackUrl"
+  | "InvalidCheck"
+  | "InvalidEndpoints"
+  | "InvalidProvider"
+  | "JWTSessionError"
+  | "MissingAdapter"
+  | "MissingAdapterMethods"
+  | "MissingAuthorize"
+  | "MissingCSRF"
+  | "MissingSecret"
+  | "MissingWebAuthnAutocomplete"
+  | "OAuthAccountNotLinked"
+  | "OAuthCallbackError"
+  | "OAuthProfileParseError"
+  | "OAuthSignInError"
+  | "SessionTokenError"
+  | "SignOutError"
+  | "UnknownAction"
+  | "UnsupportedStrategy"
+  | "UntrustedHost"
+  | "Verification"
+  | "WebAuthnVerificationError"
+
+/** Where a browser is sent when the error ends a flow: the sign-in page or the error page. */
+export type ErrorKind = "signIn" | "error"
+
+/** The structured cause of an {@link AuthError}: the original error plus non-secret fields. */
+export type ErrorCause = Record<string, unknown> & { err?: Error }
+
+/**
+ * Base class of every Sesame error.
+ *
+ * `new AuthError(message?, options?)`, `new AuthError(error)` (the error becomes `cause.err`) or
+ * `new AuthError({ cause })`.
+ */
+export class AuthError extends Error {
+  /** The error type, for logs and (when client-safe) the `?error=` query. */
+  readonly type: ErrorType = "CallbackRouteError"
+  /** Which page a browser lands on when this error ends a flow. */
+  readonly kind: ErrorKind = "error"
+  declare cause?: ErrorCause
+
+  constructor(message?: string | Error | ErrorOptions, errorOptions?: ErrorOptions) {
+    if (message instanceof Error) {
+      super(undefined, { cause: { err: message, ...(errorOptions?.cause as object | undefined) } })
+    } else if (typeof message === "string") {
+      super(message, errorOptions?.cause === undefined ? undefined : { cause: normaliseCause(errorOptions.cause) })
+    } else {
+      const cause = message?.cause ?? errorOptions?.cause
+      super(undefined, cause === undefined ? undefined : { cause: normaliseCause(cause) })
+    }
+    this.name = new.target.name
+    if (!this.message && this.cause?.err) this.message = this.cause.err.message
+  }
+}
+
+function normaliseCause(cause: unknown): ErrorCause {
+  if (cause instanceof Error) return { err: cause }
+  if (cause && typeof cause === "object") return cause as ErrorCause
+  return { value: cause }
+}
+
+/** An error that sends the browser back to the sign-in page. */
+export class SignInError extends AuthError {
+  override readonly kind = "signIn" as const
+}
+
+/**
+ * Thrown from a credentials provider's `authorize` to reject a sign-in. The user is sent to the
+ * sign-in page with `error=CredentialsSignin&code=<code>`. Subclass it to set your own `code`;
+ * the code is visible in the URL, so keep it generic (never say which of user name or password
+ * was wrong).
+ *
+ * @example
+ * ```ts
+ * class AccountLocked extends CredentialsSignin { code = "locked" }
+ * ```
+ */
+export class CredentialsSignin extends SignInError {
+  static readonly type = "CredentialsSignin" as const
+  static readonly kind = "signIn" as const
+  override readonly type = "CredentialsSignin" as const
+  /** Shown in the URL as `code=`. */
+  code = "credentials"
+}
+
+/** An OAuth account's email already belongs to another user and linking is not allowed. */
+export class OAuthAccountNotLinked extends SignInError {
+  override readonly type = "OAuthAccountNotLinked" as const
+}
+/** The OAuth provider answered the callback with an error, or the token exchange failed. */
+export class OAuthCallbackError extends SignInError {
+  override readonly type = "OAuthCallbackError" as const
+}
+/** Starting an OAuth sign-in failed. */
+export class OAuthSignInError extends SignInError {
+  override readonly type = "OAuthSignInError" as const
+}
+/** Sending the verification email failed. */
+export class EmailSignInError extends SignInError {
+  override readonly type = "EmailSignin" as const
+}
+/** The CSRF token is missing or does not match the CSRF cookie. */
+export class MissingCSRF extends SignInError {
+  override readonly type = "MissingCSRF" as const
+}
+/** A passkey or other account is already linked to a different user. */
+export class AccountNotLinked extends SignInError {
+  override readonly type = "AccountNotLinked" as const
+}
+
+/** The `signIn` callback refused the sign-in (returned false or threw). */
+export class AccessDenied extends AuthError {
+  override readonly type = "AccessDenied" as const
+}
+/** An email sign-in link is expired, already used, or does not match. */
+export class Verification extends AuthError {
+  override readonly type = "Verification" as const
+}
+/** A WebAuthn response failed verification. */
+export class WebAuthnVerificationError extends AuthError {
+  override readonly type = "WebAuthnVerificationError" as const
+}
+
+/** No secret is configured in production. Set `AUTH_SECRET` (or `SESAME_SECRET`). */
+export class MissingSecretError extends AuthError {
+  override readonly type = "MissingSecret" as const
+}
+/** The request's host is not trusted. Set `AUTH_URL`, or `trustHost: true` behind a trusted proxy. */
+export class UntrustedHost extends AuthError {
+  override readonly type = "UntrustedHost" as const
+}
+/** A credentials provider has no `authorize` function. */
+export class MissingAuthorize extends AuthError {
+  override readonly type = "MissingAuthorize" as const
+}
+/** An OAuth provider has neither an issuer nor the endpoints it needs. */
+export class InvalidEndpoints extends AuthError {
+  override readonly type = "InvalidEndpoints" as const
+}
+/** The chosen session strategy cannot work with the configured providers. */
+export class UnsupportedStrategy extends AuthError {
+  override readonly type = "UnsupportedStrategy" as const
+}
+/** A feature needs an adapter and none is configured. */
+export class MissingAdapter extends AuthError {
+  override readonly type = "MissingAdapter" as const
+}
+/** The adapter lacks methods that the configured features call. The message names them. */
+export class MissingAdapterMethods extends AuthError {
+  override readonly type = "MissingAdapterMethods" as const
+}
+/** A provider is malformed or its id is used twice. */
+export class InvalidProvider extends AuthError {
+  override readonly type = "InvalidProvider" as const
+}
+/** An experimental feature is used without being enabled in `experimental`. */
+export class ExperimentalFeatureNotEnabled extends AuthError {
+  override readonly type = "ExperimentalFeatureNotEnabled" as const
+}
+/** More than one WebAuthn provider enables conditional UI. */
+export class DuplicateConditionalUI extends AuthError {
+  override readonly type = "DuplicateConditionalUI" as const
+}
+/** The conditional-UI form field of a WebAuthn provider lacks `webauthn` in its autocomplete. */
+export class MissingWebAuthnAutocomplete extends AuthError {
+  override readonly type = "MissingWebAuthnAutocomplete" as const
+}
+/** A custom error page redirects back to itself. */
+export class ErrorPageLoop extends AuthError {
+  override readonly type = "ErrorPageLoop" as const
+}
+/** A callback URL is not an http(s) URL. */
+export class InvalidCallbackUrl extends AuthError {
+  override readonly type = "InvalidCallbackUrl" as const
+}
+/** A state, PKCE, nonce or challenge check failed. */
+export class InvalidCheck extends AuthError {
+  override readonly type = "InvalidCheck" as const
+}
+/** An adapter method threw. The cause holds the driver's error. */
+export class AdapterError extends AuthError {
+  override readonly type = "AdapterError" as const
+}
+/** An event handler threw. Logged only: events never change the flow. */
+export class EventError extends AuthError {
+  override readonly type = "EventError" as const
+}
+/** An unexpected failure while handling a callback. */
+export class CallbackRouteError extends AuthError {
+  override readonly type = "CallbackRouteError" as const
+}
+/** Reading or writing a JWT session failed. */
+export class JWTSessionError extends AuthError {
+  override readonly type = "JWTSessionError" as const
+}
+/** Reading or writing a database session failed. */
+export class SessionTokenError extends AuthError {
+  override readonly type = "SessionTokenError" as const
+}
+/** Signing out failed. */
+export class SignOutError extends AuthError {
+  override readonly type = "SignOutError" as const
+}
+/** The request names no known action, or uses a method the action does not accept. */
+export class UnknownAction extends AuthError {
+  override readonly type = "UnknownAction" as const
+}
+/** A provider's `profile` callback threw or returned no id. */
+export class OAuthProfileParseError extends AuthError {
+  override readonly type = "OAuthProfileParseError" as const
+}
+
+/** Union of every concrete error class, so that `switch (error.type)` narrows. */
+export type AnyAuthError =
+  | AccessDenied
+  | AccountNotLinked
+  | AdapterError
+  | CallbackRouteError
+  | CredentialsSignin
+  | DuplicateConditionalUI
+  | EmailSignInError
+  | ErrorPageLoop
+  | EventError
+  | ExperimentalFeatureNotEnabled
+  | InvalidCallbackUrl
+  | InvalidCheck
+  | InvalidEndpoints
+  | InvalidProvider
+  | JWTSessionError
+  | MissingAdapter
+  | MissingAdapterMethods
+  | MissingAuthorize
+  | MissingCSRF
+  | MissingSecretError
+  | MissingWebAuthnAutocomplete
+  | OAuthAccountNotLinked
+  | OAuthCallbackError
+  | OAuthProfileParseError
+  | OAuthSignInError
+  | SessionTokenError
+  | SignOutError
+  | UnknownAction
+  | UnsupportedStrategy
+  | UntrustedHost
+  | Verification
+  | WebAuthnVerificationError
+
+/**
+ * The error types that may be shown to a user in a URL. Anything else becomes `Configuration`,
+ * so that a URL never reveals how the server is set up.
+ */
+export const clientSafeErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  "AccessDenied",
+  "AccountNotLinked",
+  "CredentialsSignin",
+  "EmailSignin",
+  "MissingCSRF",
+  "OAuthAccountNotLinked",
+  "OAuthCallbackError",
+  "Verification",
+  "WebAuthnVerificationError",
+])
+
+/** Whether `error` is one of the errors whose type may appear in a URL. */
+export function isClientError(error: unknown): error is AuthError {
+  return error instanceof AuthError && clientSafeErrorTypes.has(error.type)
+}

@@ -1,0 +1,167 @@
+/**
+ * Reading a request: which action it asks for, and its query, body and cookies.
+ *
+ * Malformed input is the client's fault and ends in a `BadRequest` (a 4xx), never an exception
+ * that reaches the user as a 500: unknown paths and methods, undecodable path segments, bodies over
+ * the size limit or of an unsupported type, and parameters sent twice (a classic way to smuggle a
+ * second `callbackUrl` or `csrfToken` past one layer and into another).
+ *
+ * @module
+ */
+import { parseCookieHeader } from "./cookies.js"
+
+export type Action =
+  | "providers"
+  | "session"
+  | "csrf"
+  | "signin"
+  | "signout"
+  | "callback"
+  | "verify-request"
+  | "error"
+  | "webauthn-options"
+
+const actions: ReadonlySet<string> = new Set<Action>([
+  "providers",
+  "session",
+  "csrf",
+  "signin",
+  "signout",
+  "callback",
+  "verify-request",
+  "error",
+  "webauthn-options",
+])
+const actionsWithProvider: ReadonlySet<string> = new Set<Action>(["signin", "callback", "webauthn-options"])
+
+/** Largest request body read, in bytes. */
+export const maxBodyBytes = 1024 * 1024
+
+/** A request the client got wrong. */
+export class BadRequest extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 404 | 413 | 415 = 400,
+  ) {
+    super(message)
+    this.name = "BadRequest"
+  }
+}
+
+export interface Route {
+  action: Action
+  providerId: string | undefined
+}
+
+/** The action named by `pathname` under `basePath`, or null when the path is not ours. */
+export function matchRoute(pathname: string, basePath: string): Route | null {
+  if (!pathname.startsWith(`${basePath}/`)) return null
+  const segments = pathname.slice(basePath.length + 1).split("/").filter(Boolean)
+  if (segments.length < 1 || segments.length > 2) return null
+  const [action, encodedProvider] = segments as [string, string | undefined]
+  if (!actions.has(action)) return null
+  if (encodedProvider === undefined) return { action: action as Action, providerId: undefined }
+  if (!actionsWithProvider.has(action)) return null
+  let providerId: string
+  try {
+    providerId = decodeURIComponent(encodedProvider)
+  } catch {
+    return null
+  }
+  // "undefined" is what a client sends when it builds the URL from a missing id.
+  return { action: action as Action, providerId: providerId === "undefined" ? undefined : providerId }
+}
+
+/** Query parameters; a parameter given twice is refused. */
+export function parseQuery(search: URLSearchParams): Record<string, string> {
+  const query: Record<string, string> = {}
+  for (const [key, value] of search) {
+    if (Object.hasOwn(query, key)) throw new BadRequest(`Query parameter "${key}" is given more than once.`)
+    query[key] = value
+  }
+  return query
+}
+
+async function readLimited(request: Request): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0")
+  if (declared > maxBodyBytes) throw new BadRequest("The request body is too large.", 413)
+  if (!request.body) return new Uint8Array(0)
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maxBodyBytes) {
+      await reader.cancel().catch(() => {})
+      throw new BadRequest("The request body is too large.", 413)
+    }
+    chunks.push(value)
+  }
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}
+
+function fromEntries(entries: Iterable<[string, FormDataEntryValue | string]>): Record<string, unknown> {
+  const body: Record<string, unknown> = {}
+  for (const [key, value] of entries) {
+    if (typeof value !== "string") throw new BadRequest(`Field "${key}" is a file; only text fields are accepted.`, 415)
+    if (Object.hasOwn(body, key)) throw new BadRequest(`Field "${key}" is given more than once.`)
+    body[key] = value
+  }
+  return body
+}
+
+/** The body of a POST: urlencoded or multipart form fields, or a JSON object. */
+export async function parseBody(request: Request): Promise<Record<string, unknown>> {
+  const contentType = (request.headers.get("content-type") ?? "").toLowerCase()
+  let bytes: Uint8Array
+  try {
+    bytes = await readLimited(request)
+  } catch (error) {
+    if (error instanceof BadRequest) throw error
+    throw new BadRequest("The request body could not be read.")
+  }
+  if (bytes.byteLength === 0) return {}
+  const text = () => {
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+    } catch {
+      throw new BadRequest("The request body is not valid UTF-8.")
+    }
+  }
+  if (contentType.startsWith("application/x-www-form-urlencoded")) {
+    return fromEntries(new URLSearchParams(text()))
+  }
+  if (contentType.startsWith("application/json")) {
+    let value: unknown
+    try {
+      value = JSON.parse(text())
+    } catch {
+      throw new BadRequest("The request body is not valid JSON.")
+    }
+    if (!value || typeof value !== "object" || Array.isArray(value)) throw new BadRequest("The JSON body must be an object.")
+    return value as Record<string, unknown>
+  }
+  if (contentType.startsWith("multipart/form-data")) {
+    let form: FormData
+    try {
+      form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": contentType } }).formData()
+    } catch {
+      throw new BadRequest("The multipart body could not be parsed.")
+    }
+    return fromEntries(form)
+  }
+  throw new BadRequest("Unsupported content type: send a form (urlencoded or multipart) or JSON.", 415)
+}
+
+/** The request's cookies. */
+export function requestCookies(request: Request): Map<string, string> {
+  return parseCookieHeader(request.headers.get("cookie"))
+}

@@ -1,0 +1,174 @@
+/**
+ * `@sesame/core`: authentication as a function from a web `Request` to a `Response`.
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "@sesame/core"
+ * import Credentials from "@sesame/core/providers/credentials"
+ *
+ * const config = { providers: [Credentials({ authorize: async (c) => checkUser(c) })] }
+ * export default { fetch: (request: Request) => Auth(request, config) }
+ * ```
+ *
+ * @module
+ */
+import { dispatch } from "./actions/index.js"
+import { resolveConfig, type Resolution } from "./config/resolve.js"
+import { AuthError } from "./errors.js"
+import { createContext, type RequestContext } from "./http/context.js"
+import { asAuthError, badRequestResponse, errorResponse } from "./http/error-response.js"
+import { BadRequest, matchRoute, parseBody, parseQuery, requestCookies } from "./http/request.js"
+import { json, toResponse, type InternalResponse } from "./http/response.js"
+import { errorPage } from "./pages/error.js"
+import { translator } from "./pages/i18n.js"
+import { defaultTheme } from "./config/defaults.js"
+import type { raw } from "./symbols.js"
+import type { AuthConfig, LazyAuthConfig } from "./types.js"
+
+export type {
+  Account,
+  AppProvider,
+  AuthConfig,
+  Awaitable,
+  CallbacksOptions,
+  CommonProviderOptions,
+  DefaultSession,
+  EventCallbacks,
+  ExperimentalOptions,
+  JWTCallbackParams,
+  LazyAuthConfig,
+  PagesOptions,
+  Profile,
+  Provider,
+  ProviderInput,
+  ProviderType,
+  Session,
+  SessionCallbackParams,
+  SessionOptions,
+  SignInCallbackParams,
+  SignInEventMessage,
+  Theme,
+  User,
+} from "./types.js"
+export type { CredentialInput, CredentialsConfig } from "./credentials/types.js"
+export type { EmailConfig, SendVerificationRequestParams } from "./email/types.js"
+export type {
+  OAuth2Config,
+  OAuthCheck,
+  OAuthClientOptions,
+  OAuthConfig,
+  OAuthProviderButtonStyles,
+  OIDCConfig,
+  TokenSet,
+} from "./oauth/types.js"
+export type { RelyingParty, WebAuthnConfig } from "./webauthn/types.js"
+export type { CookieOption, CookieOptions, CookiesOptions, PartialCookiesOptions, ResponseCookie } from "./http/cookies.js"
+export type { InternalResponse } from "./http/response.js"
+export type { LoggerInstance, WarningCode } from "./logger.js"
+export type { Messages } from "./pages/messages.js"
+export { raw, skipCSRFCheck } from "./symbols.js"
+
+const configurationMessage = "There is a problem with the server configuration. Check the server logs for more information."
+
+/** Actions whose configuration error is shown as a page rather than JSON. */
+const pageActions: ReadonlySet<string> = new Set(["signin", "signout", "error", "verify-request"])
+
+/**
+ * Handles a request to one of the authentication endpoints under `basePath` and returns the
+ * response. It never throws and never answers with a stack trace: malformed requests get a 4xx,
+ * flows that fail redirect to the sign-in or error page, and configuration errors answer 500.
+ *
+ * With `raw` in the configuration, it returns the internal response instead and throws
+ * `AuthError`s, for framework integrations.
+ */
+export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<InternalResponse>
+export async function Auth(request: Request, config: AuthConfig | LazyAuthConfig): Promise<Response>
+export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<Response | InternalResponse> {
+  let config: AuthConfig
+  try {
+    config = typeof configOrLazy === "function" ? await configOrLazy(request) : configOrLazy
+  } catch (error) {
+    console.error("[sesame][error] The lazy configuration function threw:", error)
+    return toResponse(json({ message: configurationMessage }, 500), { returnRedirect: false, head: false })
+  }
+  const isRaw = !!config?.raw
+  const resolution = resolveConfig(config)
+  const url = new URL(request.url)
+  const head = request.method === "HEAD"
+  const method = head ? "GET" : request.method
+  const route = matchRoute(url.pathname, resolution.ok ? resolution.config.basePath : resolution.basePath)
+  if (!resolution.ok) {
+    if (isRaw) throw resolution.error
+    return configurationError(resolution, route?.action, method, url, head)
+  }
+  const resolved = resolution.config
+  const finish = (internal: InternalResponse, ctx?: RequestContext) =>
+    isRaw ? internal : toResponse(internal, { returnRedirect: ctx?.returnRedirect ?? false, head })
+
+  let ctx: RequestContext
+  try {
+    if (method !== "GET" && method !== "POST") throw new BadRequest(`Method ${request.method} is not supported.`)
+    if (!route) throw new BadRequest(`${url.pathname} is not an authentication endpoint.`)
+    const query = parseQuery(url.searchParams)
+    const body = method === "POST" ? await parseBody(request) : {}
+    ctx = createContext({
+      config: resolved,
+      request,
+      url,
+      method,
+      head,
+      action: route.action,
+      providerId: route.providerId,
+      query,
+      body,
+      cookies: requestCookies(request),
+    })
+  } catch (error) {
+    if (error instanceof BadRequest) {
+      resolved.logger.debug(`bad request: ${error.message}`)
+      return finish(badRequestResponse(error))
+    }
+    const authError = asAuthError(error)
+    resolved.logger.error(authError)
+    if (isRaw) throw authError
+    return finish(json({ message: configurationMessage }, 500))
+  }
+
+  try {
+    return finish(await dispatch(ctx), ctx)
+  } catch (error) {
+    if (isRaw && error instanceof AuthError && !ctx.returnRedirect) {
+      resolved.logger.error(error)
+      throw error
+    }
+    try {
+      return finish(await errorResponse(ctx, error), ctx)
+    } catch (secondary) {
+      resolved.logger.error(asAuthError(secondary))
+      return finish(json({ message: configurationMessage }, 500))
+    }
+  }
+}
+
+function configurationError(
+  resolution: Extract<Resolution, { ok: false }>,
+  action: string | undefined,
+  method: string,
+  url: URL,
+  head: boolean,
+): Response {
+  resolution.logger.error(resolution.error)
+  if (method === "GET" && action && pageActions.has(action)) {
+    const custom = resolution.pages.error
+    if (custom) {
+      const target = new URL(custom, url.origin)
+      if (target.pathname.replace(/\/+$/, "") !== `${resolution.basePath}/error`) {
+        target.searchParams.set("error", "Configuration")
+        return toResponse({ redirect: target.href }, { returnRedirect: false, head })
+      }
+    }
+    const page = errorPage({ error: "Configuration", signInUrl: `${url.origin}${resolution.basePath}/signin`, theme: defaultTheme }, translator(undefined))
+    return toResponse(page, { returnRedirect: false, head })
+  }
+  return toResponse(json({ message: configurationMessage }, 500), { returnRedirect: false, head })
+}

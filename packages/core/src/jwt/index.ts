@@ -1,0 +1,208 @@
+/**
+ * JSON Web Tokens for sessions: encrypted (JWE, `dir` + A256CBC-HS512), never only signed, so
+ * that the session's contents stay private to the server.
+ *
+ * - `encode` sets `iat`, `exp` (now + `maxAge`) and a fresh `jti` on every call.
+ * - `decode` returns `null` for anything that is not a valid, unexpired token made with one of
+ *   the secrets: it never throws on bad input. With several secrets, the token's `kid` names the
+ *   key; put the newest secret first to rotate without ending sessions.
+ * - `getToken` reads the session token from a request's cookies (joining chunks) or from an
+ *   `Authorization: Bearer` header.
+ *
+ * @module
+ */
+import { backend } from "#crypto"
+import { decoder, encoder, fromBase64url } from "../crypto/encoding.js"
+import type { ContentEncryption, JweHeader } from "../crypto/types.js"
+import { MissingSecretError } from "../errors.js"
+import { parseCookieHeader, readChunkedCookie } from "../http/cookies.js"
+import { derivedKey } from "./keys.js"
+
+/** Claims Sesame puts in a session token. Extend with module augmentation of `JWT`. */
+export interface DefaultJWT extends Record<string, unknown> {
+  name?: string | null
+  email?: string | null
+  picture?: string | null
+  sub?: string
+  iat?: number
+  exp?: number
+  jti?: string
+}
+
+/** The session token's claims. Augment this interface to type your own claims. */
+export interface JWT extends DefaultJWT {}
+
+export interface JWTEncodeParams<Payload = JWT> {
+  /** The claims to encrypt. */
+  token?: Payload
+  /** The secret or secrets; the first one encrypts. */
+  secret: string | string[]
+  /** Binds the token to one use; Sesame uses the cookie name. */
+  salt: string
+  /** Lifetime in seconds. Default: 30 days. */
+  maxAge?: number
+}
+
+export interface JWTDecodeParams {
+  /** The compact JWE. Empty or missing gives `null`. */
+  token?: string
+  /** The secret or secrets to try, newest first. */
+  secret: string | string[]
+  /** The salt the token was encoded with. */
+  salt: string
+}
+
+/** The `jwt` option of the configuration. */
+export interface JWTOptions {
+  /** Lifetime of a session token in seconds. Default: `session.maxAge`. */
+  maxAge: number
+  /** Replaces the built-in encoder. */
+  encode: (params: JWTEncodeParams) => string | Promise<string>
+  /** Replaces the built-in decoder. Must return null for invalid tokens. */
+  decode: (params: JWTDecodeParams) => JWT | null | Promise<JWT | null>
+}
+
+const defaultMaxAge = 30 * 24 * 60 * 60
+/** Seconds of clock skew tolerated when checking `exp` and `nbf`. */
+const clockTolerance = 15
+const encryption: ContentEncryption = "A256CBC-HS512"
+
+function secretsOf(secret: string | string[] | undefined): string[] {
+  const list = Array.isArray(secret) ? secret : secret ? [secret] : []
+  const usable = list.filter((s) => typeof s === "string" && s.length > 0)
+  if (usable.length === 0) throw new MissingSecretError("A secret is required to encode and decode session tokens.")
+  return usable
+}
+
+/** Encrypts `token` as a compact JWE under the first secret. */
+export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
+  const [secret] = secretsOf(params.secret) as [string]
+  const now = Math.floor(Date.now() / 1000)
+  const claims = {
+    ...(params.token as object | undefined),
+    iat: now,
+    exp: now + (params.maxAge ?? defaultMaxAge),
+    jti: crypto.randomUUID(),
+  }
+  const { key, kid } = await derivedKey(encryption, secret, params.salt)
+  return backend.encryptJwe(encoder.encode(JSON.stringify(claims)), key, { alg: "dir", enc: encryption, kid })
+}
+
+function parseHeader(token: string): JweHeader | null {
+  const dot = token.indexOf(".")
+  if (dot <= 0 || dot > 1024) return null
+  const bytes = fromBase64url(token.slice(0, dot))
+  if (!bytes) return null
+  let header: unknown
+  try {
+    header = JSON.parse(decoder.decode(bytes))
+  } catch {
+    return null
+  }
+  if (!header || typeof header !== "object") return null
+  const { alg, enc, kid, zip, crit } = header as Record<string, unknown>
+  if (alg !== "dir" || (enc !== "A256CBC-HS512" && enc !== "A256GCM")) return null
+  // Compression and critical extensions are never produced by us; refuse them.
+  if (zip !== undefined || crit !== undefined) return null
+  if (kid !== undefined && typeof kid !== "string") return null
+  return kid === undefined ? { alg, enc } : { alg, enc, kid }
+}
+
+function validClaims(plaintext: Uint8Array): JWT | null {
+  let claims: unknown
+  try {
+    claims = JSON.parse(decoder.decode(plaintext))
+  } catch {
+    return null
+  }
+  if (!claims || typeof claims !== "object" || Array.isArray(claims)) return null
+  const { exp, nbf } = claims as Record<string, unknown>
+  const now = Date.now() / 1000
+  if (exp !== undefined && (typeof exp !== "number" || exp <= now - clockTolerance)) return null
+  if (nbf !== undefined && (typeof nbf !== "number" || nbf > now + clockTolerance)) return null
+  return claims as JWT
+}
+
+/** Decrypts and checks a token. Returns null for anything invalid, expired or foreign. */
+export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
+  const secrets = secretsOf(params.secret)
+  const { token, salt } = params
+  if (!token || typeof token !== "string") return null
+  const header = parseHeader(token)
+  if (!header) return null
+  for (const secret of secrets) {
+    const { key, kid } = await derivedKey(header.enc, secret, salt)
+    if (header.kid !== undefined && header.kid !== kid) continue
+    const plaintext = await backend.decryptJwe(token, key, header)
+    if (plaintext) return validClaims(plaintext) as Payload | null
+  }
+  return null
+}
+
+export interface GetTokenParams {
+  /** The request (or anything with its headers). */
+  req: Request | { headers: Headers | Record<string, string | string[] | undefined>; url?: string }
+  /** Default: `AUTH_SECRET` or `SESAME_SECRET`. */
+  secret?: string | string[]
+  /** Default: the cookie name. */
+  salt?: string
+  /** Whether the cookie has the `__Secure-` prefix. Default: the request URL is https. */
+  secureCookie?: boolean
+  /** Default: `sesame.session-token`, with `__Secure-` when `secureCookie`. */
+  cookieName?: string
+  /** Return the raw token instead of its claims. */
+  raw?: boolean
+  decode?: JWTOptions["decode"]
+}
+
+function headerOf(req: GetTokenParams["req"], name: string): string | undefined {
+  const headers = req.headers
+  if (headers instanceof Headers) return headers.get(name) ?? undefined
+  const value = headers[name] ?? headers[name.toLowerCase()]
+  return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : value
+}
+
+function envSecret(): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  return env?.AUTH_SECRET ?? env?.SESAME_SECRET
+}
+
+/**
+ * Reads and decodes the session token of a request, from the session cookie (chunks joined) or
+ * an `Authorization: Bearer` header. Returns null when there is none or it is invalid.
+ *
+ * @example
+ * ```ts
+ * const token = await getToken({ req: request, secret: process.env.AUTH_SECRET })
+ * ```
+ */
+export async function getToken(params: GetTokenParams & { raw: true }): Promise<string | null>
+export async function getToken(params: GetTokenParams): Promise<JWT | null>
+export async function getToken(params: GetTokenParams): Promise<JWT | string | null> {
+  const secret = params.secret ?? envSecret()
+  if (!secret || (Array.isArray(secret) && secret.length === 0)) {
+    throw new MissingSecretError("getToken needs a secret: pass `secret` or set AUTH_SECRET.")
+  }
+  const secure = params.secureCookie ?? (params.req.url?.startsWith("https://") ?? false)
+  const cookieName = params.cookieName ?? (secure ? "__Secure-sesame.session-token" : "sesame.session-token")
+  const cookies = parseCookieHeader(headerOf(params.req, "cookie"))
+  let token = readChunkedCookie(cookies, cookieName)
+  if (!token) {
+    const authorization = headerOf(params.req, "authorization")
+    if (authorization?.startsWith("Bearer ")) {
+      try {
+        token = decodeURIComponent(authorization.slice(7).trim())
+      } catch {
+        return null
+      }
+    }
+  }
+  if (!token) return null
+  if (params.raw) return token
+  try {
+    const decodeFn = params.decode ?? decode
+    return await decodeFn({ token, secret, salt: params.salt ?? cookieName })
+  } catch {
+    return null
+  }
+}

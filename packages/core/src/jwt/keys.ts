@@ -1,0 +1,48 @@
+/**
+ * Encryption keys for session JWEs.
+ *
+ * A key is HKDF-SHA-256(secret, salt = cookie name, info = "Sesame Generated Encryption Key (<salt>)"),
+ * 64 bytes for A256CBC-HS512 and 32 for A256GCM, so that a token minted for one cookie cannot be
+ * replayed in another. Derivation costs a few microseconds on Node but several thread-pool hops on
+ * WebCrypto, and its inputs are fixed by the configuration, so each (secret, salt, enc) key is
+ * derived once and kept. The cache is bounded because `decode` can be called with any salt.
+ *
+ * @module
+ */
+import { backend } from "#crypto"
+import { base64url, encoder } from "../crypto/encoding.js"
+import type { ContentEncryption } from "../crypto/types.js"
+
+export interface DerivedKey {
+  key: Uint8Array
+  /** A SHA-256 JWK thumbprint (RFC 7638) of the key: names the key in the JWE header. */
+  kid: string
+}
+
+const maxEntries = 128
+const cache = new Map<string, Promise<DerivedKey>>()
+
+async function derive(enc: ContentEncryption, secret: string, salt: string): Promise<DerivedKey> {
+  const length = enc === "A256CBC-HS512" ? 64 : 32
+  const key = await backend.hkdf(
+    encoder.encode(secret),
+    encoder.encode(salt),
+    encoder.encode(`Sesame Generated Encryption Key (${salt})`),
+    length,
+  )
+  const thumbprint = await backend.sha256(`{"k":"${base64url(key)}","kty":"oct"}`)
+  return { key, kid: base64url(thumbprint) }
+}
+
+/** The derived key for (enc, secret, salt), computed once. */
+export function derivedKey(enc: ContentEncryption, secret: string, salt: string): Promise<DerivedKey> {
+  const id = `${enc}\u0000${salt}\u0000${secret}`
+  let entry = cache.get(id)
+  if (entry) return entry
+  entry = derive(enc, secret, salt)
+  // A failed derivation must not poison the cache.
+  entry.catch(() => cache.delete(id))
+  if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string)
+  cache.set(id, entry)
+  return entry
+}

@@ -1,0 +1,75 @@
+/**
+ * Logging.
+ *
+ * Policy: the logger receives errors, fixed warning codes and short debug messages with
+ * non-secret metadata. Call sites never pass tokens, cookies, passwords, request bodies or whole
+ * requests, so there is nothing to redact afterwards; `redact` below is a second line of defence
+ * for metadata objects whose keys look secret.
+ *
+ * @module
+ */
+import { AuthError } from "./errors.js"
+
+/** Warnings Sesame may print, each once per configuration. */
+export type WarningCode =
+  | "debug-enabled"
+  | "csrf-disabled"
+  | "experimental-webauthn"
+  | "env-url-basepath-redundant"
+  | "missing-secret-development"
+  | "insecure-cookies-on-https"
+
+/** The three log levels. Each may be overridden in `config.logger`. */
+export interface LoggerInstance {
+  error: (error: Error) => void
+  warn: (code: WarningCode) => void
+  debug: (message: string, metadata?: unknown) => void
+}
+
+const warningText: Record<WarningCode, string> = {
+  "debug-enabled": "Debug logging is enabled. Turn it off in production.",
+  "csrf-disabled": "CSRF protection is disabled (skipCSRFCheck). Only use this where another layer protects against CSRF.",
+  "experimental-webauthn": "WebAuthn support is experimental. Its API may change in a minor release.",
+  "env-url-basepath-redundant": "Both AUTH_URL (or SESAME_URL) and `basePath` are set; `basePath` wins. Remove one of them.",
+  "missing-secret-development":
+    "No secret is set (AUTH_SECRET or SESAME_SECRET). A random secret is used for this process only, so sessions end when it restarts. Make one with `openssl rand -base64 33`.",
+  "insecure-cookies-on-https": "useSecureCookies is false on an https origin. Cookies will be sent over plain http too.",
+}
+
+const secretKey = /token|secret|password|cookie|authorization|code_verifier|nonce|state|key/i
+
+/** Replaces the values of secret-looking keys, one level deep. */
+export function redact(metadata: unknown): unknown {
+  if (!metadata || typeof metadata !== "object" || metadata instanceof Error) return metadata
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(metadata)) out[k] = secretKey.test(k) ? "[redacted]" : v
+  return out
+}
+
+function formatError(error: Error): string {
+  const parts: string[] = []
+  let current: unknown = error
+  let depth = 0
+  while (current instanceof Error && depth < 5) {
+    const type = current instanceof AuthError ? current.type : current.name
+    parts.push(depth === 0 ? `${type}: ${current.message}` : `  caused by ${type}: ${current.message}`)
+    if (current.stack) parts.push(current.stack.split("\n").slice(1, 6).join("\n"))
+    const cause: unknown = (current as { cause?: unknown }).cause
+    current = cause instanceof Error ? cause : (cause as { err?: unknown } | undefined)?.err
+    depth++
+  }
+  return parts.join("\n")
+}
+
+/** The built-in logger: `console`, with a `[sesame]` prefix; debug only when `debug` is on. */
+export function createLogger(debug: boolean, overrides: Partial<LoggerInstance> | undefined): LoggerInstance {
+  return {
+    error: overrides?.error ?? ((error) => console.error(`[sesame][error] ${formatError(error)}`)),
+    warn:
+      overrides?.warn ??
+      ((code) => console.warn(`[sesame][warn] ${code}: ${warningText[code]}`)),
+    debug: debug
+      ? (overrides?.debug ?? ((message, metadata) => console.debug(`[sesame][debug] ${message}`, redact(metadata) ?? "")))
+      : () => {},
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The sign-out confirmation page: one POST form with the CSRF token.
+ *
+ * @module
+ */
+import type { InternalResponse } from "../http/response.js"
+import type { Theme } from "../types.js"
+import { html } from "./html.js"
+import type { Translator } from "./i18n.js"
+import { page } from "./layout.js"
+
+export interface SignOutPageParams {
+  authUrl: string
+  csrfToken: string
+  callbackUrl: string
+  theme: Readonly<Required<Theme>>
+}
+
+export function signOutPage(params: SignOutPageParams, t: Translator): InternalResponse {
+  const body = html`<h1>${t.t("signout.heading")}</h1>
+<p>${t.t("signout.confirm")}</p>
+<form action="${params.authUrl}/signout" method="POST">
+<input type="hidden" name="csrfToken" value="${params.csrfToken}">
+<input type="hidden" name="callbackUrl" value="${params.callbackUrl}">
+<button class="primary" type="submit">${t.t("signout.button")}</button>
+</form>`
+  return page({ lang: t.lang, title: t.t("signout.title"), theme: params.theme, body })
+}

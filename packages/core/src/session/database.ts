@@ -1,0 +1,155 @@
+/**
+ * Database sessions.
+ *
+ * Policy:
+ * - The cookie holds a random token; the adapter stores only its SHA-256 (see `token.ts`).
+ * - A read looks the session up with `getSessionAndUser`. An expired session is deleted and its
+ *   cookie cleared. A live one is extended to now + `maxAge` at most once per `updateAge` seconds
+ *   (every read when `updateAge` is 0); only then is the cookie re-sent, with the new expiry.
+ * - Sign-in always starts a new session with a new token (and deletes the one the browser had), so
+ *   a token fixed before sign-in never becomes a signed-in session.
+ * - Sign-out deletes the session and clears the cookie.
+ * - An adapter failure while reading answers `null` but keeps the cookie: a database outage must
+ *   not sign everyone out for good.
+ *
+ * @module
+ */
+import type { AdapterUser } from "../adapters/types.js"
+import type { CheckedAdapter } from "../adapters/wrap.js"
+import { SessionTokenError, SignOutError } from "../errors.js"
+import { emit } from "../events.js"
+import type { RequestContext } from "../http/context.js"
+import { clearChunkedCookie } from "../http/cookies.js"
+import type { JWT } from "../jwt/index.js"
+import type { Session } from "../types.js"
+import { hashSessionToken, maxSessionTokenLength } from "./token.js"
+import type { SessionStrategy } from "./types.js"
+
+function adapterOf(ctx: RequestContext): CheckedAdapter {
+  // Configuration validation guarantees an adapter with the session methods for this strategy.
+  return ctx.config.adapter as CheckedAdapter
+}
+
+/** The hash of the request's session token, or null when it has none (or an absurd one). */
+async function requestTokenHash(ctx: RequestContext): Promise<string | null> {
+  const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
+  if (!token || token.length > maxSessionTokenLength) return null
+  return hashSessionToken(token)
+}
+
+function clearSessionCookie(ctx: RequestContext): void {
+  const { name, options } = ctx.cookieOptions.sessionToken
+  ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.cookies as Map<string, string>))
+}
+
+function setSessionCookie(ctx: RequestContext, token: string, expires: Date): void {
+  const { name, options } = ctx.cookieOptions.sessionToken
+  ctx.setCookies.push({ name, value: token, options: { ...options, expires } })
+}
+
+/** Whether the adapter stores session metadata (it implements session management). */
+function tracksMetadata(adapter: CheckedAdapter): boolean {
+  return adapter.has("listSessionsByUserId")
+}
+
+function tokenView(user: AdapterUser): JWT {
+  return { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null }
+}
+
+export const databaseStrategy: SessionStrategy = {
+  async read(ctx, update) {
+    const { config } = ctx
+    if (!ctx.cookies.has(ctx.cookieOptions.sessionToken.name)) return null
+    const hash = await requestTokenHash(ctx)
+    if (!hash) {
+      clearSessionCookie(ctx)
+      return null
+    }
+    const adapter = adapterOf(ctx)
+    try {
+      const found = await adapter.getSessionAndUser(hash)
+      if (!found) {
+        clearSessionCookie(ctx)
+        return null
+      }
+      const { user } = found
+      const now = Date.now()
+      let expires = new Date(found.session.expires)
+      if (!(expires.getTime() > now)) {
+        await adapter.deleteSession(hash)
+        clearSessionCookie(ctx)
+        return null
+      }
+      const { maxAge, updateAge } = config.session
+      let extended = false
+      if (expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now) {
+        expires = new Date(now + maxAge * 1000)
+        await adapter.updateSession({
+          sessionToken: hash,
+          expires,
+          ...(tracksMetadata(adapter) ? { lastUsedAt: new Date(now) } : {}),
+        })
+        extended = true
+      }
+      const defaults: Session = {
+        user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null },
+        expires: expires.toISOString(),
+      }
+      const token = tokenView(user)
+      const session = (await config.callbacks.session(
+        update
+          ? { session: defaults, user, token, trigger: "update", newSession: update.data }
+          : { session: defaults, user, token },
+      )) as Session
+      if (extended) setSessionCookie(ctx, ctx.cookies.get(ctx.cookieOptions.sessionToken.name)!, expires)
+      await emit(config, "session", { session })
+      return session
+    } catch (error) {
+      config.logger.error(new SessionTokenError("Reading the database session failed.", { cause: error }))
+      return null
+    }
+  },
+
+  async start(ctx, { user }) {
+    const { config } = ctx
+    const adapter = adapterOf(ctx)
+    const token = config.session.generateSessionToken()
+    if (typeof token !== "string" || token.length === 0 || token.length > maxSessionTokenLength) {
+      throw new SessionTokenError("`session.generateSessionToken` must return a non-empty string of at most 512 characters.")
+    }
+    const previous = await requestTokenHash(ctx)
+    if (previous) {
+      // The browser's old session is replaced; do not leave it usable.
+      await adapter.deleteSession(previous).catch((error: unknown) => config.logger.error(error as Error))
+    }
+    const now = Date.now()
+    const expires = new Date(now + config.session.maxAge * 1000)
+    const metadata = tracksMetadata(adapter)
+      ? { createdAt: new Date(now), lastUsedAt: new Date(now), userAgent: ctx.request.headers.get("user-agent")?.slice(0, 512) ?? null }
+      : {}
+    await adapter.createSession({ sessionToken: await hashSessionToken(token), userId: String(user.id), expires, ...metadata })
+    setSessionCookie(ctx, token, expires)
+  },
+
+  async end(ctx) {
+    const { config } = ctx
+    const hash = await requestTokenHash(ctx)
+    if (hash) {
+      try {
+        const session = await adapterOf(ctx).deleteSession(hash)
+        await emit(config, "signOut", { session: session ?? null })
+      } catch (error) {
+        config.logger.error(new SignOutError("Deleting the session failed.", { cause: error }))
+      }
+    }
+    clearSessionCookie(ctx)
+  },
+
+  async currentUser(ctx) {
+    const hash = await requestTokenHash(ctx)
+    if (!hash) return null
+    const found = await adapterOf(ctx).getSessionAndUser(hash)
+    if (!found || !(new Date(found.session.expires).getTime() > Date.now())) return null
+    return found.user
+  },
+}

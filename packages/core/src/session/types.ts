@@ -1,0 +1,27 @@
+/**
+ * The one interface both session strategies implement.
+ *
+ * @module
+ */
+import type { AdapterUser } from "../adapters/types.js"
+import type { RequestContext } from "../http/context.js"
+import type { Account, Profile, Session, User } from "../types.js"
+
+/** Who signed in, as the sign-in decision left it. */
+export interface SignInResult {
+  user: User | AdapterUser
+  account: Account | null
+  profile?: Profile
+  isNewUser: boolean
+}
+
+export interface SessionStrategy {
+  /** `GET session` (and, with `update`, `POST session`). Queues cookie changes on the context. */
+  read(ctx: RequestContext, update?: { data: unknown }): Promise<Session | null>
+  /** Starts a session for a user who just signed in: sets the session cookie. */
+  start(ctx: RequestContext, result: SignInResult): Promise<void>
+  /** Ends the request's session (sign-out): removes it, clears the cookie, sends `signOut`. */
+  end(ctx: RequestContext): Promise<void>
+  /** The user of the request's valid session, if any (used to link accounts). */
+  currentUser(ctx: RequestContext): Promise<User | AdapterUser | null>
+}

@@ -1,0 +1,294 @@
+/**
+ * Public types of `@sesame/core`: the configuration, the session and user shapes, callbacks and
+ * events. Provider-kind specific types live with their kind (`credentials/`, `oauth/`, `email/`,
+ * `webauthn/`) and are re-exported from the package root.
+ *
+ * @module
+ */
+import type { Adapter, AdapterSession, AdapterUser } from "./adapters/types.js"
+import type { CredentialsConfig } from "./credentials/types.js"
+import type { EmailConfig } from "./email/types.js"
+import type { PartialCookiesOptions } from "./http/cookies.js"
+import type { JWT, JWTOptions } from "./jwt/index.js"
+import type { LoggerInstance } from "./logger.js"
+import type { OAuthConfig } from "./oauth/types.js"
+import type { Messages } from "./pages/messages.js"
+import type { raw, skipCSRFCheck } from "./symbols.js"
+import type { WebAuthnConfig } from "./webauthn/types.js"
+
+export type Awaitable<T> = T | PromiseLike<T>
+
+/** The user as the app sees it. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** The session returned by `GET session` and `auth()`. */
+export interface DefaultSession {
+  user?: User
+  /** Absolute expiry, ISO 8601. */
+  expires: string
+}
+
+/** The session. Augment this interface to type what your `session` callback adds. */
+export interface Session extends DefaultSession {}
+
+/** OpenID Connect standard claims, as returned by an identity provider. */
+export interface Profile {
+  sub?: string | null
+  id?: string | null
+  name?: string | null
+  given_name?: string | null
+  family_name?: string | null
+  middle_name?: string | null
+  nickname?: string | null
+  preferred_username?: string | null
+  profile?: string | null
+  picture?: unknown
+  website?: string | null
+  email?: string | null
+  email_verified?: boolean | null
+  gender?: string | null
+  birthdate?: string | null
+  zoneinfo?: string | null
+  locale?: string | null
+  phone_number?: string | null
+  updated_at?: string | number | Date | null
+  address?: {
+    country?: string | null
+    formatted?: string | null
+    locality?: string | null
+    postal_code?: string | null
+    region?: string | null
+    street_address?: string | null
+  } | null
+  [claim: string]: unknown
+}
+
+/** The kinds of provider. */
+export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn"
+
+/** A provider account and, for OAuth, its token set. */
+export interface Account {
+  /** The provider's id. */
+  provider: string
+  /** oauth/oidc: the profile id; email: the address; credentials: the id `authorize` returned. */
+  providerAccountId: string
+  type: ProviderType
+  userId?: string
+  access_token?: string
+  refresh_token?: string
+  id_token?: string
+  scope?: string
+  expires_in?: number
+  /** Absolute expiry of `access_token`, in seconds since the epoch. */
+  expires_at?: number
+  /** Always lower case. */
+  token_type?: "bearer" | "dpop" | Lowercase<string>
+  session_state?: string
+  [key: string]: unknown
+}
+
+/** Fields shared by every provider. */
+export interface CommonProviderOptions {
+  /** Unique among the providers; part of the URLs (`/signin/<id>`). */
+  id: string
+  /** Shown on the sign-in button: "Sign in with <name>". */
+  name: string
+  type: ProviderType
+}
+
+/** Any provider object. */
+export type Provider = OAuthConfig | CredentialsConfig | EmailConfig | WebAuthnConfig
+
+/** A provider, or a provider factory called with no options (`providers: [GitHub]`). */
+export type ProviderInput = Provider | (() => Provider)
+
+/** The public view of a provider, as `GET providers` lists it. */
+export interface AppProvider {
+  id: string
+  name: string
+  type: ProviderType
+  signinUrl: string
+  callbackUrl: string
+}
+
+/** Paths (or absolute URLs) of custom pages that replace the built-in ones. */
+export interface PagesOptions {
+  signIn: string
+  signOut: string
+  error: string
+  verifyRequest: string
+  /** First-time users land here after signing up, with `?callbackUrl=`. */
+  newUser: string
+}
+
+/** The look of the built-in pages and emails. */
+export interface Theme {
+  /** `auto` follows the visitor's `prefers-color-scheme`. Default `auto`. */
+  colorScheme?: "auto" | "dark" | "light"
+  /** URL of a logo shown above the forms. */
+  logo?: string
+  /** Accent colour of buttons and links (a CSS colour). */
+  brandColor?: string
+  /** Text colour on brand-coloured buttons. */
+  buttonText?: string
+}
+
+export interface SignInCallbackParams {
+  user: User | AdapterUser
+  account: Account | null
+  profile?: Profile
+  /** Present for email sign-in; `verificationRequest` is true when the link is being requested. */
+  email?: { verificationRequest?: boolean }
+  /** For credentials sign-in: the submitted fields. */
+  credentials?: Record<string, unknown>
+}
+
+export interface JWTCallbackParams {
+  /** The token: on sign-in, `{ name, email, picture, sub }`; afterwards, the stored claims. */
+  token: JWT
+  /** On sign-in and sign-up only. */
+  user?: User | AdapterUser
+  /** On sign-in and sign-up only. */
+  account?: Account | null
+  /** On OAuth sign-in only. */
+  profile?: Profile
+  trigger?: "signIn" | "signUp" | "update"
+  /** @deprecated Use `trigger === "signUp"`. */
+  isNewUser?: boolean
+  /** With trigger `update`: the data the client sent. Validate it before trusting it. */
+  session?: unknown
+}
+
+export interface SessionCallbackParams {
+  /** The default session: `{ user: { name, email, image }, expires }`. */
+  session: Session
+  /**
+   * JWT strategy: the decoded session token. Database strategy: a token-shaped view of the user
+   * (`{ sub, name, email, picture }`), so `token.sub` is the user id with either strategy.
+   */
+  token: JWT
+  /** Database strategy only: the user from the adapter. */
+  user?: AdapterUser
+  /** With trigger `update`: the data the client sent. Validate it before trusting it. */
+  newSession?: unknown
+  trigger?: "update"
+}
+
+/** Functions that decide what happens. Each has a default. */
+export interface CallbacksOptions {
+  /**
+   * Whether a sign-in may go on: `true` continues, `false` sends the user to the error page with
+   * `AccessDenied`, a string redirects there (through the `redirect` callback). A throw is
+   * `AccessDenied` too.
+   */
+  signIn: (params: SignInCallbackParams) => Awaitable<boolean | string>
+  /**
+   * Where a redirect to a callback URL may go. Default: relative URLs resolve against the site's
+   * origin, absolute URLs must be on that origin, anything else goes to the origin.
+   */
+  redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>
+  /** What the client sees of the session. Default: `{ user: { name, email, image }, expires }`. */
+  session: (params: SessionCallbackParams) => Awaitable<Session | DefaultSession>
+  /** What is stored in the session token (JWT strategy). Return null to end the session. */
+  jwt: (params: JWTCallbackParams) => Awaitable<JWT | null>
+}
+
+export interface SignInEventMessage {
+  /** For credentials, the value `authorize` returned. */
+  user: User | AdapterUser
+  account: Account | null
+  profile?: Profile
+  isNewUser?: boolean
+}
+
+/** Functions told about what happened. They cannot change the flow; a throw is only logged. */
+export interface EventCallbacks {
+  signIn: (message: SignInEventMessage) => Awaitable<void>
+  /** Database strategy: `session` (the removed session); JWT strategy: `token`. */
+  signOut: (message: { session: AdapterSession | null | undefined } | { token: JWT | null }) => Awaitable<void>
+  createUser: (message: { user: User | AdapterUser }) => Awaitable<void>
+  updateUser: (message: { user: User | AdapterUser }) => Awaitable<void>
+  linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
+  /** JWT strategy: `session` and `token`; database strategy: `session`. */
+  session: (message: { session: Session; token?: JWT }) => Awaitable<void>
+}
+
+/** Session settings. */
+export interface SessionOptions {
+  /** `jwt` (default without an adapter) or `database` (default with one). */
+  strategy: "jwt" | "database"
+  /** Idle lifetime in seconds. Default 30 days. */
+  maxAge: number
+  /** A database session is extended at most once per this many seconds; 0 extends on every read. Default 1 day. */
+  updateAge: number
+  /**
+   * Makes the database session token (the cookie value). Default: 32 random bytes, base64url.
+   * Whatever it returns, only its SHA-256 is stored.
+   */
+  generateSessionToken: () => string
+}
+
+/** Experimental features. They may change in a minor release. */
+export interface ExperimentalOptions {
+  /** Enables the `webauthn` provider kind (passkeys). */
+  enableWebAuthn?: boolean
+}
+
+/** The configuration of `Auth()`. */
+export interface AuthConfig {
+  /** The sign-in methods. */
+  providers: ProviderInput[]
+  /** Where users, accounts, sessions and tokens are stored. */
+  adapter?: Adapter
+  /** The path under which the endpoints live. Default `/auth` (`/api/auth` in `@sesame/next`). */
+  basePath?: string
+  /**
+   * Encrypts tokens and signs cookies. With an array, the first encrypts and all decrypt: put a new
+   * secret first to rotate without ending sessions. Default: `AUTH_SECRET` or `SESAME_SECRET`.
+   */
+  secret?: string | string[]
+  session?: Partial<SessionOptions>
+  jwt?: Partial<JWTOptions>
+  callbacks?: Partial<CallbacksOptions>
+  events?: Partial<EventCallbacks>
+  pages?: Partial<PagesOptions>
+  /** Overrides cookie names and options. Advanced: you take over the cookie policy. */
+  cookies?: PartialCookiesOptions
+  /** Logs debug messages (never secrets). */
+  debug?: boolean
+  /** Replaces log levels. */
+  logger?: Partial<LoggerInstance>
+  experimental?: ExperimentalOptions
+  /**
+   * OAuth `redirect_uri` base for preview deployments: the URL, up to the base path, of a stable
+   * deployment that forwards callbacks. Default `AUTH_REDIRECT_PROXY_URL`.
+   */
+  redirectProxyUrl?: string
+  /**
+   * Trust the `Host` and `X-Forwarded-*` headers. Default: true when `AUTH_URL` or
+   * `AUTH_TRUST_HOST` is set, on Vercel or Cloudflare Pages, and outside production.
+   */
+  trustHost?: boolean
+  /** Default: true on https origins. */
+  useSecureCookies?: boolean
+  /**
+   * Turns CSRF checks off.
+   *
+   * WARNING: only for callers that protect against CSRF another way (server actions).
+   */
+  skipCSRFCheck?: typeof skipCSRFCheck
+  /** The look of the built-in pages and emails. */
+  theme?: Theme
+  /** Replaces messages of the built-in pages and emails, per locale and key. */
+  messages?: Partial<Record<string, Partial<Messages>>>
+  /** Returns the internal response instead of a `Response`, and throws `AuthError`s. For integrations. */
+  raw?: typeof raw
+}
+
+/** A configuration, or a function of the request (absent outside a request) that returns one. */
+export type LazyAuthConfig = (request: Request | undefined) => Awaitable<AuthConfig>

@@ -1,0 +1,114 @@
+/**
+ * Test helpers: build real requests for `Auth()` and carry cookies between them like a browser.
+ */
+import { Auth } from "@sesame/core"
+import type { AuthConfig } from "@sesame/core"
+import Credentials from "@sesame/core/providers/credentials"
+
+export const origin = "http://localhost:3000"
+/** Where flows end by default: the origin, as a URL. */
+export const home = `${origin}/`
+export const secret = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
+
+/** A minimal browser cookie store: applies Set-Cookie (including deletions) and sends Cookie. */
+export class CookieJar {
+  readonly cookies = new Map<string, string>()
+
+  apply(response: Response): this {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = header.split(";")
+      const eq = pair!.indexOf("=")
+      const name = pair!.slice(0, eq).trim()
+      const value = pair!.slice(eq + 1).trim()
+      const maxAge = attributes.map((a) => a.trim()).find((a) => a.toLowerCase().startsWith("max-age="))
+      if (maxAge && Number(maxAge.split("=")[1]) <= 0) this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+    return this
+  }
+
+  get(name: string): string | undefined {
+    const value = this.cookies.get(name)
+    return value === undefined ? undefined : decodeURIComponent(value)
+  }
+
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
+  }
+}
+
+export interface RequestOptions {
+  method?: string
+  form?: Record<string, string>
+  json?: unknown
+  body?: BodyInit
+  headers?: Record<string, string>
+  jar?: CookieJar
+  cookie?: string
+}
+
+export function request(path: string, options: RequestOptions = {}): Request {
+  const headers = new Headers(options.headers)
+  const cookie = options.cookie ?? options.jar?.header()
+  if (cookie) headers.set("cookie", cookie)
+  let body: BodyInit | undefined = options.body
+  if (options.form) {
+    body = new URLSearchParams(options.form).toString()
+    headers.set("content-type", "application/x-www-form-urlencoded")
+  } else if (options.json !== undefined) {
+    body = JSON.stringify(options.json)
+    headers.set("content-type", "application/json")
+  }
+  const url = path.startsWith("http") ? path : `${origin}${path}`
+  return new Request(url, { method: options.method ?? (body !== undefined ? "POST" : "GET"), headers, body })
+}
+
+/** Sends a request through `Auth()`, applying the response's cookies to the jar. */
+export async function send(config: AuthConfig, path: string, options: RequestOptions = {}): Promise<Response> {
+  const response = await Auth(request(path, options), config)
+  options.jar?.apply(response)
+  return response
+}
+
+/** Fetches a CSRF token (and cookie) into the jar. */
+export async function csrfToken(config: AuthConfig, jar: CookieJar, basePath = "/auth"): Promise<string> {
+  const response = await send(config, `${basePath}/csrf`, { jar })
+  const { csrfToken } = (await response.json()) as { csrfToken: string }
+  return csrfToken
+}
+
+export const users = {
+  alice: { id: "1", name: "Alice", email: "alice@example.com", password: "correct horse" },
+}
+
+/** A credentials provider accepting alice / "correct horse". */
+export function aliceCredentials(overrides: Partial<Parameters<typeof Credentials>[0]> = {}) {
+  return Credentials({
+    credentials: {
+      username: { label: "Username", autocomplete: "username" },
+      password: { label: "Password", type: "password", autocomplete: "current-password" },
+    },
+    async authorize(credentials) {
+      const { alice } = users
+      if (credentials.username === "alice" && credentials.password === alice.password) {
+        return { id: alice.id, name: alice.name, email: alice.email }
+      }
+      return null
+    },
+    ...overrides,
+  })
+}
+
+/** A JWT-session configuration with the alice credentials provider. */
+export function jwtConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
+  return { secret, trustHost: true, providers: [aliceCredentials()], ...overrides }
+}
+
+/** Signs alice in; returns the response of the credentials callback. */
+export async function signInAlice(config: AuthConfig, jar: CookieJar, basePath = "/auth", extra: Record<string, string> = {}) {
+  const token = await csrfToken(config, jar, basePath)
+  return send(config, `${basePath}/callback/credentials`, {
+    jar,
+    form: { csrfToken: token, username: "alice", password: users.alice.password, ...extra },
+  })
+}
