@@ -1,6 +1,8 @@
 /**
- * The adapter contract.
+ * The adapter contract, and an in-memory adapter.
  *
  * @module
  */
 export type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "./types.js"
+export { MemoryAdapter } from "./memory.js"
+export type { MemoryAdapter as MemoryAdapterInstance } from "./memory.js"
