@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { build, ensureInstalled, root, run, step } from "./lib.mjs"
+import { build, ensureChromium, ensureInstalled, root, run, step } from "./lib.mjs"
 
 const artifacts = join(root, "test-artifacts")
 mkdirSync(artifacts, { recursive: true })
@@ -20,6 +20,7 @@ function finish(passed, failed, status) {
 }
 
 ensureInstalled()
+ensureChromium()
 if (build() !== 0) finish(0, 1, 1)
 step("Type-checking tests")
 if (run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.json")]) !== 0) {
