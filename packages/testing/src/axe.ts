@@ -30,8 +30,14 @@ function loadAxe(): Promise<string> {
   return axeSource
 }
 
-/** Runs axe on the page's current document (by default with {@link defaultAxeTags}). */
-export async function runAxe(page: Page, options: RunOptions = { runOnly: { type: "tag", values: [...defaultAxeTags] } }): Promise<AxeReport> {
+/**
+ * Runs axe on the page's current document, by default with {@link defaultAxeTags}. Only violations
+ * are detailed (`resultTypes`), which roughly halves the run time on small pages.
+ */
+export async function runAxe(
+  page: Page,
+  options: RunOptions = { runOnly: { type: "tag", values: [...defaultAxeTags] }, resultTypes: ["violations"] },
+): Promise<AxeReport> {
   await page.evaluate(await loadAxe())
   const results = await page.evaluate(
     (runOptions) => (window as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe.run(document, runOptions),
