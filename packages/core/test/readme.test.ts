@@ -66,3 +66,26 @@ describe("README quick start", () => {
     expect(await (await call("/auth/session")).json()).toMatchObject({ user: { name: "Ada", email: "ada@example.com", image: null } })
   })
 })
+
+describe("README messages example", () => {
+  it("runs as written: per-language overrides, an added language, the theme", async () => {
+    vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
+    mkdirSync(scratch, { recursive: true })
+    const file = join(scratch, "messages.ts")
+    writeFileSync(file, readmeExample(join(root, "README.md"), "messages"))
+    const app = (await import(file)).default as { fetch: (r: Request) => Promise<Response> }
+    const page = async (language: string) =>
+      (await app.fetch(new Request("http://localhost:3000/auth/signin?error=SessionRequired", { headers: { "accept-language": language } }))).text()
+    const french = await page("fr-CA,fr;q=0.9")
+    expect(french).toContain('<html lang="fr"')
+    expect(french).toContain("<h1>Bon retour parmi nous</h1>")
+    expect(french).toContain("Se connecter avec Credentials")
+    expect(await page("en-GB")).toContain("<h1>Welcome back</h1>")
+    const italian = await page("it")
+    expect(italian).toContain("<h1>Accedi</h1>")
+    expect(italian).toContain("Accedi con Credentials")
+    expect(italian).toContain("You need to sign in to see that page.")
+    expect(italian).toContain(":root{--brand:#0b7a75;--brand-text:#ffffff}")
+    expect(italian).toContain('<img class="logo" src="/logo.svg" alt="">')
+  })
+})
