@@ -1,6 +1,7 @@
 /**
- * The shared browser support works as the other suites rely on it: a fresh profile per launch,
- * a server that round-trips requests, CSP violations seen, axe findings reported, screenshots kept.
+ * The shared browser support works as the other suites rely on it: a fresh profile per launch
+ * (removed when the browser closes), a server that round-trips requests, CSP violations seen, axe
+ * findings reported, screenshots kept.
  */
 import { existsSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -10,6 +11,8 @@ import { artifactsDir, launchBrowser, runAxe, saveScreenshot, serve, watchCsp, t
 
 let browser: Browser
 let server: TestServer
+let profile = ""
+const suiteStart = Date.now()
 
 const goodPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fine</title></head>
 <body><main><h1>Fine</h1><form method="POST" action="/echo"><label for="n">Name</label><input id="n" name="name"><button>Send</button></form></main></body></html>`
@@ -31,23 +34,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await server?.close()
+  // Closing the browser removes its profile.
+  if (profile) expect(existsSync(profile)).toBe(false)
 })
 
 describe("launchBrowser", () => {
-  it("gives each launch a fresh temporary profile, removed on close", async () => {
-    const profile = async (b: Browser) => {
-      const page = await b.newPage()
-      await page.goto("chrome://version")
-      const path = /Profile Path\s*(\S+)/.exec(await page.innerText("body"))?.[1]
-      await page.close()
-      return path!
-    }
-    const other = await launchBrowser()
-    const [a, b] = [await profile(browser), await profile(other)]
-    expect(a.startsWith(tmpdir())).toBe(true)
-    expect(a).not.toBe(b)
-    await other.close()
-    expect(existsSync(b)).toBe(false)
+  it("gives the launch a fresh temporary profile", async () => {
+    const page = await browser.newPage()
+    await page.goto("chrome://version")
+    profile = /Profile Path\s*(\S+)/.exec(await page.innerText("body"))?.[1] ?? ""
+    await page.close()
+    expect(profile.startsWith(tmpdir())).toBe(true)
+    // Made by this launch, not reused from an earlier run.
+    expect(statSync(profile).birthtimeMs).toBeGreaterThanOrEqual(suiteStart - 1000)
   })
 })
 
