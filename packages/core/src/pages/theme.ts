@@ -51,15 +51,16 @@ function luminance([r, g, b]: [number, number, number]): number {
 
 const light = "#ffffff"
 const dark = "#111318"
+const darkLuminance = luminance([0x11, 0x13, 0x18])
 
 /** White or near-black, whichever contrasts more with `background`; undefined when it cannot tell. */
 export function readableTextOn(background: string): string | undefined {
   const rgb = channels(background)
   if (!rgb) return undefined
   const l = luminance(rgb)
-  const onLight = (l + 0.05) / (luminance(channels(dark)!) + 0.05)
-  const onDark = 1.05 / (l + 0.05)
-  return onDark >= onLight ? light : dark
+  const withDarkText = (l + 0.05) / (darkLuminance + 0.05)
+  const withLightText = 1.05 / (l + 0.05)
+  return withLightText >= withDarkText ? light : dark
 }
 
 /** Background and text of a brand-coloured button: `text`, else the more readable of white and black. */
