@@ -45,6 +45,41 @@ export function ensureInstalled() {
   }
 }
 
+export const chromiumPath = "/usr/bin/chromium"
+
+/** Runs apt-get non-interactively; a machine without apt-get counts as a failure. */
+function aptGet(args) {
+  try {
+    return run("apt-get", args, { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } })
+  } catch {
+    return 1
+  }
+}
+
+/**
+ * The browser tests drive Debian's Chromium. When it is missing, installs it with apt-get (as
+ * root only: a test command must not stop to ask for a password), or stops with the command to run.
+ */
+export function ensureChromium() {
+  if (existsSync(chromiumPath)) return
+  const manual = "Install it, then run the tests again: sudo apt-get update && sudo apt-get install -y chromium"
+  if (process.getuid?.() !== 0) {
+    console.error(`The browser tests need Chromium at ${chromiumPath}, and it is missing. ${manual}`)
+    process.exit(1)
+  }
+  step("Installing Chromium for the browser tests (apt-get install -y chromium, about 30 s)")
+  let status = aptGet(["install", "-y", "chromium"])
+  if (status !== 0) {
+    // A fresh machine may have no package lists yet.
+    step("Refreshing the package lists (apt-get update) and trying again")
+    status = aptGet(["update"]) === 0 ? aptGet(["install", "-y", "chromium"]) : 1
+  }
+  if (status !== 0 || !existsSync(chromiumPath)) {
+    console.error(`Installing Chromium failed: see the apt-get messages above. ${manual}`)
+    process.exit(1)
+  }
+}
+
 /** Builds the packages (incremental: quick when nothing changed). */
 export function build() {
   step("Building packages")

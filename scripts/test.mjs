@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { build, ensureInstalled, root, run, step } from "./lib.mjs"
+import { build, ensureChromium, ensureInstalled, root, run, step } from "./lib.mjs"
 
 const artifacts = join(root, "test-artifacts")
 mkdirSync(artifacts, { recursive: true })
@@ -20,6 +20,7 @@ function finish(passed, failed, status) {
 }
 
 ensureInstalled()
+ensureChromium()
 if (build() !== 0) finish(0, 1, 1)
 step("Type-checking tests")
 if (run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.json")]) !== 0) {
@@ -44,9 +45,11 @@ try {
   const results = JSON.parse(readFileSync(report, "utf8"))
   passed = results.numPassedTests
   failed = results.numFailedTests
-  // A file that fails to load has no failed tests but is a failure all the same.
-  failed += results.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length
+  // A file that fails without a failed test (it did not load, or a hook threw) is a failure too.
+  failed += results.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")).length
 } catch {
   failed = Math.max(1, failed)
 }
+// Vitest can also fail outside any file (an unhandled error): never report that as all green.
+if (status !== 0 && failed === 0) failed = 1
 finish(passed, failed, status !== 0 || failed > 0 ? 1 : 0)

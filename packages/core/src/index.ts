@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { configurationErrorPage } from "./actions/error.js"
 import { dispatch } from "./actions/index.js"
 import { resolveConfig, type Resolution } from "./config/resolve.js"
 import { AuthError } from "./errors.js"
@@ -19,9 +20,6 @@ import { createContext, type RequestContext } from "./http/context.js"
 import { asAuthError, badRequestResponse, errorResponse } from "./http/error-response.js"
 import { BadRequest, matchRoute, parseBody, parseQuery, requestCookies } from "./http/request.js"
 import { json, toResponse, type InternalResponse } from "./http/response.js"
-import { errorPage } from "./pages/error.js"
-import { translator } from "./pages/i18n.js"
-import { defaultTheme } from "./config/defaults.js"
 import type { raw } from "./symbols.js"
 import type { AuthConfig, LazyAuthConfig } from "./types.js"
 
@@ -65,7 +63,7 @@ export type { RelyingParty, WebAuthnConfig } from "./webauthn/types.js"
 export type { CookieOption, CookieOptions, CookiesOptions, PartialCookiesOptions, ResponseCookie } from "./http/cookies.js"
 export type { InternalResponse } from "./http/response.js"
 export type { LoggerInstance, WarningCode } from "./logger.js"
-export type { Messages } from "./pages/messages.js"
+export type { MessageKey, MessageOverrides, Messages } from "./pages/messages.js"
 export { raw, skipCSRFCheck } from "./symbols.js"
 export { listSessions, revokeOtherSessions, revokeSession, type SessionInfo } from "./session/management.js"
 
@@ -100,7 +98,7 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
   const route = matchRoute(url.pathname, resolution.ok ? resolution.config.basePath : resolution.basePath)
   if (!resolution.ok) {
     if (isRaw) throw resolution.error
-    return configurationError(resolution, route?.action, method, url, head)
+    return configurationError(resolution, route?.action, method, request, head)
   }
   const resolved = resolution.config
   const finish = (internal: InternalResponse, ctx?: RequestContext) =>
@@ -155,21 +153,12 @@ function configurationError(
   resolution: Extract<Resolution, { ok: false }>,
   action: string | undefined,
   method: string,
-  url: URL,
+  request: Request,
   head: boolean,
 ): Response {
   resolution.logger.error(resolution.error)
   if (method === "GET" && action && pageActions.has(action)) {
-    const custom = resolution.pages.error
-    if (custom) {
-      const target = new URL(custom, url.origin)
-      if (target.pathname.replace(/\/+$/, "") !== `${resolution.basePath}/error`) {
-        target.searchParams.set("error", "Configuration")
-        return toResponse({ redirect: target.href }, { returnRedirect: false, head })
-      }
-    }
-    const page = errorPage({ error: "Configuration", signInUrl: `${url.origin}${resolution.basePath}/signin`, theme: defaultTheme }, translator(undefined))
-    return toResponse(page, { returnRedirect: false, head })
+    return toResponse(configurationErrorPage(request, resolution.basePath, resolution.pages), { returnRedirect: false, head })
   }
   return toResponse(json({ message: configurationMessage }, 500), { returnRedirect: false, head })
 }

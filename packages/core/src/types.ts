@@ -12,7 +12,7 @@ import type { PartialCookiesOptions } from "./http/cookies.js"
 import type { JWT, JWTOptions } from "./jwt/index.js"
 import type { LoggerInstance } from "./logger.js"
 import type { OAuthConfig } from "./oauth/types.js"
-import type { Messages } from "./pages/messages.js"
+import type { MessageOverrides } from "./pages/messages.js"
 import type { raw, skipCSRFCheck } from "./symbols.js"
 import type { WebAuthnConfig } from "./webauthn/types.js"
 
@@ -126,15 +126,18 @@ export interface PagesOptions {
   newUser: string
 }
 
-/** The look of the built-in pages and emails. */
+/** The look of the built-in pages and emails. Checked when the configuration is resolved. */
 export interface Theme {
   /** `auto` follows the visitor's `prefers-color-scheme`. Default `auto`. */
   colorScheme?: "auto" | "dark" | "light"
-  /** URL of a logo shown above the forms. */
+  /**
+   * A logo shown above the forms: a path on this site (`/logo.svg`) or a `data:image/…` URL.
+   * Never a URL on another host: the pages load nothing from third parties.
+   */
   logo?: string
-  /** Accent colour of buttons and links (a CSS colour). */
+  /** Colour of the main buttons: a hex colour, a colour name, or rgb()/hsl()/oklch() with numbers. */
   brandColor?: string
-  /** Text colour on brand-coloured buttons. */
+  /** Text colour on those buttons. Default: white or near-black, whichever reads better on a hex or rgb() `brandColor`. */
   buttonText?: string
 }
 
@@ -284,8 +287,12 @@ export interface AuthConfig {
   skipCSRFCheck?: typeof skipCSRFCheck
   /** The look of the built-in pages and emails. */
   theme?: Theme
-  /** Replaces messages of the built-in pages and emails, per locale and key. */
-  messages?: Partial<Record<string, Partial<Messages>>>
+  /**
+   * Replaces texts of the built-in pages and emails, per language and key:
+   * `{ fr: { "signin.heading": "Bienvenue" } }`. English, French, German, Spanish and Japanese are
+   * built in and picked by `Accept-Language`; a language named here is offered too.
+   */
+  messages?: MessageOverrides
   /** Returns the internal response instead of a `Response`, and throws `AuthError`s. For integrations. */
   raw?: typeof raw
 }

@@ -179,9 +179,9 @@ describe("GET signin", () => {
 
   it("shows a message for ?error= and never echoes the raw code", async () => {
     const html = await (await send(jwtConfig(), "/auth/signin?error=CredentialsSignin")).text()
-    expect(html).toContain("Sign in failed. Check the details you provided are correct.")
+    expect(html).toContain("We couldn’t sign you in with those details. Check them and try again.")
     const odd = await (await send(jwtConfig(), "/auth/signin?error=SomethingElse")).text()
-    expect(odd).toContain("Unable to sign in.")
+    expect(odd).toContain("Something went wrong while signing in. Please try again.")
     expect(odd).not.toContain("SomethingElse")
   })
 

@@ -21,17 +21,24 @@ export function readmeExample(file: string, name: string): string {
   return match[1]!
 }
 
+/** Writes the example `name` of `readme` to a scratch module and imports it, with AUTH_SECRET set. */
+async function importExample(readme: string, name: string): Promise<Record<string, unknown>> {
+  vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
+  mkdirSync(scratch, { recursive: true })
+  const file = join(scratch, `${name}.ts`)
+  writeFileSync(file, readmeExample(readme, name))
+  return import(file)
+}
+
 afterAll(() => {
   vi.unstubAllEnvs()
 })
 
 describe("package README: getToken", () => {
   it("runs as written: 401 without a session, the user id with one", async () => {
-    vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
-    mkdirSync(scratch, { recursive: true })
-    const file = join(scratch, "get-token.ts")
-    writeFileSync(file, readmeExample(join(root, "packages", "core", "README.md"), "get-token"))
-    const { handler } = (await import(file)) as { handler: (r: Request) => Promise<Response> }
+    const { handler } = (await importExample(join(root, "packages", "core", "README.md"), "get-token")) as {
+      handler: (r: Request) => Promise<Response>
+    }
     expect((await handler(new Request("http://localhost:3000/api/me"))).status).toBe(401)
     const config = { trustHost: true, providers: [aliceCredentials()] }
     const jar = new CookieJar()
@@ -65,11 +72,7 @@ describe("README session management", () => {
 
 describe("README quick start", () => {
   it("runs as written: sign-in page, credentials sign-in, session", async () => {
-    vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
-    mkdirSync(scratch, { recursive: true })
-    const file = join(scratch, "quick-start.ts")
-    writeFileSync(file, readmeExample(join(root, "README.md"), "quick-start"))
-    const app = (await import(file)).default as { fetch: (r: Request) => Promise<Response> }
+    const app = (await importExample(join(root, "README.md"), "quick-start")).default as { fetch: (r: Request) => Promise<Response> }
     const jar = new CookieJar()
     const call = async (path: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers)
@@ -88,5 +91,24 @@ describe("README quick start", () => {
     })
     expect(signIn.status).toBe(302)
     expect(await (await call("/auth/session")).json()).toMatchObject({ user: { name: "Ada", email: "ada@example.com", image: null } })
+  })
+})
+
+describe("README messages example", () => {
+  it("runs as written: per-language overrides, an added language, the theme", async () => {
+    const app = (await importExample(join(root, "README.md"), "messages")).default as { fetch: (r: Request) => Promise<Response> }
+    const page = async (language: string) =>
+      (await app.fetch(new Request("http://localhost:3000/auth/signin?error=SessionRequired", { headers: { "accept-language": language } }))).text()
+    const french = await page("fr-CA,fr;q=0.9")
+    expect(french).toContain('<html lang="fr"')
+    expect(french).toContain("<h1>Bon retour parmi nous</h1>")
+    expect(french).toContain("Se connecter avec Credentials")
+    expect(await page("en-GB")).toContain("<h1>Welcome back</h1>")
+    const italian = await page("it")
+    expect(italian).toContain("<h1>Accedi</h1>")
+    expect(italian).toContain("Accedi con Credentials")
+    expect(italian).toContain("You need to sign in to see that page.")
+    expect(italian).toContain(":root{--brand:#0b7a75;--brand-text:#ffffff}")
+    expect(italian).toContain('<img class="logo" src="/logo.svg" alt="">')
   })
 })

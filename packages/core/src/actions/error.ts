@@ -1,30 +1,27 @@
 /**
- * `GET error?error=<code>` shows the error page (or redirects to `pages.error`).
+ * `GET error?error=<code>` shows the error page (or redirects to `pages.error`), and the
+ * `Configuration` error page of a configuration that does not resolve.
  *
  * @module
  */
-import { ErrorPageLoop } from "../errors.js"
+import { defaultTheme } from "../config/defaults.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { errorPage, errorPageCode } from "../pages/error.js"
-import { customPage, signInPageUrl, translatorFor } from "./pages.js"
+import { translatorForRequest } from "../pages/i18n.js"
+import type { PagesOptions } from "../types.js"
+import { customPage, pageLoops, signInPageUrl, translatorFor } from "./pages.js"
 
 /** Whether `pages.error` points back at this endpoint, which would redirect forever. */
 export function errorPageLoops(ctx: RequestContext): boolean {
   const custom = ctx.config.pages.error
-  if (!custom) return false
-  const url = new URL(custom, ctx.origin)
-  return url.origin === ctx.origin && url.pathname.replace(/\/+$/, "") === `${ctx.config.basePath}/error`
+  return !!custom && pageLoops("error", new URL(custom, ctx.origin), ctx.origin, ctx.config.basePath)
 }
 
 export function showError(ctx: RequestContext, code?: string): InternalResponse {
   const error = code ?? ctx.query.error
-  if (errorPageLoops(ctx)) {
-    ctx.config.logger.error(new ErrorPageLoop("`pages.error` points at the built-in error endpoint; showing the built-in page instead."))
-  } else {
-    const custom = customPage(ctx, "error", { error: error ? errorPageCodeOrRaw(error) : undefined })
-    if (custom) return custom
-  }
+  const custom = customPage(ctx, "error", { error: error ? errorPageCodeOrRaw(error) : undefined })
+  if (custom) return custom
   const response = errorPage({ error, signInUrl: signInPageUrl(ctx), theme: ctx.config.theme }, translatorFor(ctx))
   return { ...response, cookies: ctx.setCookies }
 }
@@ -32,4 +29,35 @@ export function showError(ctx: RequestContext, code?: string): InternalResponse 
 /** Codes passed on to a custom error page: letters only, else the generic code. */
 function errorPageCodeOrRaw(error: string): string {
   return /^[A-Za-z]{1,40}$/.test(error) ? error : errorPageCode(error)
+}
+
+/**
+ * The answer to a page request when the configuration does not resolve: a redirect to
+ * `pages.error` with `error=Configuration`, or the built-in page (500) in the visitor's language.
+ * The built-in page is also shown when the request comes from `pages.error` itself (its
+ * `callbackUrl` is that page): the app's error page cannot work with a broken configuration
+ * either, and sending the browser back there would loop.
+ */
+export function configurationErrorPage(request: Request, basePath: string, pages: Readonly<Partial<PagesOptions>>): InternalResponse {
+  const url = new URL(request.url)
+  if (pages.error) {
+    const target = new URL(pages.error, url.origin)
+    if (!pageLoops("error", target, url.origin, basePath) && !isPage(url.searchParams.get("callbackUrl"), target)) {
+      target.searchParams.set("error", "Configuration")
+      return { redirect: target.href }
+    }
+  }
+  const signInUrl = pages.signIn ? new URL(pages.signIn, url.origin).href : `${url.origin}${basePath}/signin`
+  return errorPage({ error: "Configuration", signInUrl, theme: defaultTheme }, translatorForRequest(request))
+}
+
+/** Whether `candidate` (resolved against `page`'s origin) is `page`, whatever its query. */
+function isPage(candidate: string | null, page: URL): boolean {
+  if (!candidate) return false
+  try {
+    const url = new URL(candidate, page.origin)
+    return url.origin === page.origin && url.pathname.replace(/\/+$/, "") === page.pathname.replace(/\/+$/, "")
+  } catch {
+    return false
+  }
 }

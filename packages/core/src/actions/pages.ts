@@ -1,29 +1,57 @@
 /**
- * Where a page is shown: the built-in one, or a redirect to the app's own (`pages` option) with
- * the same query.
+ * Where a page is shown: the built-in one, or a redirect to the app's own (`pages` option) that
+ * carries what the built-in page would have used (`callbackUrl`, `error`, `code`, or for
+ * verify-request the whole query).
+ *
+ * A configured page that is the very endpoint it replaces (`pages.error: "/auth/error"`) would
+ * redirect to itself forever; that is logged as `ErrorPageLoop` and the built-in page is shown.
  *
  * @module
  */
-import type { PagesOptions } from "../types.js"
+import { ErrorPageLoop } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
+import { matchRoute, type Action } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
-import { translator, type Translator } from "../pages/i18n.js"
+import { translatorForRequest, type Translator } from "../pages/i18n.js"
+import type { PagesOptions } from "../types.js"
 
-/** A redirect to the configured page `name` with `params`, or null when there is none. */
+/** The built-in endpoint each configurable page replaces (`newUser` replaces none). */
+const endpointOf: Record<keyof PagesOptions, Action | undefined> = {
+  signIn: "signin",
+  signOut: "signout",
+  error: "error",
+  verifyRequest: "verify-request",
+  newUser: undefined,
+}
+
+/** Whether `target` is, on this origin, the built-in endpoint that page `name` replaces. */
+export function pageLoops(name: keyof PagesOptions, target: URL, origin: string, basePath: string): boolean {
+  const endpoint = endpointOf[name]
+  return endpoint !== undefined && target.origin === origin && matchRoute(target.pathname, basePath)?.action === endpoint
+}
+
+/** A redirect to the configured page `name` with `params`, or null to show the built-in page. */
 export function customPage(
   ctx: RequestContext,
   name: keyof PagesOptions,
-  params: Record<string, string | undefined>,
+  params: Readonly<Record<string, string | undefined>>,
 ): InternalResponse | null {
   const path = ctx.config.pages[name]
   if (!path) return null
   const url = new URL(path, ctx.origin)
+  if (pageLoops(name, url, ctx.origin, ctx.config.basePath)) {
+    ctx.config.logger.error(
+      new ErrorPageLoop(`\`pages.${name}\` is the built-in endpoint it replaces, so it would redirect to itself; showing the built-in page instead.`),
+    )
+    return null
+  }
   for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value)
   return { redirect: url.href, cookies: ctx.setCookies }
 }
 
+/** The translator for this request's language, with the configuration's message overrides. */
 export function translatorFor(ctx: RequestContext): Translator {
-  return translator(ctx.config.messages)
+  return translatorForRequest(ctx.request, ctx.config.messages)
 }
 
 /** The URL of the sign-in page, built-in or custom. */

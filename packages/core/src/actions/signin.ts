@@ -11,7 +11,7 @@ import type { InternalResponse } from "../http/response.js"
 import { signInPage } from "../pages/signin.js"
 import { customPage, signInPageUrl, translatorFor } from "./pages.js"
 
-/** Error codes that may be shown on the sign-in page (anything else shows the default message). */
+/** Error codes passed on to a custom sign-in page (the built-in page shows the default message for any other). */
 const pageErrors = /^[A-Za-z]{1,40}$/
 
 export async function showSignIn(ctx: RequestContext): Promise<InternalResponse> {
@@ -26,7 +26,7 @@ export async function showSignIn(ctx: RequestContext): Promise<InternalResponse>
       authUrl: ctx.authUrl,
       csrfToken: token,
       callbackUrl,
-      error,
+      error: ctx.query.error,
       email: ctx.query.email,
       theme: ctx.config.theme,
     },

@@ -25,6 +25,7 @@ import {
 import { cookieProblem, defaultCookies, mergeCookies, type CookiesOptions, type PartialCookiesOptions } from "../http/cookies.js"
 import { decode, encode, type JWTOptions } from "../jwt/index.js"
 import { createLogger, type LoggerInstance, type WarningCode } from "../logger.js"
+import type { MessageOverrides } from "../pages/messages.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type {
   AuthConfig,
@@ -37,7 +38,8 @@ import type {
   SessionOptions,
   Theme,
 } from "../types.js"
-import { defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultTheme, defaultUpdateAge } from "./defaults.js"
+import { resolveMessages, resolveTheme } from "./appearance.js"
+import { defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
 import { envSecrets, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env } from "./env.js"
 
 /** The configuration after defaults, environment and validation. Frozen. */
@@ -57,7 +59,7 @@ export interface ResolvedConfig {
   readonly events: Readonly<Partial<EventCallbacks>>
   readonly pages: Readonly<Partial<PagesOptions>>
   readonly theme: Readonly<Required<Theme>>
-  readonly messages: AuthConfig["messages"]
+  readonly messages: MessageOverrides | undefined
   readonly logger: LoggerInstance
   readonly debug: boolean
   readonly skipCSRFCheck: boolean
@@ -168,8 +170,8 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       callbacks: Object.freeze(callbacks),
       events: Object.freeze({ ...config.events }),
       pages: Object.freeze(pages),
-      theme: Object.freeze({ ...defaultTheme, ...config.theme }),
-      messages: config.messages,
+      theme: resolveTheme(config.theme),
+      messages: resolveMessages(config.messages),
       logger,
       debug: !!config.debug,
       skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,

@@ -1,6 +1,7 @@
 /**
  * The error page. `Configuration` answers 500, `AccessDenied` and `Verification` 403, anything
- * else 200; unknown codes show the default message (a code from the URL is never echoed).
+ * else 200; unknown codes show the default message (a code from the URL is never echoed). Every
+ * variant links to the sign-in page, the configured one when there is one.
  *
  * @module
  */
@@ -27,8 +28,9 @@ export interface ErrorPageParams {
 
 export function errorPage(params: ErrorPageParams, t: Translator): InternalResponse {
   const code = errorPageCode(params.error)
-  const body = html`<h1>${t.t(`error.heading.${code}`)}</h1>
-<p>${t.t(`error.${code}`)}</p>
+  const heading = t.t(`error.heading.${code}`)
+  const body = html`<h1>${heading}</h1>
+<p class="lead">${t.t(`error.${code}`)}</p>
 <p class="links"><a href="${params.signInUrl}">${t.t("error.back")}</a></p>`
-  return page({ lang: t.lang, title: t.t("error.title"), theme: params.theme, body, status: statusOf[code] })
+  return page({ lang: t.lang, title: heading, theme: params.theme, body, status: statusOf[code] })
 }

@@ -1,27 +1,100 @@
 /**
- * Picks the messages for a request and fills placeholders.
+ * Picks the language of a page from the request's `Accept-Language` and fills in its texts.
+ *
+ * Negotiation is RFC 4647 "lookup": ranges are tried by decreasing `q` (ties keep their order),
+ * each first as written and then with subtags cut from the end, so `fr-CA` finds `fr`. A range
+ * with `q=0` is refused; `*` and anything unknown fall through to English. The languages on offer
+ * are the built-in catalogues plus any language the app's `messages` option names, so an app can
+ * add a language; keys it leaves out come from the closest language that has them, then English.
+ *
+ * The verification email of the email provider uses the same catalogues through
+ * `translatorForRequest`.
  *
  * @module
  */
-import { en, type MessageKey, type Messages } from "./messages.js"
+import { builtInCatalogues, defaultLanguage, defaultMessages } from "./locales/index.js"
+import type { MessageKey, MessageOverrides, Messages } from "./messages.js"
 
 export interface Translator {
-  /** The BCP 47 language of the chosen messages. */
-  lang: string
-  t(key: MessageKey, vars?: Record<string, string>): string
+  /** The BCP 47 tag of the chosen language, for `<html lang>` and `Content-Language`. */
+  readonly lang: string
+  /** The text for `key`, with `{name}` placeholders replaced by `vars`. */
+  t(key: MessageKey, vars?: Readonly<Record<string, string>>): string
   /** Whether `key` names a message. */
   has(key: string): key is MessageKey
 }
 
-/** The messages for `lang`, with the configuration's overrides for that language merged in. */
-export function translator(overrides: Partial<Record<string, Partial<Messages>>> | undefined): Translator {
-  const messages: Messages = { ...en, ...overrides?.en }
+/** Ranges beyond this many are ignored: a header is a short list, not a workload. */
+const maxRanges = 20
+const rangePattern = /^([a-z]{1,8}(?:-[a-z0-9]{1,8})*|\*)(?:;q=([01](?:\.\d{0,3})?))?$/
+
+/** The language ranges of an `Accept-Language` header, lower case, best first; refused ones left out. */
+export function acceptedLanguages(header: string | null | undefined): string[] {
+  if (!header) return []
+  const ranges: { tag: string; q: number; index: number }[] = []
+  for (const [index, item] of header.split(",").slice(0, maxRanges).entries()) {
+    const match = rangePattern.exec(item.replace(/\s+/g, "").toLowerCase())
+    if (!match) continue
+    const q = match[2] === undefined ? 1 : Number(match[2])
+    if (q > 0 && q <= 1) ranges.push({ tag: match[1]!, q, index })
+  }
+  ranges.sort((a, b) => b.q - a.q || a.index - b.index)
+  return ranges.map((r) => r.tag)
+}
+
+/** `tag` and its shorter forms: `zh-hant-tw`, `zh-hant`, `zh`. */
+function truncations(tag: string): string[] {
+  const parts = tag.split("-")
+  return parts.map((_, i) => parts.slice(0, parts.length - i).join("-"))
+}
+
+/** The offered language (as spelled in `offered`) that best matches `header`, or English. */
+export function negotiateLanguage(header: string | null | undefined, offered: readonly string[]): string {
+  const byLowerCase = new Map(offered.map((tag) => [tag.toLowerCase(), tag]))
+  for (const range of acceptedLanguages(header)) {
+    if (range === "*") continue
+    for (const candidate of truncations(range)) {
+      const found = byLowerCase.get(candidate)
+      if (found) return found
+    }
+  }
+  return defaultLanguage
+}
+
+/** The languages on offer: built-in ones and those the overrides name. */
+export function offeredLanguages(overrides: MessageOverrides | undefined): string[] {
+  return [...new Set([...builtInCatalogues.keys(), ...Object.keys(overrides ?? {})])]
+}
+
+/** Where the texts of `lang` come from, first match wins: the language, its shorter forms, English. */
+function sources(lang: string, overrides: MessageOverrides | undefined): Partial<Messages>[] {
+  const overridesByTag = new Map(Object.entries(overrides ?? {}).map(([tag, messages]) => [tag.toLowerCase(), messages ?? {}]))
+  const tags = [...new Set([...truncations(lang.toLowerCase()), defaultLanguage])]
+  return tags.flatMap((tag) => [overridesByTag.get(tag) ?? {}, builtInCatalogues.get(tag) ?? {}])
+}
+
+/** The translator for `lang` (one of the offered languages), with the app's overrides applied. */
+export function translator(lang: string, overrides?: MessageOverrides): Translator {
+  const chain = sources(lang, overrides)
+  const text = (key: MessageKey): string => {
+    for (const messages of chain) {
+      const value = Object.hasOwn(messages, key) ? messages[key] : undefined
+      if (typeof value === "string") return value
+    }
+    return defaultMessages[key]
+  }
   return {
-    lang: "en",
-    has: (key): key is MessageKey => Object.hasOwn(en, key),
+    lang,
+    has: (key): key is MessageKey => Object.hasOwn(defaultMessages, key),
     t(key, vars) {
-      const text = messages[key] ?? en[key]
-      return vars ? text.replace(/\{(\w+)\}/g, (match, name: string) => vars[name] ?? match) : text
+      const value = text(key)
+      return vars ? value.replace(/\{(\w+)\}/g, (match, name: string) => (Object.hasOwn(vars, name) ? vars[name]! : match)) : value
     },
   }
+}
+
+/** The translator for a request: its `Accept-Language` against the built-in and overridden languages. */
+export function translatorForRequest(request: Request, overrides?: MessageOverrides): Translator {
+  const lang = negotiateLanguage(request.headers.get("accept-language"), offeredLanguages(overrides))
+  return translator(lang, overrides)
 }

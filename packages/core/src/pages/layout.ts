@@ -1,33 +1,24 @@
 /**
  * The document around every built-in page, and its response headers.
  *
+ * The pages are plain HTML forms: they work without JavaScript and contain no script. Their
+ * Content-Security-Policy allows nothing but the one `<style>` element (by a nonce fresh for each
+ * response, so no injected style could use it), images from the app's own origin or `data:`, and
+ * no framing.
+ *
+ * `form-action` is left out on purpose: Chrome applies it to every redirect that follows a form
+ * submission, so `form-action 'self'` would block the sign-in button of an OAuth provider (the
+ * POST to `signin/:provider` redirects to the provider) and any callback URL that the `redirect`
+ * callback allows on another origin. The forms' targets are fixed by the page itself.
+ *
  * @module
  */
+import { randomToken } from "../crypto/encoding.js"
 import type { InternalResponse } from "../http/response.js"
 import type { Theme } from "../types.js"
 import { html, unsafeHtml, type SafeHtml } from "./html.js"
-import { css } from "./styles.js"
-
-/** Headers of every page: never cached (forms carry a CSRF token), never framed. */
-const pageHeaders: Record<string, string> = {
-  "Content-Type": "text/html; charset=utf-8",
-  "Cache-Control": "private, no-cache, no-store",
-  "Content-Security-Policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; base-uri 'none'; frame-ancestors 'none'",
-  "X-Frame-Options": "DENY",
-  "Referrer-Policy": "no-referrer",
-  "X-Content-Type-Options": "nosniff",
-}
-
-/** A CSS colour we can put in a style attribute without escaping its context. */
-const cssColour = /^(#[0-9a-f]{3,8}|[a-z]{3,20}|(rgb|hsl)a?\([\d\s.,%/]+\))$/i
-
-export function themeStyle(theme: Readonly<Required<Theme>>): string {
-  const vars: string[] = []
-  if (theme.brandColor && cssColour.test(theme.brandColor)) vars.push(`--brand:${theme.brandColor}`)
-  if (theme.buttonText && cssColour.test(theme.buttonText)) vars.push(`--brand-text:${theme.buttonText}`)
-  return vars.join(";")
-}
+import { css, schemeClass } from "./styles.js"
+import { brandColours, isSafeImageSource } from "./theme.js"
 
 export interface LayoutOptions {
   lang: string
@@ -35,26 +26,64 @@ export interface LayoutOptions {
   theme: Readonly<Required<Theme>>
   body: SafeHtml
   status?: number
+  /** Rules this page adds (provider button colours), built only from validated values. */
+  pageCss?: string
 }
 
-export function page({ lang, title, theme, body, status = 200 }: LayoutOptions): InternalResponse {
+/** The brand variables of the theme; nothing for a colour that is not a plain CSS colour. */
+export function themeCss(theme: Readonly<Required<Theme>>): string {
+  const brand = brandColours(theme.brandColor, theme.buttonText)
+  return brand ? `:root{--brand:${brand.background};--brand-text:${brand.text}}` : ""
+}
+
+export function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ")
+}
+
+const colorSchemeMeta = { auto: "light dark", light: "light", dark: "dark" } as const
+
+export function page({ lang, title, theme, body, status = 200, pageCss = "" }: LayoutOptions): InternalResponse {
+  const nonce = randomToken(18)
+  const logo = isSafeImageSource(theme.logo) ? theme.logo : undefined
   const document = html`<!doctype html>
-<html lang="${lang}">
+<html lang="${lang}" class="${schemeClass(theme.colorScheme)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="${colorSchemeMeta[theme.colorScheme] ?? colorSchemeMeta.auto}">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${title}</title>
-<style>${unsafeHtml(css)}</style>
+<style nonce="${nonce}">${unsafeHtml(css + themeCss(theme) + pageCss)}</style>
 </head>
-<body class="${theme.colorScheme}" style="${themeStyle(theme)}">
+<body>
 <main>
-${theme.logo ? html`<img class="logo" src="${theme.logo}" alt="">` : ""}
+${logo ? html`<img class="logo" src="${logo}" alt="">` : ""}
 <div class="card">
 ${body}
 </div>
 </main>
 </body>
-</html>`
-  return { status, headers: { ...pageHeaders }, body: document.value }
+</html>
+`
+  return {
+    status,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Language": lang,
+      // Forms carry a CSRF token and the page depends on the visitor: never cache it.
+      "Cache-Control": "private, no-cache, no-store",
+      "Content-Security-Policy": contentSecurityPolicy(nonce),
+      "X-Frame-Options": "DENY",
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+    },
+    body: document.value,
+  }
 }

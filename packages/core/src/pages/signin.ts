@@ -1,90 +1,163 @@
 /**
- * The sign-in page: a form per provider, each carrying the CSRF token and the callback URL.
+ * The sign-in page: one section per provider, in the configured order. Every form posts the CSRF
+ * token and the callback URL; none needs JavaScript.
+ *
+ * Each provider kind has a section renderer in `renderers`; a kind without one (WebAuthn, until
+ * its passkey ceremony exists) is left off the page rather than shown as a button that does nothing.
  *
  * @module
  */
-import type { CredentialsConfig } from "../credentials/types.js"
+import type { CredentialInput, CredentialsConfig } from "../credentials/types.js"
 import type { EmailConfig } from "../email/types.js"
 import type { InternalResponse } from "../http/response.js"
 import type { OAuthConfig } from "../oauth/types.js"
-import type { Provider, Theme } from "../types.js"
+import type { Provider, ProviderType, Theme } from "../types.js"
 import { html, type SafeHtml } from "./html.js"
 import type { Translator } from "./i18n.js"
 import { page } from "./layout.js"
+import { brandColours, isSafeImageSource } from "./theme.js"
 
 export interface SignInPageParams {
   providers: readonly Provider[]
+  /** Origin plus base path: the forms post below it. */
   authUrl: string
   csrfToken: string
   callbackUrl: string
+  /** The `?error=` code, as received. */
   error: string | undefined
+  /** Prefills the email fields. */
   email: string | undefined
   theme: Readonly<Required<Theme>>
 }
 
-const safeLogo = /^(data:image\/|https:\/\/|\/)/
-
-function hidden(csrfToken: string, callbackUrl: string): SafeHtml {
-  return html`<input type="hidden" name="csrfToken" value="${csrfToken}"><input type="hidden" name="callbackUrl" value="${callbackUrl}">`
+/** What a section renderer gets besides its provider. */
+export interface SectionContext {
+  params: SignInPageParams
+  t: Translator
+  /** The provider's position, for ids and class names that must be unique and need no escaping. */
+  index: number
 }
 
-function oauthForm(p: OAuthConfig, params: SignInPageParams, t: Translator): SafeHtml {
-  const logo = p.style?.logo && safeLogo.test(p.style.logo) ? p.style.logo : undefined
-  return html`<form class="provider" action="${params.authUrl}/signin/${encodeURIComponent(p.id)}" method="POST">
-${hidden(params.csrfToken, params.callbackUrl)}
-<button type="submit">${logo ? html`<img src="${logo}" alt="">` : ""}<span>${t.t("signin.with", { provider: p.name })}</span></button>
-</form>`
+/** One provider's part of the page. */
+export interface Section {
+  markup: SafeHtml
+  /** A bare button: shown in a group with the neighbouring buttons, without a divider between them. */
+  button: boolean
+  /** Extra CSS rules, made only of validated values. */
+  css?: string
 }
 
-function emailForm(p: EmailConfig, params: SignInPageParams, t: Translator): SafeHtml {
-  const fieldId = `input-email-for-${p.id}-provider`
-  return html`<form class="provider" action="${params.authUrl}/signin/${encodeURIComponent(p.id)}" method="POST">
-${hidden(params.csrfToken, params.callbackUrl)}
-<label for="${fieldId}">${t.t("signin.email.label")}</label>
-<input id="${fieldId}" type="email" name="email" autocomplete="email" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">
-<button class="primary" type="submit">${t.t("signin.with", { provider: p.name })}</button>
-</form>`
+type SectionRenderer<P extends Provider> = (provider: P, context: SectionContext) => Section
+
+/** The section renderer of each provider kind. */
+type Renderers = { [K in ProviderType]?: SectionRenderer<Extract<Provider, { type: K }>> }
+
+function hiddenFields({ csrfToken, callbackUrl }: SignInPageParams): SafeHtml {
+  return html`<input type="hidden" name="csrfToken" value="${csrfToken}">
+<input type="hidden" name="callbackUrl" value="${callbackUrl}">`
 }
 
-function credentialsForm(p: CredentialsConfig, params: SignInPageParams, t: Translator): SafeHtml {
-  const fields = Object.entries(p.credentials ?? {}).map(([name, field]) => {
-    const fieldId = `input-${name}-for-${p.id}-provider`
-    return html`<label for="${fieldId}">${field.label ?? name}</label>
-<input id="${fieldId}" name="${name}" type="${field.type ?? "text"}" placeholder="${field.placeholder ?? ""}"${
-      field.autocomplete ? html` autocomplete="${field.autocomplete}"` : ""
-    }${field.required ? html` required` : ""}${field.value !== undefined ? html` value="${field.value}"` : ""}>`
-  })
-  return html`<form class="provider" action="${params.authUrl}/callback/${encodeURIComponent(p.id)}" method="POST">
-${hidden(params.csrfToken, params.callbackUrl)}
-${fields}
-<button class="primary" type="submit">${t.t("signin.with", { provider: p.name })}</button>
-</form>`
+function formAction(params: SignInPageParams, endpoint: "signin" | "callback", provider: Provider): string {
+  return `${params.authUrl}/${endpoint}/${encodeURIComponent(provider.id)}`
 }
 
-function section(p: Provider, params: SignInPageParams, t: Translator): SafeHtml | null {
-  switch (p.type) {
-    case "oauth":
-    case "oidc":
-      return oauthForm(p, params, t)
-    case "email":
-      return emailForm(p, params, t)
-    case "credentials":
-      return credentialsForm(p, params, t)
-    default:
-      return null
+function oauthSection(provider: OAuthConfig, { params, t, index }: SectionContext): Section {
+  const style = provider.style
+  const logo = isSafeImageSource(style?.logo) ? style.logo : undefined
+  const colours = brandColours(style?.brandColor ?? style?.bg, style?.text)
+  const className = `provider-${index}`
+  return {
+    button: true,
+    css: colours ? `.${className}{background:${colours.background};border-color:${colours.background};color:${colours.text}}` : undefined,
+    markup: html`<form action="${formAction(params, "signin", provider)}" method="POST">
+${hiddenFields(params)}
+<button type="submit" class="${className}">${logo ? html`<img src="${logo}" alt="" width="20" height="20">` : ""}<span>${t.t("signin.with", { provider: provider.name })}</span></button>
+</form>`,
   }
 }
 
-/** The message for an `?error=` code, or the default. */
+function emailSection(provider: EmailConfig, { params, t, index }: SectionContext): Section {
+  const id = `provider-${index}-email`
+  return {
+    button: false,
+    markup: html`<form action="${formAction(params, "signin", provider)}" method="POST">
+${hiddenFields(params)}
+<label for="${id}">${t.t("signin.email.label")}</label>
+<input id="${id}" name="email" type="email" autocomplete="email" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">
+<button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
+</form>`,
+  }
+}
+
+/** Input types a credentials field may use; anything else is shown as text. */
+const inputTypes: ReadonlySet<string> = new Set(["text", "password", "email", "tel", "number", "url", "search", "date", "time"])
+
+function credentialField(name: string, field: CredentialInput, id: string): SafeHtml {
+  const type = field.type && inputTypes.has(field.type) ? field.type : "text"
+  return html`<label for="${id}">${field.label ?? name}</label>
+<input id="${id}" name="${name}" type="${type}"${field.placeholder ? html` placeholder="${field.placeholder}"` : ""}${
+    field.autocomplete ? html` autocomplete="${field.autocomplete}"` : ""
+  }${field.required ? html` required` : ""}${field.value !== undefined ? html` value="${field.value}"` : ""}>`
+}
+
+function credentialsSection(provider: CredentialsConfig, { params, t, index }: SectionContext): Section {
+  const fields = Object.entries(provider.credentials ?? {}).map(([name, field], i) => credentialField(name, field, `provider-${index}-field-${i}`))
+  return {
+    button: false,
+    markup: html`<form action="${formAction(params, "callback", provider)}" method="POST">
+${hiddenFields(params)}
+${fields}
+<button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
+</form>`,
+  }
+}
+
+const renderers: Renderers = {
+  oauth: oauthSection,
+  oidc: oauthSection,
+  email: emailSection,
+  credentials: credentialsSection,
+}
+
+function renderSection(provider: Provider, context: SectionContext): Section | undefined {
+  // The mapped type pairs each kind with its renderer; TypeScript cannot follow that through a
+  // lookup by `provider.type`, hence the widening to the common signature.
+  const render = renderers[provider.type] as SectionRenderer<Provider> | undefined
+  return render?.(provider, context)
+}
+
+/** The message for an `?error=` code; unknown codes get the default (a code is never echoed). */
 export function signInErrorMessage(code: string, t: Translator): string {
   const key = `signin.error.${code}`
   return t.t(t.has(key) ? key : "signin.error.Default")
 }
 
+/** Runs of buttons grouped together; a divider between everything else. */
+function layoutSections(sections: readonly Section[], t: Translator): SafeHtml[] {
+  const out: SafeHtml[] = []
+  for (let i = 0; i < sections.length; ) {
+    let end = i + 1
+    if (sections[i]!.button) while (end < sections.length && sections[end]!.button) end++
+    const group = sections.slice(i, end).map((s) => s.markup)
+    if (out.length > 0) out.push(html`<p class="divider">${t.t("signin.or")}</p>`)
+    out.push(sections[i]!.button ? html`<div class="buttons">${group}</div>` : group[0]!)
+    i = end
+  }
+  return out
+}
+
 export function signInPage(params: SignInPageParams, t: Translator): InternalResponse {
-  const sections = params.providers.map((p) => section(p, params, t)).filter((s): s is SafeHtml => s !== null)
+  const sections = params.providers
+    .map((provider, index) => renderSection(provider, { params, t, index }))
+    .filter((s): s is Section => s !== undefined)
   const body = html`<h1>${t.t("signin.heading")}</h1>
-${params.error ? html`<div class="error" role="alert">${signInErrorMessage(params.error, t)}</div>` : ""}
-${sections.map((s, i) => (i === 0 ? s : html`<div class="divider">${t.t("signin.or")}</div>${s}`))}`
-  return page({ lang: t.lang, title: t.t("signin.title"), theme: params.theme, body })
+${params.error ? html`<div class="alert" role="alert">${signInErrorMessage(params.error, t)}</div>` : ""}
+${sections.length > 0 ? layoutSections(sections, t) : html`<p class="lead">${t.t("signin.none")}</p>`}`
+  return page({
+    lang: t.lang,
+    title: t.t("signin.heading"),
+    theme: params.theme,
+    body,
+    pageCss: sections.map((s) => s.css ?? "").join(""),
+  })
 }

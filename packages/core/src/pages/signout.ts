@@ -1,5 +1,5 @@
 /**
- * The sign-out confirmation page: one POST form with the CSRF token.
+ * The sign-out confirmation page: one POST form with the CSRF token, and a way back.
  *
  * @module
  */
@@ -12,17 +12,19 @@ import { page } from "./layout.js"
 export interface SignOutPageParams {
   authUrl: string
   csrfToken: string
+  /** Where the user goes after signing out, and where "stay signed in" leads (a validated http(s) URL). */
   callbackUrl: string
   theme: Readonly<Required<Theme>>
 }
 
 export function signOutPage(params: SignOutPageParams, t: Translator): InternalResponse {
   const body = html`<h1>${t.t("signout.heading")}</h1>
-<p>${t.t("signout.confirm")}</p>
+<p class="lead">${t.t("signout.confirm")}</p>
 <form action="${params.authUrl}/signout" method="POST">
 <input type="hidden" name="csrfToken" value="${params.csrfToken}">
 <input type="hidden" name="callbackUrl" value="${params.callbackUrl}">
-<button class="primary" type="submit">${t.t("signout.button")}</button>
-</form>`
-  return page({ lang: t.lang, title: t.t("signout.title"), theme: params.theme, body })
+<button type="submit" class="primary">${t.t("signout.button")}</button>
+</form>
+<p class="links"><a href="${params.callbackUrl}">${t.t("signout.cancel")}</a></p>`
+  return page({ lang: t.lang, title: t.t("signout.heading"), theme: params.theme, body })
 }

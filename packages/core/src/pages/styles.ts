@@ -1,32 +1,51 @@
 /**
- * The stylesheet of the built-in pages. Colours are CSS variables so that the theme (and the
- * visitor's `prefers-color-scheme` under `auto`) only swaps values.
+ * The stylesheet of the built-in pages. Colours are CSS variables: a colour scheme swaps the
+ * palette and a theme sets the brand colours, so neither needs more than a few declarations.
+ *
+ * Both palettes keep body text above 7:1 and secondary text, links and the focus ring above 4.5:1
+ * against their backgrounds, and form-field borders above 3:1 (WCAG 2.2 AA).
  *
  * @module
  */
+import type { Theme } from "../types.js"
+
+const lightPalette =
+  "--bg:#f3f4f6;--card:#ffffff;--text:#1a1d23;--muted:#4b5261;--border:#d3d7de;--field-border:#767d8c;" +
+  "--error-bg:#fdeaea;--error-text:#8f1d1d;--error-border:#e5a3a3;--link:#1d4ed8;--focus:#1d4ed8;color-scheme:light"
+const darkPalette =
+  "--bg:#121419;--card:#1d2027;--text:#eceef3;--muted:#aab1bf;--border:#343944;--field-border:#7d8596;" +
+  "--error-bg:#3a1717;--error-text:#ffc2c2;--error-border:#7a3030;--link:#8ab4ff;--focus:#8ab4ff;color-scheme:dark"
+
+/** The class on `<html>` for a colour scheme. */
+export function schemeClass(scheme: Theme["colorScheme"]): string {
+  return `scheme-${scheme === "dark" || scheme === "light" ? scheme : "auto"}`
+}
 
 export const css = `
-:root{--brand:#3b5bdb;--brand-text:#fff;--bg:#f5f6f8;--card:#fff;--text:#1b1d21;--muted:#5b616e;--border:#d5d8de;--error-bg:#fdecec;--error-text:#8a1c1c;--radius:10px;color-scheme:light}
-.dark{--bg:#14161a;--card:#1e2127;--text:#eceef2;--muted:#a6adbb;--border:#3a3f48;--error-bg:#3b1d1d;--error-text:#ffb4b4;color-scheme:dark}
-@media (prefers-color-scheme:dark){.auto{--bg:#14161a;--card:#1e2127;--text:#eceef2;--muted:#a6adbb;--border:#3a3f48;--error-bg:#3b1d1d;--error-text:#ffb4b4;color-scheme:dark}}
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--text)}
-main{min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;padding:24px}
-.logo{max-width:150px;max-height:70px;margin-bottom:24px}
-.card{width:100%;max-width:380px;background:var(--card);border:1px solid var(--border);border-radius:var(--radius);padding:28px 24px}
-h1{font-size:1.4rem;margin:0 0 16px;text-align:center}
-p{margin:0 0 16px;color:var(--muted);text-align:center}
+:root{${lightPalette};--brand:#3b5bdb;--brand-text:#ffffff}
+.scheme-dark{${darkPalette}}
+@media (prefers-color-scheme:dark){.scheme-auto{${darkPalette}}}
+*,*::before,*::after{box-sizing:border-box}
+body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:24px 16px;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Hiragino Sans","Yu Gothic UI",sans-serif;background:var(--bg);color:var(--text)}
+main{width:100%;max-width:400px}
+.logo{display:block;max-width:160px;max-height:64px;margin:0 auto 24px}
+.card{background:var(--card);border:1px solid var(--border);border-radius:12px;padding:32px 28px;box-shadow:0 1px 3px rgb(0 0 0 / 8%)}
+h1{margin:0 0 20px;font-size:1.5rem;line-height:1.25;text-align:center}
+p{margin:0 0 16px}
+.lead{color:var(--muted);text-align:center}
+.alert{margin:0 0 20px;padding:12px 14px;border:1px solid var(--error-border);border-radius:8px;background:var(--error-bg);color:var(--error-text)}
+.buttons{display:grid;gap:10px}
 form{margin:0}
-.provider+.provider{margin-top:12px}
-.divider{display:flex;align-items:center;gap:12px;color:var(--muted);margin:20px 0;font-size:.9rem}
+label{display:block;margin:0 0 6px;font-weight:600;font-size:.9375rem}
+input{display:block;width:100%;margin:0 0 16px;padding:10px 12px;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--field-border);border-radius:8px}
+input::placeholder{color:var(--muted);opacity:1}
+button{display:flex;align-items:center;justify-content:center;gap:10px;width:100%;min-height:44px;padding:10px 16px;font:inherit;font-weight:600;color:var(--text);background:var(--card);border:1px solid var(--field-border);border-radius:8px;cursor:pointer}
+button:hover{filter:brightness(.94)}
+button.primary{color:var(--brand-text);background:var(--brand);border-color:var(--brand)}
+button img{width:20px;height:20px;flex:none}
+:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+a{color:var(--link);text-underline-offset:2px}
+.links{margin:20px 0 0;text-align:center}
+.divider{display:flex;align-items:center;gap:12px;margin:20px 0;color:var(--muted);font-size:.875rem}
 .divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--border)}
-label{display:block;font-weight:600;font-size:.9rem;margin:0 0 6px}
-input{display:block;width:100%;padding:10px 12px;margin:0 0 14px;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--border);border-radius:6px}
-input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid var(--brand);outline-offset:2px}
-button{display:flex;width:100%;align-items:center;justify-content:center;gap:10px;padding:10px 14px;font:inherit;font-weight:600;border-radius:6px;border:1px solid var(--border);background:var(--card);color:var(--text);cursor:pointer}
-button.primary{background:var(--brand);border-color:var(--brand);color:var(--brand-text)}
-button img{width:22px;height:22px}
-.error{background:var(--error-bg);color:var(--error-text);border-radius:6px;padding:10px 12px;margin:0 0 16px;text-align:center}
-a{color:var(--brand)}
-.links{text-align:center;margin-top:8px}
 `

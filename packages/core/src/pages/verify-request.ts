@@ -1,5 +1,7 @@
 /**
- * The "check your email" page shown after an email sign-in link was requested.
+ * The "check your email" page shown after an email sign-in link was requested. It names the site
+ * the link is for (its host), not the address: the URL carries no email address, so that none
+ * ends up in browser history or server logs.
  *
  * @module
  */
@@ -17,7 +19,7 @@ export interface VerifyRequestPageParams {
 export function verifyRequestPage(params: VerifyRequestPageParams, t: Translator): InternalResponse {
   const host = new URL(params.origin).host
   const body = html`<h1>${t.t("verify.heading")}</h1>
-<p>${t.t("verify.body")}</p>
+<p class="lead">${t.t("verify.body")}</p>
 <p class="links"><a href="${params.origin}">${t.t("verify.host", { host })}</a></p>`
-  return page({ lang: t.lang, title: t.t("verify.title"), theme: params.theme, body })
+  return page({ lang: t.lang, title: t.t("verify.heading"), theme: params.theme, body })
 }

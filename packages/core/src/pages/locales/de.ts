@@ -1,0 +1,50 @@
+/**
+ * Deutsch (Sie-Form).
+ *
+ * @module
+ */
+import type { Messages } from "../messages.js"
+
+export const de: Messages = {
+  "signin.heading": "Anmelden",
+  "signin.with": "Mit {provider} anmelden",
+  "signin.or": "oder",
+  "signin.email.label": "E-Mail-Adresse",
+  "signin.email.placeholder": "name@beispiel.de",
+  "signin.none": "Für diese Website ist keine Anmeldemethode eingerichtet.",
+  "signin.error.CredentialsSignin": "Mit diesen Angaben konnten wir Sie nicht anmelden. Bitte prüfen Sie sie und versuchen Sie es erneut.",
+  "signin.error.OAuthAccountNotLinked":
+    "Zu dieser E-Mail-Adresse gibt es bereits ein Konto. Melden Sie sich bitte so an wie beim ersten Mal, damit wir wissen, dass Sie es sind.",
+  "signin.error.OAuthCallbackError":
+    "Der Anmeldedienst hat ein Problem gemeldet. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldemethode.",
+  "signin.error.OAuthSignInError":
+    "Die Anmeldung bei diesem Dienst ließ sich nicht starten. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldemethode.",
+  "signin.error.AccessDenied": "Dieses Konto darf sich nicht anmelden.",
+  "signin.error.Verification":
+    "Dieser Anmeldelink ist nicht mehr gültig: Vielleicht ist er abgelaufen oder wurde schon benutzt. Fordern Sie bitte einen neuen an.",
+  "signin.error.MissingCSRF": "Das Formular ist abgelaufen, oder Ihr Browser hat sein Cookie blockiert. Bitte versuchen Sie es erneut.",
+  "signin.error.SessionRequired": "Bitte melden Sie sich an, um diese Seite zu sehen.",
+  "signin.error.EmailSignin": "Die Anmelde-E-Mail konnte nicht gesendet werden. Prüfen Sie die Adresse und versuchen Sie es erneut.",
+  "signin.error.AccountNotLinked":
+    "Diese Anmeldemethode gehört zu einem anderen Konto. Verwenden Sie die Methode, mit der Sie sich registriert haben.",
+  "signin.error.WebAuthnVerificationError": "Ihr Passkey konnte nicht überprüft werden. Bitte versuchen Sie es erneut.",
+  "signin.error.Default": "Bei der Anmeldung ist etwas schiefgelaufen. Bitte versuchen Sie es erneut.",
+  "signout.heading": "Abmelden",
+  "signout.confirm": "Möchten Sie sich jetzt abmelden?",
+  "signout.button": "Abmelden",
+  "signout.cancel": "Angemeldet bleiben",
+  "verify.heading": "Sehen Sie in Ihr Postfach",
+  "verify.body": "Wir haben Ihnen einen Anmeldelink per E-Mail geschickt. Öffnen Sie ihn, um fortzufahren; diese Seite können Sie schließen.",
+  "verify.host": "Zurück zu {host}",
+  "error.back": "Zur Anmeldung",
+  "error.heading.Configuration": "Serverfehler",
+  "error.heading.AccessDenied": "Zugriff verweigert",
+  "error.heading.Verification": "Anmeldung nicht möglich",
+  "error.heading.Default": "Fehler",
+  "error.Configuration":
+    "Der Server ist nicht richtig eingerichtet, deshalb ist eine Anmeldung gerade nicht möglich. Wenn Sie diese Website betreiben, finden Sie den Grund in den Server-Logs.",
+  "error.AccessDenied": "Dieses Konto darf sich hier nicht anmelden.",
+  "error.Verification":
+    "Dieser Anmeldelink ist nicht mehr gültig: Vielleicht ist er abgelaufen oder wurde schon benutzt. Fordern Sie bitte einen neuen an.",
+  "error.Default": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
+}

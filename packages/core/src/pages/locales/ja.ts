@@ -1,0 +1,47 @@
+/**
+ * 日本語（です・ます調）。
+ *
+ * @module
+ */
+import type { Messages } from "../messages.js"
+
+export const ja: Messages = {
+  "signin.heading": "ログイン",
+  "signin.with": "{provider}でログイン",
+  "signin.or": "または",
+  "signin.email.label": "メールアドレス",
+  "signin.email.placeholder": "you@example.com",
+  "signin.none": "このサイトにはログイン方法が設定されていません。",
+  "signin.error.CredentialsSignin": "入力された情報ではログインできませんでした。内容を確認して、もう一度お試しください。",
+  "signin.error.OAuthAccountNotLinked":
+    "このメールアドレスのアカウントはすでに存在します。ご本人であることを確認するため、最初にログインしたときと同じ方法でログインしてください。",
+  "signin.error.OAuthCallbackError": "ログインサービスで問題が発生しました。もう一度お試しいただくか、別の方法でログインしてください。",
+  "signin.error.OAuthSignInError": "このサービスでのログインを開始できませんでした。もう一度お試しいただくか、別の方法でログインしてください。",
+  "signin.error.AccessDenied": "このアカウントにはログインする権限がありません。",
+  "signin.error.Verification":
+    "このログインリンクは無効です。有効期限が切れているか、すでに使用されています。新しいリンクをリクエストしてください。",
+  "signin.error.MissingCSRF": "フォームの有効期限が切れたか、ブラウザが Cookie をブロックしました。もう一度お試しください。",
+  "signin.error.SessionRequired": "このページを表示するにはログインしてください。",
+  "signin.error.EmailSignin": "ログイン用のメールを送信できませんでした。メールアドレスを確認して、もう一度お試しください。",
+  "signin.error.AccountNotLinked": "このログイン方法は別のアカウントに登録されています。登録時に使った方法でログインしてください。",
+  "signin.error.WebAuthnVerificationError": "パスキーを確認できませんでした。もう一度お試しください。",
+  "signin.error.Default": "ログイン中に問題が発生しました。もう一度お試しください。",
+  "signout.heading": "ログアウト",
+  "signout.confirm": "ログアウトしますか？",
+  "signout.button": "ログアウト",
+  "signout.cancel": "ログインしたままにする",
+  "verify.heading": "メールをご確認ください",
+  "verify.body": "ログイン用のリンクをメールでお送りしました。リンクを開いて続行してください。このページは閉じてかまいません。",
+  "verify.host": "{host} に戻る",
+  "error.back": "ログインページへ",
+  "error.heading.Configuration": "サーバーエラー",
+  "error.heading.AccessDenied": "アクセスが拒否されました",
+  "error.heading.Verification": "ログインできません",
+  "error.heading.Default": "エラー",
+  "error.Configuration":
+    "サーバーの設定に問題があるため、現在ログインできません。サイトの管理者の方は、サーバーのログで原因をご確認ください。",
+  "error.AccessDenied": "このアカウントでは、このサイトにログインできません。",
+  "error.Verification":
+    "このログインリンクは無効です。有効期限が切れているか、すでに使用されています。新しいリンクをリクエストしてください。",
+  "error.Default": "問題が発生しました。もう一度お試しください。",
+}

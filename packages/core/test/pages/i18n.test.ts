@@ -1,0 +1,148 @@
+/**
+ * Languages of the built-in pages: negotiation, the catalogues, and per-key overrides.
+ */
+import { describe, expect, it, vi } from "vitest"
+import type { AuthConfig, Messages } from "@sesame/core"
+import { builtInCatalogues } from "../../src/pages/locales/index.js"
+import { acceptedLanguages, negotiateLanguage, translator, translatorForRequest } from "../../src/pages/i18n.js"
+import { jwtConfig, send } from "../helpers.js"
+
+const builtIn = ["en", "fr", "de", "es", "ja"]
+
+function inLanguage(language: string): { headers: Record<string, string> } {
+  return { headers: { "accept-language": language } }
+}
+
+describe("Accept-Language", () => {
+  it("orders ranges by q, keeps header order on ties, and drops refused or malformed ranges", () => {
+    expect(acceptedLanguages("de;q=0.5, fr-CA, en;q=0.5, ja;q=0, es;q=0.9")).toEqual(["fr-ca", "es", "de", "en"])
+    expect(acceptedLanguages("  FR ; q=0.7 ,x-bad!, de;q=2, it;q=0.70")).toEqual(["fr", "it"])
+    expect(acceptedLanguages(undefined)).toEqual([])
+    expect(acceptedLanguages("")).toEqual([])
+  })
+
+  it("picks the best offered language, falling back from regions and then to English", () => {
+    const cases: [string | undefined, string][] = [
+      ["fr-CA,fr;q=0.9,en;q=0.8", "fr"],
+      ["fr-CA", "fr"],
+      ["de-AT", "de"],
+      ["es-419, en;q=0.5", "es"],
+      ["ja-JP", "ja"],
+      ["EN-gb", "en"],
+      ["pt-BR, ja;q=0.5", "ja"],
+      ["zh-Hant-TW, de;q=0.1", "de"],
+      ["es;q=0, fr;q=0.1", "fr"],
+      ["*", "en"],
+      ["it", "en"],
+      ["", "en"],
+      [undefined, "en"],
+    ]
+    for (const [header, expected] of cases) expect([header, negotiateLanguage(header, builtIn)]).toEqual([header, expected])
+  })
+
+  it("ignores ranges past the twentieth (a header is a short list)", () => {
+    const header = [...Array.from({ length: 20 }, (_, i) => `x${"abcdefghijklmnopqrst"[i]}`), "fr"].join(",")
+    expect(negotiateLanguage(header, builtIn)).toBe("en")
+    expect(negotiateLanguage(header.replace("xa,", "fr,"), builtIn)).toBe("fr")
+  })
+})
+
+describe("catalogues", () => {
+  const english = builtInCatalogues.get("en")!
+  const placeholders = (text: string) => [...text.matchAll(/\{\w+\}/g)].map((m) => m[0]).sort()
+
+  it("exist for English, French, German, Spanish and Japanese", () => {
+    expect([...builtInCatalogues.keys()].sort()).toEqual([...builtIn].sort())
+  })
+
+  it("have every key, a non-empty text each, the same placeholders as English, and their own wording", () => {
+    for (const [lang, catalogue] of builtInCatalogues) {
+      expect(Object.keys(catalogue).sort(), lang).toEqual(Object.keys(english).sort())
+      for (const [key, text] of Object.entries(catalogue) as [keyof Messages, string][]) {
+        expect(text.trim(), `${lang} ${key}`).not.toBe("")
+        expect(placeholders(text), `${lang} ${key}`).toEqual(placeholders(english[key]))
+        if (lang !== "en" && !["signin.email.placeholder", "error.heading.Default"].includes(key)) {
+          expect(text, `${lang} ${key} is not translated`).not.toBe(english[key])
+        }
+      }
+    }
+  })
+
+  it("fill placeholders without re-reading what they insert", () => {
+    const t = translator("en")
+    expect(t.t("signin.with", { provider: "{host}" })).toBe("Sign in with {host}")
+    expect(t.t("signin.with", {})).toBe("Sign in with {provider}")
+    expect(translator("ja").t("signin.with", { provider: "GitHub" })).toBe("GitHubでログイン")
+  })
+})
+
+describe("pages in the visitor's language", () => {
+  it("serve each page in the negotiated language, with lang and Content-Language", async () => {
+    const cases: [string, string, string, string][] = [
+      ["/auth/signin", "fr-CA,en;q=0.5", "fr", "<h1>Connexion</h1>"],
+      ["/auth/signin", "ja", "ja", "Credentialsでログイン"],
+      ["/auth/signout", "de-DE", "de", "Möchten Sie sich jetzt abmelden?"],
+      ["/auth/error?error=AccessDenied", "es-MX", "es", "<h1>Acceso denegado</h1>"],
+      ["/auth/verify-request", "fr", "fr", "Retour à localhost:3000"],
+      ["/auth/signin?error=CredentialsSignin", "de", "de", "Mit diesen Angaben konnten wir Sie nicht anmelden."],
+      ["/auth/signin", "it, pt;q=0.5", "en", "<h1>Sign in</h1>"],
+    ]
+    for (const [path, header, lang, text] of cases) {
+      const res = await send(jwtConfig(), path, inLanguage(header))
+      const html = await res.text()
+      expect(html, `${path} ${header}`).toContain(`<html lang="${lang}"`)
+      expect(res.headers.get("content-language")).toBe(lang)
+      expect(html, `${path} ${header}`).toContain(text)
+    }
+  })
+
+  it("show the configuration error page in the visitor's language", async () => {
+    const broken: AuthConfig = { ...jwtConfig(), session: { strategy: "database" }, logger: { error: () => {} } }
+    const res = await send(broken, "/auth/signin", inLanguage("es"))
+    expect(res.status).toBe(500)
+    expect(await res.text()).toContain("<h1>Error del servidor</h1>")
+  })
+})
+
+describe("messages option", () => {
+  it("overrides single keys per language; other keys and languages keep the catalogue", async () => {
+    const config = jwtConfig({ messages: { fr: { "signin.heading": "Bon retour" }, en: { "signout.button": "Log out" } } })
+    const fr = await (await send(config, "/auth/signin", inLanguage("fr"))).text()
+    expect(fr).toContain("<h1>Bon retour</h1>")
+    expect(fr).toContain("Se connecter avec Credentials")
+    expect(await (await send(config, "/auth/signin", inLanguage("en"))).text()).toContain("<h1>Sign in</h1>")
+    expect(await (await send(config, "/auth/signout", inLanguage("en"))).text()).toContain(">Log out</button>")
+    expect(await (await send(config, "/auth/signout", inLanguage("de"))).text()).toContain(">Abmelden</button>")
+  })
+
+  it("offers a language it names, filling its gaps from its parent language and then English", async () => {
+    const config = jwtConfig({
+      messages: { "pt-BR": { "signin.heading": "Entrar" }, "fr-CA": { "signin.or": "ou bien" }, it: { "signin.heading": "Accedi" } },
+    })
+    const pt = await send(config, "/auth/signin", inLanguage("pt-BR"))
+    const ptHtml = await pt.text()
+    expect(ptHtml).toContain('<html lang="pt-BR"')
+    expect(pt.headers.get("content-language")).toBe("pt-BR")
+    expect(ptHtml).toContain("<h1>Entrar</h1>")
+    expect(ptHtml).toContain("Sign in with Credentials")
+    const ca = translatorForRequest(new Request("http://x/", inLanguage("fr-ca")), config.messages)
+    expect([ca.lang, ca.t("signin.or"), ca.t("signin.heading")]).toEqual(["fr-CA", "ou bien", "Connexion"])
+    expect(translatorForRequest(new Request("http://x/", inLanguage("it-IT")), config.messages).t("signin.heading")).toBe("Accedi")
+  })
+
+  it("refuses unknown keys, non-string texts and keys that are not language tags, naming the option", async () => {
+    const bad: [unknown, string][] = [
+      [{ fr: { "signin.headline": "x" } }, '`messages.fr` has an unknown key "signin.headline"'],
+      [{ fr: { "signin.heading": 42 } }, '`messages.fr["signin.heading"]` must be a string'],
+      [{ "not a tag": {} }, '`messages` has a key "not a tag"'],
+      [{ de: "Anmelden" }, "`messages.de` must be an object"],
+      ["fr", "`messages` must be an object"],
+    ]
+    for (const [messages, problem] of bad) {
+      const error = vi.fn()
+      const res = await send(jwtConfig({ messages: messages as AuthConfig["messages"], logger: { error } }), "/auth/signin")
+      expect(res.status).toBe(500)
+      expect(error.mock.calls[0]![0].message).toContain(problem)
+    }
+  })
+})

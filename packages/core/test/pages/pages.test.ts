@@ -1,0 +1,254 @@
+/**
+ * What each built-in page shows and answers, and how the `pages` option replaces it.
+ */
+import { describe, expect, it, vi } from "vitest"
+import type { AuthConfig } from "@sesame/core"
+import { CookieJar, jwtConfig, origin, send, signInAlice } from "../helpers.js"
+import { credentialsProvider, emailProvider, oauthProvider, oidcProvider, renderSignIn, svgLogo } from "./fixtures.js"
+
+const authUrl = `${origin}/auth`
+
+/** The forms of a page, each with its action and its inputs. */
+function forms(html: string): { action: string; inputs: string[] }[] {
+  return [...html.matchAll(/<form action="([^"]*)" method="POST">([\s\S]*?)<\/form>/g)].map((m) => ({
+    action: m[1]!,
+    inputs: [...m[2]!.matchAll(/<input [^>]*>/g)].map((i) => i[0]),
+  }))
+}
+
+describe("sign-in page", () => {
+  it("has a section per provider kind, each form with the CSRF token and callback URL", async () => {
+    const html = await renderSignIn(new Request(`${origin}/?callbackUrl=${encodeURIComponent(`${origin}/next`)}`), { authUrl }).text()
+    const found = forms(html)
+    expect(found.map((f) => f.action)).toEqual([
+      `${authUrl}/signin/octo`,
+      `${authUrl}/signin/acme-id`,
+      `${authUrl}/signin/email`,
+      `${authUrl}/callback/credentials`,
+    ])
+    for (const form of found) {
+      expect(form.inputs).toContain(`<input type="hidden" name="csrfToken" value="${"f".repeat(64)}">`)
+      expect(form.inputs).toContain(`<input type="hidden" name="callbackUrl" value="${origin}/next">`)
+    }
+    // The passkey provider has no renderer yet: no button that does nothing.
+    expect(html).not.toMatch(/passkey/i)
+  })
+
+  it("shows OAuth buttons with name, brand colour and logo, grouped, with a divider before each other section", async () => {
+    const html = await renderSignIn(new Request(origin), { authUrl }).text()
+    expect(html).toContain(`<button type="submit" class="provider-0"><img src="${svgLogo}" alt="" width="20" height="20"><span>Sign in with Octo</span></button>`)
+    expect(html).toContain('<button type="submit" class="provider-1"><span>Sign in with Acme ID</span></button>')
+    expect(html).toContain(".provider-0{background:#24292f;border-color:#24292f;color:#ffffff}")
+    expect(html).not.toContain(".provider-1{")
+    expect(html.match(/<p class="divider">or<\/p>/g)).toHaveLength(2)
+    expect(html.indexOf('<div class="buttons">')).toBeLessThan(html.indexOf("/signin/acme-id"))
+    expect(html.indexOf("/signin/acme-id")).toBeLessThan(html.indexOf('class="divider"'))
+  })
+
+  it("still honours the deprecated bg and text styles, and derives a readable text colour", async () => {
+    const providers = [
+      oauthProvider({ id: "old", style: { bg: "#ffffff", text: "#000000" } }),
+      oauthProvider({ id: "light", style: { brandColor: "#f5c518" } }),
+      oauthProvider({ id: "both", style: { brandColor: "#123456", bg: "#ffffff" } }),
+    ]
+    const html = await renderSignIn(new Request(origin), { authUrl, providers }).text()
+    expect(html).toContain(".provider-0{background:#ffffff;border-color:#ffffff;color:#000000}")
+    expect(html).toContain(".provider-1{background:#f5c518;border-color:#f5c518;color:#111318}")
+    expect(html).toContain(".provider-2{background:#123456;border-color:#123456;color:#ffffff}")
+  })
+
+  it("labels the email field, prefills it from ?email= and posts it to signin/:provider", async () => {
+    const html = await renderSignIn(new Request(`${origin}/?email=ada%40example.com`), { authUrl, providers: [emailProvider({ name: "Magic link" })] }).text()
+    expect(html).toContain('<label for="provider-0-email">Email address</label>')
+    expect(html).toContain(
+      '<input id="provider-0-email" name="email" type="email" autocomplete="email" required placeholder="you@example.com" value="ada@example.com">',
+    )
+    expect(html).toContain('<button type="submit" class="primary">Sign in with Magic link</button>')
+    expect(forms(html)[0]!.action).toBe(`${authUrl}/signin/email`)
+  })
+
+  it("generates the credentials form from the declared fields", async () => {
+    const config = jwtConfig({
+      providers: [
+        {
+          ...credentialsProvider("Staff account"),
+          credentials: {
+            email: { label: "Work email", type: "email", placeholder: "you@corp.example", autocomplete: "username", required: true },
+            pin: { label: "PIN", type: "password", autocomplete: "one-time-code" },
+            team: { type: "weird", value: "blue" },
+          },
+        },
+      ],
+    })
+    const html = await (await send(config, "/auth/signin")).text()
+    expect(html).toContain('<label for="provider-0-field-0">Work email</label>')
+    expect(html).toContain('<input id="provider-0-field-0" name="email" type="email" placeholder="you@corp.example" autocomplete="username" required>')
+    expect(html).toContain('<label for="provider-0-field-1">PIN</label>')
+    expect(html).toContain('<input id="provider-0-field-1" name="pin" type="password" autocomplete="one-time-code">')
+    // No label: the field's name; an unknown input type: text.
+    expect(html).toContain('<label for="provider-0-field-2">team</label>')
+    expect(html).toContain('<input id="provider-0-field-2" name="team" type="text" value="blue">')
+    expect(html).toContain("Sign in with Staff account")
+  })
+
+  it("shows a message for each error code in an alert, and the default for anything else", async () => {
+    const messages: Record<string, string> = {
+      CredentialsSignin: "We couldn’t sign you in with those details.",
+      OAuthAccountNotLinked: "An account with this email address already exists.",
+      OAuthCallbackError: "The sign-in service reported a problem.",
+      AccessDenied: "This account is not allowed to sign in.",
+      Verification: "This sign-in link is no longer valid",
+      MissingCSRF: "The form expired, or your browser blocked its cookie.",
+      SessionRequired: "You need to sign in to see that page.",
+      EmailSignin: "We couldn’t send the sign-in email.",
+      Unheard: "Something went wrong while signing in.",
+      "%3Cb%3E": "Something went wrong while signing in.",
+    }
+    for (const [code, message] of Object.entries(messages)) {
+      const html = await (await send(jwtConfig(), `/auth/signin?error=${code}`)).text()
+      expect(html, code).toMatch(new RegExp(`<div class="alert" role="alert">${message.replace(/[.?]/g, "\\$&")}`))
+      expect(html).not.toContain("Unheard")
+    }
+    expect(await (await send(jwtConfig(), "/auth/signin")).text()).not.toContain('role="alert"')
+  })
+
+  it("says so when no provider is configured", async () => {
+    const html = await (await send(jwtConfig({ providers: [] }), "/auth/signin")).text()
+    expect(html).toContain('<p class="lead">No sign-in method is set up for this site.</p>')
+    expect(html).not.toContain("<form")
+  })
+
+  it("renders OIDC and OAuth buttons without a style as neutral buttons", async () => {
+    const html = await renderSignIn(new Request(origin), { authUrl, providers: [oidcProvider({ style: { brandColor: "not a colour", logo: "https://cdn.example/x.svg" } })] }).text()
+    expect(html).toContain('<button type="submit" class="provider-0"><span>Sign in with Acme ID</span></button>')
+    expect(html).not.toContain(".provider-0{")
+    expect(html).not.toContain("cdn.example")
+  })
+})
+
+describe("sign-out, error and verify-request pages", () => {
+  it("sign-out posts the CSRF token and callback URL, and offers a way back without signing out", async () => {
+    const jar = new CookieJar()
+    const html = await (await send(jwtConfig(), "/auth/signout?callbackUrl=%2Faccount", { jar })).text()
+    const [form] = forms(html)
+    expect(form!.action).toBe(`${authUrl}/signout`)
+    expect(form!.inputs).toEqual([
+      `<input type="hidden" name="csrfToken" value="${jar.get("sesame.csrf-token")!.split("|")[0]}">`,
+      `<input type="hidden" name="callbackUrl" value="${origin}/account">`,
+    ])
+    expect(html).toContain(`<a href="${origin}/account">Stay signed in</a>`)
+    expect(html).toContain("<title>Sign out</title>")
+  })
+
+  it("error page: status, title, message and a link to the sign-in page for each code", async () => {
+    const cases: [string, number, string, string][] = [
+      ["Configuration", 500, "Server error", "The server is not set up correctly"],
+      ["AccessDenied", 403, "Access denied", "This account is not allowed to sign in here."],
+      ["Verification", 403, "Unable to sign in", "This sign-in link is no longer valid"],
+      ["OAuthCallbackError", 200, "Error", "Something went wrong. Please try again."],
+      ["<script>", 200, "Error", "Something went wrong. Please try again."],
+    ]
+    for (const [code, status, heading, message] of cases) {
+      const res = await send(jwtConfig(), `/auth/error?error=${encodeURIComponent(code)}`)
+      expect(res.status, code).toBe(status)
+      const html = await res.text()
+      expect(html).toContain(`<title>${heading}</title>`)
+      expect(html).toContain(`<h1>${heading}</h1>`)
+      expect(html).toContain(message)
+      expect(html).toContain(`<a href="${authUrl}/signin">Go to sign-in</a>`)
+    }
+    const noCode = await send(jwtConfig(), "/auth/error")
+    expect(noCode.status).toBe(200)
+  })
+
+  it("error page links to the configured sign-in page and base path", async () => {
+    const custom = await (await send(jwtConfig({ pages: { signIn: "/login" } }), "/auth/error?error=AccessDenied")).text()
+    expect(custom).toContain(`<a href="${origin}/login">`)
+    const based = await (await send(jwtConfig({ basePath: "/api/auth" }), "/api/auth/error?error=Verification")).text()
+    expect(based).toContain(`<a href="${origin}/api/auth/signin">`)
+  })
+
+  it("verify-request names the site's host and links back to it", async () => {
+    const html = await (await send(jwtConfig(), "/auth/verify-request?provider=email&type=email")).text()
+    expect(html).toContain("<h1>Check your email</h1>")
+    expect(html).toContain(`<a href="${origin}">Back to localhost:3000</a>`)
+  })
+})
+
+describe("pages option", () => {
+  const location = (res: Response) => new URL(res.headers.get("location")!)
+
+  it("redirects to the configured pages, carrying what the built-in page would use", async () => {
+    const config = jwtConfig({
+      pages: { signIn: "/login", signOut: "/bye", error: "https://help.example/oops", verifyRequest: "/check-mail?from=auth" },
+    })
+    const signIn = await send(config, "/auth/signin?callbackUrl=%2Fa&error=OAuthAccountNotLinked")
+    expect(signIn.status).toBe(302)
+    expect(location(signIn).href).toBe(`${origin}/login?callbackUrl=${encodeURIComponent(`${origin}/a`)}&error=OAuthAccountNotLinked`)
+    expect(location(await send(config, "/auth/signin?error=%3Cscript%3E")).searchParams.has("error")).toBe(false)
+
+    const signOut = await send(config, "/auth/signout?callbackUrl=%2Fb")
+    expect(location(signOut).href).toBe(`${origin}/bye?callbackUrl=${encodeURIComponent(`${origin}/b`)}`)
+
+    expect(location(await send(config, "/auth/error?error=Verification")).href).toBe("https://help.example/oops?error=Verification")
+    expect(location(await send(config, "/auth/error?error=%22%3E")).href).toBe("https://help.example/oops?error=Default")
+
+    const verify = await send(config, "/auth/verify-request?provider=email&type=email")
+    expect(location(verify).href).toBe(`${origin}/check-mail?from=auth&provider=email&type=email`)
+  })
+
+  it("sends failed flows to the configured pages", async () => {
+    const config = jwtConfig({ pages: { signIn: "/login", error: "/oops" }, callbacks: { signIn: () => false }, logger: { error: () => {} } })
+    const jar = new CookieJar()
+    expect(location(await send(config, "/auth/signout", { jar, form: {} })).href).toBe(`${origin}/login?error=MissingCSRF`)
+    const denied = await signInAlice(config, jar)
+    expect(location(denied).href).toBe(`${origin}/oops?error=AccessDenied`)
+  })
+
+  it("detects a configured page that is the endpoint it replaces, logs it and shows the built-in page", async () => {
+    const cases: [Partial<NonNullable<AuthConfig["pages"]>>, string, number][] = [
+      [{ signIn: "/auth/signin" }, "/auth/signin", 200],
+      [{ signIn: "/auth/signin/credentials" }, "/auth/signin", 200],
+      [{ signOut: `${origin}/auth/signout/` }, "/auth/signout", 200],
+      [{ error: "/auth/error?from=app" }, "/auth/error?error=AccessDenied", 403],
+      [{ verifyRequest: "/auth/verify-request" }, "/auth/verify-request", 200],
+    ]
+    for (const [pages, path, status] of cases) {
+      const error = vi.fn()
+      const res = await send(jwtConfig({ pages, logger: { error } }), path)
+      expect(res.status, path).toBe(status)
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8")
+      expect(error.mock.calls[0]![0].type).toBe("ErrorPageLoop")
+    }
+    // The same path on another origin, or under another base path, is a real page.
+    const elsewhere = await send(jwtConfig({ pages: { error: "https://other.example/auth/error" } }), "/auth/error?error=AccessDenied")
+    expect(elsewhere.headers.get("location")).toBe("https://other.example/auth/error?error=AccessDenied")
+    const otherBase = await send(jwtConfig({ pages: { error: "/app/auth/error" } }), "/auth/error")
+    expect(otherBase.status).toBe(302)
+  })
+
+  it("a failed flow never redirects to an error page that loops", async () => {
+    const config = jwtConfig({ pages: { error: "/auth/error" }, callbacks: { signIn: () => false }, logger: { error: () => {} } })
+    const res = await signInAlice(config, new CookieJar())
+    expect(res.headers.get("location")).toBe(`${authUrl}/error?error=AccessDenied`)
+  })
+
+  it("with a broken configuration, sends pages to pages.error, unless the request came from there", async () => {
+    const broken = (pages: AuthConfig["pages"]): AuthConfig => ({
+      ...jwtConfig({ pages }),
+      session: { strategy: "database" },
+      logger: { error: () => {} },
+    })
+    const away = await send(broken({ error: "/oops" }), "/auth/signin?callbackUrl=%2Fdashboard")
+    expect(away.headers.get("location")).toBe(`${origin}/oops?error=Configuration`)
+    for (const from of ["%2Foops", "%2Foops%3Ferror%3DConfiguration", encodeURIComponent(`${origin}/oops/`)]) {
+      const back = await send(broken({ error: "/oops" }), `/auth/signin?callbackUrl=${from}`)
+      expect(back.status, from).toBe(500)
+      expect(await back.text()).toContain("<h1>Server error</h1>")
+    }
+    const loop = await send(broken({ error: "/auth/error" }), "/auth/error?error=Configuration")
+    expect(loop.status).toBe(500)
+    const link = await (await send(broken({ signIn: "/login" }), "/auth/error")).text()
+    expect(link).toContain(`<a href="${origin}/login">`)
+  })
+})
