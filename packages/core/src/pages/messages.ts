@@ -33,6 +33,7 @@ export interface Messages {
   "signin.error.OAuthAccountNotLinked": string
   "signin.error.OAuthCallbackError": string
   "signin.error.OAuthSignInError": string
+  "signin.error.InvalidCheck": string
   "signin.error.AccessDenied": string
   "signin.error.Verification": string
   "signin.error.MissingCSRF": string
@@ -74,6 +75,7 @@ export const en: Messages = {
   "signin.error.OAuthAccountNotLinked": "To confirm your identity, sign in with the same account you used originally.",
   "signin.error.OAuthCallbackError": "Try signing in with a different account.",
   "signin.error.OAuthSignInError": "Try signing in with a different account.",
+  "signin.error.InvalidCheck": "The sign-in could not be verified. It may have taken too long, or been started in another browser. Please try again.",
   "signin.error.AccessDenied": "You do not have permission to sign in.",
   "signin.error.Verification": "The sign-in link is no longer valid. Request a new one.",
   "signin.error.MissingCSRF": "Your sign-in form expired. Please try again.",
