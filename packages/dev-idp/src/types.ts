@@ -24,7 +24,7 @@ export interface DevIdpClient {
   /** Default `client_secret_basic` (`none` when there is no secret). */
   token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none"
   /** For `private_key_jwt`: the client's public keys. */
-  jwks?: { keys: JsonWebKey[] }
+  jwks?: { keys: (JsonWebKey & { kid?: string })[] }
   /** Default `["authorization_code", "refresh_token"]`. */
   grant_types?: string[]
 }

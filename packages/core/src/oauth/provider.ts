@@ -251,7 +251,7 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
     checks,
     redirectProxyUrl: proxy === undefined ? undefined : trimSlash(appUrl(proxy, `The redirectProxyUrl of provider "${id}"`).href),
     profileFromIdToken,
-    profile: config.profile ?? defaultProfile,
+    profile: config.profile?.bind(config) ?? defaultProfile,
     account: config.account ?? defaultAccount,
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
   })

@@ -111,7 +111,9 @@ interface OAuthCommon<P> extends CommonProviderOptions {
    * (`name`, `nickname` or `preferred_username`), `email` and `image` (`picture`). The returned
    * `id` becomes the account's `providerAccountId`.
    */
-  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
+  // A method, so that a provider typed with a richer profile (`OIDCConfig<GoogleProfile>`) is
+  // still a `Provider`.
+  profile?(profile: P, tokens: TokenSet): Awaitable<User>
   /**
    * Picks the tokens stored on the account. Default: `access_token`, `id_token`, `refresh_token`,
    * `expires_at`, `scope`, `token_type`, `session_state`.
