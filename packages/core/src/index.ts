@@ -65,6 +65,8 @@ export type {
   TokenSet,
   UserinfoEndpointConfig,
 } from "./oauth/types.js"
+export { getAccessToken } from "./oauth/refresh.js"
+export type { GetAccessTokenParams } from "./oauth/refresh.js"
 export type { RelyingParty, WebAuthnConfig } from "./webauthn/types.js"
 export type { CookieOption, CookieOptions, CookiesOptions, PartialCookiesOptions, ResponseCookie } from "./http/cookies.js"
 export type { InternalResponse } from "./http/response.js"
