@@ -117,7 +117,7 @@ export class OAuthAccountNotLinked extends SignInError {
 export class OAuthCallbackError extends SignInError {
   override readonly type = "OAuthCallbackError" as const
 }
-/** Starting an OAuth sign-in failed. */
+/** Starting an OAuth sign-in failed: the provider's endpoints could not be discovered. */
 export class OAuthSignInError extends SignInError {
   override readonly type = "OAuthSignInError" as const
 }
@@ -311,6 +311,7 @@ export const clientSafeErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "MissingCSRF",
   "OAuthAccountNotLinked",
   "OAuthCallbackError",
+  "OAuthSignInError",
   "Verification",
   "WebAuthnVerificationError",
 ])
