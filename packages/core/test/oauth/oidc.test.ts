@@ -123,18 +123,22 @@ describe("authorization code flow with PKCE and nonce", () => {
   })
 
   it("passes the request's authorization parameters to the provider, but never its own binding parameters", async () => {
-    const config = oauthConfig({ providers: [oidc(idp)] })
+    // Without the state and nonce checks, so that a request's `state` or `nonce` would show.
+    const config = oauthConfig({ providers: [oidc(idp, { checks: ["pkce"] })] })
     const jar = new CookieJar()
     const start = await startSignIn(config, jar, "dev", {
-      query: { login_hint: "bob", redirect_uri: "https://evil.example/steal", prompt: "login" },
-      fields: { nonce: "attacker-chosen" },
+      query: { login_hint: "bob", redirect_uri: "https://evil.example/steal", prompt: "login", code_challenge_method: "plain" },
+      fields: { nonce: "attacker-chosen", state: "attacker-state" },
     })
     const params = new URL(start.headers.get("location")!).searchParams
     expect(params.get("login_hint")).toBe("bob")
     expect(params.get("prompt")).toBe("login")
     expect(params.get("redirect_uri")).toBe(callbackUrl("dev"))
-    expect(params.get("nonce")).not.toBe("attacker-chosen")
+    expect(params.get("code_challenge_method")).toBe("S256")
+    expect(params.has("nonce")).toBe(false)
+    expect(params.has("state")).toBe(false)
     expect(params.has("csrfToken")).toBe(false)
+    expect(params.has("callbackUrl")).toBe(false)
     await deliver(config, jar, await atProvider(start.headers.get("location")!, callbackUrl("dev")))
     expect(await session(config, jar)).toMatchObject({ user: { email: "bob@example.com" } })
   })
