@@ -57,7 +57,6 @@ export async function startAuthorization(ctx: RequestContext, provider: OAuthPro
   const params = url.searchParams
   for (const [key, value] of Object.entries(provider.authorization.params)) params.set(key, value)
   for (const [key, value] of requestParams(ctx)) params.set(key, value)
-  if (provider.type === "oidc" && !params.has("scope")) params.set("scope", "openid profile email")
   const formPost = params.get("response_mode") === "form_post"
 
   for (const name of reserved) params.delete(name)

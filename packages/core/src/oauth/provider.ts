@@ -18,8 +18,8 @@
  */
 import type { ResolvedConfig } from "../config/resolve.js"
 import { InvalidEndpoints, InvalidProvider } from "../errors.js"
-import { isLoopback } from "./http.js"
 import type { Account, Awaitable, Profile, User } from "../types.js"
+import { isLoopback } from "./http.js"
 import type {
   EndpointParams,
   OAuthConfig,
@@ -200,15 +200,19 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
   if (typeof config.clientId !== "string" || !config.clientId) {
     throw new InvalidProvider(`Provider "${id}" has no client id. Set \`clientId\`, or AUTH_<ID>_ID in the environment.`)
   }
-  // Kept as written: an issuer identifier is compared as a string (a URL would gain a "/").
-  const issuer = config.issuer === undefined ? undefined : (providerUrl(config.issuer, `The issuer of provider "${id}"`), config.issuer)
+  // Checked as a URL but kept as written: an issuer identifier is compared as a string, and
+  // `new URL` would add a trailing "/".
+  if (config.issuer !== undefined) providerUrl(config.issuer, `The issuer of provider "${id}"`)
+  const issuer = config.issuer
   const wellKnown = config.wellKnown === undefined ? undefined : providerUrl(config.wellKnown, `The wellKnown URL of provider "${id}"`)
   const authorization = endpoint(id, "authorization", config.authorization)
+  if (config.type === "oidc" && !("scope" in authorization.params) && !authorization.url?.searchParams.has("scope")) {
+    authorization.params = { ...authorization.params, scope: "openid profile email" }
+  }
   const tokenConfig = typeof config.token === "object" && config.token ? config.token : undefined
   const userinfoConfig = typeof config.userinfo === "object" && config.userinfo ? config.userinfo : undefined
   const token = { ...endpoint(id, "token", config.token), request: tokenConfig?.request, conform: tokenConfig?.conform }
   const userinfo = { ...endpoint(id, "userinfo", config.userinfo), request: userinfoConfig?.request }
-  const profileFromIdToken = config.type === "oidc" && config.idToken !== false
   const discovered = !!issuer || !!wellKnown
 
   if (config.type === "oidc" && !discovered) {
@@ -218,7 +222,7 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
     const missing = [
       !authorization.url && "authorization",
       !token.url && !token.request && "token",
-      !profileFromIdToken && !userinfo.url && !userinfo.request && "userinfo",
+      !userinfo.url && !userinfo.request && "userinfo",
     ].filter(Boolean)
     if (missing.length > 0) {
       throw new InvalidEndpoints(`Provider "${id}" has no \`issuer\` (or \`wellKnown\`), so it needs ${missing.map((m) => `\`${m}\``).join(", ")} endpoints.`)
@@ -250,7 +254,7 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
     jwksUri: config.jwks_endpoint === undefined ? undefined : providerUrl(config.jwks_endpoint, `The jwks_endpoint of provider "${id}"`),
     checks,
     redirectProxyUrl: proxy === undefined ? undefined : trimSlash(appUrl(proxy, `The redirectProxyUrl of provider "${id}"`).href),
-    profileFromIdToken,
+    profileFromIdToken: config.type === "oidc" && config.idToken !== false,
     profile: config.profile?.bind(config) ?? defaultProfile,
     account: config.account ?? defaultAccount,
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
