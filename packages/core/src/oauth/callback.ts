@@ -22,6 +22,7 @@ import * as oauth from "oauth4webapi"
 import { checkSignIn } from "../account/authorize.js"
 import { completeSignIn } from "../account/complete.js"
 import { decideForAccount, linkedUser } from "../account/sign-in.js"
+import { timingSafeEqual } from "../crypto/timing.js"
 import { InvalidCheck, OAuthCallbackError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
@@ -66,7 +67,7 @@ export async function finishAuthorization(ctx: RequestContext, provider: OAuthPr
   }
 
   const checks = await useCheckValues(ctx, provider)
-  if (checks.state !== undefined && params.get("state") !== checks.state) {
+  if (checks.state !== undefined && !timingSafeEqual(params.get("state") ?? "", checks.state)) {
     throw new InvalidCheck("The state parameter does not match the state cookie.", { cause: { check: "state", provider: provider.id } })
   }
   let metadata: oauth.AuthorizationServer
