@@ -13,6 +13,7 @@
 /** Every error type Sesame reports. */
 export type ErrorType =
   | "AccessDenied"
+  | "AccessTokenError"
   | "AccountNotLinked"
   | "AdapterError"
   | "CallbackRouteError"
@@ -116,7 +117,7 @@ export class OAuthAccountNotLinked extends SignInError {
 export class OAuthCallbackError extends SignInError {
   override readonly type = "OAuthCallbackError" as const
 }
-/** Starting an OAuth sign-in failed. */
+/** Starting an OAuth sign-in failed: the provider's endpoints could not be discovered. */
 export class OAuthSignInError extends SignInError {
   override readonly type = "OAuthSignInError" as const
 }
@@ -131,6 +132,14 @@ export class MissingCSRF extends SignInError {
 /** A passkey or other account is already linked to a different user. */
 export class AccountNotLinked extends SignInError {
   override readonly type = "AccountNotLinked" as const
+}
+/**
+ * A state, PKCE, nonce or challenge check failed: its cookie is missing (the sign-in was started
+ * in another browser, or more than 15 minutes ago), altered, expired or made for another provider,
+ * or the callback's `state` does not match it. The user starts again from the sign-in page.
+ */
+export class InvalidCheck extends SignInError {
+  override readonly type = "InvalidCheck" as const
 }
 
 /** The `signIn` callback refused the sign-in (returned false or threw). */
@@ -198,10 +207,7 @@ export class ErrorPageLoop extends AuthError {
 export class InvalidCallbackUrl extends AuthError {
   override readonly type = "InvalidCallbackUrl" as const
 }
-/** A state, PKCE, nonce or challenge check failed. */
-export class InvalidCheck extends AuthError {
-  override readonly type = "InvalidCheck" as const
-}
+
 /** An adapter method threw. The cause holds the driver's error. */
 export class AdapterError extends AuthError {
   override readonly type = "AdapterError" as const
@@ -235,9 +241,31 @@ export class OAuthProfileParseError extends AuthError {
   override readonly type = "OAuthProfileParseError" as const
 }
 
+/** Why {@link AccessTokenError} was thrown. */
+export type AccessTokenErrorCode = "AccountNotFound" | "AmbiguousAccount" | "NoAccessToken" | "NoRefreshToken" | "RefreshFailed"
+
+/**
+ * `getAccessToken` could not return a valid access token. `code` says why: the account is unknown
+ * (`AccountNotFound`), a user has several accounts with the provider (`AmbiguousAccount`), it holds
+ * no access token (`NoAccessToken`), the token expired and there is no refresh token
+ * (`NoRefreshToken`), or the provider refused or failed the refresh (`RefreshFailed`; a refused
+ * refresh token usually means the user must sign in again).
+ */
+export class AccessTokenError extends AuthError {
+  override readonly type = "AccessTokenError" as const
+  constructor(
+    readonly code: AccessTokenErrorCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options)
+  }
+}
+
 /** Union of every concrete error class, so that `switch (error.type)` narrows. */
 export type AnyAuthError =
   | AccessDenied
+  | AccessTokenError
   | AccountNotLinked
   | AdapterError
   | CallbackRouteError
@@ -279,9 +307,11 @@ export const clientSafeErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "AccountNotLinked",
   "CredentialsSignin",
   "EmailSignin",
+  "InvalidCheck",
   "MissingCSRF",
   "OAuthAccountNotLinked",
   "OAuthCallbackError",
+  "OAuthSignInError",
   "Verification",
   "WebAuthnVerificationError",
 ])

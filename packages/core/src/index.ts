@@ -51,14 +51,20 @@ export type {
 export type { CredentialInput, CredentialsConfig } from "./credentials/types.js"
 export type { EmailConfig, SendVerificationRequestParams } from "./email/types.js"
 export type {
+  AuthorizationEndpointConfig,
+  EndpointParams,
   OAuth2Config,
   OAuthCheck,
   OAuthClientOptions,
   OAuthConfig,
   OAuthProviderButtonStyles,
   OIDCConfig,
+  TokenEndpointConfig,
   TokenSet,
+  UserinfoEndpointConfig,
 } from "./oauth/types.js"
+export { getAccessToken } from "./oauth/refresh.js"
+export type { GetAccessTokenParams } from "./oauth/refresh.js"
 export type { RelyingParty, WebAuthnConfig } from "./webauthn/types.js"
 export type { CookieOption, CookieOptions, CookiesOptions, PartialCookiesOptions, ResponseCookie } from "./http/cookies.js"
 export type { InternalResponse } from "./http/response.js"

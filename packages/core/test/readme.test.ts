@@ -4,9 +4,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it, vi } from "vitest"
+import { startDevIdp } from "@sesame/dev-idp"
 import type { AuthConfig } from "@sesame/core"
-import { MemoryAdapter } from "@sesame/core/adapters"
+import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
 import { aliceCredentials, CookieJar, secret, signInAlice } from "./helpers.js"
+import { accounts, client, clientSecret, session, signIn } from "./oauth/harness.js"
 
 const root = join(import.meta.dirname, "..", "..", "..")
 const scratch = join(import.meta.dirname, ".scratch")
@@ -110,5 +112,34 @@ describe("README messages example", () => {
     expect(italian).toContain("You need to sign in to see that page.")
     expect(italian).toContain(":root{--brand:#0b7a75;--brand-text:#ffffff}")
     expect(italian).toContain('<img class="logo" src="/logo.svg" alt="">')
+  })
+})
+
+describe("package README: OAuth and getAccessToken", () => {
+  it("runs as written: signs in with the OIDC provider, then calls its API with a refreshed token", async () => {
+    const idp = await startDevIdp({ clients: [client("company")], accounts, accessTokenTtl: 1 })
+    try {
+      vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
+      vi.stubEnv("AUTH_COMPANY_ID", "company")
+      vi.stubEnv("AUTH_COMPANY_SECRET", clientSecret)
+      vi.stubEnv("AUTH_COMPANY_ISSUER", idp.issuer)
+      const example = (await importExample(join(root, "packages", "core", "README.md"), "oauth")) as {
+        config: AuthConfig
+        callAsUser: (userId: string, url: string) => Promise<Response>
+      }
+      const { config, callAsUser } = example
+      const jar = new CookieJar()
+      await signIn(config, jar, "company")
+      expect(await session(config, jar)).toMatchObject({ user: { email: "alice@example.com" } })
+
+      const [account] = [...(config.adapter as MemoryAdapterInstance).tables.accounts.values()]
+      while (Date.now() / 1000 <= account!.expires_at!) await new Promise((r) => setTimeout(r, 100))
+      const { userinfo_endpoint } = (await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json()) as { userinfo_endpoint: string }
+      const response = await callAsUser(account!.userId, userinfo_endpoint)
+      expect(await response.json()).toMatchObject({ sub: "alice", email: "alice@example.com" })
+      expect(idp.tokenRequests("refresh_token")).toBe(1)
+    } finally {
+      await idp.close()
+    }
   })
 })

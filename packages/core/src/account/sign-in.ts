@@ -3,7 +3,9 @@
  * linked on the way. Every provider kind ends here, then in `complete.ts`.
  *
  * The rules, with an adapter:
- * - **Provider accounts** (OAuth, OIDC, passkeys). An account already linked signs its user in;
+ * - **Provider accounts** (OAuth, OIDC, passkeys). The user the account is linked to is looked up
+ *   once, first (`linkedUser`), so that the `signIn` callback sees the stored user of a returning
+ *   account; then `decideForAccount` applies these rules. An account already linked signs its user in;
  *   if someone else is signed in on this browser, that is `OAuthAccountNotLinked` (one account
  *   cannot belong to two users). A new account is linked to the signed-in user, if any. Otherwise
  *   its email decides: an email already owned by a user is `OAuthAccountNotLinked`, because the
@@ -45,18 +47,27 @@ function newUser(user: User, emailVerified: Date | null): AdapterUser {
   }
 }
 
-/** A user signing in with a provider account (OAuth, OIDC, WebAuthn). `account` is what to store. */
+/** The user a provider account is linked to; null for a new account, and always without an adapter. */
+export async function linkedUser(ctx: RequestContext, account: Pick<Account, "provider" | "providerAccountId">): Promise<AdapterUser | null> {
+  const { adapter } = ctx.config
+  if (!adapter) return null
+  return adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+}
+
+/**
+ * A user signing in with a provider account (OAuth, OIDC, WebAuthn). `account` is what to store,
+ * `linked` what `linkedUser` found for it.
+ */
 export async function decideForAccount(
   ctx: RequestContext,
-  params: { user: User; account: Account; allowDangerousEmailAccountLinking?: boolean },
+  params: { user: User; account: Account; linked: AdapterUser | null; allowDangerousEmailAccountLinking?: boolean },
 ): Promise<Decision> {
   const { config } = ctx
-  const { account } = params
+  const { account, linked } = params
   if (!config.adapter) return { user: { ...params.user, id: account.providerAccountId }, isNewUser: false }
   const adapter = config.adapter
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
   const current = await sessionStrategy(config).currentUser(ctx)
-  const linked = await adapter.getUserByAccount(key)
   if (linked) {
     if (current && current.id !== linked.id) {
       throw new OAuthAccountNotLinked("This account is already linked to another user.")

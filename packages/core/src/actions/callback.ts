@@ -8,6 +8,8 @@ import { credentialsCallback } from "../credentials/callback.js"
 import type { RequestContext } from "../http/context.js"
 import { BadRequest } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
+import { finishAuthorization } from "../oauth/callback.js"
+import { oauthProvider } from "../oauth/provider.js"
 
 export async function callback(ctx: RequestContext): Promise<InternalResponse> {
   const provider = ctx.provider
@@ -16,6 +18,9 @@ export async function callback(ctx: RequestContext): Promise<InternalResponse> {
     case "credentials":
       if (ctx.method !== "POST") throw new BadRequest("Credentials are posted to this endpoint; GET is not supported.")
       return credentialsCallback(ctx, provider)
+    case "oauth":
+    case "oidc":
+      return finishAuthorization(ctx, oauthProvider(ctx.config, provider.id))
     default:
       throw new BadRequest(`Provider "${provider.id}" (${provider.type}) has no callback here.`)
   }

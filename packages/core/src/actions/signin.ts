@@ -8,6 +8,8 @@ import { MissingCSRF } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { BadRequest } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
+import { startAuthorization } from "../oauth/authorize.js"
+import { oauthProvider } from "../oauth/provider.js"
 import { signInPage } from "../pages/signin.js"
 import { customPage, signInPageUrl, translatorFor } from "./pages.js"
 
@@ -56,6 +58,9 @@ export async function signIn(ctx: RequestContext): Promise<InternalResponse> {
     case "credentials":
       // Credentials are posted to the callback; a POST here just shows the form.
       return backToSignInPage(ctx)
+    case "oauth":
+    case "oidc":
+      return startAuthorization(ctx, oauthProvider(ctx.config, provider.id))
     default:
       throw new BadRequest(`Provider "${provider.id}" (${provider.type}) cannot be signed in with here.`)
   }

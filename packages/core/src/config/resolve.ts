@@ -25,6 +25,7 @@ import {
 import { cookieProblem, defaultCookies, mergeCookies, type CookiesOptions, type PartialCookiesOptions } from "../http/cookies.js"
 import { decode, encode, type JWTOptions } from "../jwt/index.js"
 import { createLogger, type LoggerInstance, type WarningCode } from "../logger.js"
+import { resolveOAuthProvider, type OAuthProvider } from "../oauth/provider.js"
 import type { MessageOverrides } from "../pages/messages.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type {
@@ -52,6 +53,8 @@ export interface ResolvedConfig {
   readonly trustHost: boolean
   readonly providers: readonly Provider[]
   readonly providerById: ReadonlyMap<string, Provider>
+  /** The `oauth` and `oidc` providers, validated and with their defaults, by id. */
+  readonly oauthProviders: ReadonlyMap<string, OAuthProvider>
   readonly adapter: CheckedAdapter | undefined
   readonly session: Readonly<SessionOptions>
   readonly jwt: Readonly<JWTOptions>
@@ -85,7 +88,7 @@ const cache = new WeakMap<object, Resolution>()
 const developmentSecret = randomHex(32)
 
 /** Provider kinds this build implements. */
-const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials"])
+const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc"])
 
 class ConfigError extends Error {
   constructor(readonly error: AuthError) {
@@ -127,7 +130,13 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       )
     }
     const experimental = { enableWebAuthn: false, ...config.experimental }
+    const redirectProxyUrl = config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL
+    if (redirectProxyUrl !== undefined && !isHttpUrl(redirectProxyUrl)) {
+      fail(new InvalidEndpoints(`\`redirectProxyUrl\` (or AUTH_REDIRECT_PROXY_URL) must be an http(s) URL; got "${redirectProxyUrl}".`))
+    }
     const providers = resolveProviders(config.providers, env, experimental)
+    const oauthProviders = new Map<string, OAuthProvider>()
+    for (const p of providers) if (p.type === "oauth" || p.type === "oidc") oauthProviders.set(p.id, resolveOAuthProvider(p, redirectProxyUrl))
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
     const session = resolveSession(config.session, config.adapter)
     const adapter = config.adapter ? checkAdapter(config.adapter, logger) : undefined
@@ -140,10 +149,6 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     }
     checkPositive("jwt.maxAge", jwt.maxAge)
     checkPages(pages)
-    const redirectProxyUrl = config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL
-    if (redirectProxyUrl !== undefined && !isHttpUrl(redirectProxyUrl)) {
-      fail(new InvalidEndpoints(`\`redirectProxyUrl\` (or AUTH_REDIRECT_PROXY_URL) must be an http(s) URL; got "${redirectProxyUrl}".`))
-    }
     if (config.debug) warnings.push("debug-enabled")
 
     const cookieCache = new Map<boolean, CookiesOptions | AuthError>()
@@ -164,6 +169,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       trustHost,
       providers: Object.freeze(providers),
       providerById: new Map(providers.map((p) => [p.id, p])),
+      oauthProviders,
       adapter,
       session: Object.freeze(session),
       jwt: Object.freeze(jwt),
@@ -282,25 +288,15 @@ function resolveProviders(input: AuthConfig["providers"], env: Env, experimental
         return { ...provider, name, credentials: provider.credentials ?? {} }
       case "oauth":
       case "oidc": {
+        // Endpoints, checks and client authentication are validated by resolveOAuthProvider.
         const envId = providerEnvName(id)
-        const resolved = {
+        return {
           ...provider,
           name,
           clientId: provider.clientId ?? env[`AUTH_${envId}_ID`],
           clientSecret: provider.clientSecret ?? env[`AUTH_${envId}_SECRET`],
           issuer: provider.issuer ?? env[`AUTH_${envId}_ISSUER`],
         }
-        if (!resolved.issuer && !resolved.wellKnown) {
-          const has = (e: unknown) => !!e && (typeof e === "string" || typeof e === "object")
-          if (!has(resolved.authorization) || !has(resolved.token) || (resolved.type === "oauth" && !has(resolved.userinfo))) {
-            fail(
-              new InvalidEndpoints(
-                `Provider "${id}" has no \`issuer\` (or \`wellKnown\`), so it needs \`authorization\`, \`token\`${resolved.type === "oauth" ? " and `userinfo`" : ""} endpoints.`,
-              ),
-            )
-          }
-        }
-        return resolved
       }
       case "email":
         if (typeof provider.sendVerificationRequest !== "function") {

@@ -5,13 +5,14 @@
  */
 import type { Account, Awaitable, CommonProviderOptions, Profile, User } from "../types.js"
 
-/** Checks protecting the callback. */
+/** Checks protecting the callback. `none` turns every check off (only with a provider that cannot do PKCE). */
 export type OAuthCheck = "pkce" | "state" | "nonce" | "none"
 
 /** What the token endpoint returned, with `expires_at` computed from `expires_in`. */
 export interface TokenSet {
   access_token?: string
-  token_type?: string
+  /** Always lower case. */
+  token_type?: "bearer" | "dpop" | Lowercase<string>
   id_token?: string
   refresh_token?: string
   scope?: string
@@ -33,7 +34,8 @@ export interface OAuthProviderButtonStyles {
   text?: string
 }
 
-export type EndpointParams = Record<string, string | number | boolean | undefined>
+/** Query parameters of an endpoint. An object value (the OIDC `claims` parameter) is sent as JSON. */
+export type EndpointParams = Record<string, string | number | boolean | Record<string, unknown> | undefined>
 
 export interface AuthorizationEndpointConfig {
   url?: string
@@ -43,19 +45,25 @@ export interface AuthorizationEndpointConfig {
 
 export interface TokenEndpointConfig {
   url?: string
+  /** Sent in the body of the token request, next to the code. */
   params?: EndpointParams
-  /** Replaces the token request: receives the authorization code and returns the token set. */
+  /**
+   * Replaces the token request, for servers that do not follow the standard: receives the
+   * authorization code and returns the token set. What it returns is still checked like a token
+   * response (an ID token's signature, issuer, audience, expiry and nonce included).
+   */
   request?: (context: {
     provider: OAuthConfig
     params: { code: string; redirect_uri: string; code_verifier?: string }
     checks: { code_verifier?: string; nonce?: string; state?: string }
   }) => Awaitable<{ tokens: TokenSet }>
-  /** Adjusts a non-conforming token response before it is processed. */
+  /** Adjusts a non-conforming token response before it is processed. Return nothing to keep it. */
   conform?: (response: Response) => Awaitable<Response | undefined>
 }
 
 export interface UserinfoEndpointConfig {
   url?: string
+  /** Added to the userinfo URL's query. */
   params?: EndpointParams
   /** Replaces the userinfo request: returns the profile from the tokens. */
   request?: (context: { provider: OAuthConfig; tokens: TokenSet }) => Awaitable<Profile>
@@ -63,30 +71,49 @@ export interface UserinfoEndpointConfig {
 
 /** Client settings sent to, or agreed with, the authorization server. */
 export interface OAuthClientOptions {
-  /** Default `client_secret_basic`; `none` for public clients. */
+  /**
+   * How the client authenticates at the token endpoint. Default `client_secret_basic`; `none` for
+   * public clients (PKCE then protects the code); `private_key_jwt` signs an assertion with
+   * `privateKey`.
+   */
   token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none"
+  /** The algorithm the provider signs ID tokens with. Default `RS256`. */
   id_token_signed_response_alg?: string
+  /** Set when the provider answers userinfo requests with signed JWTs. */
   userinfo_signed_response_alg?: string
-  /** For `private_key_jwt`: the client's private key (a CryptoKey, or a private JWK). */
+  /** For `private_key_jwt`: the client's private key, a `CryptoKey` or a private JWK with `alg`. */
   privateKey?: CryptoKey | JsonWebKey
-  /** For `private_key_jwt`: the `kid` of `privateKey`. */
+  /** For `private_key_jwt`: the `kid` of `privateKey` (default: the JWK's `kid`). */
   privateKeyId?: string
+  /** Further client metadata understood by oauth4webapi (`default_max_age`, …). */
   [key: string]: unknown
 }
 
 interface OAuthCommon<P> extends CommonProviderOptions {
+  /** Default `AUTH_<ID>_ID`. */
   clientId?: string
+  /** Default `AUTH_<ID>_SECRET`. */
   clientSecret?: string
-  /** The issuer identifier; with it, endpoints are discovered. */
+  /** The issuer identifier; with it, endpoints are discovered. Default `AUTH_<ID>_ISSUER`. */
   issuer?: string
   /** The discovery document URL, when it is not under `issuer`. */
   wellKnown?: string
+  /** The provider's JWKS URL, when it is not discovered. */
   jwks_endpoint?: string
+  /** Where the login starts. Overrides the discovered endpoint. */
   authorization?: string | AuthorizationEndpointConfig
+  /** Overrides the discovered endpoint. */
   token?: string | TokenEndpointConfig
+  /** Overrides the discovered endpoint. */
   userinfo?: string | UserinfoEndpointConfig
-  /** Maps the provider's profile to the user. Default keeps id (`sub` or `id`), name, email, image. */
-  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
+  /**
+   * Maps the provider's profile to the user. Default keeps `id` (`sub`, else `id`), `name`
+   * (`name`, `nickname` or `preferred_username`), `email` and `image` (`picture`). The returned
+   * `id` becomes the account's `providerAccountId`.
+   */
+  // A method, so that a provider typed with a richer profile (`OIDCConfig<GoogleProfile>`) is
+  // still a `Provider`.
+  profile?(profile: P, tokens: TokenSet): Awaitable<User>
   /**
    * Picks the tokens stored on the account. Default: `access_token`, `id_token`, `refresh_token`,
    * `expires_at`, `scope`, `token_type`, `session_state`.
@@ -103,14 +130,14 @@ interface OAuthCommon<P> extends CommonProviderOptions {
   style?: OAuthProviderButtonStyles
 }
 
-/** A plain OAuth 2 provider. */
+/** A plain OAuth 2 provider: the profile comes from the userinfo endpoint. */
 export interface OAuth2Config<P = Profile> extends OAuthCommon<P> {
   type: "oauth"
   /** Default `["pkce"]`. */
-  checks?: OAuthCheck[]
+  checks?: Exclude<OAuthCheck, "nonce">[]
 }
 
-/** An OpenID Connect provider. */
+/** An OpenID Connect provider: the profile comes from the validated ID token. */
 export interface OIDCConfig<P = Profile> extends OAuthCommon<P> {
   type: "oidc"
   /** Default `["pkce"]`; add `"nonce"` to bind the ID token to the browser. */

@@ -21,6 +21,7 @@ export interface Messages {
   "signin.error.OAuthAccountNotLinked": string
   "signin.error.OAuthCallbackError": string
   "signin.error.OAuthSignInError": string
+  "signin.error.InvalidCheck": string
   "signin.error.AccessDenied": string
   "signin.error.Verification": string
   "signin.error.MissingCSRF": string

@@ -19,6 +19,8 @@ export const de: Messages = {
     "Der Anmeldedienst hat ein Problem gemeldet. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldemethode.",
   "signin.error.OAuthSignInError":
     "Die Anmeldung bei diesem Dienst ließ sich nicht starten. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldemethode.",
+  "signin.error.InvalidCheck":
+    "Diese Anmeldung ließ sich nicht bestätigen: Vielleicht hat sie zu lange gedauert oder wurde in einem anderen Browser begonnen. Bitte versuchen Sie es erneut.",
   "signin.error.AccessDenied": "Dieses Konto darf sich nicht anmelden.",
   "signin.error.Verification":
     "Dieser Anmeldelink ist nicht mehr gültig: Vielleicht ist er abgelaufen oder wurde schon benutzt. Fordern Sie bitte einen neuen an.",

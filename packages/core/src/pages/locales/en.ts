@@ -17,6 +17,8 @@ export const en: Messages = {
     "An account with this email address already exists. Sign in the way you did the first time, so we know it’s you.",
   "signin.error.OAuthCallbackError": "The sign-in service reported a problem. Try again, or choose another way to sign in.",
   "signin.error.OAuthSignInError": "We couldn’t start signing in with that service. Try again, or choose another way to sign in.",
+  "signin.error.InvalidCheck":
+    "We couldn’t confirm this sign-in: it may have taken too long, or been started in another browser. Please try again.",
   "signin.error.AccessDenied": "This account is not allowed to sign in.",
   "signin.error.Verification": "This sign-in link is no longer valid: it may have expired or been used already. Ask for a new one.",
   "signin.error.MissingCSRF": "The form expired, or your browser blocked its cookie. Please try again.",

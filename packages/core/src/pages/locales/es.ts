@@ -17,6 +17,8 @@ export const es: Messages = {
     "Ya existe una cuenta con este correo electrónico. Inicia sesión como lo hiciste la primera vez, para que sepamos que eres tú.",
   "signin.error.OAuthCallbackError": "El servicio de inicio de sesión ha informado de un problema. Inténtalo de nuevo o elige otro método.",
   "signin.error.OAuthSignInError": "No se ha podido iniciar sesión con ese servicio. Inténtalo de nuevo o elige otro método.",
+  "signin.error.InvalidCheck":
+    "No hemos podido confirmar este inicio de sesión: quizá ha tardado demasiado o se empezó en otro navegador. Inténtalo de nuevo.",
   "signin.error.AccessDenied": "Esta cuenta no tiene permiso para iniciar sesión.",
   "signin.error.Verification":
     "Este enlace de inicio de sesión ya no es válido: puede que haya caducado o que ya se haya usado. Solicita uno nuevo.",

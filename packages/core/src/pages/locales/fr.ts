@@ -19,6 +19,8 @@ export const fr: Messages = {
     "Le service de connexion a signalé un problème. Réessayez ou choisissez un autre moyen de connexion.",
   "signin.error.OAuthSignInError":
     "Impossible de lancer la connexion avec ce service. Réessayez ou choisissez un autre moyen de connexion.",
+  "signin.error.InvalidCheck":
+    "Nous n’avons pas pu confirmer cette connexion : elle a peut-être pris trop de temps, ou été commencée dans un autre navigateur. Veuillez réessayer.",
   "signin.error.AccessDenied": "Ce compte n’est pas autorisé à se connecter.",
   "signin.error.Verification":
     "Ce lien de connexion n’est plus valide\u00a0: il a peut-être expiré ou déjà servi. Demandez-en un nouveau.",

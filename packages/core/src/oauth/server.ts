@@ -1,0 +1,70 @@
+/**
+ * The authorization server's metadata: discovered from `issuer` (OpenID Connect Discovery) or
+ * `wellKnown`, then overridden by the endpoints the provider sets, or made of those endpoints alone.
+ *
+ * The result is kept for an hour per provider. Besides saving a round trip per sign-in, keeping
+ * the same object matters: oauth4webapi caches the provider's JWKS per metadata object. A failed
+ * discovery is not kept, so the next sign-in tries again.
+ *
+ * @module
+ */
+import * as oauth from "oauth4webapi"
+import { httpOptions } from "./http.js"
+import type { OAuthProvider } from "./provider.js"
+
+const ttl = 60 * 60 * 1000
+
+const cache = new WeakMap<OAuthProvider, { metadata: Promise<oauth.AuthorizationServer>; expires: number }>()
+
+/**
+ * The issuer of a provider configured by endpoints only. Such a provider has no issuer to check
+ * anything against; the value only fills the required field, and `.invalid` (RFC 2606) keeps it
+ * from ever naming a real server.
+ */
+export function placeholderIssuer(provider: OAuthProvider): string {
+  return `https://${encodeURIComponent(provider.id)}.issuer.invalid`
+}
+
+async function baseMetadata(provider: OAuthProvider): Promise<oauth.AuthorizationServer> {
+  if (provider.wellKnown) {
+    const response = await fetch(provider.wellKnown, { headers: { accept: "application/json" }, redirect: "manual" })
+    // Without a configured issuer, the document names it: the wellKnown URL is the trust anchor.
+    const expected = provider.issuer ?? (await issuerNamedIn(response.clone()))
+    return oauth.processDiscoveryResponse(new URL(expected), response)
+  }
+  if (provider.issuer) {
+    const issuer = new URL(provider.issuer)
+    return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, httpOptions(issuer)))
+  }
+  return { issuer: placeholderIssuer(provider) }
+}
+
+async function issuerNamedIn(response: Response): Promise<string> {
+  const body: unknown = await response.json().catch(() => null)
+  const issuer = body && typeof body === "object" ? (body as { issuer?: unknown }).issuer : undefined
+  if (typeof issuer !== "string") throw new TypeError("The discovery document names no issuer.")
+  return issuer
+}
+
+async function metadataOf(provider: OAuthProvider): Promise<oauth.AuthorizationServer> {
+  const base = await baseMetadata(provider)
+  return {
+    ...base,
+    ...(provider.authorization.url ? { authorization_endpoint: provider.authorization.url.href } : {}),
+    ...(provider.token.url ? { token_endpoint: provider.token.url.href } : {}),
+    ...(provider.userinfo.url ? { userinfo_endpoint: provider.userinfo.url.href } : {}),
+    ...(provider.jwksUri ? { jwks_uri: provider.jwksUri.href } : {}),
+  }
+}
+
+/** The provider's authorization server metadata (cached; see the module comment). */
+export function authorizationServer(provider: OAuthProvider): Promise<oauth.AuthorizationServer> {
+  const cached = cache.get(provider)
+  if (cached && cached.expires > Date.now()) return cached.metadata
+  const metadata = metadataOf(provider)
+  cache.set(provider, { metadata, expires: Date.now() + ttl })
+  metadata.catch(() => {
+    if (cache.get(provider)?.metadata === metadata) cache.delete(provider)
+  })
+  return metadata
+}
