@@ -25,6 +25,8 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
   const lock = `CONCAT('sesame:', LEFT(SHA1(CONCAT(DATABASE(), '.', ?)), 40))`
   const connection = await pool.getConnection()
   try {
+    const [selected] = await rows(connection, "SELECT DATABASE() AS `name`")
+    if (!selected?.name) throw new Error("The connection has no database selected: name one in the pool's `database` option or URL.")
     const [got] = await rows(connection, `SELECT GET_LOCK(${lock}, ?) AS \`locked\``, [log, lockTimeout])
     if (Number(got?.locked) !== 1) throw new Error(`Another migration of this database did not finish within ${lockTimeout} seconds.`)
     try {
