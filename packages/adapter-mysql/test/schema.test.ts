@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cascadingTables, lookupIndexes } from "../../sql-common/test/shared/lookup-indexes.js"
 import type mysql from "mysql2/promise"
 import MysqlAdapter, { migrate, schema } from "@sesame/adapter-mysql"
 import { testDatabase } from "./database.js"
@@ -30,23 +31,14 @@ describe("MySQL/MariaDB schema", () => {
       `SELECT TABLE_NAME AS \`table\`, REFERENCED_TABLE_NAME AS \`references\`, DELETE_RULE AS \`onDelete\`
        FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() ORDER BY 1`,
     )
-    expect(keys).toEqual(["sesame_accounts", "sesame_authenticators", "sesame_sessions"].map((table) => ({ table, references: "sesame_users", onDelete: "CASCADE" })))
+    expect(keys).toEqual(cascadingTables.map((table) => ({ table, references: "sesame_users", onDelete: "CASCADE" })))
     const indexes = (
       await select<{ table: string; unique: number; columns: string }>(
         `SELECT TABLE_NAME AS \`table\`, 1 - MAX(NON_UNIQUE) AS \`unique\`, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) AS \`columns\`
          FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() GROUP BY TABLE_NAME, INDEX_NAME`,
       )
     ).map((i) => ({ table: i.table, unique: Number(i.unique) === 1, columns: i.columns.split(",") }))
-    const has = (table: string, unique: boolean, columns: string[]) => expect(indexes).toContainEqual({ table, unique, columns })
-    has("sesame_users", true, ["id"])
-    has("sesame_users", true, ["email"])
-    has("sesame_accounts", true, ["provider", "providerAccountId"])
-    has("sesame_accounts", false, ["userId"])
-    has("sesame_sessions", true, ["sessionToken"])
-    has("sesame_sessions", false, ["userId"])
-    has("sesame_verificationTokens", true, ["identifier", "token"])
-    has("sesame_authenticators", true, ["credentialID"])
-    has("sesame_authenticators", false, ["userId"])
+    for (const index of lookupIndexes) expect(indexes).toContainEqual(index)
   })
 
   it("compares text exactly, keeps milliseconds, and maps booleans and bigints back to JS types", async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cascadingTables, lookupIndexes } from "../../sql-common/test/shared/lookup-indexes.js"
 import PostgresAdapter, { migrate, schema } from "@sesame/adapter-pg"
 import { testSchema } from "./database.js"
 
@@ -39,19 +40,10 @@ describe("PostgreSQL schema", () => {
        FROM pg_constraint c JOIN pg_namespace ns ON ns.oid = c.connamespace WHERE c.contype = 'f' AND ns.nspname = current_schema() ORDER BY 1`,
     )
     expect(keys).toEqual(
-      ["sesame_accounts", "sesame_authenticators", "sesame_sessions"].map((table) => ({ table, references: "sesame_users", onDelete: "c" })),
+      cascadingTables.map((table) => ({ table, references: "sesame_users", onDelete: "c" })),
     )
     const all = await indexes()
-    const has = (table: string, unique: boolean, columns: string[]) => expect(all).toContainEqual({ table, unique, columns })
-    has("sesame_users", true, ["id"])
-    has("sesame_users", true, ["email"])
-    has("sesame_accounts", true, ["provider", "providerAccountId"])
-    has("sesame_accounts", false, ["userId"])
-    has("sesame_sessions", true, ["sessionToken"])
-    has("sesame_sessions", false, ["userId"])
-    has("sesame_verificationTokens", true, ["identifier", "token"])
-    has("sesame_authenticators", true, ["credentialID"])
-    has("sesame_authenticators", false, ["userId"])
+    for (const index of lookupIndexes) expect(all).toContainEqual(index)
   })
 
   it("stores dates with millisecond precision and maps booleans and bigints back to JS types", async () => {
