@@ -98,9 +98,9 @@ async function waitForPort(port, timeoutMs) {
  * down is started with its command; one that still does not answer makes this return false after
  * printing the command to run by hand.
  */
-export async function ensureServices() {
+export async function ensureServices(list = services) {
   let ok = true
-  for (const service of services) {
+  for (const service of list) {
     if (await portOpen(service.port)) continue
     step(`Starting ${service.name} (nothing listens on 127.0.0.1:${service.port})`)
     spawnSync("sh", ["-c", service.start], { stdio: "inherit" })
