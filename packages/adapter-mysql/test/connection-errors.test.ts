@@ -1,11 +1,13 @@
 /**
  * Driver failures are errors of the adapter's methods, never crashes: a pooled connection that the
  * server drops while idle is discarded, one dropped inside a transaction rejects it with nothing
- * written, an unreachable server rejects the call, and so does a constraint violation.
+ * written, an unreachable server or one that hangs (a connection timeout) rejects the call, and so
+ * does a constraint violation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import mysql from "mysql2/promise"
 import MysqlAdapter, { migrate } from "@sesame/adapter-mysql"
+import { blackHole } from "../../sql-common/test/shared/black-hole.js"
 import { admin, testDatabase } from "./database.js"
 
 const db = testDatabase("drop")
@@ -48,6 +50,17 @@ describe("driver errors", () => {
     ).rejects.toThrow()
     expect(await MysqlAdapter(db.pool()).getUserByEmail!(email)).toBeNull()
     expect(await adapter.getUserByEmail!(email)).toBeNull()
+  })
+
+  it("a server that accepts but never answers times out and rejects the call", async () => {
+    const { port, close } = await blackHole()
+    try {
+      const silent = mysql.createPool({ host: "127.0.0.1", port, user: "root", connectTimeout: 300 })
+      await expect(MysqlAdapter(silent).getSessionAndUser!("x")).rejects.toMatchObject({ code: "ETIMEDOUT" })
+      await silent.end()
+    } finally {
+      await close()
+    }
   })
 
   it("an unreachable server and a constraint violation reject the call", async () => {

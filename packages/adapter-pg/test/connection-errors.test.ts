@@ -1,11 +1,13 @@
 /**
  * Driver failures are errors of the adapter's methods, never crashes: a pooled connection that the
- * server drops while idle is discarded (and reported), an unreachable server rejects the call, and
+ * server drops while idle is discarded (and reported), an unreachable server or one that hangs
+ * (a connection timeout) rejects the call, and
  * a constraint violation rejects it with the driver's error.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import pg from "pg"
 import PostgresAdapter, { migrate } from "@sesame/adapter-pg"
+import { blackHole } from "../../sql-common/test/shared/black-hole.js"
 import { serverUrl, testSchema } from "./database.js"
 
 const db = testSchema("drop")
@@ -81,6 +83,18 @@ describe("driver errors", () => {
     expect(await PostgresAdapter(db.pool()).getUserByEmail!(email)).toBeNull()
     // The broken connection went back to no one: the pool serves the next call on a new one.
     expect(await adapter.getUserByEmail!(email)).toBeNull()
+  })
+
+  it("a server that accepts but never answers times out and rejects the call", async () => {
+    const { server, port, close } = await blackHole()
+    try {
+      const silent = new pg.Pool({ host: "127.0.0.1", port, user: "postgres", database: "test", connectionTimeoutMillis: 300 })
+      await expect(PostgresAdapter(silent).getSessionAndUser!("x")).rejects.toThrow(/timeout/i)
+      await silent.end()
+    } finally {
+      await close()
+    }
+    expect(server.listening).toBe(false)
   })
 
   it("an unreachable server and a constraint violation reject the call", async () => {
