@@ -1,8 +1,8 @@
 /**
  * Driver failures are errors of the adapter's methods, never crashes: a pooled connection that the
- * server drops while idle is discarded (and reported), an unreachable server or one that hangs
- * (a connection timeout) rejects the call, and
- * a constraint violation rejects it with the driver's error.
+ * server drops while idle is discarded (and reported), one dropped inside a transaction rejects it
+ * with nothing written, an unreachable server or one that hangs (a connection timeout) rejects the
+ * call, and so does a constraint violation, with the driver's error.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import pg from "pg"
