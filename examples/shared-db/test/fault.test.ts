@@ -14,7 +14,7 @@
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import PostgresAdapter, { migrate } from "@sesame/adapter-pg"
-import { serverUrl, testSchema, withSearchPath } from "../../../packages/adapter-pg/test/database.js"
+import { serverUrl, testSchema } from "../../../packages/adapter-pg/test/database.js"
 import { Browser, startInstance, type Instance } from "./instances.js"
 import { TcpProxy } from "./tcp-proxy.js"
 
