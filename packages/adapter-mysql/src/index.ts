@@ -20,7 +20,9 @@
  */
 import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
 import {
+  accountColumns,
   accountTokenColumns,
+  authenticatorColumns,
   sessionColumns,
   toAccount,
   toAuthenticator,
@@ -56,20 +58,6 @@ function updateSql(table: string, columns: readonly string[], values: Record<str
 
 const columnList = (columns: readonly string[]) => columns.map((c) => `\`${c}\``).join(", ")
 const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ")
-
-const accountInsert = ["id", "userId", "type", "provider", "providerAccountId", ...accountTokenColumns]
-const authenticatorInsert = [
-  "credentialID",
-  "userId",
-  "providerAccountId",
-  "credentialPublicKey",
-  "counter",
-  "credentialDeviceType",
-  "credentialBackedUp",
-  "transports",
-  "name",
-  "createdAt",
-]
 
 function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter {
   const one = async <T>(map: (row: Row) => T, sql: string, params: unknown[]): Promise<T | null> => {
@@ -121,7 +109,7 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
 
     async linkAccount(input) {
       const values = [crypto.randomUUID(), input.userId, input.type, input.provider, input.providerAccountId, ...accountTokenColumns.map((c) => input[c] ?? null)]
-      await exec(db, `INSERT INTO \`${t.accounts}\` (${columnList(accountInsert)}) VALUES (${marks(values.length)})`, values)
+      await exec(db, `INSERT INTO \`${t.accounts}\` (${columnList(accountColumns)}) VALUES (${marks(values.length)})`, values)
       return (await account(input.provider, input.providerAccountId))!
     },
     async unlinkAccount({ provider, providerAccountId }) {
@@ -194,7 +182,7 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
         a.name ?? null,
         a.createdAt ?? null,
       ]
-      await exec(db, `INSERT INTO \`${t.authenticators}\` (${columnList(authenticatorInsert)}) VALUES (${marks(values.length)})`, values)
+      await exec(db, `INSERT INTO \`${t.authenticators}\` (${columnList(authenticatorColumns)}) VALUES (${marks(values.length)})`, values)
       return (await authenticator(a.credentialID))!
     },
     getAuthenticator: authenticator,

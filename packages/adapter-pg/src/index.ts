@@ -21,7 +21,9 @@
  */
 import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
 import {
+  accountColumns,
   accountTokenColumns,
+  authenticatorColumns,
   sessionColumns,
   toAccount,
   toAuthenticator,
@@ -71,19 +73,6 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
     return rows[0] ? map(rows[0]) : null
   }
   const all = async <T>(map: (row: Row) => T, sql: string, params: unknown[]): Promise<T[]> => (await run(sql, params)).rows.map(map)
-  const accountInsert = ["id", "userId", "type", "provider", "providerAccountId", ...accountTokenColumns]
-  const authenticatorInsert = [
-    "credentialID",
-    "userId",
-    "providerAccountId",
-    "credentialPublicKey",
-    "counter",
-    "credentialDeviceType",
-    "credentialBackedUp",
-    "transports",
-    "name",
-    "createdAt",
-  ]
   const columnList = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ")
 
   const adapter: Adapter = {
@@ -117,7 +106,7 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
 
     async linkAccount(account) {
       const values = [crypto.randomUUID(), account.userId, account.type, account.provider, account.providerAccountId, ...accountTokenColumns.map((c) => account[c] ?? null)]
-      return (await one(toAccount, `INSERT INTO "${t.accounts}" (${columnList(accountInsert)}) VALUES (${placeholders(values.length)}) RETURNING *`, values))!
+      return (await one(toAccount, `INSERT INTO "${t.accounts}" (${columnList(accountColumns)}) VALUES (${placeholders(values.length)}) RETURNING *`, values))!
     },
     async unlinkAccount({ provider, providerAccountId }) {
       return (await one(toAccount, `DELETE FROM "${t.accounts}" WHERE "provider" = $1 AND "providerAccountId" = $2 RETURNING *`, [provider, providerAccountId])) ?? undefined
@@ -185,7 +174,7 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
         a.name ?? null,
         a.createdAt ?? null,
       ]
-      return (await one(toAuthenticator, `INSERT INTO "${t.authenticators}" (${columnList(authenticatorInsert)}) VALUES (${placeholders(values.length)}) RETURNING *`, values))!
+      return (await one(toAuthenticator, `INSERT INTO "${t.authenticators}" (${columnList(authenticatorColumns)}) VALUES (${placeholders(values.length)}) RETURNING *`, values))!
     },
     getAuthenticator: (credentialID) => one(toAuthenticator, `SELECT * FROM "${t.authenticators}" WHERE "credentialID" = $1`, [credentialID]),
     listAuthenticatorsByUserId: (userId) => all(toAuthenticator, `SELECT * FROM "${t.authenticators}" WHERE "userId" = $1`, [userId]),

@@ -9,7 +9,9 @@
 export { defaultMigrationsTable, defaultTableNames, identifier, tableNames, type TableNames } from "./tables.js"
 export { pending, schemaText, type MigrateOptions, type Migration, type MigrationResult } from "./migrations.js"
 export {
+  accountColumns,
   accountTokenColumns,
+  authenticatorColumns,
   readDate,
   sessionColumns,
   toAccount,

@@ -16,6 +16,21 @@ export type Row = Record<string, unknown>
 export const userColumns = ["name", "email", "emailVerified", "image"] as const
 /** Account columns other than the keys: the token set, which `updateAccount` may replace. */
 export const accountTokenColumns = ["refresh_token", "access_token", "expires_at", "token_type", "scope", "id_token", "session_state"] as const
+/** Account columns, in the order the adapters insert them. */
+export const accountColumns = ["id", "userId", "type", "provider", "providerAccountId", ...accountTokenColumns] as const
+/** Authenticator columns, in the order the adapters insert them. */
+export const authenticatorColumns = [
+  "credentialID",
+  "userId",
+  "providerAccountId",
+  "credentialPublicKey",
+  "counter",
+  "credentialDeviceType",
+  "credentialBackedUp",
+  "transports",
+  "name",
+  "createdAt",
+] as const
 /** Session columns an update may set. */
 export const sessionColumns = ["expires", "createdAt", "lastUsedAt", "userAgent"] as const
 
