@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync, statSync } from "node:fs"
+import { connect } from "node:net"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -88,4 +89,59 @@ export function build() {
     console.error("The build failed: see the TypeScript errors above.")
   }
   return status
+}
+
+/**
+ * The database servers the tests run against, each with the command that starts it on this kind
+ * of machine (no systemd: servers are started by hand).
+ */
+export const services = [
+  { name: "PostgreSQL", port: 5432, start: "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start" },
+  { name: "MariaDB", port: 3306, start: "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd" },
+  {
+    name: "Redis",
+    port: 6379,
+    start: 'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
+  },
+]
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+export function portOpen(port, timeoutMs = 1000) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port })
+    const done = (open) => {
+      socket.destroy()
+      resolve(open)
+    }
+    socket.setTimeout(timeoutMs, () => done(false))
+    socket.once("connect", () => done(true))
+    socket.once("error", () => done(false))
+  })
+}
+
+async function waitForPort(port, timeoutMs) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await portOpen(port)) return true
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return false
+}
+
+/**
+ * Makes sure PostgreSQL, MariaDB and Redis are listening on their loopback ports: a server that is
+ * down is started with its command; one that still does not answer makes this return false after
+ * printing the command to run by hand.
+ */
+export async function ensureServices(list = services) {
+  let ok = true
+  for (const service of list) {
+    if (await portOpen(service.port)) continue
+    step(`Starting ${service.name} (nothing listens on 127.0.0.1:${service.port})`)
+    spawnSync("sh", ["-c", service.start], { stdio: "inherit" })
+    if (await waitForPort(service.port, 30_000)) continue
+    console.error(`${service.name} is not running on 127.0.0.1:${service.port} and could not be started. Start it with:\n  ${service.start}`)
+    ok = false
+  }
+  return ok
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * `npm test`: installs what is missing, builds and type-checks every package, runs the whole
- * Vitest suite, and ends with a plain `N passed, N failed` line (also written to
- * test-artifacts/summary.txt for CI). Arguments are passed to Vitest (`npm test -- packages/core`).
+ * `npm test`: installs what is missing, builds and type-checks every package, starts the database
+ * servers the tests need when they are down, runs the whole Vitest suite, and ends with a plain
+ * `N passed, N failed` line (also written to test-artifacts/summary.txt for CI). Arguments are
+ * passed to Vitest (`npm test -- packages/core`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { build, ensureChromium, ensureInstalled, root, run, step } from "./lib.mjs"
+import { build, ensureChromium, ensureInstalled, ensureServices, root, run, step } from "./lib.mjs"
 
 const artifacts = join(root, "test-artifacts")
 mkdirSync(artifacts, { recursive: true })
@@ -27,6 +28,9 @@ if (run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"
   console.error("The tests do not type-check: see the errors above.")
   finish(0, 1, 1)
 }
+
+step("Checking the database servers (PostgreSQL, MariaDB, Redis)")
+if (!(await ensureServices())) finish(0, 1, 1)
 
 step("Running tests")
 const report = join(artifacts, "vitest.json")

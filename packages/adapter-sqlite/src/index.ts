@@ -20,7 +20,18 @@ import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
 import type Database from "better-sqlite3"
 import { Gate } from "./gate.js"
 import { migrate, openDatabase, type MigrateOptions } from "./migrate.js"
-import { accountTokenColumns, fromDate, toAccount, toAuthenticator, toSession, toUser, toVerificationToken, type Row } from "./rows.js"
+import {
+  accountTokenColumns,
+  sessionColumns,
+  toAccount,
+  toAuthenticator,
+  toPrefixedUser,
+  toSession,
+  toUser,
+  toVerificationToken,
+  userColumns,
+  type Row,
+} from "@sesame/sql-common"
 import { tableNames, type TableNames } from "./schema.js"
 
 export { migrate, type MigrateOptions, type MigrationResult } from "./migrate.js"
@@ -31,8 +42,8 @@ export interface SqliteAdapterOptions extends MigrateOptions {
   migrate?: boolean
 }
 
-const userColumns = ["name", "email", "emailVerified", "image"] as const
-const sessionColumns = ["expires", "createdAt", "lastUsedAt", "userAgent"] as const
+/** Dates are stored as milliseconds since the epoch. */
+const fromDate = (value: Date | null | undefined): number | null => (value ? value.getTime() : null)
 
 function statements(db: Database.Database, t: TableNames) {
   const p = (sql: string) => db.prepare(sql)
@@ -170,8 +181,7 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
       await ready()
       const row = get(q.sessionAndUser, sessionToken)
       if (!row) return null
-      const user = toUser({ id: row.u_id, name: row.u_name, email: row.u_email, emailVerified: row.u_emailVerified, image: row.u_image })
-      return { session: toSession(row), user }
+      return { session: toSession(row), user: toPrefixedUser(row) }
     },
     async updateSession(session) {
       await ready()

@@ -6,21 +6,10 @@
  * @module
  */
 import Database from "better-sqlite3"
-import { migrations, tableNames, type TableNames } from "./schema.js"
+import { defaultMigrationsTable, identifier, pending, type MigrateOptions, type MigrationResult } from "@sesame/sql-common"
+import { migrations, tableNames } from "./schema.js"
 
-export interface MigrateOptions {
-  /** Table names, when they differ from `sesame_users`, `sesame_accounts`, … */
-  tables?: Partial<TableNames>
-  /** The table recording applied migrations. Default `sesame_migrations`. */
-  migrationsTable?: string
-}
-
-export interface MigrationResult {
-  /** The migrations this call applied (empty when the schema was up to date). */
-  applied: { version: number; description: string }[]
-  /** The schema version after the call. */
-  version: number
-}
+export type { MigrateOptions, MigrationResult } from "@sesame/sql-common"
 
 /** Opens `database` when it is a path (`:memory:` included). */
 export function openDatabase(database: Database.Database | string): Database.Database {
@@ -31,15 +20,14 @@ export function openDatabase(database: Database.Database | string): Database.Dat
 export function migrate(database: Database.Database | string, options: MigrateOptions = {}): MigrationResult {
   const db = openDatabase(database)
   const t = tableNames(options.tables)
-  const log = tableNames({ users: options.migrationsTable ?? "sesame_migrations" }).users
+  const log = identifier("migrationsTable", options.migrationsTable ?? defaultMigrationsTable, 63)
   db.exec(`CREATE TABLE IF NOT EXISTS "${log}" ("version" INTEGER PRIMARY KEY NOT NULL, "description" TEXT NOT NULL, "appliedAt" INTEGER NOT NULL)`)
   const run = db.transaction(() => {
     const row = db.prepare(`SELECT MAX("version") AS "version" FROM "${log}"`).get() as { version: number | null }
     const current = row.version ?? 0
     const applied: MigrationResult["applied"] = []
-    for (const migration of migrations) {
-      if (migration.version <= current) continue
-      db.exec(migration.sql(t as TableNames))
+    for (const migration of pending(migrations, current)) {
+      for (const statement of migration.statements(t)) db.exec(statement)
       db.prepare(`INSERT INTO "${log}" ("version", "description", "appliedAt") VALUES (?, ?, ?)`).run(migration.version, migration.description, Date.now())
       applied.push({ version: migration.version, description: migration.description })
     }

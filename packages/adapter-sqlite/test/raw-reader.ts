@@ -5,7 +5,7 @@
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-sqlite"
 import type Database from "better-sqlite3"
-import { toAccount, toAuthenticator, toSession, toUser, toVerificationToken, type Row } from "../src/rows.js"
+import { toAccount, toAuthenticator, toSession, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
 
 export function rawReader(db: Database.Database, tables: Partial<TableNames> = {}, disconnect?: () => void): AdapterTestDb {
   const t = { ...defaultTableNames, ...tables }

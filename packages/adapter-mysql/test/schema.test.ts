@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cascadingTables, lookupIndexes } from "../../sql-common/test/shared/lookup-indexes.js"
+import type mysql from "mysql2/promise"
+import MysqlAdapter, { migrate, schema } from "@sesame/adapter-mysql"
+import { testDatabase } from "./database.js"
+
+const db = testDatabase("schema")
+const pool = db.pool()
+
+beforeAll(() => db.create())
+afterAll(() => db.drop())
+
+async function select<T>(sql: string, params: string[] = []): Promise<T[]> {
+  const [rows] = await pool.query<mysql.RowDataPacket[]>(sql, params)
+  return rows as T[]
+}
+
+describe("MySQL/MariaDB schema", () => {
+  it("migrate is idempotent, also when three instances run it at once", async () => {
+    const pools = [db.pool(), db.pool(), db.pool()]
+    const results = await Promise.all(pools.map((p) => migrate(p)))
+    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1])
+    expect(results.map((r) => r.version)).toEqual([1, 1, 1])
+    expect(await migrate(pool)).toEqual({ applied: [], version: 1 })
+    expect(await select(`SELECT \`version\` FROM \`sesame_migrations\``)).toEqual([{ version: 1 }])
+  })
+
+  it("has foreign keys that cascade, the unique constraints, and an index on every lookup column", async () => {
+    await migrate(pool)
+    const keys = await select<{ table: string; references: string; onDelete: string }>(
+      `SELECT TABLE_NAME AS \`table\`, REFERENCED_TABLE_NAME AS \`references\`, DELETE_RULE AS \`onDelete\`
+       FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() ORDER BY 1`,
+    )
+    expect(keys).toEqual(cascadingTables.map((table) => ({ table, references: "sesame_users", onDelete: "CASCADE" })))
+    const indexes = (
+      await select<{ table: string; unique: number; columns: string }>(
+        `SELECT TABLE_NAME AS \`table\`, 1 - MAX(NON_UNIQUE) AS \`unique\`, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) AS \`columns\`
+         FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() GROUP BY TABLE_NAME, INDEX_NAME`,
+      )
+    ).map((i) => ({ table: i.table, unique: Number(i.unique) === 1, columns: i.columns.split(",") }))
+    for (const index of lookupIndexes) expect(indexes).toContainEqual(index)
+  })
+
+  it("compares text exactly, keeps milliseconds, and maps booleans and bigints back to JS types", async () => {
+    await migrate(pool)
+    const columns = await select<{ column: string; type: string; precision: number | null; collation: string | null }>(
+      `SELECT COLUMN_NAME AS \`column\`, COLUMN_TYPE AS \`type\`, DATETIME_PRECISION AS \`precision\`, COLLATION_NAME AS \`collation\`
+       FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'sesame_users' AND COLUMN_NAME IN ('email', 'emailVerified') ORDER BY 1`,
+    )
+    expect(columns).toEqual([
+      { column: "email", type: "varchar(255)", precision: null, collation: "utf8mb4_bin" },
+      { column: "emailVerified", type: "datetime(3)", precision: 3, collation: null },
+    ])
+    const adapter = MysqlAdapter(pool)
+    const email = `Zoë-${crypto.randomUUID()}@example.com`
+    const user = await adapter.createUser!({ id: crypto.randomUUID(), email, emailVerified: new Date("2025-01-02T03:04:05.678Z") })
+    expect(user.emailVerified?.toISOString()).toBe("2025-01-02T03:04:05.678Z")
+    // Case and accents matter, as in PostgreSQL and SQLite.
+    expect(await adapter.getUserByEmail!(email.replace("Zoë", "zoe"))).toBeNull()
+    await adapter.createUser!({ id: crypto.randomUUID(), email: email.replace("Zoë", "zoe"), emailVerified: null })
+    const big = 2 ** 32 - 1
+    const passkey = await adapter.createAuthenticator!({
+      credentialID: `Ab-${crypto.randomUUID()}`,
+      userId: user.id,
+      providerAccountId: "p",
+      credentialPublicKey: "k",
+      counter: big,
+      credentialDeviceType: "multiDevice",
+      credentialBackedUp: true,
+    })
+    expect(passkey).toMatchObject({ counter: big, credentialBackedUp: true })
+    expect(await adapter.getAuthenticator!(passkey.credentialID.replace("Ab-", "ab-"))).toBeNull()
+  })
+
+  it("stores dates in UTC whatever time zone the app's pool is set to", async () => {
+    await migrate(pool)
+    const shifted = db.pool({ timezone: "+05:00" })
+    const at = new Date("2025-06-07T08:09:10.123Z")
+    const user = await MysqlAdapter(shifted).createUser!({ id: crypto.randomUUID(), email: `tz-${crypto.randomUUID()}@example.com`, emailVerified: at })
+    expect(user.emailVerified?.toISOString()).toBe(at.toISOString())
+    const [stored] = await select<{ v: string }>(`SELECT CAST(\`emailVerified\` AS CHAR) AS v FROM \`sesame_users\` WHERE \`id\` = ?`, [user.id])
+    expect(stored?.v).toBe("2025-06-07 08:09:10.123")
+    expect((await MysqlAdapter(pool).getUser!(user.id))?.emailVerified?.toISOString()).toBe(at.toISOString())
+  })
+
+  it("prints the SQL with the configured names, and refuses unsafe names", async () => {
+    expect(schema()).toContain("CREATE TABLE IF NOT EXISTS `sesame_users`")
+    expect(schema()).toContain("DATETIME(3)")
+    expect(schema({ users: "people" })).toContain("REFERENCES `people` (`id`) ON DELETE CASCADE")
+    const unsafe = "x`; DROP TABLE y; --"
+    expect(() => schema({ users: unsafe })).toThrow(/identifier/)
+    expect(() => MysqlAdapter(pool, { tables: { sessions: unsafe } })).toThrow(/identifier/)
+    await expect(migrate(pool, { migrationsTable: unsafe })).rejects.toThrow(/identifier/)
+  })
+})

@@ -1,0 +1,39 @@
+/**
+ * Creating and upgrading the schema. PostgreSQL runs DDL inside transactions, so `migrate` applies
+ * every pending migration in one transaction that first takes an advisory lock named for the
+ * schema and migrations table: instances that start together and all call `migrate` apply each
+ * migration once, and a failure half-way leaves the schema as it was. Each applied migration is
+ * recorded in the migrations table; run twice, the second run applies nothing.
+ *
+ * The tables go into the first schema of the connection's `search_path` (set it with the pool's
+ * `options: "-c search_path=auth"`, or `?options=-c%20search_path%3Dauth` in a connection URL).
+ *
+ * @module
+ */
+import { defaultMigrationsTable, identifier, pending, type MigrateOptions, type MigrationResult } from "@sesame/sql-common"
+import type { Pool } from "pg"
+import { migrations, tableNames } from "./schema.js"
+import { inTransaction } from "./transaction.js"
+
+export type { MigrateOptions, MigrationResult } from "@sesame/sql-common"
+
+/** Applies the schema migrations the database lacks. Idempotent, and safe to run concurrently. */
+export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<MigrationResult> {
+  const t = tableNames(options.tables)
+  const log = identifier("migrationsTable", options.migrationsTable ?? defaultMigrationsTable, 48)
+  return inTransaction(pool, async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.' || $1))`, [log])
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS "${log}" ("version" INTEGER PRIMARY KEY, "description" TEXT NOT NULL, "appliedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT now())`,
+    )
+    const { rows } = await client.query<{ version: number | null }>(`SELECT MAX("version") AS "version" FROM "${log}"`)
+    const current = rows[0]?.version ?? 0
+    const applied: MigrationResult["applied"] = []
+    for (const migration of pending(migrations, current)) {
+      for (const statement of migration.statements(t)) await client.query(statement)
+      await client.query(`INSERT INTO "${log}" ("version", "description") VALUES ($1, $2)`, [migration.version, migration.description])
+      applied.push({ version: migration.version, description: migration.description })
+    }
+    return { applied, version: Math.max(current, ...applied.map((m) => m.version)) }
+  })
+}

@@ -1,0 +1,25 @@
+/**
+ * `@sesame/sql-common`: what Sesame's SQL adapters (SQLite, PostgreSQL, MySQL/MariaDB) share
+ * because it is the same logic in each: the table names and their validation, the column lists,
+ * the mapping from rows to models, and the shape of migrations. Internal: its API follows the
+ * adapters and has no stability promise of its own.
+ *
+ * @module
+ */
+export { defaultMigrationsTable, defaultTableNames, identifier, tableNames, type TableNames } from "./tables.js"
+export { pending, schemaText, type MigrateOptions, type Migration, type MigrationResult } from "./migrations.js"
+export {
+  accountColumns,
+  accountTokenColumns,
+  authenticatorColumns,
+  readDate,
+  sessionColumns,
+  toAccount,
+  toAuthenticator,
+  toPrefixedUser,
+  toSession,
+  toUser,
+  toVerificationToken,
+  userColumns,
+  type Row,
+} from "./rows.js"
