@@ -62,7 +62,7 @@ describe("expiry", () => {
     await expectTtl(k.verificationToken(second.identifier, second.token), second.expires.getTime() - Date.now())
   })
 
-  it("an expired session's key is gone: not found, not listed, and pruned from the user's set", async () => {
+  it("an expired session's key is gone: not found, and pruned from the user's set at the next sign-in", async () => {
     const { id } = await adapter.createUser!(user())
     const sessionToken = `s-${unique()}`
     const live = `s-${unique()}`
@@ -71,9 +71,22 @@ describe("expiry", () => {
     expect(await client.smembers(k.userSessions(id))).toHaveLength(2)
     await vi.waitFor(async () => expect(await client.exists(k.session(sessionToken))).toBe(0), { timeout: 5_000, interval: 20 })
     expect(await adapter.getSessionAndUser!(sessionToken)).toBeNull()
+    const next = `s-${unique()}`
+    await adapter.createSession!({ sessionToken: next, userId: id, expires: new Date(Date.now() + hour) })
+    expect((await client.smembers(k.userSessions(id))).sort()).toEqual([live, next].sort())
+  })
+
+  it("listing and deleting a user's sessions skip (and prune) names whose session is gone", async () => {
+    const { id } = await adapter.createUser!(user())
+    const live = `s-${unique()}`
+    await adapter.createSession!({ sessionToken: live, userId: id, expires: new Date(Date.now() + hour) })
+    // As a session that expired since the last sign-in leaves it.
+    await client.sadd(k.userSessions(id), "expired-since")
     expect((await adapter.listSessionsByUserId!(id)).map((s) => s.sessionToken)).toEqual([live])
     expect(await client.smembers(k.userSessions(id))).toEqual([live])
+    await client.sadd(k.userSessions(id), "expired-since")
     expect(await adapter.deleteSessionsByUserId!(id)).toBe(1)
+    expect(await client.exists(k.userSessions(id))).toBe(0)
   })
 
   it("round-trips dates to the millisecond", async () => {
@@ -265,6 +278,10 @@ describe("failures", () => {
       printed.mockRestore()
       down.disconnect()
     }
+  })
+
+  it("the tests' own setup names the command that starts Redis when it is not running", async () => {
+    await expect(connectRedis({ port: 9 })).rejects.toThrow(/Start it with:\n {2}redis-server --daemonize yes/)
   })
 
   it("reloads its script when the server has lost it", async () => {
