@@ -6,22 +6,10 @@
  */
 export const accounts = String.raw`
 OPS.linkAccount = function(ref, account)
-  requireUser(account.userId)
-  local key = accountKey(ref)
-  if exists(key) then fail('This provider account is already linked.') end
-  put(key, account)
-  sadd(userAccountsKey(account.userId), ref)
-  return record(key)
+  return insertOwned(accountKey(ref), account, userAccountsKey, ref, 'This provider account is already linked.')
 end
 
-OPS.unlinkAccount = function(ref)
-  local key = accountKey(ref)
-  local account = record(key)
-  if not account then return nil end
-  srem(userAccountsKey(redis.call('HGET', key, 'userId')), ref)
-  del(key)
-  return account
-end
+OPS.unlinkAccount = function(ref) return removeOwned(accountKey(ref), userAccountsKey, ref) end
 
 OPS.getAccount = function(ref) return record(accountKey(ref)) end
 
@@ -32,12 +20,5 @@ OPS.updateAccount = function(ref, fields)
   return record(key)
 end
 
-OPS.listAccountsByUserId = function(id)
-  local list = {}
-  for _, ref in ipairs(members(userAccountsKey(id))) do
-    local account = record(accountKey(ref))
-    if account then list[#list + 1] = account end
-  end
-  return list
-end
+OPS.listAccountsByUserId = function(id) return listOwned(userAccountsKey(id), accountKey) end
 `

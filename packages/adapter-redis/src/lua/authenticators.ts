@@ -7,24 +7,13 @@
  */
 export const authenticators = String.raw`
 OPS.createAuthenticator = function(authenticator)
-  requireUser(authenticator.userId)
-  local key = authenticatorKey(authenticator.credentialID)
-  if exists(key) then fail('An authenticator with this credential id already exists.') end
-  put(key, authenticator)
-  sadd(userAuthenticatorsKey(authenticator.userId), authenticator.credentialID)
-  return record(key)
+  local id = authenticator.credentialID
+  return insertOwned(authenticatorKey(id), authenticator, userAuthenticatorsKey, id, 'An authenticator with this credential id already exists.')
 end
 
 OPS.getAuthenticator = function(id) return record(authenticatorKey(id)) end
 
-OPS.listAuthenticatorsByUserId = function(id)
-  local list = {}
-  for _, credential in ipairs(members(userAuthenticatorsKey(id))) do
-    local authenticator = record(authenticatorKey(credential))
-    if authenticator then list[#list + 1] = authenticator end
-  end
-  return list
-end
+OPS.listAuthenticatorsByUserId = function(id) return listOwned(userAuthenticatorsKey(id), authenticatorKey) end
 
 OPS.updateAuthenticator = function(id, fields)
   local key = authenticatorKey(id)
@@ -33,12 +22,5 @@ OPS.updateAuthenticator = function(id, fields)
   return record(key)
 end
 
-OPS.deleteAuthenticator = function(id)
-  local key = authenticatorKey(id)
-  local authenticator = record(key)
-  if not authenticator then return nil end
-  srem(userAuthenticatorsKey(redis.call('HGET', key, 'userId')), id)
-  del(key)
-  return authenticator
-end
+OPS.deleteAuthenticator = function(id) return removeOwned(authenticatorKey(id), userAuthenticatorsKey, id) end
 `

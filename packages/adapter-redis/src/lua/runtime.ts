@@ -104,6 +104,30 @@ local function requireUser(id)
   if not exists(userKey(id)) then fail('No user with id "' .. id .. '".') end
 end
 
+-- Accounts, sessions and passkeys belong to a user, who lists them in a set (ownerSet(userId)).
+local function insertOwned(key, fields, ownerSet, member, taken)
+  requireUser(fields.userId)
+  if exists(key) then fail(taken) end
+  put(key, fields)
+  sadd(ownerSet(fields.userId), member)
+  return record(key)
+end
+local function removeOwned(key, ownerSet, member)
+  local value = record(key)
+  if not value then return nil end
+  srem(ownerSet(redis.call('HGET', key, 'userId')), member)
+  del(key)
+  return value
+end
+local function listOwned(setKey, keyOf)
+  local list = {}
+  for _, member in ipairs(members(setKey)) do
+    local value = record(keyOf(member))
+    if value then list[#list + 1] = value end
+  end
+  return list
+end
+
 local OPS = {}
 `
 

@@ -18,14 +18,11 @@ local function pruneSessions(userId)
 end
 
 OPS.createSession = function(session)
+  local token = session.sessionToken
   requireUser(session.userId)
-  local key = sessionKey(session.sessionToken)
-  if exists(key) then fail('A session with this token already exists.') end
   pruneSessions(session.userId)
-  put(key, session)
-  sadd(userSessionsKey(session.userId), session.sessionToken)
-  local created = record(key)
-  expireAt(key, session.expires)
+  local created = insertOwned(sessionKey(token), session, userSessionsKey, token, 'A session with this token already exists.')
+  expireAt(sessionKey(token), session.expires)
   return created
 end
 
@@ -47,14 +44,7 @@ OPS.updateSession = function(token, fields)
   return updated
 end
 
-OPS.deleteSession = function(token)
-  local key = sessionKey(token)
-  local session = record(key)
-  if not session then return nil end
-  srem(userSessionsKey(redis.call('HGET', key, 'userId')), token)
-  del(key)
-  return session
-end
+OPS.deleteSession = function(token) return removeOwned(sessionKey(token), userSessionsKey, token) end
 
 OPS.listSessionsByUserId = function(id)
   local setKey = userSessionsKey(id)
