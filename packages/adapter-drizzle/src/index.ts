@@ -24,6 +24,7 @@ import { drizzleAdapter } from "./adapter.js"
 import { mysqlTables } from "./schema/mysql.js"
 import { pgTables } from "./schema/pg.js"
 import { sqliteTables } from "./schema/sqlite.js"
+import { guarded } from "./store/guarded.js"
 import { mysqlStore, type MySqlDb } from "./store/mysql.js"
 import { pgStore, type PgDb } from "./store/pg.js"
 import { sqliteStore, type SqliteDb } from "./store/sqlite.js"
@@ -66,12 +67,12 @@ function isBetterSqlite(db: SqliteDb): boolean {
  * the connection, since Sesame's integrity rules rest on them.
  */
 export function DrizzleAdapter(db: DrizzleDatabase, options: DrizzleAdapterOptions = {}): Adapter {
-  if (is(db, PgDatabase)) return drizzleAdapter(pgStore(db), withTables(pgTables(), options.tables, PgTable, "PostgreSQL"))
-  if (is(db, MySqlDatabase)) return drizzleAdapter(mysqlStore(db), withTables(mysqlTables(), options.tables, MySqlTable, "MySQL"))
+  if (is(db, PgDatabase)) return drizzleAdapter(guarded(pgStore(db)), withTables(pgTables(), options.tables, PgTable, "PostgreSQL"))
+  if (is(db, MySqlDatabase)) return drizzleAdapter(guarded(mysqlStore(db)), withTables(mysqlTables(), options.tables, MySqlTable, "MySQL"))
   if (is(db, BaseSQLiteDatabase)) {
     if (!isBetterSqlite(db)) throw new TypeError("DrizzleAdapter: on SQLite, use drizzle-orm/better-sqlite3.")
     db.run(sql`PRAGMA foreign_keys = ON`)
-    return drizzleAdapter(sqliteStore(db), withTables(sqliteTables(), options.tables, SQLiteTable, "SQLite"))
+    return drizzleAdapter(guarded(sqliteStore(db)), withTables(sqliteTables(), options.tables, SQLiteTable, "SQLite"))
   }
   throw new TypeError("DrizzleAdapter: expected a Drizzle database (drizzle-orm/node-postgres, drizzle-orm/mysql2 or drizzle-orm/better-sqlite3).")
 }
