@@ -6,7 +6,9 @@
  * The script reports a broken rule (a taken email, an unknown user…) as an error reply starting
  * with `SESAME `; it becomes an `Error` with the rule's message. `SESAME_CONFLICT` means a
  * transaction's replay saw different data (see `transaction.ts`). Any other error (connection,
- * timeout, a key of the wrong type) is the driver's own and is passed on as it is.
+ * timeout, a key of the wrong type) is the driver's own and is passed on, but without the
+ * arguments ioredis attaches to it as `command.args`: they hold the operations' values (OAuth
+ * tokens, emails), and Sesame logs adapter errors with their cause.
  *
  * @module
  */
@@ -63,6 +65,13 @@ function replyMessage(error: unknown): string | null {
   return error instanceof Error ? error.message : null
 }
 
+/** `error` with the command's arguments reduced to the operations' names. */
+function withoutValues(error: unknown, operations: readonly Operation[]): unknown {
+  const command = (error as { command?: { name?: unknown; args?: unknown } } | null)?.command
+  if (command && typeof command === "object" && "args" in command) command.args = operations.map(([name]) => name)
+  return error
+}
+
 export function batchRunner(client: Redis, prefix: string): RunBatch {
   return async (mode, operations, expected) => {
     const args = [prefix, mode, JSON.stringify(operations), JSON.stringify(expected)]
@@ -78,7 +87,7 @@ export function batchRunner(client: Redis, prefix: string): RunBatch {
       const message = replyMessage(error)
       if (message?.startsWith("SESAME_CONFLICT ")) throw new TransactionConflict()
       if (message?.startsWith("SESAME ")) throw new Error(message.slice("SESAME ".length))
-      throw error
+      throw withoutValues(error, operations)
     }
     // The script encodes every result as JSON; an empty batch gives no reply at all.
     return typeof reply === "string" ? reply : "null"
