@@ -26,7 +26,7 @@ export { keys } from "./keys.js"
 export { TransactionConflict } from "./run.js"
 
 export interface RedisAdapterOptions {
-  /** Prepended to every key the adapter writes. Default `"sesame:"`. */
+  /** Prepended to every key the adapter writes (after the client's own `keyPrefix`, if any). Default `"sesame:"`. */
   prefix?: string
   /**
    * Seconds a verification token is kept after its `expires`, so that a link followed late is
@@ -59,7 +59,11 @@ function checkOptions(options: RedisAdapterOptions): { prefix: string; verificat
  * connection to come back, then fails after 20 retries).
  */
 export default function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): Adapter {
-  const { prefix, verificationTokenGraceMs } = checkOptions(options)
+  const checked = checkOptions(options)
+  // ioredis adds its `keyPrefix` to the keys a command declares, but the script declares none
+  // (it builds its keys), so the client's prefix is put in front of the adapter's here.
+  const prefix = (client.options.keyPrefix ?? "") + checked.prefix
+  const { verificationTokenGraceMs } = checked
   // An `error` event with no listener is reported by ioredis on the console for every reconnect
   // attempt; the failures that matter reach Sesame as rejected calls.
   if (options.onError) client.on("error", options.onError)

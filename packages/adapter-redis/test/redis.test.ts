@@ -158,6 +158,18 @@ describe("keys", () => {
       await db.quit()
     }
   })
+  it("puts the client's own keyPrefix in front of its prefix", async () => {
+    const outer = `sesame-test-${unique()}:`
+    const prefixed = await connectRedis({ keyPrefix: outer })
+    try {
+      const created = await RedisAdapter(prefixed, { prefix: "auth:" }).createUser!(user())
+      expect(await client.exists(keys(`${outer}auth:`).user(created.id))).toBe(1)
+      expect(await keysUnder(client, outer)).toHaveLength(2)
+    } finally {
+      await dropPrefix(client, outer)
+      await prefixed.quit()
+    }
+  })
 })
 
 describe("concurrency across connections", () => {
