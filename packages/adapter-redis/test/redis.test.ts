@@ -299,6 +299,23 @@ describe("failures", () => {
     }
   })
 
+  it("hands the client's error events to onError when given", async () => {
+    const { Redis } = await import("ioredis")
+    const down = new Redis({ host: "127.0.0.1", port: 9, retryStrategy: () => null, enableOfflineQueue: false, maxRetriesPerRequest: 0 })
+    const seen: Error[] = []
+    try {
+      RedisAdapter(down, { prefix, onError: (error) => seen.push(error) })
+      await vi.waitFor(() => expect(seen[0]?.message).toMatch(/ECONNREFUSED/))
+    } finally {
+      down.disconnect()
+    }
+  })
+
+  it("refuses options that make no sense", () => {
+    expect(() => RedisAdapter(client, { verificationTokenGrace: -1 })).toThrow(/verificationTokenGrace/)
+    expect(() => RedisAdapter(client, { prefix: 42 as unknown as string })).toThrow(/prefix must be a string/)
+  })
+
   it("the tests' own setup names the command that starts Redis when it is not running", async () => {
     await expect(connectRedis({ port: 9 })).rejects.toThrow(/Start it with:\n {2}redis-server --daemonize yes/)
   })
