@@ -180,6 +180,14 @@ describe("DrizzleAdapter on SQLite: one connection shared by concurrent requests
     connection.close()
   })
 
+  it("refuses tables of another dialect, and objects that are no Drizzle database", async () => {
+    const connection = new Database(":memory:")
+    const { pgTables } = await import("@sesame/adapter-drizzle/pg")
+    expect(() => DrizzleAdapter(drizzle(connection), { tables: { users: pgTables().users } })).toThrow(/tables\.users is not a SQLite table/)
+    expect(() => DrizzleAdapter(connection as never)).toThrow(/expected a Drizzle database/)
+    connection.close()
+  })
+
   it("rolls back when the transaction throws, and the connection stays usable", async () => {
     const adapter = run.adapter({ tables: run.tables() })
     const input = user()
