@@ -1,0 +1,18 @@
+/**
+ * The shape the adapter needs of the five tables, whatever the dialect: a Drizzle table with (at
+ * least) the columns it looks rows up by. The tables exported per dialect (`schema/`) have it, and
+ * so does an app's table that adds columns of its own.
+ *
+ * @module
+ */
+import type { Column, Table } from "drizzle-orm"
+
+type WithColumns<K extends string> = Table & { [P in K]: Column }
+
+export interface SesameTables {
+  users: WithColumns<"id" | "email">
+  accounts: WithColumns<"userId" | "provider" | "providerAccountId">
+  sessions: WithColumns<"sessionToken" | "userId">
+  verificationTokens: WithColumns<"identifier" | "token">
+  authenticators: WithColumns<"credentialID" | "userId">
+}

@@ -1,0 +1,112 @@
+/**
+ * The adapter's methods, each one operation of the script: arguments become hash fields, the
+ * encoded result becomes a model. The same methods serve the adapter itself (each call commits at
+ * once) and a transaction (each call is a dry run, replayed at commit), through `call`.
+ *
+ * @module
+ */
+import type { Adapter } from "@sesame/core/adapters"
+import { accountRef, tokenRef } from "./keys.js"
+import {
+  accountFields,
+  accountTokenFields,
+  authenticatorFields,
+  fields,
+  sessionFields,
+  sessionUpdateFields,
+  toAccount,
+  toAuthenticator,
+  toSession,
+  toUser,
+  toVerificationToken,
+  userFields,
+  userUpdateFields,
+  verificationTokenFields,
+  type FlatRecord,
+} from "./records.js"
+import type { Operation } from "./run.js"
+
+/** Runs one operation; resolves with its result as the script encodes it (JSON). */
+export type Call = (operation: Operation) => Promise<string>
+
+export interface OperationOptions {
+  /** Milliseconds a verification token's key outlives its `expires`. */
+  verificationTokenGraceMs: number
+}
+
+/** Every method of the contract but `transaction`. */
+export type AdapterMethods = Required<Omit<Adapter, "transaction">>
+
+export function operations(call: Call, options: OperationOptions): AdapterMethods {
+  const result = async <T>(operation: Operation, map: (value: never) => T): Promise<T | null> => {
+    const value: unknown = JSON.parse(await call(operation))
+    return value === null ? null : map(value as never)
+  }
+  const list = async <T>(operation: Operation, map: (record: FlatRecord) => T): Promise<T[]> =>
+    (await result(operation, (records: FlatRecord[]) => records.map(map))) ?? []
+  /** For methods whose operation fails rather than finding nothing. */
+  const found = <T>(value: T | null): T => {
+    if (value === null) throw new Error("The store returned no record.")
+    return value
+  }
+
+  return {
+    async createUser(user) {
+      return found(await result(["createUser", fields({ ...user, id: user.id ?? crypto.randomUUID() }, userFields)], toUser))
+    },
+    getUser: (id) => result(["getUser", id], toUser),
+    getUserByEmail: (email) => result(["getUserByEmail", email], toUser),
+    getUserByAccount: ({ provider, providerAccountId }) => result(["getUserByAccount", accountRef(provider, providerAccountId)], toUser),
+    async updateUser(user) {
+      return found(await result(["updateUser", user.id, fields(user, userUpdateFields, true)], toUser))
+    },
+    deleteUser: (id) => result(["deleteUser", id], toUser),
+
+    async linkAccount(account) {
+      return found(await result(["linkAccount", accountRef(account.provider, account.providerAccountId), fields(account, accountFields)], toAccount))
+    },
+    async unlinkAccount({ provider, providerAccountId }) {
+      return (await result(["unlinkAccount", accountRef(provider, providerAccountId)], toAccount)) ?? undefined
+    },
+    getAccount: (providerAccountId, provider) => result(["getAccount", accountRef(provider, providerAccountId)], toAccount),
+    updateAccount: (account) =>
+      result(["updateAccount", accountRef(account.provider, account.providerAccountId), fields(account, accountTokenFields, true)], toAccount),
+    listAccountsByUserId: (userId) => list(["listAccountsByUserId", userId], toAccount),
+
+    async createSession(session) {
+      return found(await result(["createSession", fields(session, sessionFields)], toSession))
+    },
+    getSessionAndUser: (sessionToken) =>
+      result(["getSessionAndUser", sessionToken], ([session, user]: [FlatRecord, FlatRecord]) => ({ session: toSession(session), user: toUser(user) })),
+    updateSession: (session) => result(["updateSession", session.sessionToken, fields(session, sessionUpdateFields, true)], toSession),
+    deleteSession: (sessionToken) => result(["deleteSession", sessionToken], toSession),
+    listSessionsByUserId: (userId) => list(["listSessionsByUserId", userId], toSession),
+    async deleteSessionsByUserId(userId, except) {
+      // Session tokens are SHA-256 hashes, never empty, so "" excepts nothing.
+      return found(await result(["deleteSessionsByUserId", userId, except ?? ""], (count: number) => count))
+    },
+
+    async createVerificationToken(token) {
+      // Kept a while past its expiry, so that a late use gets the token back (and is refused as
+      // expired by the caller) rather than finding nothing. A token already expired when created
+      // (possible only through a caller's clock) is kept for the grace period from now.
+      const expiresAt = Math.max(token.expires.getTime(), Date.now()) + options.verificationTokenGraceMs
+      const operation: Operation = ["createVerificationToken", tokenRef(token.identifier, token.token), fields(token, verificationTokenFields), String(expiresAt)]
+      return found(await result(operation, toVerificationToken))
+    },
+    useVerificationToken: ({ identifier, token }) => result(["useVerificationToken", tokenRef(identifier, token)], toVerificationToken),
+
+    async createAuthenticator(authenticator) {
+      return found(await result(["createAuthenticator", fields(authenticator, authenticatorFields)], toAuthenticator))
+    },
+    getAuthenticator: (credentialID) => result(["getAuthenticator", credentialID], toAuthenticator),
+    listAuthenticatorsByUserId: (userId) => list(["listAuthenticatorsByUserId", userId], toAuthenticator),
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      return found(await result(["updateAuthenticator", credentialID, { counter: String(newCounter) }], toAuthenticator))
+    },
+    async updateAuthenticator(credentialID, data) {
+      return found(await result(["updateAuthenticator", credentialID, fields(data, ["name"], true)], toAuthenticator))
+    },
+    deleteAuthenticator: (credentialID) => result(["deleteAuthenticator", credentialID], toAuthenticator),
+  }
+}
