@@ -18,7 +18,6 @@
  */
 import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
 import type Database from "better-sqlite3"
-import { Gate } from "./gate.js"
 import { migrate, openDatabase, type MigrateOptions } from "./migrate.js"
 import {
   accountTokenColumns,
@@ -31,6 +30,7 @@ import {
   toVerificationToken,
   userColumns,
   type Row,
+  Gate,
 } from "@sesame/sql-common"
 import { tableNames, type TableNames } from "./schema.js"
 

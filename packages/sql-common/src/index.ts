@@ -23,3 +23,4 @@ export {
   userColumns,
   type Row,
 } from "./rows.js"
+export { Gate } from "./gate.js"

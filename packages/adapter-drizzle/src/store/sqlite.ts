@@ -9,7 +9,7 @@
  */
 import { sql, type Table } from "drizzle-orm"
 import type { BaseSQLiteDatabase, SQLiteTable } from "drizzle-orm/sqlite-core"
-import { Gate } from "./gate.js"
+import { Gate } from "@sesame/sql-common"
 import type { Row, Store } from "./types.js"
 
 /** A Drizzle SQLite database on a synchronous driver (better-sqlite3). */

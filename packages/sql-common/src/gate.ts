@@ -1,9 +1,9 @@
 /**
- * One better-sqlite3 connection serves the whole process, and its statements run synchronously.
+ * better-sqlite3 has one connection per database object, and its statements run synchronously.
  * A transaction, though, spans `await`s (the caller's code runs between its statements), so
  * statements of other requests must not slip into it. The gate lets ordinary operations run at
  * once unless a transaction is open, in which case they wait for it to end; transactions run one
- * at a time.
+ * at a time. `@sesame/adapter-sqlite` and the SQLite store of `@sesame/adapter-drizzle` share it.
  *
  * @module
  */
