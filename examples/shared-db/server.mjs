@@ -9,6 +9,7 @@
  *
  * With REDIS_URL instead of DATABASE_URL (and REDIS_PREFIX for the keys), the instances share a
  * Redis server through @sesame/adapter-redis. Every instance must have the same AUTH_SECRET.
+ * With AUTH_IDP_ISSUER (and AUTH_IDP_ID, AUTH_IDP_SECRET) an OpenID provider "idp" is offered too.
  * PORT=0 picks a free port; the line "listening on <port>" says which.
  */
 import { createServer } from "node:http"
@@ -48,6 +49,8 @@ export const config = {
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       authorize: ({ email, password }) => (password === "open sesame" && email ? { email: String(email).trim().toLowerCase() } : null),
     }),
+    // Client id, secret and issuer come from AUTH_IDP_ID, AUTH_IDP_SECRET and AUTH_IDP_ISSUER.
+    ...(process.env.AUTH_IDP_ISSUER ? [{ id: "idp", name: "Dev IdP", type: "oidc" }] : []),
   ],
 }
 

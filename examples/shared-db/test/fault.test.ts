@@ -7,15 +7,18 @@
  *   to be written. The browser gets the error page (a redirect to `error=Configuration`, not a 500
  *   or a hang), the process lives on, no row was written, and once the database is back the same
  *   sign-in succeeds.
- * - The multi-row write Sesame does for a new OAuth user, `transaction` (create the user, link the
- *   account): the connection drops after the account's INSERT reached the server but before
- *   COMMIT. Neither row remains, and the same transaction succeeds once the database is back.
+ * - The multi-row write Sesame does for a new OAuth user (create the user, link the account, in one
+ *   `transaction`): the connection drops after the account's INSERT reached the server but before
+ *   COMMIT, first through the adapter alone, then end to end in a real OpenID Connect sign-in
+ *   against the dev IdP. Neither row remains, and the same sign-in succeeds once the database is
+ *   back.
  */
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import PostgresAdapter, { migrate } from "@sesame/adapter-pg"
 import { serverUrl, testSchema } from "../../../packages/adapter-pg/test/database.js"
-import { Browser, startInstance, type Instance } from "./instances.js"
+import { startDevIdp } from "@sesame/dev-idp"
+import { Browser, freePort, startInstance, type Instance } from "./instances.js"
 import { TcpProxy } from "./tcp-proxy.js"
 
 const schema = testSchema("fault")
@@ -115,6 +118,52 @@ describe("the database drops inside the user-and-account transaction", () => {
       expect(await adapter.getUserByAccount!({ provider: "github", providerAccountId })).toEqual(user)
     } finally {
       await pool.end()
+    }
+  })
+})
+
+describe("the database drops in the middle of an OAuth first sign-in", () => {
+  it("the error page, neither the user nor the account, then success once the database is back", async () => {
+    const port = await freePort()
+    const origin = `http://127.0.0.1:${port}`
+    const secret = `idp-client-secret-${crypto.randomUUID()}`
+    const email = `ada-${crypto.randomUUID().slice(0, 8)}@example.com`
+    const idp = await startDevIdp({
+      clients: [{ client_id: "shared-db", client_secret: secret, redirect_uris: [`${origin}/auth/callback/idp`] }],
+      accounts: [{ id: "ada", email, name: "Ada" }],
+    })
+    const app = await startInstance({
+      DATABASE_URL: proxiedUrl,
+      PORT: String(port),
+      AUTH_SECRET: `fault-secret-${crypto.randomUUID()}`,
+      AUTH_IDP_ID: "shared-db",
+      AUTH_IDP_SECRET: secret,
+      AUTH_IDP_ISSUER: idp.issuer,
+    })
+    try {
+      await proxy.up()
+      const browser = new Browser()
+      // The account's INSERT reaches PostgreSQL inside the transaction; COMMIT never does.
+      const down = proxy.failOn(`INSERT INTO "sesame_accounts"`, { forward: true })
+      const failed = await browser.signInWithIdp(app.origin, "ada")
+      await down
+      expect(failed.status).toBe(302)
+      const location = new URL(failed.headers.get("location")!, app.origin)
+      expect(`${location.pathname}${location.search}`).toBe("/auth/error?error=Configuration")
+      expect(browser.cookies.has("sesame.session-token")).toBe(false)
+      expect(await count("sesame_users", "email", email)).toBe(0)
+      expect(await count("sesame_accounts", "provider", "idp")).toBe(0)
+      expect(app.process.exitCode).toBeNull()
+
+      await proxy.up()
+      const signIn = await browser.signInWithIdp(app.origin, "ada")
+      expect(signIn.headers.get("location")).toBe(`${app.origin}/welcome`)
+      expect((await browser.session(app.origin))?.user?.email).toBe(email)
+      expect(await count("sesame_users", "email", email)).toBe(1)
+      expect(await count("sesame_accounts", "provider", "idp")).toBe(1)
+    } finally {
+      await app.stop()
+      await idp.close()
     }
   })
 })

@@ -4,7 +4,9 @@
  * jar that can talk to any of them.
  */
 import { spawn, type ChildProcess } from "node:child_process"
+import { createServer } from "node:net"
 import { join } from "node:path"
+import { atProvider } from "../../../packages/core/test/oauth/harness.js"
 
 const serverFile = join(import.meta.dirname, "..", "server.mjs")
 
@@ -14,6 +16,18 @@ export interface Instance {
   /** Everything the process wrote to stderr, for failure messages. */
   errors(): string
   stop(): Promise<void>
+}
+
+/** A port that was free a moment ago, for an instance whose URL must be known before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
 }
 
 /** Starts one instance with `env` (DATABASE_URL or REDIS_URL, AUTH_SECRET); resolves once it listens. */
@@ -71,6 +85,21 @@ export class Browser {
   async signIn(origin: string, email: string): Promise<Response> {
     const { csrfToken } = (await (await this.request(origin, "/auth/csrf")).json()) as { csrfToken: string }
     return this.request(origin, "/auth/callback/credentials", { csrfToken, email, password: "open sesame", callbackUrl: `${origin}/welcome` })
+  }
+
+  /**
+   * Signs in with the OpenID provider "idp": starts at the app, plays the browser at the provider
+   * (which logs `loginHint` in by itself), and returns the app's answer to the callback.
+   */
+  async signInWithIdp(origin: string, loginHint: string): Promise<Response> {
+    const { csrfToken } = (await (await this.request(origin, "/auth/csrf")).json()) as { csrfToken: string }
+    const start = await this.request(origin, "/auth/signin/idp", { csrfToken, callbackUrl: `${origin}/welcome`, login_hint: loginHint })
+    const authorization = start.headers.get("location")
+    if (start.status !== 302 || !authorization) throw new Error(`the sign-in did not start: ${start.status}`)
+    const answer = await atProvider(authorization, `${origin}/auth/callback/idp`)
+    if (answer.kind !== "redirect") throw new Error("the provider answered with a form; this app uses the query response mode")
+    const callback = new URL(answer.url)
+    return this.request(origin, `${callback.pathname}${callback.search}`)
   }
 
   /** The session as `origin` sees it (null when signed out). */
