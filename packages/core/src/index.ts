@@ -65,6 +65,7 @@ export type { InternalResponse } from "./http/response.js"
 export type { LoggerInstance, WarningCode } from "./logger.js"
 export type { MessageKey, MessageOverrides, Messages } from "./pages/messages.js"
 export { raw, skipCSRFCheck } from "./symbols.js"
+export { listSessions, revokeOtherSessions, revokeSession, type SessionInfo } from "./session/management.js"
 
 const configurationMessage = "There is a problem with the server configuration. Check the server logs for more information."
 

@@ -4,7 +4,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it, vi } from "vitest"
-import { aliceCredentials, CookieJar, signInAlice } from "./helpers.js"
+import type { AuthConfig } from "@sesame/core"
+import { MemoryAdapter } from "@sesame/core/adapters"
+import { aliceCredentials, CookieJar, secret, signInAlice } from "./helpers.js"
 
 const root = join(import.meta.dirname, "..", "..", "..")
 const scratch = join(import.meta.dirname, ".scratch")
@@ -36,6 +38,28 @@ describe("package README: getToken", () => {
     await signInAlice(config, jar)
     const res = await handler(new Request("http://localhost:3000/api/me", { headers: { cookie: jar.header() } }))
     expect(await res.json()).toEqual({ userId: "1" })
+  })
+})
+
+describe("README session management", () => {
+  it("lists, revokes one and revokes the others, as written", async () => {
+    mkdirSync(scratch, { recursive: true })
+    const file = join(scratch, "session-management.ts")
+    writeFileSync(file, readmeExample(join(root, "README.md"), "session-management"))
+    const example = (await import(file)) as {
+      devices: (r: Request, c: AuthConfig) => Promise<{ id: string; current: boolean }[] | null>
+      signOutDevice: (r: Request, c: AuthConfig, id: string) => Promise<boolean>
+      signOutEverywhereElse: (r: Request, c: AuthConfig) => Promise<number>
+    }
+    const config: AuthConfig = { secret, trustHost: true, adapter: MemoryAdapter(), providers: [aliceCredentials({ createUser: true })] }
+    const jars = [new CookieJar(), new CookieJar(), new CookieJar()]
+    for (const jar of jars) await signInAlice(config, jar)
+    const me = new Request("http://localhost:3000/", { headers: { cookie: jars[0]!.header() } })
+    const listed = (await example.devices(me, config))!
+    expect(listed).toHaveLength(3)
+    expect(await example.signOutDevice(me, config, listed.find((s) => !s.current)!.id)).toBe(true)
+    expect(await example.signOutEverywhereElse(me, config)).toBe(1)
+    expect(await example.devices(me, config)).toHaveLength(1)
   })
 })
 

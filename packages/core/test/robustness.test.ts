@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest"
 import { Auth, type AuthConfig } from "@sesame/core"
 import { encode } from "@sesame/core/jwt"
+import { MemoryAdapter } from "@sesame/core/adapters"
 import { aliceCredentials, jwtConfig, secret } from "./helpers.js"
 
 function mulberry32(seed: number) {
@@ -193,6 +194,7 @@ describe("robustness", () => {
       jwtConfig({ logger: silent }),
       jwtConfig({ logger: silent, basePath: "/api/auth", pages: { signIn: "/login", error: "/oops" } }),
       { secret: [secret, "older-secret-0123456789abcdef"], trustHost: true, logger: silent, providers: [aliceCredentials()], useSecureCookies: true },
+      { secret, trustHost: true, logger: silent, adapter: MemoryAdapter(), providers: [aliceCredentials({ createUser: true })] },
     ]
     const validToken = await encode({ token: { sub: "1", name: "Alice" }, secret, salt: "sesame.session-token" })
     const statuses = new Map<number, number>()

@@ -92,8 +92,8 @@ export interface Adapter {
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>
   /** Session management: a user's sessions. */
   listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>
-  /** Session management: removes every session of a user, but the one named in `except`. */
-  deleteSessionsByUserId?(userId: string, except?: string): Awaitable<number | void>
+  /** Session management: removes every session of a user but the one named in `except`; returns how many. */
+  deleteSessionsByUserId?(userId: string, except?: string): Awaitable<number>
   createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /** Returns and deletes the token in one step, so it can be used once. Null when absent. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>

@@ -1,0 +1,277 @@
+/**
+ * `@sesame/adapter-sqlite`: Sesame's adapter for SQLite on better-sqlite3, the embedded default.
+ *
+ * ```ts
+ * import SqliteAdapter from "@sesame/adapter-sqlite"
+ * const adapter = SqliteAdapter("./data/auth.db") // or a better-sqlite3 Database, or ":memory:"
+ * ```
+ *
+ * The schema is created (or upgraded) when the adapter is made; `migrate` does the same on its own
+ * and `schema` prints the SQL. Foreign keys are switched on for the connection, and file databases
+ * use WAL journaling so that readers do not block the writer.
+ *
+ * Session tokens arrive already hashed (Sesame stores only the SHA-256 of the cookie's token), so
+ * the primary-key lookup on `sessionToken` compares hashes: what an index lookup might leak through
+ * timing is a prefix of a hash, which tells nothing about a token.
+ *
+ * @module
+ */
+import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
+import type Database from "better-sqlite3"
+import { Gate } from "./gate.js"
+import { migrate, openDatabase, type MigrateOptions } from "./migrate.js"
+import { accountTokenColumns, fromDate, toAccount, toAuthenticator, toSession, toUser, toVerificationToken, type Row } from "./rows.js"
+import { tableNames, type TableNames } from "./schema.js"
+
+export { migrate, type MigrateOptions, type MigrationResult } from "./migrate.js"
+export { schema, defaultTableNames, type TableNames } from "./schema.js"
+
+export interface SqliteAdapterOptions extends MigrateOptions {
+  /** Create or upgrade the schema when the adapter is made. Default true. */
+  migrate?: boolean
+}
+
+const userColumns = ["name", "email", "emailVerified", "image"] as const
+const sessionColumns = ["expires", "createdAt", "lastUsedAt", "userAgent"] as const
+
+function statements(db: Database.Database, t: TableNames) {
+  const p = (sql: string) => db.prepare(sql)
+  return {
+    insertUser: p(`INSERT INTO "${t.users}" ("id", "name", "email", "emailVerified", "image") VALUES (?, ?, ?, ?, ?) RETURNING *`),
+    userById: p(`SELECT * FROM "${t.users}" WHERE "id" = ?`),
+    userByEmail: p(`SELECT * FROM "${t.users}" WHERE "email" = ?`),
+    userByAccount: p(
+      `SELECT u.* FROM "${t.users}" u JOIN "${t.accounts}" a ON a."userId" = u."id" WHERE a."provider" = ? AND a."providerAccountId" = ?`,
+    ),
+    deleteUser: p(`DELETE FROM "${t.users}" WHERE "id" = ? RETURNING *`),
+    insertAccount: p(
+      `INSERT INTO "${t.accounts}" ("id", "userId", "type", "provider", "providerAccountId", ${accountTokenColumns.map((c) => `"${c}"`).join(", ")}) VALUES (?, ?, ?, ?, ?, ${accountTokenColumns.map(() => "?").join(", ")}) RETURNING *`,
+    ),
+    deleteAccount: p(`DELETE FROM "${t.accounts}" WHERE "provider" = ? AND "providerAccountId" = ? RETURNING *`),
+    account: p(`SELECT * FROM "${t.accounts}" WHERE "provider" = ? AND "providerAccountId" = ?`),
+    accountsByUser: p(`SELECT * FROM "${t.accounts}" WHERE "userId" = ?`),
+    insertSession: p(
+      `INSERT INTO "${t.sessions}" ("sessionToken", "userId", "expires", "createdAt", "lastUsedAt", "userAgent") VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+    ),
+    sessionAndUser: p(
+      `SELECT s.*, u."id" AS "u_id", u."name" AS "u_name", u."email" AS "u_email", u."emailVerified" AS "u_emailVerified", u."image" AS "u_image"
+       FROM "${t.sessions}" s JOIN "${t.users}" u ON u."id" = s."userId" WHERE s."sessionToken" = ?`,
+    ),
+    deleteSession: p(`DELETE FROM "${t.sessions}" WHERE "sessionToken" = ? RETURNING *`),
+    sessionsByUser: p(`SELECT * FROM "${t.sessions}" WHERE "userId" = ?`),
+    deleteSessionsByUser: p(`DELETE FROM "${t.sessions}" WHERE "userId" = ? AND "sessionToken" <> ?`),
+    insertToken: p(`INSERT INTO "${t.verificationTokens}" ("identifier", "token", "expires") VALUES (?, ?, ?) RETURNING *`),
+    useToken: p(`DELETE FROM "${t.verificationTokens}" WHERE "identifier" = ? AND "token" = ? RETURNING *`),
+    insertAuthenticator: p(
+      `INSERT INTO "${t.authenticators}" ("credentialID", "userId", "providerAccountId", "credentialPublicKey", "counter", "credentialDeviceType", "credentialBackedUp", "transports", "name", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    ),
+    authenticator: p(`SELECT * FROM "${t.authenticators}" WHERE "credentialID" = ?`),
+    authenticatorsByUser: p(`SELECT * FROM "${t.authenticators}" WHERE "userId" = ?`),
+    updateCounter: p(`UPDATE "${t.authenticators}" SET "counter" = ? WHERE "credentialID" = ? RETURNING *`),
+    renameAuthenticator: p(`UPDATE "${t.authenticators}" SET "name" = ? WHERE "credentialID" = ? RETURNING *`),
+    deleteAuthenticator: p(`DELETE FROM "${t.authenticators}" WHERE "credentialID" = ? RETURNING *`),
+  }
+}
+
+type Statements = ReturnType<typeof statements>
+
+/** `UPDATE … SET` for the given columns of `values` that are present; null when there are none. */
+function updateSql(table: string, columns: readonly string[], values: Record<string, unknown>, where: string): { sql: string; params: unknown[] } | null {
+  const set = columns.filter((c) => values[c] !== undefined)
+  if (set.length === 0) return null
+  return {
+    sql: `UPDATE "${table}" SET ${set.map((c) => `"${c}" = ?`).join(", ")} WHERE ${where} RETURNING *`,
+    params: set.map((c) => (values[c] instanceof Date ? (values[c] as Date).getTime() : values[c])),
+  }
+}
+
+function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, inTransaction: boolean): Adapter {
+  // Outside a transaction, wait for any open one to end; inside, run at once.
+  const ready = inTransaction ? async () => {} : () => gate.idle()
+  const get = (statement: Database.Statement, ...params: unknown[]) => (statement.get(...params) as Row | undefined) ?? null
+  /** The row a statement returns, mapped, or null. */
+  const one = <T>(statement: Database.Statement, map: (row: Row) => T, ...params: unknown[]): T | null => {
+    const row = get(statement, ...params)
+    return row && map(row)
+  }
+  const all = <T>(statement: Database.Statement, map: (row: Row) => T, ...params: unknown[]): T[] => (statement.all(...params) as Row[]).map(map)
+
+  const adapter: Adapter = {
+    async createUser(user) {
+      await ready()
+      return toUser(get(q.insertUser, user.id ?? crypto.randomUUID(), user.name ?? null, user.email, fromDate(user.emailVerified), user.image ?? null)!)
+    },
+    async getUser(id) {
+      await ready()
+      return one(q.userById, toUser, id)
+    },
+    async getUserByEmail(email) {
+      await ready()
+      return one(q.userByEmail, toUser, email)
+    },
+    async getUserByAccount({ provider, providerAccountId }) {
+      await ready()
+      return one(q.userByAccount, toUser, provider, providerAccountId)
+    },
+    async updateUser(user) {
+      await ready()
+      const update = updateSql(t.users, userColumns, user, `"id" = ?`)
+      const row = update ? get(db.prepare(update.sql), ...update.params, user.id) : get(q.userById, user.id)
+      if (!row) throw new Error(`No user with id "${user.id}".`)
+      return toUser(row)
+    },
+    async deleteUser(id) {
+      await ready()
+      return one(q.deleteUser, toUser, id)
+    },
+
+    async linkAccount(account) {
+      await ready()
+      const row = get(
+        q.insertAccount,
+        crypto.randomUUID(),
+        account.userId,
+        account.type,
+        account.provider,
+        account.providerAccountId,
+        ...accountTokenColumns.map((c) => (account[c] as string | number | undefined) ?? null),
+      )
+      return toAccount(row!)
+    },
+    async unlinkAccount({ provider, providerAccountId }) {
+      await ready()
+      const row = get(q.deleteAccount, provider, providerAccountId)
+      return row ? toAccount(row) : undefined
+    },
+    async getAccount(providerAccountId, provider) {
+      await ready()
+      return one(q.account, toAccount, provider, providerAccountId)
+    },
+    async updateAccount(account) {
+      await ready()
+      const update = updateSql(t.accounts, accountTokenColumns, account, `"provider" = ? AND "providerAccountId" = ?`)
+      const row = update
+        ? get(db.prepare(update.sql), ...update.params, account.provider, account.providerAccountId)
+        : get(q.account, account.provider, account.providerAccountId)
+      return row && toAccount(row)
+    },
+    async listAccountsByUserId(userId) {
+      await ready()
+      return all(q.accountsByUser, toAccount, userId)
+    },
+
+    async createSession(session) {
+      await ready()
+      return toSession(
+        get(q.insertSession, session.sessionToken, session.userId, fromDate(session.expires), fromDate(session.createdAt), fromDate(session.lastUsedAt), session.userAgent ?? null)!,
+      )
+    },
+    async getSessionAndUser(sessionToken) {
+      await ready()
+      const row = get(q.sessionAndUser, sessionToken)
+      if (!row) return null
+      const user = toUser({ id: row.u_id, name: row.u_name, email: row.u_email, emailVerified: row.u_emailVerified, image: row.u_image })
+      return { session: toSession(row), user }
+    },
+    async updateSession(session) {
+      await ready()
+      const update = updateSql(t.sessions, sessionColumns, session, `"sessionToken" = ?`)
+      const row = update ? get(db.prepare(update.sql), ...update.params, session.sessionToken) : null
+      return row && toSession(row)
+    },
+    async deleteSession(sessionToken) {
+      await ready()
+      return one(q.deleteSession, toSession, sessionToken)
+    },
+    async listSessionsByUserId(userId) {
+      await ready()
+      return all(q.sessionsByUser, toSession, userId)
+    },
+    async deleteSessionsByUserId(userId, except) {
+      await ready()
+      return q.deleteSessionsByUser.run(userId, except ?? "").changes
+    },
+
+    async createVerificationToken(token) {
+      await ready()
+      return toVerificationToken(get(q.insertToken, token.identifier, token.token, fromDate(token.expires))!)
+    },
+    async useVerificationToken({ identifier, token }) {
+      await ready()
+      // One statement: of two concurrent uses, exactly one deletes (and gets) the row.
+      return one(q.useToken, toVerificationToken, identifier, token)
+    },
+
+    async createAuthenticator(a: AdapterAuthenticator) {
+      await ready()
+      const row = get(
+        q.insertAuthenticator,
+        a.credentialID,
+        a.userId,
+        a.providerAccountId,
+        a.credentialPublicKey,
+        a.counter,
+        a.credentialDeviceType,
+        a.credentialBackedUp ? 1 : 0,
+        a.transports ?? null,
+        a.name ?? null,
+        fromDate(a.createdAt),
+      )
+      return toAuthenticator(row!)
+    },
+    async getAuthenticator(credentialID) {
+      await ready()
+      return one(q.authenticator, toAuthenticator, credentialID)
+    },
+    async listAuthenticatorsByUserId(userId) {
+      await ready()
+      return all(q.authenticatorsByUser, toAuthenticator, userId)
+    },
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      await ready()
+      const row = get(q.updateCounter, newCounter, credentialID)
+      if (!row) throw new Error(`No authenticator with credential id "${credentialID}".`)
+      return toAuthenticator(row)
+    },
+    async updateAuthenticator(credentialID, data) {
+      await ready()
+      const row = data.name === undefined ? get(q.authenticator, credentialID) : get(q.renameAuthenticator, data.name, credentialID)
+      if (!row) throw new Error(`No authenticator with credential id "${credentialID}".`)
+      return toAuthenticator(row)
+    },
+    async deleteAuthenticator(credentialID) {
+      await ready()
+      return one(q.deleteAuthenticator, toAuthenticator, credentialID)
+    },
+
+    async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
+      if (inTransaction) return fn(adapter)
+      return gate.exclusive(async () => {
+        db.exec("BEGIN IMMEDIATE")
+        try {
+          const result = await fn(build(db, q, t, gate, true))
+          db.exec("COMMIT")
+          return result
+        } catch (error) {
+          if (db.inTransaction) db.exec("ROLLBACK")
+          throw error
+        }
+      })
+    },
+  }
+  return adapter
+}
+
+/**
+ * The SQLite adapter. `database` is a better-sqlite3 `Database`, a file path, or `":memory:"`.
+ * The schema is migrated unless `options.migrate` is false.
+ */
+export default function SqliteAdapter(database: Database.Database | string, options: SqliteAdapterOptions = {}): Adapter {
+  const db = openDatabase(database)
+  db.pragma("foreign_keys = ON")
+  if (!db.memory) db.pragma("journal_mode = WAL")
+  if (options.migrate !== false) migrate(db, options)
+  const t = tableNames(options.tables)
+  return build(db, statements(db, t), t, new Gate(), false)
+}
+

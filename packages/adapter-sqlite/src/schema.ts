@@ -1,0 +1,113 @@
+/**
+ * The SQLite schema: five tables with foreign keys (cascading on user deletion), the unique
+ * constraints of the contract, and an index on every column the adapter looks rows up by.
+ * Migrations are numbered and recorded in `<users table>_migrations`, so `migrate` is idempotent.
+ *
+ * @module
+ */
+
+/** Names of the five tables. Defaults: `sesame_users`, `sesame_accounts`, … */
+export interface TableNames {
+  users: string
+  accounts: string
+  sessions: string
+  verificationTokens: string
+  authenticators: string
+}
+
+export const defaultTableNames: TableNames = {
+  users: "sesame_users",
+  accounts: "sesame_accounts",
+  sessions: "sesame_sessions",
+  verificationTokens: "sesame_verificationTokens",
+  authenticators: "sesame_authenticators",
+}
+
+const identifier = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
+
+/** The table names with defaults, checked to be plain identifiers (they are interpolated into SQL). */
+export function tableNames(overrides: Partial<TableNames> = {}): TableNames {
+  const names = { ...defaultTableNames, ...overrides }
+  for (const [role, name] of Object.entries(names)) {
+    if (!identifier.test(name)) throw new TypeError(`tables.${role} must be a plain SQL identifier; got ${JSON.stringify(name)}.`)
+  }
+  return names
+}
+
+export interface Migration {
+  version: number
+  description: string
+  sql: (t: TableNames) => string
+}
+
+/** Every schema change, in order. Append; never edit a released one. */
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    description: "create users, accounts, sessions, verification tokens and authenticators",
+    sql: (t) => `
+CREATE TABLE "${t.users}" (
+  "id" TEXT PRIMARY KEY NOT NULL,
+  "name" TEXT,
+  "email" TEXT NOT NULL,
+  "emailVerified" INTEGER,
+  "image" TEXT
+);
+CREATE UNIQUE INDEX "${t.users}_email_key" ON "${t.users}" ("email");
+
+CREATE TABLE "${t.accounts}" (
+  "id" TEXT PRIMARY KEY NOT NULL,
+  "userId" TEXT NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
+  "type" TEXT NOT NULL,
+  "provider" TEXT NOT NULL,
+  "providerAccountId" TEXT NOT NULL,
+  "refresh_token" TEXT,
+  "access_token" TEXT,
+  "expires_at" INTEGER,
+  "token_type" TEXT,
+  "scope" TEXT,
+  "id_token" TEXT,
+  "session_state" TEXT
+);
+CREATE UNIQUE INDEX "${t.accounts}_provider_key" ON "${t.accounts}" ("provider", "providerAccountId");
+CREATE INDEX "${t.accounts}_userId_idx" ON "${t.accounts}" ("userId");
+
+CREATE TABLE "${t.sessions}" (
+  "sessionToken" TEXT PRIMARY KEY NOT NULL,
+  "userId" TEXT NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
+  "expires" INTEGER NOT NULL,
+  "createdAt" INTEGER,
+  "lastUsedAt" INTEGER,
+  "userAgent" TEXT
+);
+CREATE INDEX "${t.sessions}_userId_idx" ON "${t.sessions}" ("userId");
+
+CREATE TABLE "${t.verificationTokens}" (
+  "identifier" TEXT NOT NULL,
+  "token" TEXT NOT NULL,
+  "expires" INTEGER NOT NULL,
+  PRIMARY KEY ("identifier", "token")
+);
+
+CREATE TABLE "${t.authenticators}" (
+  "credentialID" TEXT PRIMARY KEY NOT NULL,
+  "userId" TEXT NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
+  "providerAccountId" TEXT NOT NULL,
+  "credentialPublicKey" TEXT NOT NULL,
+  "counter" INTEGER NOT NULL,
+  "credentialDeviceType" TEXT NOT NULL,
+  "credentialBackedUp" INTEGER NOT NULL,
+  "transports" TEXT,
+  "name" TEXT,
+  "createdAt" INTEGER
+);
+CREATE INDEX "${t.authenticators}_userId_idx" ON "${t.authenticators}" ("userId");
+`,
+  },
+]
+
+/** The whole schema as SQL, for `sesame schema --adapter sqlite`. */
+export function schema(overrides: Partial<TableNames> = {}): string {
+  const t = tableNames(overrides)
+  return migrations.map((m) => `-- ${m.version}: ${m.description}${m.sql(t)}`).join("\n")
+}

@@ -1,0 +1,119 @@
+/**
+ * Session management for the signed-in user: list their sessions, revoke one, sign out everywhere
+ * else. Database sessions only (a JWT cannot be revoked before it expires).
+ *
+ * A listed session is named by a public id derived from its stored hash (`publicSessionId`), so
+ * neither the token nor the stored hash ever leaves the server.
+ *
+ * @module
+ */
+import type { AdapterSession, AdapterUser } from "../adapters/types.js"
+import type { CheckedAdapter } from "../adapters/wrap.js"
+import { resolveConfig } from "../config/resolve.js"
+import { UnsupportedStrategy } from "../errors.js"
+import { createContext } from "../http/context.js"
+import { requestCookies } from "../http/request.js"
+import type { AuthConfig, LazyAuthConfig } from "../types.js"
+import { hashSessionToken, maxSessionTokenLength, publicSessionId } from "./token.js"
+
+/** One of the signed-in user's sessions. */
+export interface SessionInfo {
+  /** Identifies the session in `revokeSession`. Not a credential. */
+  id: string
+  /** Whether this is the session of the request. */
+  current: boolean
+  expires: Date
+  createdAt: Date | null
+  /** When the session was last extended (at `updateAge` resolution). */
+  lastUsedAt: Date | null
+  /** The `User-Agent` of the request that started it. */
+  userAgent: string | null
+}
+
+interface SignedIn {
+  adapter: CheckedAdapter
+  user: AdapterUser
+  currentHash: string
+}
+
+/** The request's valid database session and its user, or null. Throws for a bad configuration. */
+async function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<SignedIn | null> {
+  const config = typeof configOrLazy === "function" ? await configOrLazy(request) : configOrLazy
+  const resolution = resolveConfig(config)
+  if (!resolution.ok) throw resolution.error
+  const resolved = resolution.config
+  if (resolved.session.strategy !== "database" || !resolved.adapter) {
+    throw new UnsupportedStrategy("Session management needs database sessions: configure an adapter (and no `session.strategy: \"jwt\"`).")
+  }
+  const ctx = createContext({
+    config: resolved,
+    request,
+    url: new URL(request.url),
+    method: "GET",
+    head: false,
+    action: "session",
+    providerId: undefined,
+    query: {},
+    body: {},
+    cookies: requestCookies(request),
+  })
+  const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
+  if (!token || token.length > maxSessionTokenLength) return null
+  const currentHash = await hashSessionToken(token)
+  const found = await resolved.adapter.getSessionAndUser(currentHash)
+  if (!found || !(new Date(found.session.expires).getTime() > Date.now())) return null
+  return { adapter: resolved.adapter, user: found.user, currentHash }
+}
+
+function live(session: AdapterSession): boolean {
+  return new Date(session.expires).getTime() > Date.now()
+}
+
+/**
+ * The sessions of the request's user, newest first, or null when the request is not signed in.
+ *
+ * @example
+ * ```ts
+ * const sessions = await listSessions(request, config)
+ * ```
+ */
+export async function listSessions(request: Request, config: AuthConfig | LazyAuthConfig): Promise<SessionInfo[] | null> {
+  const me = await signedIn(request, config)
+  if (!me) return null
+  const sessions = (await me.adapter.listSessionsByUserId(me.user.id)).filter(live)
+  const infos = await Promise.all(
+    sessions.map(async (s) => ({
+      id: await publicSessionId(s.sessionToken),
+      current: s.sessionToken === me.currentHash,
+      expires: new Date(s.expires),
+      createdAt: s.createdAt ? new Date(s.createdAt) : null,
+      lastUsedAt: s.lastUsedAt ? new Date(s.lastUsedAt) : null,
+      userAgent: s.userAgent ?? null,
+    })),
+  )
+  return infos.sort((a, b) => (b.createdAt?.getTime() ?? 0) - (a.createdAt?.getTime() ?? 0))
+}
+
+/**
+ * Revokes one of the request user's sessions by its `id` (from `listSessions`). Returns whether a
+ * session was revoked; another user's session id is never found. Revoking the current session
+ * signs this browser out on its next request.
+ */
+export async function revokeSession(request: Request, config: AuthConfig | LazyAuthConfig, id: string): Promise<boolean> {
+  const me = await signedIn(request, config)
+  if (!me) return false
+  for (const session of await me.adapter.listSessionsByUserId(me.user.id)) {
+    if ((await publicSessionId(session.sessionToken)) === id) {
+      await me.adapter.deleteSession(session.sessionToken)
+      return true
+    }
+  }
+  return false
+}
+
+/** Signs the request's user out everywhere but this session. Returns how many sessions ended. */
+export async function revokeOtherSessions(request: Request, config: AuthConfig | LazyAuthConfig): Promise<number> {
+  const me = await signedIn(request, config)
+  if (!me) return 0
+  return me.adapter.deleteSessionsByUserId(me.user.id, me.currentHash)
+}
