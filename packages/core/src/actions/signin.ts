@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { requestEmailLink } from "../email/signin.js"
 import { MissingCSRF } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { BadRequest } from "../http/request.js"
@@ -56,6 +57,8 @@ export async function signIn(ctx: RequestContext): Promise<InternalResponse> {
     case "credentials":
       // Credentials are posted to the callback; a POST here just shows the form.
       return backToSignInPage(ctx)
+    case "email":
+      return requestEmailLink(ctx, provider)
     default:
       throw new BadRequest(`Provider "${provider.id}" (${provider.type}) cannot be signed in with here.`)
   }

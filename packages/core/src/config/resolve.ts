@@ -11,6 +11,7 @@
 import { checkAdapter, missingMethods, type AdapterMethod, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
 import { randomHex } from "../crypto/encoding.js"
+import { resolveEmailProvider } from "../email/resolve.js"
 import {
   AuthError,
   ExperimentalFeatureNotEnabled,
@@ -40,7 +41,7 @@ import type {
 } from "../types.js"
 import { resolveMessages, resolveTheme } from "./appearance.js"
 import { defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
-import { envSecrets, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env } from "./env.js"
+import { envFlag, envSecrets, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env } from "./env.js"
 
 /** The configuration after defaults, environment and validation. Frozen. */
 export interface ResolvedConfig {
@@ -85,7 +86,7 @@ const cache = new WeakMap<object, Resolution>()
 const developmentSecret = randomHex(32)
 
 /** Provider kinds this build implements. */
-const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials"])
+const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "email"])
 
 class ConfigError extends Error {
   constructor(readonly error: AuthError) {
@@ -127,7 +128,9 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       )
     }
     const experimental = { enableWebAuthn: false, ...config.experimental }
-    const providers = resolveProviders(config.providers, env, experimental)
+    // Explicit trust only: the inferred default (outside production, say) says nothing about a proxy.
+    const trustProxy = config.trustHost ?? envFlag(env.SESAME_TRUST_HOST ?? env.AUTH_TRUST_HOST) ?? false
+    const providers = resolveProviders(config.providers, env, experimental, trustProxy)
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
     const session = resolveSession(config.session, config.adapter)
     const adapter = config.adapter ? checkAdapter(config.adapter, logger) : undefined
@@ -255,7 +258,7 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
 const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
 const providerTypes: ReadonlySet<string> = new Set<ProviderType>(["oidc", "oauth", "email", "credentials", "webauthn"])
 
-function resolveProviders(input: AuthConfig["providers"], env: Env, experimental: ExperimentalOptions): Provider[] {
+function resolveProviders(input: AuthConfig["providers"], env: Env, experimental: ExperimentalOptions, trustProxy: boolean): Provider[] {
   if (!Array.isArray(input)) fail(new InvalidProvider("`providers` must be an array of providers."))
   const seen = new Set<string>()
   return input.map((entry, index) => {
@@ -303,10 +306,7 @@ function resolveProviders(input: AuthConfig["providers"], env: Env, experimental
         return resolved
       }
       case "email":
-        if (typeof provider.sendVerificationRequest !== "function") {
-          fail(new InvalidProvider(`The email provider "${id}" needs a \`sendVerificationRequest\` function.`))
-        }
-        return { ...provider, name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`] }
+        return resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`], trustProxy })
       case "webauthn":
         if (!experimental.enableWebAuthn) {
           fail(
