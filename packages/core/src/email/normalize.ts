@@ -26,10 +26,10 @@ const labelPattern = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u
 
 /** Characters that make a mail library see a display name, a comment, a route or a second address. */
 const specials: readonly [RegExp, string][] = [
+  [/[\s\p{C}]/u, "a space or control character"],
   [/["]/, "a quote"],
   [/[,;]/, "a comma or semicolon (one address only)"],
   [/[<>()[\]\\:]/, "a character that is not allowed in a plain address (<, >, (, ), [, ], \\ or :)"],
-  [/[\s\p{C}]/u, "a space or control character"],
 ]
 
 /**

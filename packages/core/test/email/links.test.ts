@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "@sesame/core"
+import type { SendVerificationRequestParams } from "@sesame/core/providers/email"
 import { origin, secret, send } from "../helpers.js"
 import { confirmationForm, confirmPage, CookieJar, emailConfig, followLink, lastLink, openLink, recordingEmail, requestLink, sessionOf } from "./helpers.js"
 
@@ -16,10 +17,10 @@ function errorOf(res: Response): string | null {
   return new URL(res.headers.get("location")!).searchParams.get("error")
 }
 
-async function linkFor(config: AuthConfig, sent: { url: string }[], email = "ada@example.com") {
+async function linkFor(config: AuthConfig, sent: readonly SendVerificationRequestParams[], email = "ada@example.com") {
   const res = await requestLink(config, new CookieJar(), email)
   expect(res.headers.get("location")).toBe(`${origin}/auth/verify-request?provider=email&type=email`)
-  return lastLink(sent as Parameters<typeof lastLink>[0])
+  return lastLink(sent)
 }
 
 describe("the stored token", () => {
@@ -65,7 +66,8 @@ describe("opening the link consumes nothing", () => {
     const head = await send(config, link, { method: "HEAD" })
     expect(head.status).toBe(200)
     expect(await head.text()).toBe("")
-    for (const headers of [{ "sec-purpose": "prefetch" }, { "sec-purpose": "prefetch;prerender" }, { purpose: "prefetch" }, { "x-purpose": "preview" }]) {
+    const prefetches: Record<string, string>[] = [{ "sec-purpose": "prefetch" }, { "sec-purpose": "prefetch;prerender" }, { purpose: "prefetch" }, { "x-purpose": "preview" }]
+    for (const headers of prefetches) {
       const prefetch = await send(config, link, { headers })
       expect(prefetch.status).toBe(503)
       expect(prefetch.headers.get("cache-control")).toContain("no-store")

@@ -95,9 +95,13 @@ describe("email sign-in over SMTP", () => {
   })
 
   it("a recipient the SMTP server refuses: EmailSignin on the sign-in page, and no token left behind", async () => {
-    const { config, adapter } = emailConfig([smtpProvider()])
+    const { config, adapter, logs } = emailConfig([smtpProvider()])
     const res = await requestLink(config, new CookieJar(), "refused@example.com", { provider: "nodemailer" })
     expect(res.status).toBe(302)
+    const log = logs.join("\n")
+    expect(log).toContain('The email provider "nodemailer" could not send the sign-in link.')
+    expect(log).toContain("responseCode=550")
+    expect(log).toContain("550 Mailbox unavailable: refused@example.com")
     const location = new URL(res.headers.get("location")!)
     expect(location.pathname).toBe("/auth/signin")
     expect(location.searchParams.get("error")).toBe("EmailSignin")
@@ -110,9 +114,10 @@ describe("email sign-in over SMTP", () => {
     const server = down.url
     await down.close()
     const provider = Nodemailer({ server, from: "no-reply@example.com", rateLimit: false })
-    const { config, adapter } = emailConfig([provider])
+    const { config, adapter, logs } = emailConfig([provider])
     const res = await requestLink(config, new CookieJar(), "ada@example.com", { provider: "nodemailer" })
     expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("EmailSignin")
+    expect(logs.join("\n")).toMatch(/could not send the sign-in link[\s\S]*ECONNREFUSED/)
     expect(adapter.tables.verificationTokens.size).toBe(0)
   })
 
