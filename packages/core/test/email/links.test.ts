@@ -186,14 +186,32 @@ describe("confirming the link", () => {
     expect(adapter.tables.verificationTokens.size).toBe(1)
   })
 
-  it("two concurrent confirmations of one link make exactly one session", async () => {
+  it("concurrent confirmations of one link make exactly one session", async () => {
     const { provider, sent } = recordingEmail()
     const { config, adapter } = emailConfig([provider])
-    const link = await linkFor(config, sent)
-    const jars = [new CookieJar(), new CookieJar()]
-    const pages = await Promise.all(jars.map((jar) => openLink(config, jar, link)))
-    const results = await Promise.all(jars.map((jar, i) => confirmPage(config, jar, pages[i]!)))
-    expect(results.map(errorOf).sort()).toEqual(["Verification", null])
+    // Every adapter call waits a few milliseconds, so the confirmations interleave at each step.
+    let tick = 0
+    const jittery = new Proxy(adapter, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown
+        if (typeof value !== "function") return value
+        return async (...args: unknown[]) => {
+          await new Promise((resolve) => setTimeout(resolve, tick++ % 4))
+          return (value as (...a: unknown[]) => unknown).apply(target, args)
+        }
+      },
+    })
+    const racing: AuthConfig = { ...config, adapter: jittery }
+    const link = await linkFor(racing, sent)
+    const jars = Array.from({ length: 5 }, () => new CookieJar())
+    const pages = await Promise.all(jars.map((jar) => openLink(racing, jar, link)))
+    const results = await Promise.all(
+      jars.map(async (jar, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * 3))
+        return confirmPage(racing, jar, pages[i]!)
+      }),
+    )
+    expect(results.map(errorOf).sort()).toEqual(["Verification", "Verification", "Verification", "Verification", null])
     expect(adapter.tables.sessions.size).toBe(1)
     expect(adapter.tables.users.size).toBe(1)
   })
