@@ -8,7 +8,7 @@
  * import Nodemailer from "@sesame/core/providers/nodemailer"
  *
  * Nodemailer({
- *   server: process.env.EMAIL_SERVER, // "smtps://user:password@smtp.example.com:465"
+ *   server: "smtps://user:password@smtp.example.com:465", // or { host, port, secure, auth }
  *   from: "Example <no-reply@example.com>",
  * })
  * ```

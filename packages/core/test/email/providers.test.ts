@@ -2,6 +2,8 @@
  * The providers and their options: what `sendVerificationRequest` receives, the address rules, the
  * overridable token and normaliser, and the configuration errors.
  */
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { Auth, type AuthConfig } from "@sesame/core"
 import { MemoryAdapter } from "@sesame/core/adapters"
@@ -169,6 +171,12 @@ describe("configuration", () => {
         callbackUrl: `${origin}/auth/callback/nodemailer`,
       },
     })
+  })
+
+  it("Nodemailer loads nodemailer only when it sends (nothing of it on import, for edge runtimes)", () => {
+    const source = readFileSync(join(import.meta.dirname, "..", "..", "src", "providers", "nodemailer.ts"), "utf8")
+    expect(source).not.toMatch(/^import\s[^;]*["']nodemailer["']/m)
+    expect(source).toContain('import("nodemailer")')
   })
 
   it("Nodemailer needs a server", () => {
