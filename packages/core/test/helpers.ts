@@ -112,3 +112,25 @@ export async function signInAlice(config: AuthConfig, jar: CookieJar, basePath =
     form: { csrfToken: token, username: "alice", password: users.alice.password, ...extra },
   })
 }
+
+/** Everything a logger call received, flattened to text (errors with their causes). */
+export function logText(value: unknown, depth = 0): string {
+  if (depth > 6) return ""
+  if (value instanceof Error) {
+    const cause = (value as { cause?: unknown }).cause
+    return `${value.name} ${value.message} ${value.stack ?? ""} ${logText(cause, depth + 1)}`
+  }
+  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k}=${logText(v, depth + 1)}`).join(" ")
+  return String(value)
+}
+
+/** A logger that records everything it receives as text, debug included. */
+export function recordingLogger() {
+  const lines: string[] = []
+  const logger = {
+    error: (e: Error) => void lines.push(logText(e)),
+    warn: (code: string) => void lines.push(code),
+    debug: (message: string, metadata?: unknown) => void lines.push(`${message} ${logText(metadata)}`),
+  }
+  return { lines, logger }
+}

@@ -1,27 +1,11 @@
 import { describe, expect, it } from "vitest"
 import { CredentialsSignin } from "@sesame/core/errors"
 import type { AuthConfig } from "@sesame/core"
-import { aliceCredentials, CookieJar, csrfToken, jwtConfig, secret, send, signInAlice, users } from "./helpers.js"
-
-/** Everything a logger call received, flattened to text (errors with their causes). */
-function text(value: unknown, depth = 0): string {
-  if (depth > 6) return ""
-  if (value instanceof Error) {
-    const cause = (value as { cause?: unknown }).cause
-    return `${value.name} ${value.message} ${value.stack ?? ""} ${text(cause, depth + 1)}`
-  }
-  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k}=${text(v, depth + 1)}`).join(" ")
-  return String(value)
-}
+import { aliceCredentials, CookieJar, csrfToken, jwtConfig, recordingLogger, secret, send, signInAlice, users } from "./helpers.js"
 
 describe("logging", () => {
   it("never contains the secret, session or CSRF tokens, or a password, even with debug on", async () => {
-    const lines: string[] = []
-    const logger = {
-      error: (e: Error) => lines.push(text(e)),
-      warn: (code: string) => lines.push(code),
-      debug: (message: string, metadata?: unknown) => lines.push(`${message} ${text(metadata)}`),
-    }
+    const { lines, logger } = recordingLogger()
     const failing = aliceCredentials({
       id: "failing",
       authorize: () => {

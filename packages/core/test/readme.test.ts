@@ -21,6 +21,15 @@ export function readmeExample(file: string, name: string): string {
   return match[1]!
 }
 
+/** Writes the example `name` of `readme` to a scratch module and imports it, with AUTH_SECRET set. */
+async function importExample(readme: string, name: string): Promise<Record<string, unknown>> {
+  vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
+  mkdirSync(scratch, { recursive: true })
+  const file = join(scratch, `${name}.ts`)
+  writeFileSync(file, readmeExample(readme, name))
+  return import(file)
+}
+
 afterAll(() => {
   vi.unstubAllEnvs()
 })
@@ -96,12 +105,10 @@ describe("package README: email sign-in", () => {
     const { startMailbox } = await import("@sesame/dev-mailbox")
     const mailbox = await startMailbox()
     try {
-      vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
       vi.stubEnv("EMAIL_SERVER", mailbox.url)
-      mkdirSync(scratch, { recursive: true })
-      const file = join(scratch, "email-sign-in.ts")
-      writeFileSync(file, readmeExample(join(root, "packages", "core", "README.md"), "email-sign-in"))
-      const app = (await import(file)).default as { fetch: (r: Request) => Promise<Response> }
+      const app = (await importExample(join(root, "packages", "core", "README.md"), "email-sign-in")).default as {
+        fetch: (r: Request) => Promise<Response>
+      }
       const jar = new CookieJar()
       const call = async (url: string, init: RequestInit = {}) => {
         const headers = new Headers(init.headers)
@@ -136,10 +143,9 @@ describe("package README: email sign-in", () => {
   })
 
   it("the Redis rate-limit store counts per key in a window that starts at the first hit", async () => {
-    mkdirSync(scratch, { recursive: true })
-    const file = join(scratch, "redis-rate-limit.ts")
-    writeFileSync(file, readmeExample(join(root, "packages", "core", "README.md"), "redis-rate-limit"))
-    const { redisStore } = (await import(file)) as { redisStore: (redis: object) => { increment(key: string, ms: number): Promise<number> } }
+    const { redisStore } = (await importExample(join(root, "packages", "core", "README.md"), "redis-rate-limit")) as {
+      redisStore: (redis: object) => { increment(key: string, ms: number): Promise<number> }
+    }
     const counts = new Map<string, number>()
     const expiries: [string, number][] = []
     const redis = {

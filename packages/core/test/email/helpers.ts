@@ -5,7 +5,7 @@
 import type { AuthConfig } from "@sesame/core"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import Email, { memoryRateLimitStore, type EmailOptions, type SendVerificationRequestParams } from "@sesame/core/providers/email"
-import { CookieJar, csrfToken, secret, send } from "../helpers.js"
+import { CookieJar, csrfToken, recordingLogger, secret, send } from "../helpers.js"
 
 export { CookieJar }
 
@@ -20,28 +20,6 @@ export function recordingEmail(options: Partial<EmailOptions> = {}) {
     ...options,
   })
   return { provider, sent }
-}
-
-/** Everything a logger call received, flattened to text (errors with their causes and fields). */
-export function logText(value: unknown, depth = 0): string {
-  if (depth > 6) return ""
-  if (value instanceof Error) {
-    const cause = (value as { cause?: unknown }).cause
-    return `${value.name} ${value.message} ${value.stack ?? ""} ${logText(cause, depth + 1)}`
-  }
-  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k}=${logText(v, depth + 1)}`).join(" ")
-  return String(value)
-}
-
-/** A logger that keeps every line (debug included) instead of printing it. */
-export function recordingLogger() {
-  const lines: string[] = []
-  const logger = {
-    error: (error: Error) => void lines.push(`error ${logText(error)}`),
-    warn: (code: string) => void lines.push(`warn ${code}`),
-    debug: (message: string, metadata?: unknown) => void lines.push(`debug ${message} ${logText(metadata)}`),
-  }
-  return { lines, logger }
 }
 
 /**
@@ -112,4 +90,18 @@ export function lastLink(sent: readonly SendVerificationRequestParams[]): string
   const last = sent.at(-1)
   if (!last) throw new Error("Nothing was sent.")
   return last.url
+}
+
+/** `adapter` with `before(method)` awaited ahead of every method call: to record the calls, or to slow them. */
+export function interceptAdapter<A extends object>(adapter: A, before: (method: string) => void | Promise<void>): A {
+  return new Proxy(adapter, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown
+      if (typeof value !== "function" || typeof name !== "string") return value
+      return async (...args: unknown[]) => {
+        await before(name)
+        return (value as (...a: unknown[]) => unknown).apply(target, args)
+      }
+    },
+  })
 }

@@ -6,7 +6,19 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "@sesame/core"
 import type { SendVerificationRequestParams } from "@sesame/core/providers/email"
 import { origin, secret, send } from "../helpers.js"
-import { confirmationForm, confirmPage, CookieJar, emailConfig, followLink, lastLink, openLink, recordingEmail, requestLink, sessionOf } from "./helpers.js"
+import {
+  confirmationForm,
+  confirmPage,
+  CookieJar,
+  emailConfig,
+  followLink,
+  interceptAdapter,
+  lastLink,
+  openLink,
+  recordingEmail,
+  requestLink,
+  sessionOf,
+} from "./helpers.js"
 
 afterEach(() => {
   vi.useRealTimers()
@@ -191,16 +203,7 @@ describe("confirming the link", () => {
     const { config, adapter } = emailConfig([provider])
     // Every adapter call waits a few milliseconds, so the confirmations interleave at each step.
     let tick = 0
-    const jittery = new Proxy(adapter, {
-      get(target, name, receiver) {
-        const value = Reflect.get(target, name, receiver) as unknown
-        if (typeof value !== "function") return value
-        return async (...args: unknown[]) => {
-          await new Promise((resolve) => setTimeout(resolve, tick++ % 4))
-          return (value as (...a: unknown[]) => unknown).apply(target, args)
-        }
-      },
-    })
+    const jittery = interceptAdapter(adapter, () => new Promise((resolve) => setTimeout(resolve, tick++ % 4)))
     const racing: AuthConfig = { ...config, adapter: jittery }
     const link = await linkFor(racing, sent)
     const jars = Array.from({ length: 5 }, () => new CookieJar())

@@ -3,10 +3,9 @@
  * verifies, the events, and the adapter calls in order.
  */
 import { describe, expect, it } from "vitest"
-import type { Adapter } from "@sesame/core/adapters"
 import type { SignInCallbackParams } from "@sesame/core"
 import { origin } from "../helpers.js"
-import { CookieJar, emailConfig, followLink, lastLink, recordingEmail, requestLink, sessionOf } from "./helpers.js"
+import { CookieJar, emailConfig, followLink, interceptAdapter, lastLink, recordingEmail, requestLink, sessionOf } from "./helpers.js"
 
 function location(res: Response): URL {
   expect(res.status).toBe(302)
@@ -75,20 +74,6 @@ describe("the signIn callback", () => {
   })
 })
 
-/** A MemoryAdapter whose method calls are recorded by name. */
-function recorded(adapter: Adapter, calls: string[]): Adapter {
-  return new Proxy(adapter, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver) as unknown
-      if (typeof value !== "function" || typeof name !== "string") return value
-      return (...args: unknown[]) => {
-        calls.push(name)
-        return (value as (...a: unknown[]) => unknown).apply(target, args)
-      }
-    },
-  })
-}
-
 describe("the user", () => {
   it("is created verified on the first sign-in (createUser event, isNewUser), with no account row", async () => {
     const events: string[] = []
@@ -101,7 +86,7 @@ describe("the user", () => {
       },
     })
     const calls: string[] = []
-    const watched = { ...config, adapter: recorded(adapter, calls) }
+    const watched = { ...config, adapter: interceptAdapter(adapter, (method) => void calls.push(method)) }
     await requestLink(watched, new CookieJar(), "Ada@Example.com ")
     expect(sent[0]!.identifier).toBe("ada@example.com")
     expect(calls).toEqual(["getUserByEmail", "createVerificationToken"])
