@@ -35,14 +35,20 @@ export interface NodemailerOptions extends Partial<Omit<EmailConfig, "type" | "f
   from?: string
 }
 
+/** The provider `Nodemailer()` returns: an email provider that also carries its `server`. */
+export interface NodemailerConfig extends EmailConfig {
+  /** The SMTP server, for a custom `sendVerificationRequest` that makes its own transport. */
+  server: string | SmtpServerOptions
+}
+
 /** The part of a nodemailer transporter used here. */
 interface Transporter {
   sendMail(mail: { to: string; from: string; subject: string; text: string; html: string }): Promise<{ rejected?: unknown[]; pending?: unknown[] }>
 }
 
 /** An email provider that sends its links over SMTP with nodemailer. */
-export default function Nodemailer(options: NodemailerOptions): EmailConfig {
-  const { server, ...rest } = options
+export default function Nodemailer(options: NodemailerOptions): NodemailerConfig {
+  const { server } = options
   if (typeof server !== "string" && (typeof server !== "object" || server === null)) {
     throw new TypeError("Nodemailer({ server }): `server` must be an SMTP URL or nodemailer transport options.")
   }
@@ -63,5 +69,5 @@ export default function Nodemailer(options: NodemailerOptions): EmailConfig {
     if (failed > 0) throw new Error("The SMTP server did not accept the recipient.")
   }
 
-  return { id: "nodemailer", name: "Email", ...rest, sendVerificationRequest: rest.sendVerificationRequest ?? sendVerificationRequest, type: "email" }
+  return { id: "nodemailer", name: "Email", ...options, sendVerificationRequest: options.sendVerificationRequest ?? sendVerificationRequest, type: "email" }
 }

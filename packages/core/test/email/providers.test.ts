@@ -179,7 +179,8 @@ describe("configuration", () => {
     expect(source).toContain('import("nodemailer")')
   })
 
-  it("Nodemailer needs a server", () => {
+  it("Nodemailer needs a server, and keeps it on the provider", () => {
+    expect(Nodemailer({ server: { host: "127.0.0.1", port: 2525 } }).server).toEqual({ host: "127.0.0.1", port: 2525 })
     expect(() => Nodemailer({} as Parameters<typeof Nodemailer>[0])).toThrow(/`server` must be an SMTP URL/)
   })
 
