@@ -24,13 +24,10 @@ import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { confirmEmailPage } from "../pages/confirm-email.js"
 import { emailAdapter, emailIdentity } from "./identity.js"
-import { callbackEndpoint } from "./links.js"
+import { callbackEndpoint, maxLinkParameterLength } from "./links.js"
 import { isPrefetch } from "./prefetch.js"
 import { hashVerificationToken } from "./token.js"
 import type { EmailConfig } from "./types.js"
-
-/** Longer values are not a link Sesame made; they are refused before any hashing or lookup. */
-const maxParameterLength = 512
 
 interface LinkParameters {
   token: string
@@ -39,7 +36,7 @@ interface LinkParameters {
 
 function linkParameters(source: Readonly<Record<string, unknown>>): LinkParameters {
   const { token, email } = source
-  const usable = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= maxParameterLength
+  const usable = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= maxLinkParameterLength
   if (!usable(token) || !usable(email)) throw new Verification("The sign-in link is missing its token or email, or they are malformed.")
   return { token, email }
 }

@@ -7,6 +7,9 @@
 import type { RequestContext } from "../http/context.js"
 import type { EmailConfig } from "./types.js"
 
+/** The longest `token` or `email` a link may carry; longer values are refused before any lookup. */
+export const maxLinkParameterLength = 512
+
 /** `callback/:provider`: the link's path, and where the confirmation page posts. */
 export function callbackEndpoint(ctx: RequestContext, provider: EmailConfig): string {
   return `${ctx.authUrl}/callback/${encodeURIComponent(provider.id)}`

@@ -15,12 +15,12 @@
  * @module
  */
 import { checkSignIn } from "../account/authorize.js"
+import { translatorFor } from "../actions/pages.js"
 import { EmailSignInError, InvalidProvider } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import { translatorFor } from "../actions/pages.js"
 import { emailAdapter, emailIdentity } from "./identity.js"
-import { signInLink, verifyRequestUrl } from "./links.js"
+import { maxLinkParameterLength, signInLink, verifyRequestUrl } from "./links.js"
 import { verificationEmail } from "./message.js"
 import { overRateLimit } from "./rate-limit.js"
 import { emailSettings, type EmailSettings } from "./resolve.js"
@@ -67,8 +67,10 @@ export async function requestEmailLink(ctx: RequestContext, provider: EmailConfi
   if (redirect) return { redirect, cookies: ctx.setCookies }
 
   const token = await settings.generateToken()
-  if (typeof token !== "string" || token.length === 0) {
-    throw new InvalidProvider(`The \`generateVerificationToken\` of the email provider "${provider.id}" must return a non-empty string.`)
+  if (typeof token !== "string" || token.length === 0 || token.length > maxLinkParameterLength) {
+    throw new InvalidProvider(
+      `The \`generateVerificationToken\` of the email provider "${provider.id}" must return a string of 1 to ${maxLinkParameterLength} characters.`,
+    )
   }
   const expires = new Date(Date.now() + settings.maxAgeMs)
   const url = signInLink(ctx, provider, { callbackUrl: await ctx.callbackUrl(), token, email })

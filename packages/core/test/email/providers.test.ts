@@ -61,6 +61,18 @@ describe("the generic Email provider", () => {
     expect((await followLink(config, new CookieJar(), lastLink(sent))).headers.get("location")).toBe(`${origin}/`)
   })
 
+  it("a generator or normaliser that returns nothing usable is a configuration error, and nothing is sent", async () => {
+    for (const options of [{ generateVerificationToken: () => "" }, { generateVerificationToken: () => "x".repeat(513) }, { normalizeIdentifier: () => "" }]) {
+      const { provider, sent } = recordingEmail(options)
+      const { config, adapter, logs } = emailConfig([provider])
+      const res = await requestLink(config, new CookieJar(), "ada@example.com")
+      expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("Configuration")
+      expect(sent).toEqual([])
+      expect(adapter.tables.verificationTokens.size).toBe(0)
+      expect(logs.join("\n")).toMatch(/must return a (non-empty )?string/)
+    }
+  })
+
   it("keys the stored hash with the provider's own secret when it has one", async () => {
     const token = "same-token-0123456789-abcdefghijklmnopqrs"
     const hashes: string[] = []
