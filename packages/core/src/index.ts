@@ -49,7 +49,7 @@ export type {
   User,
 } from "./types.js"
 export type { CredentialInput, CredentialsConfig } from "./credentials/types.js"
-export type { EmailConfig, SendVerificationRequestParams } from "./email/types.js"
+export type { EmailConfig, EmailRateLimitOptions, RateLimitStore, SendVerificationRequestParams, VerificationEmail } from "./email/types.js"
 export type {
   AuthorizationEndpointConfig,
   EndpointParams,

@@ -143,3 +143,70 @@ describe("package README: OAuth and getAccessToken", () => {
     }
   })
 })
+
+describe("package README: email sign-in", () => {
+  it("runs as written: the email arrives over SMTP, its link is confirmed, the session starts", async () => {
+    const { startMailbox } = await import("@sesame/dev-mailbox")
+    const mailbox = await startMailbox()
+    try {
+      vi.stubEnv("EMAIL_SERVER", mailbox.url)
+      const app = (await importExample(join(root, "packages", "core", "README.md"), "email-sign-in")).default as {
+        fetch: (r: Request) => Promise<Response>
+      }
+      const jar = new CookieJar()
+      const call = async (url: string, init: RequestInit = {}) => {
+        const headers = new Headers(init.headers)
+        headers.set("cookie", jar.header())
+        const res = await app.fetch(new Request(new URL(url, "http://localhost:3000"), { ...init, headers }))
+        jar.apply(res)
+        return res
+      }
+      const post = (url: string, fields: Record<string, string>) =>
+        call(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() })
+      expect(await (await call("/auth/signin")).text()).toContain('name="email"')
+      const { csrfToken } = await (await call("/auth/csrf")).json()
+      for (let i = 0; i < 4; i++) await post("/auth/signin/nodemailer", { csrfToken, email: "ada@example.com" })
+      // perAddress: 3 — the fourth request sent nothing.
+      expect(mailbox.messages()).toHaveLength(3)
+      const message = await mailbox.waitFor("ada@example.com")
+      expect(message.from).toBe('"Example" <no-reply@example.com>')
+      const link = /https?:\/\/\S+/.exec(message.text)![0]
+      const page = await (await call(link)).text()
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)![1]!.replace(/&amp;/g, "&")
+      const confirmed = await post("/auth/callback/nodemailer", {
+        csrfToken: field("csrfToken"),
+        token: field("token"),
+        email: field("email"),
+        callbackUrl: field("callbackUrl"),
+      })
+      expect(confirmed.status).toBe(302)
+      expect(await (await call("/auth/session")).json()).toMatchObject({ user: { email: "ada@example.com" } })
+    } finally {
+      await mailbox.close()
+    }
+  })
+
+  it("the Redis rate-limit store counts per key in a window that starts at the first hit", async () => {
+    const { redisStore } = (await importExample(join(root, "packages", "core", "README.md"), "redis-rate-limit")) as {
+      redisStore: (redis: object) => { increment(key: string, ms: number): Promise<number> }
+    }
+    const counts = new Map<string, number>()
+    const expiries: [string, number][] = []
+    const redis = {
+      incr: async (key: string) => {
+        counts.set(key, (counts.get(key) ?? 0) + 1)
+        return counts.get(key)!
+      },
+      pexpire: async (key: string, ms: number) => {
+        expiries.push([key, ms])
+        return 1
+      },
+    }
+    const store = redisStore(redis)
+    expect([await store.increment("a", 600_000), await store.increment("a", 600_000), await store.increment("b", 1000)]).toEqual([1, 2, 1])
+    expect(expiries).toEqual([
+      ["a", 600_000],
+      ["b", 1000],
+    ])
+  })
+})

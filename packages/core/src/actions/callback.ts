@@ -5,6 +5,7 @@
  * @module
  */
 import { credentialsCallback } from "../credentials/callback.js"
+import { emailCallback } from "../email/callback.js"
 import type { RequestContext } from "../http/context.js"
 import { BadRequest } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
@@ -21,6 +22,8 @@ export async function callback(ctx: RequestContext): Promise<InternalResponse> {
     case "oauth":
     case "oidc":
       return finishAuthorization(ctx, oauthProvider(ctx.config, provider.id))
+    case "email":
+      return emailCallback(ctx, provider)
     default:
       throw new BadRequest(`Provider "${provider.id}" (${provider.type}) has no callback here.`)
   }

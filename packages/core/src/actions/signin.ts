@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { requestEmailLink } from "../email/signin.js"
 import { MissingCSRF } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { BadRequest } from "../http/request.js"
@@ -61,6 +62,8 @@ export async function signIn(ctx: RequestContext): Promise<InternalResponse> {
     case "oauth":
     case "oidc":
       return startAuthorization(ctx, oauthProvider(ctx.config, provider.id))
+    case "email":
+      return requestEmailLink(ctx, provider)
     default:
       throw new BadRequest(`Provider "${provider.id}" (${provider.type}) cannot be signed in with here.`)
   }

@@ -46,7 +46,7 @@ export interface AdapterSession {
 export interface VerificationToken {
   /** The email address. */
   identifier: string
-  /** SHA-256 (hex) of the emailed token and the secret. */
+  /** HMAC-SHA-256 (hex) of the emailed token, keyed with the secret: never the token itself. */
   token: string
   expires: Date
 }

@@ -40,3 +40,9 @@ export const defaultCallbacks: CallbacksOptions = {
   }),
   jwt: ({ token }) => token,
 }
+
+/** Lifetime of an email sign-in link: 24 hours. */
+export const defaultEmailMaxAge = 24 * 60 * 60
+
+/** Email sign-in links per address, and per client IP, in one rate-limit window. */
+export const defaultEmailRateLimit = { perAddress: 5, perIp: 20, window: 10 * 60 } as const

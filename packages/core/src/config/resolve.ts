@@ -11,6 +11,7 @@
 import { checkAdapter, missingMethods, type AdapterMethod, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
 import { randomHex } from "../crypto/encoding.js"
+import { resolveEmailProvider } from "../email/resolve.js"
 import {
   AuthError,
   ExperimentalFeatureNotEnabled,
@@ -41,7 +42,7 @@ import type {
 } from "../types.js"
 import { resolveMessages, resolveTheme } from "./appearance.js"
 import { defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
-import { envSecrets, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env } from "./env.js"
+import { envFlag, envSecrets, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env } from "./env.js"
 
 /** The configuration after defaults, environment and validation. Frozen. */
 export interface ResolvedConfig {
@@ -88,7 +89,7 @@ const cache = new WeakMap<object, Resolution>()
 const developmentSecret = randomHex(32)
 
 /** Provider kinds this build implements. */
-const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc"])
+const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "email"])
 
 class ConfigError extends Error {
   constructor(readonly error: AuthError) {
@@ -134,7 +135,9 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     if (redirectProxyUrl !== undefined && !isHttpUrl(redirectProxyUrl)) {
       fail(new InvalidEndpoints(`\`redirectProxyUrl\` (or AUTH_REDIRECT_PROXY_URL) must be an http(s) URL; got "${redirectProxyUrl}".`))
     }
-    const providers = resolveProviders(config.providers, env, experimental)
+    // Explicit trust only: the inferred default (outside production, say) says nothing about a proxy.
+    const trustProxy = config.trustHost ?? envFlag(env.SESAME_TRUST_HOST ?? env.AUTH_TRUST_HOST) ?? false
+    const providers = resolveProviders(config.providers, env, experimental, trustProxy)
     const oauthProviders = new Map<string, OAuthProvider>()
     for (const p of providers) if (p.type === "oauth" || p.type === "oidc") oauthProviders.set(p.id, resolveOAuthProvider(p, redirectProxyUrl))
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
@@ -261,7 +264,7 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
 const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
 const providerTypes: ReadonlySet<string> = new Set<ProviderType>(["oidc", "oauth", "email", "credentials", "webauthn"])
 
-function resolveProviders(input: AuthConfig["providers"], env: Env, experimental: ExperimentalOptions): Provider[] {
+function resolveProviders(input: AuthConfig["providers"], env: Env, experimental: ExperimentalOptions, trustProxy: boolean): Provider[] {
   if (!Array.isArray(input)) fail(new InvalidProvider("`providers` must be an array of providers."))
   const seen = new Set<string>()
   return input.map((entry, index) => {
@@ -299,10 +302,7 @@ function resolveProviders(input: AuthConfig["providers"], env: Env, experimental
         }
       }
       case "email":
-        if (typeof provider.sendVerificationRequest !== "function") {
-          fail(new InvalidProvider(`The email provider "${id}" needs a \`sendVerificationRequest\` function.`))
-        }
-        return { ...provider, name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`] }
+        return resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`], trustProxy })
       case "webauthn":
         if (!experimental.enableWebAuthn) {
           fail(

@@ -5,34 +5,106 @@
  */
 import type { Awaitable, CommonProviderOptions, Theme } from "../types.js"
 
+/** The built-in verification email, localised for the request and themed: send it as it is, or write your own. */
+export interface VerificationEmail {
+  subject: string
+  /** The plain-text part. */
+  text: string
+  /** The HTML part; every interpolated value is escaped. */
+  html: string
+}
+
+/** What `sendVerificationRequest` receives. */
 export interface SendVerificationRequestParams {
-  /** The normalised email address. */
+  /** The normalised email address to send to. */
   identifier: string
-  /** The sign-in link. */
+  /** The sign-in link. It is a bearer credential until it is used or expires: never log it. */
   url: string
+  /** When the link stops working. */
   expires: Date
+  /** The provider, with its defaults filled in. */
   provider: EmailConfig
-  /** The raw token in the link (only its hash is stored). */
+  /** The raw token in the link (only a keyed hash of it is stored). Never log it. */
   token: string
   theme: Theme
+  /** The sign-in request (its `Accept-Language` picked the language of `message`). */
   request: Request
+  /** The built-in email for this link, in the request's language. */
+  message: VerificationEmail
+}
+
+/**
+ * Counts hits per key in fixed windows: the storage behind the email rate limit. The built-in
+ * store keeps counts in memory, per process; give one backed by a shared store (Redis, a database)
+ * when the app runs in several processes.
+ *
+ * @example
+ * ```ts
+ * // ioredis: INCR, and start the window on the first hit.
+ * const store: RateLimitStore = {
+ *   async increment(key, windowMs) {
+ *     const count = await redis.incr(key)
+ *     if (count === 1) await redis.pexpire(key, windowMs)
+ *     return count
+ *   },
+ * }
+ * ```
+ */
+export interface RateLimitStore {
+  /**
+   * Adds one hit to `key` and returns how many hits `key` has in its current window, this one
+   * included. A window starts with the first hit of a key and lasts `windowMs` milliseconds.
+   */
+  increment(key: string, windowMs: number): Awaitable<number>
+}
+
+/**
+ * How many sign-in links may be requested in a window. A request over a limit is answered exactly
+ * like one that sent a link (a redirect to the verify-request page), so the limit reveals nothing
+ * about the address, and no email is sent.
+ */
+export interface EmailRateLimitOptions {
+  /** Links per address per window; `false` for no per-address limit. Default 5. */
+  perAddress?: number | false
+  /** Links per client IP per window; `false` for no per-IP limit. Default 20. */
+  perIp?: number | false
+  /** The window, in seconds. Default 600 (10 minutes). */
+  window?: number
+  /** Where counts are kept. Default: in memory, shared by the process (not across processes). */
+  store?: RateLimitStore
+  /**
+   * The client's IP address, for the per-IP limit. Default: the last `X-Forwarded-For` entry when
+   * the configuration explicitly trusts the proxy in front of it (`trustHost: true` or
+   * `AUTH_TRUST_HOST=true`), else none, and then there is no per-IP limit: a header any client can
+   * set is never trusted by default. Return null when unknown.
+   */
+  clientIp?: (request: Request) => string | null | undefined
 }
 
 /** A provider that signs users in with a link sent by email. */
 export interface EmailConfig extends CommonProviderOptions {
   type: "email"
-  /** Sends the link. Throw to report a failure (`EmailSignin`). */
+  /** Sends the link. Throw to report a failure: the user sees `EmailSignin` and the token is removed. */
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
   /** Lifetime of a link in seconds. Default 24 hours. */
   maxAge?: number
-  /** Makes the token in the link. Default: 32 random bytes. */
+  /**
+   * Makes the token in the link. Default: 32 random bytes (256 bits), base64url. A replacement
+   * must be as unguessable: the token is all an attacker needs.
+   */
   generateVerificationToken?: () => Awaitable<string>
-  /** Normalises the address. Default: trim, lower-case, and refuse malformed addresses. */
+  /**
+   * Normalises the address typed in the form, or throws to refuse it (the user sees
+   * `EmailSignin`, the message is logged). Default: trim, lower-case, and refuse anything that is
+   * not one plain `local@domain` address.
+   */
   normalizeIdentifier?: (identifier: string) => string
-  /** Hashes tokens instead of the configuration's secret. */
+  /** Keys the hash of stored tokens instead of the configuration's secret. */
   secret?: string
   /** The sender address. */
   from?: string
   /** An API key for HTTP email services. Default `AUTH_<ID>_KEY`. */
   apiKey?: string
+  /** Limits on how many links can be requested; `false` turns them off. */
+  rateLimit?: EmailRateLimitOptions | false
 }

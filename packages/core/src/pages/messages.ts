@@ -1,8 +1,8 @@
 /**
- * The texts of the built-in pages, by key. One catalogue per language lives in `locales/`; apps
- * override single keys per language through the `messages` option. `{name}` placeholders are
- * filled in when a text is used, and every text is escaped where it lands in HTML, so a catalogue
- * or an override can never inject markup.
+ * The texts of the built-in pages and of the sign-in email, by key. One catalogue per language
+ * lives in `locales/`; apps override single keys per language through the `messages` option.
+ * `{name}` placeholders are filled in when a text is used, and every text is escaped where it lands
+ * in HTML, so a catalogue or an override can never inject markup.
  *
  * @module
  */
@@ -50,6 +50,23 @@ export interface Messages {
   "error.AccessDenied": string
   "error.Verification": string
   "error.Default": string
+  /** The page a sign-in link opens: one click confirms, so that link scanners cannot sign in. */
+  "confirm.heading": string
+  /** `{host}` is the site's host name, `{email}` the address in the link. */
+  "confirm.body": string
+  "confirm.button": string
+  /** Why the extra click. */
+  "confirm.why": string
+  /** Subject and heading of the sign-in email; `{host}` is the site's host name. */
+  "email.subject": string
+  /** The email's button. */
+  "email.button": string
+  /** Before the link in the plain-text part. */
+  "email.open": string
+  /** Before the link written out under the button in the HTML part. */
+  "email.copy": string
+  /** The email's last line: single use, limited time, ignore if unexpected. */
+  "email.notice": string
 }
 
 export type MessageKey = keyof Messages

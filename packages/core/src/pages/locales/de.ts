@@ -49,4 +49,13 @@ export const de: Messages = {
   "error.Verification":
     "Dieser Anmeldelink ist nicht mehr gültig: Vielleicht ist er abgelaufen oder wurde schon benutzt. Fordern Sie bitte einen neuen an.",
   "error.Default": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
+  "confirm.heading": "Anmeldung abschließen",
+  "confirm.body": "Bei {host} als {email} anmelden?",
+  "confirm.button": "Anmelden",
+  "confirm.why": "Dieser Klick verhindert, dass Sicherheitsscanner, die Links in E-Mails öffnen, Ihren Link vor Ihnen verwenden.",
+  "email.subject": "Anmeldung bei {host}",
+  "email.button": "Anmelden",
+  "email.open": "Öffnen Sie diesen Link, um sich anzumelden:",
+  "email.copy": "Falls die Schaltfläche nicht funktioniert, kopieren Sie diesen Link in Ihren Browser:",
+  "email.notice": "Der Link funktioniert einmal und nur für begrenzte Zeit. Wenn Sie keine Anmeldung angefordert haben, können Sie diese E-Mail ignorieren.",
 }

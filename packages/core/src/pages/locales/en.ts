@@ -44,4 +44,13 @@ export const en: Messages = {
   "error.AccessDenied": "This account is not allowed to sign in here.",
   "error.Verification": "This sign-in link is no longer valid: it may have expired or been used already. Ask for a new one.",
   "error.Default": "Something went wrong. Please try again.",
+  "confirm.heading": "Finish signing in",
+  "confirm.body": "Sign in to {host} as {email}?",
+  "confirm.button": "Sign in",
+  "confirm.why": "We ask for this click so that the security scanners that open links in emails cannot use yours before you do.",
+  "email.subject": "Sign in to {host}",
+  "email.button": "Sign in",
+  "email.open": "Open this link to sign in:",
+  "email.copy": "If the button doesn’t work, copy this link into your browser:",
+  "email.notice": "The link works once, for a limited time. If you didn’t ask to sign in, you can ignore this email.",
 }

@@ -46,4 +46,13 @@ export const es: Messages = {
   "error.Verification":
     "Este enlace de inicio de sesión ya no es válido: puede que haya caducado o que ya se haya usado. Solicita uno nuevo.",
   "error.Default": "Algo ha salido mal. Inténtalo de nuevo.",
+  "confirm.heading": "Termina de iniciar sesión",
+  "confirm.body": "¿Iniciar sesión en {host} como {email}?",
+  "confirm.button": "Iniciar sesión",
+  "confirm.why": "Este clic impide que los analizadores de seguridad, que abren los enlaces de los correos, usen el tuyo antes que tú.",
+  "email.subject": "Inicia sesión en {host}",
+  "email.button": "Iniciar sesión",
+  "email.open": "Abre este enlace para iniciar sesión:",
+  "email.copy": "Si el botón no funciona, copia este enlace en tu navegador:",
+  "email.notice": "El enlace funciona una sola vez y durante un tiempo limitado. Si no has pedido iniciar sesión, puedes ignorar este correo.",
 }

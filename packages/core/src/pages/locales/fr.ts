@@ -49,4 +49,13 @@ export const fr: Messages = {
   "error.Verification":
     "Ce lien de connexion n’est plus valide\u00a0: il a peut-être expiré ou déjà servi. Demandez-en un nouveau.",
   "error.Default": "Un problème est survenu. Veuillez réessayer.",
+  "confirm.heading": "Terminer la connexion",
+  "confirm.body": "Se connecter à {host} avec l’adresse {email}\u00a0?",
+  "confirm.button": "Se connecter",
+  "confirm.why": "Ce clic empêche les analyseurs de sécurité, qui ouvrent les liens des e-mails, d’utiliser le vôtre avant vous.",
+  "email.subject": "Connexion à {host}",
+  "email.button": "Se connecter",
+  "email.open": "Ouvrez ce lien pour vous connecter\u00a0:",
+  "email.copy": "Si le bouton ne fonctionne pas, copiez ce lien dans votre navigateur\u00a0:",
+  "email.notice": "Ce lien ne sert qu’une fois, pendant un temps limité. Si vous n’avez pas demandé à vous connecter, ignorez cet e-mail.",
 }

@@ -1,0 +1,100 @@
+/**
+ * `GET|POST callback/:email-provider`: following a sign-in link.
+ *
+ * Opening the link (`GET`, and so `HEAD`) consumes nothing: it shows a page whose one button posts
+ * the link's parameters back with a CSRF token minted for that page (see
+ * `pages/confirm-email.ts` for why). Prefetches and previews get a `503` without even that page.
+ * Only the `POST` uses the token: `useVerificationToken` returns and deletes it in one step, so of
+ * two confirmations of one link exactly one finds it; then the expiry is checked, the `signIn`
+ * callback runs again (without `verificationRequest`), and the sign-in decision and session follow.
+ *
+ * A link that is unknown, already used, expired, for another address, or missing its parameters
+ * ends on the error page with `Verification`. With secrets being rotated, a link made under an
+ * older secret still works: each secret's hash is tried in turn.
+ *
+ * @module
+ */
+import { checkSignIn } from "../account/authorize.js"
+import { completeSignIn } from "../account/complete.js"
+import { decideForEmail } from "../account/sign-in.js"
+import { translatorFor } from "../actions/pages.js"
+import type { VerificationToken } from "../adapters/types.js"
+import { MissingCSRF, Verification } from "../errors.js"
+import type { RequestContext } from "../http/context.js"
+import { noStore, type InternalResponse } from "../http/response.js"
+import { confirmEmailPage } from "../pages/confirm-email.js"
+import { emailAdapter, emailIdentity } from "./identity.js"
+import { callbackEndpoint, maxLinkParameterLength } from "./links.js"
+import { isPrefetch } from "./prefetch.js"
+import { hashVerificationToken } from "./token.js"
+import type { EmailConfig } from "./types.js"
+
+interface LinkParameters {
+  token: string
+  email: string
+}
+
+function linkParameters(source: Readonly<Record<string, unknown>>): LinkParameters {
+  const { token, email } = source
+  const usable = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= maxLinkParameterLength
+  if (!usable(token) || !usable(email)) throw new Verification("The sign-in link is missing its token or email, or they are malformed.")
+  return { token, email }
+}
+
+function prefetchAnswer(): InternalResponse {
+  return {
+    status: 503,
+    headers: { ...noStore, "Content-Type": "text/plain; charset=utf-8" },
+    body: "Sign-in links are not prefetched. Open the link to continue.",
+  }
+}
+
+async function showConfirmation(ctx: RequestContext, provider: EmailConfig): Promise<InternalResponse> {
+  if (isPrefetch(ctx.request)) return prefetchAnswer()
+  const { token, email } = linkParameters(ctx.query)
+  const { token: csrfToken } = await ctx.csrf()
+  const page = confirmEmailPage(
+    {
+      action: callbackEndpoint(ctx, provider),
+      csrfToken,
+      token,
+      email,
+      callbackUrl: await ctx.callbackUrl(),
+      origin: ctx.origin,
+      theme: ctx.config.theme,
+    },
+    translatorFor(ctx),
+  )
+  return { ...page, cookies: ctx.setCookies }
+}
+
+/** Uses (and so deletes) the stored token, trying the hash under each secret. */
+async function useToken(ctx: RequestContext, provider: EmailConfig, { token, email }: LinkParameters): Promise<VerificationToken | null> {
+  const adapter = emailAdapter(ctx, provider)
+  for (const secret of provider.secret ? [provider.secret] : ctx.config.secrets) {
+    const stored = await adapter.useVerificationToken({ identifier: email, token: await hashVerificationToken(token, secret) })
+    if (stored) return stored
+  }
+  return null
+}
+
+async function confirm(ctx: RequestContext, provider: EmailConfig): Promise<InternalResponse> {
+  const csrf = await ctx.csrf()
+  if (!ctx.config.skipCSRFCheck && !csrf.verified) throw new MissingCSRF("The CSRF token is missing or does not match.")
+  const link = linkParameters(ctx.body)
+  const stored = await useToken(ctx, provider, link)
+  if (!stored) throw new Verification("The sign-in link is unknown, already used, or for another address.")
+  // An adapter that serialises dates may hand back a string; anything unreadable counts as expired.
+  const expires = new Date(stored.expires).getTime()
+  if (!(expires > Date.now())) throw new Verification("The sign-in link has expired.")
+
+  const { user, account } = await emailIdentity(ctx, provider, link.email)
+  const redirect = await checkSignIn(ctx, { user, account, email: {} })
+  if (redirect) return { redirect, cookies: ctx.setCookies }
+  const decision = await decideForEmail(ctx, link.email)
+  return completeSignIn(ctx, { user: decision.user, account: { ...account, userId: decision.user.id }, isNewUser: decision.isNewUser })
+}
+
+export function emailCallback(ctx: RequestContext, provider: EmailConfig): Promise<InternalResponse> {
+  return ctx.method === "POST" ? confirm(ctx, provider) : showConfirmation(ctx, provider)
+}

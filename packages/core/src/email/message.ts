@@ -1,0 +1,74 @@
+/**
+ * The built-in sign-in email: a subject, a plain-text part and an HTML part, in the language the
+ * request's `Accept-Language` picks from the same catalogues as the pages (with the app's
+ * `messages` overrides).
+ *
+ * The HTML is built for mail clients, not browsers: a table layout and inline styles (clients drop
+ * `<style>` elements and ignore most CSS), no images and no script. Every value is escaped by the
+ * `html` template; the brand colour is used only when it matches the theme's colour grammar, which
+ * has no quotes or semicolons, so it cannot leave its `style` attribute. The link appears twice, as a
+ * button and written out, for clients that show no buttons.
+ *
+ * @module
+ */
+import { html } from "../pages/html.js"
+import type { Translator } from "../pages/i18n.js"
+import { brandColours } from "../pages/theme.js"
+import type { Theme } from "../types.js"
+import type { VerificationEmail } from "./types.js"
+
+export interface VerificationEmailParams {
+  /** The sign-in link. */
+  url: string
+  /** The site's host, shown in the subject and heading. */
+  host: string
+  theme: Readonly<Required<Theme>>
+}
+
+/** The colours of the pages' light palette, so the email looks like the site's pages. */
+const palette = {
+  background: "#f3f4f6",
+  card: "#ffffff",
+  border: "#d3d7de",
+  text: "#1a1d23",
+  muted: "#4b5261",
+  link: "#1d4ed8",
+  brand: "#3b5bdb",
+  brandText: "#ffffff",
+}
+
+const font = "font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans','Hiragino Sans',sans-serif"
+
+export function verificationEmail({ url, host, theme }: VerificationEmailParams, t: Translator): VerificationEmail {
+  const subject = t.t("email.subject", { host })
+  const brand = brandColours(theme.brandColor, theme.buttonText) ?? { background: palette.brand, text: palette.brandText }
+  const text = `${subject}\n\n${t.t("email.open")}\n${url}\n\n${t.t("email.notice")}\n`
+  const body = html`<!doctype html>
+<html lang="${t.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${subject}</title>
+</head>
+<body style="margin:0;padding:0;background:${palette.background}">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${palette.background}">
+<tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:480px;background:${palette.card};border:1px solid ${palette.border};border-radius:12px">
+<tr><td style="padding:32px 28px;${font};font-size:16px;line-height:1.5;color:${palette.text}">
+<h1 style="margin:0 0 24px;font-size:22px;line-height:1.3">${subject}</h1>
+<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px"><tr>
+<td style="border-radius:8px;background:${brand.background}"><a href="${url}" target="_blank" style="display:inline-block;padding:12px 28px;border:1px solid ${brand.background};border-radius:8px;${font};font-size:16px;font-weight:600;color:${brand.text};text-decoration:none">${t.t("email.button")}</a></td>
+</tr></table>
+<p style="margin:0 0 8px;font-size:14px;color:${palette.muted}">${t.t("email.copy")}</p>
+<p style="margin:0 0 24px;font-size:14px;word-break:break-all"><a href="${url}" style="color:${palette.link}">${url}</a></p>
+<p style="margin:0;font-size:14px;color:${palette.muted}">${t.t("email.notice")}</p>
+</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`
+  return { subject, text, html: body.value }
+}

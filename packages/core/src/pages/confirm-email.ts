@@ -1,0 +1,50 @@
+/**
+ * The page an email sign-in link opens. Mail security scanners and link previewers open every link
+ * in a message, often before the person does; if opening the link signed in, they would use up the
+ * single-use token and the person's click would fail. So opening the link only shows this page, and
+ * its one button posts the token back: only that POST signs in.
+ *
+ * There is no script that submits the form by itself: the scanners that run JavaScript (sandboxes
+ * that "detonate" links in a headless browser) would submit it too. The button has focus, so Enter
+ * works as well as a click. The form carries a CSRF token minted for this page, so another site
+ * cannot post a link of its own choosing and sign the visitor in to an account it controls.
+ *
+ * The page's URL holds the token: the layout already sends `Referrer-Policy: no-referrer` and
+ * `Cache-Control: no-store`, so the URL is neither passed on to the link below nor kept in a cache.
+ *
+ * @module
+ */
+import type { InternalResponse } from "../http/response.js"
+import type { Theme } from "../types.js"
+import { html } from "./html.js"
+import type { Translator } from "./i18n.js"
+import { page } from "./layout.js"
+
+export interface ConfirmEmailPageParams {
+  /** Where the form posts: the provider's callback URL. */
+  action: string
+  csrfToken: string
+  token: string
+  email: string
+  callbackUrl: string
+  /** The site's origin, whose host the page names. */
+  origin: string
+  theme: Readonly<Required<Theme>>
+}
+
+const noteCss = ".note{margin:20px 0 0;color:var(--muted);font-size:.875rem;text-align:center}"
+
+export function confirmEmailPage(params: ConfirmEmailPageParams, t: Translator): InternalResponse {
+  const host = new URL(params.origin).host
+  const body = html`<h1>${t.t("confirm.heading")}</h1>
+<p class="lead">${t.t("confirm.body", { host, email: params.email })}</p>
+<form action="${params.action}" method="POST">
+<input type="hidden" name="csrfToken" value="${params.csrfToken}">
+<input type="hidden" name="token" value="${params.token}">
+<input type="hidden" name="email" value="${params.email}">
+<input type="hidden" name="callbackUrl" value="${params.callbackUrl}">
+<button type="submit" class="primary" autofocus>${t.t("confirm.button")}</button>
+</form>
+<p class="note">${t.t("confirm.why")}</p>`
+  return page({ lang: t.lang, title: t.t("confirm.heading"), theme: params.theme, body, pageCss: noteCss })
+}

@@ -1,0 +1,73 @@
+/**
+ * The SMTP email provider, on `nodemailer` (an optional peer dependency: install it next to
+ * `@sesame/core`). Node.js only; nodemailer is imported when the first link is sent, so importing
+ * this module, or `@sesame/core` itself, loads nothing of it on an edge runtime.
+ *
+ * @example
+ * ```ts
+ * import Nodemailer from "@sesame/core/providers/nodemailer"
+ *
+ * Nodemailer({
+ *   server: "smtps://user:password@smtp.example.com:465", // or { host, port, secure, auth }
+ *   from: "Example <no-reply@example.com>",
+ * })
+ * ```
+ *
+ * @module
+ */
+import type { EmailConfig, SendVerificationRequestParams } from "../email/types.js"
+
+/** SMTP transport options, as nodemailer's `createTransport` takes them (`host`, `port`, `secure`, `auth`, …). */
+export interface SmtpServerOptions {
+  host?: string
+  port?: number
+  /** TLS from the start (port 465); otherwise STARTTLS is used when the server offers it. */
+  secure?: boolean
+  auth?: { user?: string; pass?: string; [option: string]: unknown }
+  [option: string]: unknown
+}
+
+/** Options of `Nodemailer()`: `server` is required; `id` defaults to `nodemailer`. */
+export interface NodemailerOptions extends Partial<Omit<EmailConfig, "type" | "from">> {
+  /** The SMTP server: a URL (`smtp://…`, `smtps://user:pass@host:465`) or transport options. */
+  server: string | SmtpServerOptions
+  /** The sender. Default `no-reply@<the app's host name>`. */
+  from?: string
+}
+
+/** The provider `Nodemailer()` returns: an email provider that also carries its `server`. */
+export interface NodemailerConfig extends EmailConfig {
+  /** The SMTP server, for a custom `sendVerificationRequest` that makes its own transport. */
+  server: string | SmtpServerOptions
+}
+
+/** The part of a nodemailer transporter used here. */
+interface Transporter {
+  sendMail(mail: { to: string; from: string; subject: string; text: string; html: string }): Promise<{ rejected?: unknown[]; pending?: unknown[] }>
+}
+
+/** An email provider that sends its links over SMTP with nodemailer. */
+export default function Nodemailer(options: NodemailerOptions): NodemailerConfig {
+  const { server } = options
+  if (typeof server !== "string" && (typeof server !== "object" || server === null)) {
+    throw new TypeError("Nodemailer({ server }): `server` must be an SMTP URL or nodemailer transport options.")
+  }
+  // One transporter per provider, made on first use: nodemailer is only loaded when a link is sent.
+  let transporter: Promise<Transporter> | undefined
+  const transport = () =>
+    (transporter ??= import("nodemailer").then(({ createTransport }) => createTransport(server as Parameters<typeof createTransport>[0]))).catch(
+      (error: unknown) => {
+        transporter = undefined
+        throw error
+      },
+    )
+
+  async function sendVerificationRequest({ identifier, url, message, provider }: SendVerificationRequestParams): Promise<void> {
+    const from = provider.from ?? `no-reply@${new URL(url).hostname}`
+    const result = await (await transport()).sendMail({ to: identifier, from, ...message })
+    const failed = (result.rejected?.length ?? 0) + (result.pending?.length ?? 0)
+    if (failed > 0) throw new Error("The SMTP server did not accept the recipient.")
+  }
+
+  return { id: "nodemailer", name: "Email", ...options, sendVerificationRequest: options.sendVerificationRequest ?? sendVerificationRequest, type: "email" }
+}
