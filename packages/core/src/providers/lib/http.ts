@@ -1,6 +1,7 @@
 /**
  * JSON requests to a service's API for the providers whose profile needs more than one plain GET
- * of the userinfo endpoint. A failure names the service and the status, never the token.
+ * of the userinfo endpoint. A failure names the service and the status, never the URL (HubSpot
+ * puts the access token in its path) or the token.
  *
  * @module
  */
@@ -11,11 +12,11 @@ export async function fetchJson<T>(url: string | URL, init: RequestInit & { serv
   const headers = new Headers(request.headers)
   if (!headers.has("accept")) headers.set("accept", "application/json")
   const response = await fetch(url, { ...request, headers, redirect: "manual" })
-  if (!response.ok) throw new Error(`${service} answered ${response.status} to ${new URL(url).pathname}.`)
+  if (!response.ok) throw new Error(`${service} answered a profile request with status ${response.status}.`)
   try {
     return (await response.json()) as T
   } catch {
-    throw new Error(`${service} did not answer ${new URL(url).pathname} with JSON.`)
+    throw new Error(`${service} did not answer a profile request with JSON.`)
   }
 }
 
