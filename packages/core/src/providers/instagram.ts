@@ -18,6 +18,7 @@
  * @module
  */
 import type { OAuth2Config } from "../oauth/types.js"
+import { rewriteTokenBody } from "./lib/conform.js"
 import { brandStyle } from "./lib/logo.js"
 import { withOptions, type OAuthUserConfig } from "./lib/options.js"
 
@@ -31,14 +32,10 @@ export interface InstagramProfile {
 }
 
 /** The first entry of a `{ data: [ … ] }` token response, as a standard token response. */
-export async function unwrapInstagramToken(response: Response): Promise<Response | undefined> {
-  if (!response.ok) return undefined
-  const body: unknown = await response.json().catch(() => undefined)
-  const data = body && typeof body === "object" ? (body as { data?: unknown }).data : undefined
-  const entry: unknown = Array.isArray(data) ? data[0] : body
-  if (!entry || typeof entry !== "object") return undefined
-  return Response.json({ token_type: "bearer", ...entry })
-}
+export const unwrapInstagramToken = rewriteTokenBody((body) => {
+  const entry: unknown = Array.isArray(body.data) ? body.data[0] : body
+  return entry && typeof entry === "object" ? { token_type: "bearer", ...entry } : undefined
+})
 
 /** The Instagram provider. */
 export default function Instagram(options?: OAuthUserConfig<InstagramProfile>): OAuth2Config<InstagramProfile> {

@@ -20,6 +20,7 @@
 import type { OAuth2Config, OAuthConfig, TokenSet } from "../oauth/types.js"
 import type { Profile } from "../types.js"
 import { fetchJson } from "./lib/http.js"
+import { rewriteTokenBody } from "./lib/conform.js"
 import { brandStyle } from "./lib/logo.js"
 import { endpointUrl, withOptions, type OAuthUserConfig } from "./lib/options.js"
 
@@ -33,13 +34,7 @@ export interface LineProfile {
 }
 
 /** Moves `id_token` to `line_id_token`, so that only LINE's verify endpoint reads it. */
-export async function setIdTokenAside(response: Response): Promise<Response | undefined> {
-  if (!response.ok) return undefined
-  const body: unknown = await response.json().catch(() => undefined)
-  if (!body || typeof body !== "object" || !("id_token" in body)) return undefined
-  const { id_token, ...rest } = body as { id_token: unknown }
-  return Response.json({ ...rest, line_id_token: id_token })
-}
+export const setIdTokenAside = rewriteTokenBody(({ id_token, ...rest }) => (id_token === undefined ? undefined : { ...rest, line_id_token: id_token }))
 
 async function lineProfile(provider: OAuthConfig, tokens: TokenSet): Promise<Profile> {
   if (typeof tokens.line_id_token !== "string") throw new Error("LINE sent no ID token: ask for the openid scope.")

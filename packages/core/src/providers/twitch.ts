@@ -19,6 +19,7 @@
  */
 import type { OIDCConfig } from "../oauth/types.js"
 import type { Profile } from "../types.js"
+import { rewriteTokenBody } from "./lib/conform.js"
 import { standardOIDC } from "./lib/oidc.js"
 import type { OIDCUserConfig } from "./lib/options.js"
 
@@ -30,13 +31,9 @@ export interface TwitchProfile extends Profile {
 }
 
 /** A token response with `scope` as a space-separated string, as RFC 6749 has it. */
-export async function joinScopeArray(response: Response): Promise<Response | undefined> {
-  if (!response.ok) return undefined
-  const body: unknown = await response.json().catch(() => undefined)
-  if (!body || typeof body !== "object" || !Array.isArray((body as { scope?: unknown }).scope)) return undefined
-  const scope = ((body as { scope: unknown[] }).scope).filter((s): s is string => typeof s === "string").join(" ")
-  return Response.json({ ...body, scope }, { status: response.status })
-}
+export const joinScopeArray = rewriteTokenBody((body) =>
+  Array.isArray(body.scope) ? { ...body, scope: body.scope.filter((s: unknown): s is string => typeof s === "string").join(" ") } : undefined,
+)
 
 /** The Twitch provider. */
 export default function Twitch(options?: OIDCUserConfig<TwitchProfile>): OIDCConfig<TwitchProfile> {

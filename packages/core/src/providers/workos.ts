@@ -19,6 +19,7 @@
  * @module
  */
 import type { OAuth2Config } from "../oauth/types.js"
+import { rewriteTokenBody } from "./lib/conform.js"
 import { brandStyle } from "./lib/logo.js"
 import { withOptions, type OAuthUserConfig } from "./lib/options.js"
 
@@ -35,12 +36,7 @@ export interface WorkOSProfile {
 }
 
 /** A token response with `token_type` set to bearer when the server left it out. */
-export async function bearerTokenType(response: Response): Promise<Response | undefined> {
-  if (!response.ok) return undefined
-  const body: unknown = await response.json().catch(() => undefined)
-  if (!body || typeof body !== "object" || "token_type" in body) return undefined
-  return Response.json({ ...body, token_type: "bearer" })
-}
+export const bearerTokenType = rewriteTokenBody((body) => ("token_type" in body ? undefined : { ...body, token_type: "bearer" }))
 
 /** The WorkOS provider. */
 export default function WorkOS(options?: OAuthUserConfig<WorkOSProfile>): OAuth2Config<WorkOSProfile> {
