@@ -117,7 +117,9 @@ function endpointUrl(id: string, name: string, value: string, issuer: string | u
   if (!value.startsWith("/")) return providerUrl(value, what)
   if (value.startsWith("//")) throw new InvalidEndpoints(`${what} must be an absolute URL or a path; got ${JSON.stringify(value)}.`)
   if (issuer === undefined) {
-    throw new InvalidEndpoints(`${what} is a path (${JSON.stringify(value)}), which needs an \`issuer\` to be under: set \`issuer\` or AUTH_<ID>_ISSUER.`)
+    throw new InvalidEndpoints(
+      `${what} must be an absolute URL, or a path under the \`issuer\`; got the path ${JSON.stringify(value)} and no issuer (set \`issuer\` or AUTH_<ID>_ISSUER).`,
+    )
   }
   return providerUrl(`${trimSlash(issuer)}${value}`, what)
 }

@@ -134,3 +134,15 @@ describe.each(emailEntries)("email provider %s", (id, factory) => {
     })
   })
 })
+
+describe("per-server endpoints", () => {
+  it("Mastodon's endpoints are paths under the issuer, which may come from the environment", () => {
+    const resolved = resolveOAuthProvider({ ...oauthProviders.mastodon(), clientId: "id", clientSecret: "secret", issuer: "https://mastodon.example/" }, undefined)
+    expect(resolved.authorization.url?.href).toBe("https://mastodon.example/oauth/authorize")
+    expect(resolved.token.url?.href).toBe("https://mastodon.example/oauth/token")
+    expect(resolved.userinfo.url?.href).toBe("https://mastodon.example/api/v1/accounts/verify_credentials")
+    // Every endpoint is set: nothing to discover.
+    expect(resolved.discovery).toBe(false)
+    expect(() => resolveOAuthProvider({ ...oauthProviders.mastodon(), clientId: "id", clientSecret: "secret" }, undefined)).toThrow(/path under the `issuer`.*AUTH_<ID>_ISSUER/)
+  })
+})
