@@ -51,6 +51,7 @@ export type {
 export type { CredentialInput, CredentialsConfig } from "./credentials/types.js"
 export type { EmailConfig, EmailRateLimitOptions, RateLimitStore, SendVerificationRequestParams, VerificationEmail } from "./email/types.js"
 export type {
+  AnyOAuthConfig,
   AuthorizationEndpointConfig,
   EndpointParams,
   OAuth2Config,
@@ -63,6 +64,7 @@ export type {
   TokenSet,
   UserinfoEndpointConfig,
 } from "./oauth/types.js"
+export type { BuiltInOAuthProviderId, EmailProviderId, OAuthProviderType } from "./providers/lib/catalogue.js"
 export { getAccessToken } from "./oauth/refresh.js"
 export type { GetAccessTokenParams } from "./oauth/refresh.js"
 export type { RelyingParty, WebAuthnConfig } from "./webauthn/types.js"

@@ -11,7 +11,7 @@ import type { EmailConfig } from "./email/types.js"
 import type { PartialCookiesOptions } from "./http/cookies.js"
 import type { JWT, JWTOptions } from "./jwt/index.js"
 import type { LoggerInstance } from "./logger.js"
-import type { OAuthConfig } from "./oauth/types.js"
+import type { AnyOAuthConfig, OAuthConfig } from "./oauth/types.js"
 import type { MessageOverrides } from "./pages/messages.js"
 import type { raw, skipCSRFCheck } from "./symbols.js"
 import type { WebAuthnConfig } from "./webauthn/types.js"
@@ -101,8 +101,8 @@ export interface CommonProviderOptions {
   type: ProviderType
 }
 
-/** Any provider object. */
-export type Provider = OAuthConfig | CredentialsConfig | EmailConfig | WebAuthnConfig
+/** Any provider object. An OAuth provider may be typed with its own profile type (`AnyOAuthConfig`). */
+export type Provider = OAuthConfig | AnyOAuthConfig | CredentialsConfig | EmailConfig | WebAuthnConfig
 
 /** A provider, or a provider factory called with no options (`providers: [GitHub]`). */
 export type ProviderInput = Provider | (() => Provider)

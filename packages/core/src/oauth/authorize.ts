@@ -60,8 +60,9 @@ export async function startAuthorization(ctx: RequestContext, provider: OAuthPro
   const formPost = params.get("response_mode") === "form_post"
 
   for (const name of reserved) params.delete(name)
+  params.delete(provider.authorization.clientIdParameter)
   params.set("response_type", "code")
-  params.set("client_id", provider.clientId)
+  params.set(provider.authorization.clientIdParameter, provider.clientId)
   params.set("redirect_uri", redirectUri(ctx, provider, formPost))
   const callback = usesProxy(ctx, provider, formPost) ? ownCallbackUrl(ctx, provider) : undefined
   const values = await newCheckValues(ctx, provider, callback ? { provider: provider.id, callback } : { provider: provider.id })

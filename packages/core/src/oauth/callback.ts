@@ -29,7 +29,7 @@ import type { InternalResponse } from "../http/response.js"
 import type { Account } from "../types.js"
 import { useCheckValues } from "./checks.js"
 import { clientOf } from "./client.js"
-import { fetchProfile, userOf } from "./profile.js"
+import { fetchProfile, userOf, withCallbackParams } from "./profile.js"
 import { loggableError } from "./protocol-error.js"
 import type { OAuthProvider } from "./provider.js"
 import { forwardTarget, redirectUri } from "./proxy.js"
@@ -76,12 +76,12 @@ export async function finishAuthorization(ctx: RequestContext, provider: OAuthPr
   } catch (error) {
     throw new OAuthCallbackError(`Discovering the endpoints of provider "${provider.id}" failed.`, { cause: loggableError(error) })
   }
-  // Without an issuer there is nothing to compare an `iss` parameter with; the callback URL,
+  // Without a discovered issuer there is nothing to compare an `iss` parameter with; the callback URL,
   // which names the provider, already keeps responses of different providers apart (RFC 9700 4.4).
-  if (!provider.issuer && !provider.wellKnown) params.delete("iss")
+  if (!provider.discovery) params.delete("iss")
   const validated = validateResponse(provider, metadata, params, checks.state)
-  const { tokens, idToken } = await exchangeCode(provider, metadata, validated, redirectUri(ctx, provider, ctx.method === "POST"), checks)
-  const profile = await fetchProfile(provider, metadata, tokens, idToken)
+  const { tokens, idToken } = await exchangeCode(provider, metadata, validated, redirectUri(ctx, provider, ctx.method === "POST"), checks, params)
+  const profile = withCallbackParams(provider, await fetchProfile(provider, metadata, tokens, idToken), params)
   const user = await userOf(provider, profile, tokens)
 
   const ids = { provider: provider.id, type: provider.type, providerAccountId: user.id }

@@ -74,3 +74,27 @@ export async function userOf(provider: OAuthProvider, profile: Profile, tokens: 
   const email = typeof user.email === "string" && user.email ? user.email.toLowerCase() : null
   return { ...(user as User), id: String(id), email }
 }
+
+/**
+ * `profile` with the provider's `profileFromCallback` parameters of the authorization response
+ * added (JSON-decoded when they hold a JSON object). They never replace a claim the profile has.
+ */
+export function withCallbackParams(provider: OAuthProvider, profile: Profile, params: URLSearchParams): Profile {
+  if (provider.profileFromCallback.length === 0) return profile
+  const added: Profile = { ...profile }
+  for (const name of provider.profileFromCallback) {
+    const value = params.get(name)
+    if (value === null || name in added) continue
+    added[name] = parseJsonObject(value) ?? value
+  }
+  return added
+}
+
+function parseJsonObject(value: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value)
+    return isObject(parsed) ? parsed : undefined
+  } catch {
+    return undefined
+  }
+}

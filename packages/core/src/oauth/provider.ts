@@ -8,7 +8,10 @@
  *   exists only for `oidc`: plain OAuth has no ID token to carry it.
  * - An `oidc` provider needs an `issuer` (or `wellKnown`): its ID tokens are checked against it.
  *   An `oauth` provider without one needs `authorization`, `token` and `userinfo` URLs.
- * - Explicit endpoint URLs win over discovered ones.
+ * - Explicit endpoint URLs win over discovered ones. An endpoint given as a path (`/oauth/token`)
+ *   is under `issuer`, so that a per-instance service (Mastodon) works with the issuer from the
+ *   environment. An `oauth` provider with all three endpoints is not discovered: services of that
+ *   kind rarely publish metadata.
  * - The client authenticates with `client_secret_basic` unless `client.token_endpoint_auth_method`
  *   says otherwise; every method but `none` and `private_key_jwt` needs `clientSecret`.
  * - The scope of an `oidc` provider defaults to `openid profile email`; a plain OAuth provider
@@ -41,6 +44,9 @@ export interface Endpoint {
   params: Readonly<Record<string, string>>
 }
 
+/** A validated `profileFromCallback`. */
+const parameterName = /^[A-Za-z0-9_.-]+$/
+
 /** A validated `oauth`/`oidc` provider with its defaults applied. */
 export interface OAuthProvider {
   /** The provider as configured (with `clientId`, `clientSecret`, `issuer` from the environment). */
@@ -53,7 +59,9 @@ export interface OAuthProvider {
   readonly issuer: string | undefined
   /** The discovery document's URL, when it is not under `issuer`. */
   readonly wellKnown: URL | undefined
-  readonly authorization: Endpoint
+  /** Whether the metadata is discovered (from `issuer` or `wellKnown`), or made of the configured endpoints alone. */
+  readonly discovery: boolean
+  readonly authorization: Endpoint & { clientIdParameter: string }
   readonly token: Endpoint & Pick<TokenEndpointConfig, "request" | "conform">
   readonly userinfo: Endpoint & Pick<UserinfoEndpointConfig, "request">
   readonly jwksUri: URL | undefined
@@ -63,6 +71,8 @@ export interface OAuthProvider {
   /** Whether the profile comes from the ID token (`oidc` unless `idToken: false`). */
   readonly profileFromIdToken: boolean
   readonly profile: (profile: Profile, tokens: TokenSet) => Awaitable<User>
+  /** Authorization-response parameters copied into the profile. */
+  readonly profileFromCallback: readonly string[]
   readonly account: (tokens: TokenSet) => Partial<Account> | undefined | null
   readonly allowDangerousEmailAccountLinking: boolean
 }
@@ -101,16 +111,51 @@ function encodeParams(params: EndpointParams | undefined): Record<string, string
   return out
 }
 
-function endpoint(id: string, name: string, value: string | { url?: string; params?: EndpointParams } | undefined): Endpoint {
+/** An endpoint URL: absolute, or a path under the issuer. */
+function endpointUrl(id: string, name: string, value: string, issuer: string | undefined): URL {
+  const what = `The ${name} URL of provider "${id}"`
+  if (!value.startsWith("/")) return providerUrl(value, what)
+  if (value.startsWith("//")) throw new InvalidEndpoints(`${what} must be an absolute URL or a path; got ${JSON.stringify(value)}.`)
+  if (issuer === undefined) {
+    throw new InvalidEndpoints(
+      `${what} must be an absolute URL, or a path under the \`issuer\`; got the path ${JSON.stringify(value)} and no issuer (set \`issuer\` or AUTH_<ID>_ISSUER).`,
+    )
+  }
+  return providerUrl(`${trimSlash(issuer)}${value}`, what)
+}
+
+function endpoint(
+  id: string,
+  name: string,
+  value: string | { url?: string; params?: EndpointParams } | undefined,
+  issuer: string | undefined,
+): Endpoint {
   if (value === undefined) return { url: undefined, params: {} }
-  if (typeof value === "string") return { url: providerUrl(value, `The ${name} URL of provider "${id}"`), params: {} }
+  if (typeof value === "string") return { url: endpointUrl(id, name, value, issuer), params: {} }
   if (!value || typeof value !== "object") {
     throw new InvalidEndpoints(`\`${name}\` of provider "${id}" must be a URL or an object with \`url\` and \`params\`.`)
   }
   return {
-    url: value.url === undefined ? undefined : providerUrl(value.url, `The ${name} URL of provider "${id}"`),
+    url: value.url === undefined ? undefined : endpointUrl(id, name, value.url, issuer),
     params: encodeParams(value.params),
   }
+}
+
+function resolveProfileFromCallback(config: OAuthConfig): readonly string[] {
+  const names: unknown = config.profileFromCallback ?? []
+  if (!Array.isArray(names) || names.some((n) => typeof n !== "string" || !parameterName.test(n))) {
+    throw new InvalidProvider(`\`profileFromCallback\` of provider "${config.id}" must list parameter names.`)
+  }
+  return Object.freeze([...(names as string[])])
+}
+
+function resolveClientIdParameter(config: OAuthConfig): string {
+  const name: unknown = typeof config.authorization === "object" && config.authorization ? config.authorization.clientIdParameter : undefined
+  if (name === undefined) return "client_id"
+  if (typeof name !== "string" || !parameterName.test(name)) {
+    throw new InvalidProvider(`\`authorization.clientIdParameter\` of provider "${config.id}" must be a parameter name.`)
+  }
+  return name
 }
 
 function resolveChecks(config: OAuthConfig, proxied: boolean): Set<Check> {
@@ -205,15 +250,16 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
   if (config.issuer !== undefined) providerUrl(config.issuer, `The issuer of provider "${id}"`)
   const issuer = config.issuer
   const wellKnown = config.wellKnown === undefined ? undefined : providerUrl(config.wellKnown, `The wellKnown URL of provider "${id}"`)
-  const authorization = endpoint(id, "authorization", config.authorization)
+  const authorization = { ...endpoint(id, "authorization", config.authorization, issuer), clientIdParameter: resolveClientIdParameter(config) }
   if (config.type === "oidc" && !("scope" in authorization.params) && !authorization.url?.searchParams.has("scope")) {
     authorization.params = { ...authorization.params, scope: "openid profile email" }
   }
   const tokenConfig = typeof config.token === "object" && config.token ? config.token : undefined
   const userinfoConfig = typeof config.userinfo === "object" && config.userinfo ? config.userinfo : undefined
-  const token = { ...endpoint(id, "token", config.token), request: tokenConfig?.request, conform: tokenConfig?.conform }
-  const userinfo = { ...endpoint(id, "userinfo", config.userinfo), request: userinfoConfig?.request }
-  const discovered = !!issuer || !!wellKnown
+  const token = { ...endpoint(id, "token", config.token, issuer), request: tokenConfig?.request, conform: tokenConfig?.conform }
+  const userinfo = { ...endpoint(id, "userinfo", config.userinfo, issuer), request: userinfoConfig?.request }
+  const complete = !!authorization.url && (!!token.url || !!token.request) && (!!userinfo.url || !!userinfo.request)
+  const discovered = (!!issuer || !!wellKnown) && (config.type === "oidc" || !complete)
 
   if (config.type === "oidc" && !discovered) {
     throw new InvalidEndpoints(`The OIDC provider "${id}" needs an \`issuer\` (or \`wellKnown\`): its ID tokens are checked against it.`)
@@ -248,6 +294,7 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
     clientAuth,
     issuer,
     wellKnown,
+    discovery: discovered,
     authorization,
     token,
     userinfo,
@@ -256,6 +303,7 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
     redirectProxyUrl: proxy === undefined ? undefined : trimSlash(appUrl(proxy, `The redirectProxyUrl of provider "${id}"`).href),
     profileFromIdToken: config.type === "oidc" && config.idToken !== false,
     profile: config.profile?.bind(config) ?? defaultProfile,
+    profileFromCallback: resolveProfileFromCallback(config),
     account: config.account ?? defaultAccount,
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
   })

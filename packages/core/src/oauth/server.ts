@@ -11,6 +11,7 @@
 import * as oauth from "oauth4webapi"
 import { httpOptions } from "./http.js"
 import type { OAuthProvider } from "./provider.js"
+import { isIssuerTemplate, matchesIssuerTemplate } from "./tenant.js"
 
 const ttl = 60 * 60 * 1000
 
@@ -26,17 +27,22 @@ export function placeholderIssuer(provider: OAuthProvider): string {
 }
 
 async function baseMetadata(provider: OAuthProvider): Promise<oauth.AuthorizationServer> {
+  if (!provider.discovery) return { issuer: placeholderIssuer(provider) }
   if (provider.wellKnown) {
     const response = await fetch(provider.wellKnown, { headers: { accept: "application/json" }, redirect: "manual" })
     // Without a configured issuer, the document names it: the wellKnown URL is the trust anchor.
     const expected = provider.issuer ?? (await issuerNamedIn(response.clone()))
     return oauth.processDiscoveryResponse(new URL(expected), response)
   }
-  if (provider.issuer) {
-    const issuer = new URL(provider.issuer)
-    return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, httpOptions(issuer)))
-  }
-  return { issuer: placeholderIssuer(provider) }
+  // Discovery without wellKnown is discovery from the issuer (see `resolveOAuthProvider`).
+  const configured = provider.issuer ?? ""
+  const issuer = new URL(configured)
+  const response = await oauth.discoveryRequest(issuer, httpOptions(issuer))
+  // A multi-tenant endpoint (`…/common/v2.0`) names a template as its issuer (`tenant.ts`).
+  const named = await issuerNamedIn(response.clone()).catch(() => undefined)
+  const expected = named !== undefined && isIssuerTemplate(named) && matchesIssuerTemplate(named, configured) ? named : configured
+  // Both sides of oauth4webapi's comparison go through `new URL`, which encodes the braces alike.
+  return oauth.processDiscoveryResponse(new URL(expected), response)
 }
 
 async function issuerNamedIn(response: Response): Promise<string> {

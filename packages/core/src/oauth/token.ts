@@ -17,6 +17,7 @@ import { clientAuthOf, clientOf } from "./client.js"
 import { httpOptions } from "./http.js"
 import { loggableError } from "./protocol-error.js"
 import type { OAuthProvider } from "./provider.js"
+import { isIssuerTemplate, tenantIssuer } from "./tenant.js"
 import type { TokenSet } from "./types.js"
 
 export interface CodeExchange {
@@ -60,12 +61,14 @@ async function codeGrantResponse(
   params: URLSearchParams,
   redirectUri: string,
   checks: CheckValues,
+  callback: URLSearchParams,
 ): Promise<Response> {
   if (provider.token.request) {
     const { tokens } = await provider.token.request({
       provider: provider.config,
       params: { code: params.get("code") ?? "", redirect_uri: redirectUri, ...(checks.pkce ? { code_verifier: checks.pkce } : {}) },
       checks: { code_verifier: checks.pkce, nonce: checks.nonce, state: checks.state },
+      callback: new URLSearchParams(callback),
     })
     return Response.json(tokens)
   }
@@ -82,7 +85,8 @@ async function codeGrantResponse(
 
 /**
  * Exchanges the code in `params` (from `validateAuthResponse`) for tokens, with the PKCE verifier
- * and expected nonce in `checks`, and checks the response. Throws `OAuthCallbackError`.
+ * and expected nonce in `checks`, and checks the response. `callback` is the whole authorization
+ * response, for a custom token request. Throws `OAuthCallbackError`.
  */
 export async function exchangeCode(
   provider: OAuthProvider,
@@ -90,13 +94,16 @@ export async function exchangeCode(
   params: URLSearchParams,
   redirectUri: string,
   checks: CheckValues,
+  callback: URLSearchParams = params,
 ): Promise<CodeExchange> {
   let response: Response
   let processed: oauth.TokenEndpointResponse
   try {
-    response = await codeGrantResponse(provider, metadata, params, redirectUri, checks)
+    response = await codeGrantResponse(provider, metadata, params, redirectUri, checks, callback)
     if (provider.token.conform) response = (await provider.token.conform(response.clone())) ?? response
-    processed = await oauth.processAuthorizationCodeResponse(metadata, clientOf(provider), response, {
+    // The ID token of a multi-tenant endpoint names the user's tenant as issuer (`tenant.ts`).
+    const claimsMetadata = isIssuerTemplate(metadata.issuer) ? { ...metadata, issuer: await tenantIssuer(metadata.issuer, response) } : metadata
+    processed = await oauth.processAuthorizationCodeResponse(claimsMetadata, clientOf(provider), response, {
       expectedNonce: checks.nonce ?? oauth.expectNoNonce,
       requireIdToken: provider.type === "oidc",
     })

@@ -38,12 +38,19 @@ export interface OAuthProviderButtonStyles {
 export type EndpointParams = Record<string, string | number | boolean | Record<string, unknown> | undefined>
 
 export interface AuthorizationEndpointConfig {
+  /** An absolute URL, or a path (`/oauth/authorize`) under `issuer`. */
   url?: string
   /** Added to the authorization URL's query (`scope`, `prompt`, `response_mode`…). */
   params?: EndpointParams
+  /**
+   * The query parameter that carries the client id. Default `client_id`; a few services name it
+   * otherwise (TikTok `client_key`, WeChat `appid`).
+   */
+  clientIdParameter?: string
 }
 
 export interface TokenEndpointConfig {
+  /** An absolute URL, or a path under `issuer`. */
   url?: string
   /** Sent in the body of the token request, next to the code. */
   params?: EndpointParams
@@ -56,12 +63,15 @@ export interface TokenEndpointConfig {
     provider: OAuthConfig
     params: { code: string; redirect_uri: string; code_verifier?: string }
     checks: { code_verifier?: string; nonce?: string; state?: string }
+    /** Every parameter of the authorization response, for servers that send more than the code (VK ID's `device_id`). */
+    callback: URLSearchParams
   }) => Awaitable<{ tokens: TokenSet }>
   /** Adjusts a non-conforming token response before it is processed. Return nothing to keep it. */
   conform?: (response: Response) => Awaitable<Response | undefined>
 }
 
 export interface UserinfoEndpointConfig {
+  /** An absolute URL, or a path under `issuer`. */
   url?: string
   /** Added to the userinfo URL's query. */
   params?: EndpointParams
@@ -94,7 +104,11 @@ interface OAuthCommon<P> extends CommonProviderOptions {
   clientId?: string
   /** Default `AUTH_<ID>_SECRET`. */
   clientSecret?: string
-  /** The issuer identifier; with it, endpoints are discovered. Default `AUTH_<ID>_ISSUER`. */
+  /**
+   * The issuer identifier; with it, endpoints are discovered (an `oauth` provider whose
+   * `authorization`, `token` and `userinfo` are all set is not: its issuer is then only the base
+   * of endpoint paths). Default `AUTH_<ID>_ISSUER`.
+   */
   issuer?: string
   /** The discovery document URL, when it is not under `issuer`. */
   wellKnown?: string
@@ -111,9 +125,14 @@ interface OAuthCommon<P> extends CommonProviderOptions {
    * (`name`, `nickname` or `preferred_username`), `email` and `image` (`picture`). The returned
    * `id` becomes the account's `providerAccountId`.
    */
-  // A method, so that a provider typed with a richer profile (`OIDCConfig<GoogleProfile>`) is
-  // still a `Provider`.
   profile?(profile: P, tokens: TokenSet): Awaitable<User>
+  /**
+   * Parameters of the authorization response copied into the profile (JSON-decoded when they hold
+   * JSON), for services that send profile data with the code: Apple sends `user`, with the name,
+   * on the first sign-in only. They come through the browser unsigned: use them for display data,
+   * never to identify the user. A claim the profile already has is never replaced.
+   */
+  profileFromCallback?: readonly string[]
   /**
    * Picks the tokens stored on the account. Default: `access_token`, `id_token`, `refresh_token`,
    * `expires_at`, `scope`, `token_type`, `session_state`.
@@ -147,3 +166,15 @@ export interface OIDCConfig<P = Profile> extends OAuthCommon<P> {
 }
 
 export type OAuthConfig<P = Profile> = OAuth2Config<P> | OIDCConfig<P>
+
+/**
+ * An `oauth`/`oidc` provider whatever the type of its profile, as `Provider` accepts it.
+ *
+ * A provider typed with its service's own profile (`OAuth2Config<GitHubProfile>`, whose `id` is a
+ * number) is not an `OAuth2Config<Profile>`: its `profile` callback takes another argument type.
+ * This view leaves `profile` out, so that every such provider is a `Provider`, while a provider
+ * written inline in `providers` is still typed by `OAuthConfig`, its callback's argument a
+ * `Profile`. Sesame calls `profile` with what the service returned, which is what its type
+ * describes.
+ */
+export type AnyOAuthConfig = Omit<OAuth2Config, "profile"> | Omit<OIDCConfig, "profile">
