@@ -11,7 +11,7 @@
  */
 import { AuthError } from "@sesame/core/errors"
 import type { InternalResponse, Provider, Session } from "@sesame/core"
-import { redirect as nextRedirect } from "next/navigation.js"
+import { redirect as nextRedirect } from "next/navigation"
 import { load, type Prepared } from "./config.js"
 import { writeCookies } from "./cookies.js"
 import { callCore, coreRequest } from "./core-call.js"

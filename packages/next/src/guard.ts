@@ -3,9 +3,12 @@
  * deprecated there: Edge runtime), and `auth(handler)` around a proxy, middleware or route handler.
  *
  * Policy:
- * 1. The session is read with the request's cookies. A read that fails counts as signed out.
- * 2. Requests for the auth endpoints (under `basePath`) and for the configured sign-in and error
- *    pages always go through: they are how a visitor gets a session, so refusing them can only loop.
+ * 1. Requests for the auth endpoints (under `basePath`) go straight through, without a session
+ *    read: the endpoints manage the session cookie themselves, and a refreshed cookie set here
+ *    could race a sign-out's cleared one. A wrapped handler still runs, with `request.auth` null.
+ * 2. Otherwise the session is read with the request's cookies (a read that fails counts as signed
+ *    out). The configured sign-in and error pages always go through: they are how a visitor gets
+ *    a session, so refusing them can only loop.
  * 3. Otherwise `callbacks.authorized({ request, auth })` decides: `true` or nothing lets the request
  *    through, `false` redirects (307) to the sign-in page with `callbackUrl` set to this page, and a
  *    `Response` is sent as it is. Without the callback every request goes through.
@@ -44,9 +47,13 @@ function pathOf(page: string | undefined, origin: string): string | undefined {
   }
 }
 
+function isAuthEndpoint(prepared: Prepared, path: string): boolean {
+  return path === prepared.basePath || path.startsWith(`${prepared.basePath}/`)
+}
+
 function isExempt(prepared: Prepared, url: URL, origin: string): boolean {
   const path = url.pathname
-  if (path === prepared.basePath || path.startsWith(`${prepared.basePath}/`)) return true
+  if (isAuthEndpoint(prepared, path)) return true
   return path === pathOf(prepared.pages?.signIn, origin) || path === pathOf(prepared.pages?.error, origin)
 }
 
@@ -105,6 +112,10 @@ export async function guard<Context>(
   } catch (error) {
     console.error("[sesame][error] The lazy configuration function threw:", error)
     return new Response("There is a problem with the server configuration. Check the server logs for more information.", { status: 500 })
+  }
+  if (isAuthEndpoint(prepared, request.nextUrl.pathname)) {
+    Object.defineProperty(request, "auth", { value: null, enumerable: true, configurable: true })
+    return (handler ? await handler(request as NextAuthRequest, context) : undefined) ?? NextResponse.next()
   }
   let session: Session | null = null
   let cookies: ResponseCookie[] = []
