@@ -70,9 +70,9 @@ export interface RunningApp {
 
 /**
  * `next start` on 127.0.0.1:`port`, through Next's own binary (not npx, whose wrapper would be
- * the process we stop). Resolves when the server answers.
+ * the process we stop). Resolves when the server answers. `origin` is where the browser goes.
  */
-export async function startApp(nextBin: string, cwd: string, port: number, env: NodeJS.ProcessEnv): Promise<RunningApp> {
+export async function startApp(nextBin: string, cwd: string, port: number, env: NodeJS.ProcessEnv, origin = `http://127.0.0.1:${port}`): Promise<RunningApp> {
   const child: ChildProcess = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(port)], {
     cwd,
     env,
@@ -82,7 +82,6 @@ export async function startApp(nextBin: string, cwd: string, port: number, env: 
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-  const origin = `http://127.0.0.1:${port}`
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
     await exited
@@ -91,7 +90,7 @@ export async function startApp(nextBin: string, cwd: string, port: number, env: 
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output}`)
     try {
-      await fetch(`${origin}/api/auth/providers`)
+      await fetch(`http://127.0.0.1:${port}/api/auth/providers`)
       break
     } catch {
       if (Date.now() > deadline) {
