@@ -28,7 +28,8 @@ export type UpdateSession = (data?: unknown) => Promise<Session | null>
 /** What `useSession` returns. */
 export type SessionContextValue =
   | { data: Session; status: "authenticated"; update: UpdateSession }
-  | { data: null; status: "unauthenticated" | "loading"; update: UpdateSession }
+  | { data: null; status: "unauthenticated"; update: UpdateSession }
+  | { data: null; status: "loading"; update: UpdateSession }
 
 interface ProviderState {
   value: SessionContextValue
@@ -127,7 +128,9 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
   const state = useMemo<ProviderState>(() => {
     const value: SessionContextValue = session
       ? { data: session, status: "authenticated", update }
-      : { data: null, status: session === null ? "unauthenticated" : "loading", update }
+      : session === null
+        ? { data: null, status: "unauthenticated", update }
+        : { data: null, status: "loading", update }
     return { value, basePath }
   }, [session, update, basePath])
 
