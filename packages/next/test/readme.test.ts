@@ -53,6 +53,23 @@ afterAll(() => {
   vi.unstubAllEnvs()
 })
 
+describe("root README: quick start with Next.js", () => {
+  it("runs as written: sign-in with the server action, auth(), and the guard", async () => {
+    const text = readFileSync(join(root, "README.md"), "utf8")
+    const code = /<!-- example: next-quick-start[^>]*-->\n```ts\n([\s\S]*?)```/.exec(text)?.[1]
+    expect(code).toBeDefined()
+    writeFileSync(join(scratch, "quick-start.mts"), code!)
+    current.jar.clear()
+    newRequest({ host: "localhost:3000" })
+    current.headers.delete("x-forwarded-proto")
+    const { auth, signIn } = (await import(join(scratch, "quick-start.mts"))) as SesameResult
+    const signedOut = await auth(new NextRequest("http://localhost:3000/account", { headers: { host: "localhost:3000" } }))
+    expect(signedOut.headers.get("location")).toBe("http://localhost:3000/api/auth/signin?callbackUrl=%2Faccount")
+    expect(await signIn("credentials", { username: "ada", password: "analytical engine", redirect: false })).toBe("http://localhost:3000/")
+    expect(await auth()).toMatchObject({ user: { name: "Ada", email: "ada@example.com" } })
+  })
+})
+
 describe("package README", () => {
   it("has the examples this test expects", () => {
     expect([...examples().keys()].sort()).toEqual(["actions.ts", "auth.ts", "proxy.ts", "types.ts", "user-menu.tsx"])
