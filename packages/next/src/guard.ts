@@ -99,6 +99,13 @@ async function loops(prepared: Prepared, request: NextRequest, first: Response, 
   return true
 }
 
+/** Runs the wrapped handler (if any) with the session as `request.auth`; no handler lets the request on. */
+async function proceed<Context>(request: NextRequest, auth: Session | null, context: Context, handler?: AuthenticatedHandler<Context>): Promise<Response> {
+  Object.defineProperty(request, "auth", { value: auth, enumerable: true, configurable: true })
+  const response = handler ? await handler(request as NextAuthRequest, context) : undefined
+  return response ?? NextResponse.next()
+}
+
 /** The guard, for one request; `handler` is the wrapped proxy, middleware or route handler. */
 export async function guard<Context>(
   input: PrimaryAuthConfigInput,
@@ -113,10 +120,7 @@ export async function guard<Context>(
     console.error("[sesame][error] The lazy configuration function threw:", error)
     return new Response("There is a problem with the server configuration. Check the server logs for more information.", { status: 500 })
   }
-  if (isAuthEndpoint(prepared, request.nextUrl.pathname)) {
-    Object.defineProperty(request, "auth", { value: null, enumerable: true, configurable: true })
-    return (handler ? await handler(request as NextAuthRequest, context) : undefined) ?? NextResponse.next()
-  }
+  if (isAuthEndpoint(prepared, request.nextUrl.pathname)) return proceed(request, null, context, handler)
   let session: Session | null = null
   let cookies: ResponseCookie[] = []
   try {
@@ -138,7 +142,5 @@ export async function guard<Context>(
   if (decision === false) return withCookies(signInRedirect(prepared, url, origin), cookies)
   if (decision instanceof Response) return withCookies(decision, cookies)
 
-  Object.defineProperty(request, "auth", { value: session, enumerable: true, configurable: true })
-  const response = handler ? await handler(request as NextAuthRequest, context) : undefined
-  return withCookies(response ?? NextResponse.next(), cookies)
+  return withCookies(await proceed(request, session, context, handler), cookies)
 }
