@@ -1,0 +1,146 @@
+/**
+ * `auth` as a proxy (Next.js 16, Node.js runtime), as middleware (Next.js 15, and 16 while it is
+ * deprecated there: Edge runtime), and `auth(handler)` around a proxy, middleware or route handler.
+ *
+ * Policy:
+ * 1. Requests for the auth endpoints (under `basePath`) go straight through, without a session
+ *    read: the endpoints manage the session cookie themselves, and a refreshed cookie set here
+ *    could race a sign-out's cleared one. A wrapped handler still runs, with `request.auth` null.
+ * 2. Otherwise the session is read with the request's cookies (a read that fails counts as signed
+ *    out). The configured sign-in and error pages always go through: they are how a visitor gets
+ *    a session, so refusing them can only loop.
+ * 3. Otherwise `callbacks.authorized({ request, auth })` decides: `true` or nothing lets the request
+ *    through, `false` redirects (307) to the sign-in page with `callbackUrl` set to this page, and a
+ *    `Response` is sent as it is. Without the callback every request goes through.
+ * 4. A redirect returned by `authorized` is followed here first, as the browser would, through the
+ *    same callback: when it comes back to a page already visited (or goes on for more than
+ *    {@link maxHops} redirects), the browser would loop. That is logged as an error and handled
+ *    like `false`, whose sign-in page is exempt (2) and so ends the chain.
+ * 5. A wrapped handler runs only for requests that go through, with the session as `request.auth`.
+ * 6. The cookies of the session read (a JWT with a later expiry, a database session's new expiry,
+ *    or a cleared cookie) are set on whatever response leaves, so an active session stays alive.
+ *    They are set through `NextResponse.cookies`, which Next.js also hands to the page rendered
+ *    for this request, so server components see the refreshed session.
+ *
+ * Only web APIs and `next/server` are used: this file is part of the Edge bundle of `middleware.ts`.
+ *
+ * @module
+ */
+import type { ResponseCookie, Session } from "@sesame/core"
+import { NextRequest, NextResponse } from "next/server.js"
+import { load, type Prepared } from "./config.js"
+import { withCookies } from "./cookies.js"
+import { readSession } from "./core-call.js"
+import { publicOrigin } from "./origin.js"
+import type { AuthenticatedHandler, NextAuthRequest, PrimaryAuthConfigInput } from "./types.js"
+
+/** Redirects followed through `authorized` before a chain counts as a loop. */
+export const maxHops = 10
+
+function pathOf(page: string | undefined, origin: string): string | undefined {
+  if (!page) return undefined
+  try {
+    const url = new URL(page, origin)
+    return url.origin === origin ? url.pathname : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function isAuthEndpoint(prepared: Prepared, path: string): boolean {
+  return path === prepared.basePath || path.startsWith(`${prepared.basePath}/`)
+}
+
+function isExempt(prepared: Prepared, url: URL, origin: string): boolean {
+  const path = url.pathname
+  if (isAuthEndpoint(prepared, path)) return true
+  return path === pathOf(prepared.pages?.signIn, origin) || path === pathOf(prepared.pages?.error, origin)
+}
+
+function isRedirect(response: Response): boolean {
+  return response.status >= 300 && response.status < 400 && response.headers.has("location")
+}
+
+/** Where `false` sends the visitor: the sign-in page, with a `callbackUrl` back to `url`. */
+function signInRedirect(prepared: Prepared, url: URL, origin: string): Response {
+  const target = new URL(prepared.pages?.signIn ?? `${prepared.basePath}/signin`, origin)
+  target.searchParams.set("callbackUrl", `${url.pathname}${url.search}`)
+  return NextResponse.redirect(target, 307)
+}
+
+type Decision = true | false | Response
+
+async function decide(prepared: Prepared, request: NextRequest, url: URL, origin: string, auth: Session | null): Promise<Decision> {
+  if (!prepared.authorized || isExempt(prepared, url, origin)) return true
+  const result = await prepared.authorized({ request, auth })
+  if (result instanceof Response) return result
+  return result !== false
+}
+
+/** Follows a redirect from `authorized` through the same callback; true when the browser would loop. */
+async function loops(prepared: Prepared, request: NextRequest, first: Response, origin: string, auth: Session | null): Promise<boolean> {
+  const url = new URL(request.nextUrl.pathname + request.nextUrl.search, origin)
+  const seen = new Set([url.pathname + url.search])
+  let response = first
+  for (let hop = 0; hop < maxHops; hop++) {
+    const resolved = new URL(response.headers.get("location")!, url)
+    // Redirects built from `request.nextUrl` carry Next's internal origin (localhost); Next.js makes
+    // them relative, so they stay on this site too.
+    if (resolved.origin !== origin && resolved.origin !== request.nextUrl.origin) return false
+    const target = new URL(resolved.pathname + resolved.search, origin)
+    const key = target.pathname + target.search
+    if (seen.has(key)) return true
+    seen.add(key)
+    const probe = new NextRequest(target, { headers: request.headers })
+    const next = await decide(prepared, probe, target, origin, auth)
+    if (!(next instanceof Response) || !isRedirect(next)) return false
+    response = next
+  }
+  return true
+}
+
+/** Runs the wrapped handler (if any) with the session as `request.auth`; no handler lets the request on. */
+async function proceed<Context>(request: NextRequest, auth: Session | null, context: Context, handler?: AuthenticatedHandler<Context>): Promise<Response> {
+  Object.defineProperty(request, "auth", { value: auth, enumerable: true, configurable: true })
+  const response = handler ? await handler(request as NextAuthRequest, context) : undefined
+  return response ?? NextResponse.next()
+}
+
+/** The guard, for one request; `handler` is the wrapped proxy, middleware or route handler. */
+export async function guard<Context>(
+  input: PrimaryAuthConfigInput,
+  request: NextRequest,
+  context: Context,
+  handler?: AuthenticatedHandler<Context>,
+): Promise<Response> {
+  let prepared: Prepared
+  try {
+    prepared = await load(input, request)
+  } catch (error) {
+    console.error("[sesame][error] The lazy configuration function threw:", error)
+    return new Response("There is a problem with the server configuration. Check the server logs for more information.", { status: 500 })
+  }
+  if (isAuthEndpoint(prepared, request.nextUrl.pathname)) return proceed(request, null, context, handler)
+  let session: Session | null = null
+  let cookies: ResponseCookie[] = []
+  try {
+    prepared.debug(`guard: reading the session for ${request.nextUrl.pathname}`)
+    ;({ session, cookies } = await readSession(prepared, request.headers))
+  } catch (error) {
+    prepared.logError(`The guard could not read the session and treats the request as signed out: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  const origin = publicOrigin(prepared, request.headers, request.url)
+  const url = new URL(request.nextUrl.pathname + request.nextUrl.search, origin)
+
+  let decision = await decide(prepared, request, url, origin, session)
+  if (decision instanceof Response && isRedirect(decision) && (await loops(prepared, request, decision, origin, session))) {
+    prepared.logError(
+      `callbacks.authorized redirects ${url.pathname} to ${decision.headers.get("location")}, and following it through the same callback comes back round: the browser would loop. Sending the visitor to the sign-in page instead. Let authorized allow the target, or leave it out of the matcher.`,
+    )
+    decision = false
+  }
+  if (decision === false) return withCookies(signInRedirect(prepared, url, origin), cookies)
+  if (decision instanceof Response) return withCookies(decision, cookies)
+
+  return withCookies(await proceed(request, session, context, handler), cookies)
+}

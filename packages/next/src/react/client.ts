@@ -1,0 +1,251 @@
+"use client"
+/**
+ * The browser side of the endpoints: reading the session, the CSRF token and the providers, and
+ * signing in and out, at the base path the `SessionProvider` was given (the server's `basePath`).
+ *
+ * Policy:
+ * - One session request at a time per base path: every caller that asks while one is in flight
+ *   (all the `useSession` hooks, `getSession()` anywhere) shares its answer.
+ * - A change made here (sign-in, sign-out, update) is told to this tab's providers at once and to
+ *   the app's other tabs through a `BroadcastChannel`, which then read the session again.
+ *
+ * @module
+ */
+import type { Session } from "@sesame/core"
+
+/** The base path when no `SessionProvider` has said otherwise: the server's default. */
+export const defaultBasePath = "/api/auth"
+
+let currentBasePath = defaultBasePath
+
+/** Makes `basePath` the one the functions of this module use by default (the `SessionProvider` calls it). */
+export function setDefaultBasePath(basePath: string): void {
+  currentBasePath = basePath.replace(/\/+$/, "")
+}
+
+/** Options of every function here. */
+export interface ClientOptions {
+  /** The server's `basePath`. Default: the `SessionProvider`'s, else `/api/auth`. */
+  basePath?: string
+}
+
+function base(options?: ClientOptions): string {
+  return options?.basePath?.replace(/\/+$/, "") ?? currentBasePath
+}
+
+// ---- change notifications ---------------------------------------------------------------------
+
+/** What tabs tell each other: the session at `basePath` changed; read it again. */
+interface ChangeMessage {
+  type: "sesame.session-changed"
+  basePath: string
+}
+
+type Listener = (basePath: string, session: Session | null | undefined) => void
+const listeners = new Set<Listener>()
+let channel: BroadcastChannel | null | undefined
+
+function sharedChannel(): BroadcastChannel | null {
+  if (channel !== undefined) return channel
+  channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("sesame.session") : null
+  channel?.addEventListener("message", (event: MessageEvent<ChangeMessage>) => {
+    if (event.data?.type !== "sesame.session-changed") return
+    for (const listener of listeners) listener(event.data.basePath, undefined)
+  })
+  return channel
+}
+
+/**
+ * Listens for session changes: `session` is the new session when this tab made the change, and
+ * `undefined` when another tab did (read it again). Returns the function that stops listening.
+ */
+export function onSessionChange(listener: Listener): () => void {
+  sharedChannel()
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** Tells this tab's providers the new session, and the other tabs that it changed. */
+export function announce(basePath: string, session: Session | null | undefined): void {
+  for (const listener of listeners) listener(basePath, session)
+  sharedChannel()?.postMessage({ type: "sesame.session-changed", basePath } satisfies ChangeMessage)
+}
+
+// ---- reading ----------------------------------------------------------------------------------
+
+async function getJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { headers: { accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+  return response.json()
+}
+
+const inFlight = new Map<string, Promise<Session | null>>()
+
+/** The session, shared with any read already in flight. Throws when the request fails. */
+export function fetchSession(options?: ClientOptions): Promise<Session | null> {
+  const basePath = base(options)
+  let pending = inFlight.get(basePath)
+  if (!pending) {
+    pending = getJson(`${basePath}/session`)
+      .then((body) => (body && typeof body === "object" ? (body as Session) : null))
+      .finally(() => inFlight.delete(basePath))
+    inFlight.set(basePath, pending)
+  }
+  return pending
+}
+
+/** The session, or null when signed out (or when the server cannot be reached). */
+export async function getSession(options?: ClientOptions): Promise<Session | null> {
+  try {
+    return await fetchSession(options)
+  } catch {
+    return null
+  }
+}
+
+/** A CSRF token for a form posted to the endpoints yourself; sets its cookie. */
+export async function getCsrfToken(options?: ClientOptions): Promise<string> {
+  const body = (await getJson(`${base(options)}/csrf`)) as { csrfToken?: unknown }
+  if (typeof body?.csrfToken !== "string") throw new Error("The csrf endpoint answered without a token.")
+  return body.csrfToken
+}
+
+/** A provider as `GET providers` lists it. */
+export interface ClientProvider {
+  id: string
+  name: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+}
+
+/** The configured providers by id, or null when they cannot be read. */
+export async function getProviders(options?: ClientOptions): Promise<Record<string, ClientProvider> | null> {
+  try {
+    return (await getJson(`${base(options)}/providers`)) as Record<string, ClientProvider>
+  } catch {
+    return null
+  }
+}
+
+// ---- signing in and out -----------------------------------------------------------------------
+
+function navigate(url: string): void {
+  window.location.href = url
+  // Changing only the fragment does not load the page.
+  if (url.includes("#")) window.location.reload()
+}
+
+async function postForm(url: string, fields: Record<string, string>): Promise<{ response: Response; url: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" },
+    body: new URLSearchParams(fields),
+    credentials: "same-origin",
+  })
+  const body = (await response.json().catch(() => null)) as { url?: unknown } | null
+  return { response, url: typeof body?.url === "string" ? body.url : "" }
+}
+
+/** Options of `signIn`. Further keys are posted to the provider (credentials fields, email). */
+export interface SignInOptions extends ClientOptions, Record<string, unknown> {
+  /** Where to go once signed in. Default: this page. */
+  redirectTo?: string
+  /** Same as `redirectTo` (Auth.js's name). */
+  callbackUrl?: string
+  /** `false` stays on the page and returns the outcome (credentials and email). Default `true`. */
+  redirect?: boolean
+}
+
+/** What `signIn` returns with `redirect: false`. */
+export interface SignInResponse {
+  /** The error type (`CredentialsSignin`…), or null. */
+  error: string | null
+  /** The `code` of a `CredentialsSignin`, or null. */
+  code: string | null
+  status: number
+  /** True when the sign-in succeeded. */
+  ok: boolean
+  /** Where the server would have sent the browser. */
+  url: string | null
+}
+
+/**
+ * Signs in. Without a provider, or with one the server does not know, goes to the sign-in page.
+ * OAuth providers always navigate (to the provider); `authorizationParams` are added to the
+ * authorization request (`{ login_hint: "ada@example.com" }`).
+ */
+export async function signIn(
+  provider?: string,
+  options: SignInOptions = {},
+  authorizationParams?: string | Record<string, string> | URLSearchParams | string[][],
+): Promise<SignInResponse | undefined> {
+  const { basePath: _basePath, redirect = true, redirectTo, callbackUrl: legacyCallbackUrl, ...rest } = options
+  const basePath = base(options)
+  const callbackUrl = redirectTo ?? legacyCallbackUrl ?? window.location.href
+  const providers = provider ? await getProviders(options) : null
+  const found = provider ? providers?.[provider] : undefined
+  if (!found) {
+    navigate(`${basePath}/signin?${new URLSearchParams({ callbackUrl })}`)
+    return undefined
+  }
+  const fields: Record<string, string> = {}
+  for (const [key, value] of Object.entries(rest)) if (value !== undefined && value !== null) fields[key] = String(value)
+  const csrfToken = await getCsrfToken(options)
+  const action = found.type === "credentials" ? "callback" : "signin"
+  const query = authorizationParams ? `?${new URLSearchParams(authorizationParams)}` : ""
+  const { response, url } = await postForm(`${basePath}/${action}/${encodeURIComponent(found.id)}${query}`, {
+    ...fields,
+    csrfToken,
+    callbackUrl,
+  })
+  const target = url ? new URL(url, window.location.href) : null
+  const error = target?.searchParams.get("error") ?? null
+  if (redirect || found.type === "oauth" || found.type === "oidc") {
+    if (url) navigate(url)
+    return undefined
+  }
+  if (!error && response.ok) announce(basePath, await getSession(options))
+  return { error, code: target?.searchParams.get("code") ?? null, status: response.status, ok: response.ok && !error, url: url || null }
+}
+
+/** Options of `signOut`. */
+export interface SignOutOptions extends ClientOptions {
+  /** Where to go once signed out. Default: this page. */
+  redirectTo?: string
+  /** Same as `redirectTo` (Auth.js's name). */
+  callbackUrl?: string
+  /** `false` stays on the page and returns `{ url }`. Default `true`. */
+  redirect?: boolean
+}
+
+/** Signs out here and in the app's other tabs. */
+export async function signOut(options: SignOutOptions = {}): Promise<{ url: string } | undefined> {
+  const basePath = base(options)
+  const callbackUrl = options.redirectTo ?? options.callbackUrl ?? window.location.href
+  const csrfToken = await getCsrfToken(options)
+  const { response, url } = await postForm(`${basePath}/signout`, { csrfToken, callbackUrl })
+  if (!response.ok) throw new Error(`Signing out failed: the server answered ${response.status}.`)
+  announce(basePath, null)
+  if (options.redirect ?? true) {
+    navigate(url || callbackUrl)
+    return undefined
+  }
+  return { url }
+}
+
+/** Updates the session through `POST session` (your `jwt` callback sees `data` with trigger `update`). */
+export async function updateSession(data: unknown, options?: ClientOptions): Promise<Session | null> {
+  const basePath = base(options)
+  const csrfToken = await getCsrfToken(options)
+  const response = await fetch(`${basePath}/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ csrfToken, data }),
+    credentials: "same-origin",
+  })
+  const body: unknown = response.ok ? await response.json() : null
+  const session = body && typeof body === "object" ? (body as Session) : null
+  announce(basePath, session)
+  return session
+}

@@ -1,0 +1,79 @@
+/**
+ * `auth()` outside the proxy: with no arguments in server components, route handlers and server
+ * actions (the request comes from `next/headers`), and `auth(req, res)` / `auth(context)` in the
+ * pages router.
+ *
+ * Policy: these forms fail closed. Any error (a broken configuration, an adapter that throws) is
+ * logged and answers `null`, so a page never shows private content because the session check
+ * failed. Errors that belong to Next.js itself (reading `headers()` while prerendering tells Next
+ * that the page is dynamic) are not caught: they happen before the `try`.
+ *
+ * Cookies read by the session (a JWT re-encrypted with a later expiry, a database session's new
+ * expiry, a cleared cookie) are written where Next.js allows it: in route handlers and server
+ * actions. Server components cannot set cookies; there the session stays valid and the proxy keeps
+ * it alive.
+ *
+ * @module
+ */
+import { Auth, type Session } from "@sesame/core"
+import { cookies, headers } from "next/headers.js"
+import { load, type Prepared } from "./config.js"
+import { appendSetCookie, writeCookies } from "./cookies.js"
+import { cookieHeader, coreRequest, readSession } from "./core-call.js"
+import type { PagesRequest, PagesResponse, PrimaryAuthConfigInput } from "./types.js"
+
+function failClosed(prepared: Prepared | undefined, form: string, error: unknown): null {
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  const message = `${form} could not read the session and answers null (signed out): ${reason}`
+  if (prepared) prepared.logError(message)
+  else console.error(`[sesame][error] ${message}`)
+  return null
+}
+
+/** The browser's headers as Next.js sees them, with the cookies of `cookies()` (which include any set earlier in this request). */
+export async function browserHeaders(): Promise<{ headers: Headers; store: Awaited<ReturnType<typeof cookies>> }> {
+  const [incoming, store] = await Promise.all([headers(), cookies()])
+  const result = new Headers(incoming)
+  result.set("cookie", cookieHeader(store.getAll()))
+  return { headers: result, store }
+}
+
+/** `auth()` with no arguments. */
+export async function sessionFromNext(input: PrimaryAuthConfigInput): Promise<Session | null> {
+  const { headers: browser, store } = await browserHeaders()
+  let prepared: Prepared | undefined
+  try {
+    prepared = await load(input, undefined)
+    prepared.debug("auth(): reading the session")
+    const { session, cookies: refreshed } = await readSession(prepared, browser)
+    writeCookies(store, refreshed)
+    return session
+  } catch (error) {
+    return failClosed(prepared, "auth()", error)
+  }
+}
+
+function toHeaders(raw: PagesRequest["headers"]): Headers {
+  const result = new Headers()
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined || name.startsWith(":")) continue
+    for (const item of Array.isArray(value) ? value : [value]) result.append(name, item)
+  }
+  return result
+}
+
+/** `auth(req, res)` and `auth({ req, res })` in the pages router. */
+export async function sessionForPages(input: PrimaryAuthConfigInput, req: PagesRequest, res: PagesResponse): Promise<Session | null> {
+  let prepared: Prepared | undefined
+  try {
+    prepared = await load(input, undefined)
+    // The plain (not raw) endpoint: its Set-Cookie lines are serialised by the core's cookie policy.
+    const response = await Auth(coreRequest(prepared, toHeaders(req.headers), "session"), prepared.handlers)
+    appendSetCookie(res, response.headers.getSetCookie())
+    if (response.status !== 200) return null
+    const body: unknown = await response.json()
+    return body && typeof body === "object" ? (body as Session) : null
+  } catch (error) {
+    return failClosed(prepared, "auth(req, res)", error)
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Public types of `@sesame/next`: the configuration (`PrimaryAuthConfig`), what `Sesame()`
+ * returns, and the shapes of the server actions' arguments.
+ *
+ * @module
+ */
+import type { AuthConfig, Awaitable, CallbacksOptions, Session } from "@sesame/core"
+import type { NextRequest } from "next/server.js"
+
+/** What the `authorized` callback receives. */
+export interface AuthorizedParams {
+  /** The request the proxy (or middleware, or wrapped handler) is looking at. */
+  request: NextRequest
+  /** The session, or null when signed out. */
+  auth: Session | null
+}
+
+/**
+ * Decides whether a request may go on: `true` (or `undefined`) lets it through, `false` sends the
+ * visitor to the sign-in page with a `callbackUrl` back, and a `Response` is sent as it is (a
+ * redirect, a 403, a rewrite…).
+ */
+export type AuthorizedCallback = (params: AuthorizedParams) => Awaitable<boolean | Response | undefined | void>
+
+/** The callbacks of the core plus `authorized`, which only the Next.js guard calls. */
+export interface PrimaryCallbacksOptions extends CallbacksOptions {
+  authorized: AuthorizedCallback
+}
+
+/**
+ * The configuration of `Sesame()`: the core's `AuthConfig` plus `callbacks.authorized`. `basePath`
+ * defaults to `/api/auth` (or the path of `AUTH_URL` / `SESAME_URL`).
+ */
+export interface PrimaryAuthConfig extends Omit<AuthConfig, "callbacks" | "raw"> {
+  callbacks?: Partial<PrimaryCallbacksOptions>
+}
+
+/** A configuration, or a function of the request (absent in server components and actions) that returns one. */
+export type PrimaryAuthConfigInput = PrimaryAuthConfig | ((request: NextRequest | undefined) => Awaitable<PrimaryAuthConfig>)
+
+/** The request a wrapped handler receives: the `NextRequest` with the session as `auth`. */
+export type NextAuthRequest = NextRequest & { auth: Session | null }
+
+/** A proxy, middleware or route handler wrapped by `auth()`. */
+export type AuthenticatedHandler<Context> = (request: NextAuthRequest, context: Context) => Awaitable<Response | undefined | void>
+
+/** The request of a pages-router API route or `getServerSideProps` (Node's `IncomingMessage` fits). */
+export interface PagesRequest {
+  headers: Readonly<Record<string, string | string[] | undefined>>
+}
+
+/** The response of a pages-router API route or `getServerSideProps` (Node's `ServerResponse` fits). */
+export interface PagesResponse {
+  getHeader(name: string): number | string | readonly string[] | undefined
+  setHeader(name: string, value: number | string | readonly string[]): unknown
+}
+
+/** The context of `getServerSideProps` (anything with `req` and `res`). */
+export interface PagesContext {
+  req: PagesRequest
+  res: PagesResponse
+}
+
+/**
+ * `auth`, in every form:
+ *
+ * - `await auth()` in server components, route handlers and server actions: the session or null.
+ * - `export { auth as proxy }` (Next.js 16) or `export { auth as middleware }`: the guard, which
+ *   calls `callbacks.authorized` and keeps the session alive.
+ * - `auth((request) => …)`: a proxy, middleware or route handler with `request.auth`.
+ * - `await auth(req, res)` or `await auth(context)` in the pages router.
+ */
+export interface AuthFunction {
+  (): Promise<Session | null>
+  (request: NextRequest, context?: unknown): Promise<Response>
+  <Context>(handler: AuthenticatedHandler<Context>): (request: NextRequest, context: Context) => Promise<Response>
+  (context: PagesContext): Promise<Session | null>
+  (request: PagesRequest, response: PagesResponse): Promise<Session | null>
+}
+
+/** Options of the `signIn` server action. Further keys are sent to the provider (credentials, email). */
+export interface SignInOptions extends Record<string, unknown> {
+  /** Where to go once signed in. Default: the page the action was called from (`Referer`), else `/`. */
+  redirectTo?: string
+  /** `false` returns the URL instead of redirecting. Default `true`. */
+  redirect?: boolean
+}
+
+/** Options of the `signOut` server action. */
+export interface SignOutOptions {
+  /** Where to go once signed out. Default: the page the action was called from (`Referer`), else `/`. */
+  redirectTo?: string
+  /** `false` returns the URL instead of redirecting. Default `true`. */
+  redirect?: boolean
+}
+
+/** Extra parameters for the authorization request of an OAuth provider (`login_hint`, `prompt`…). */
+export type AuthorizationParams = string | Record<string, string> | URLSearchParams | string[][]
+
+/** The `signIn` server action. With `redirect: false` it returns the URL; otherwise it redirects. */
+export interface SignInAction {
+  (provider?: string, options?: FormData | (SignInOptions & { redirect: false }), authorizationParams?: AuthorizationParams): Promise<string>
+  (provider?: string, options?: FormData | SignInOptions, authorizationParams?: AuthorizationParams): Promise<never | string>
+}
+
+/** The `signOut` server action. With `redirect: false` it returns the URL; otherwise it redirects. */
+export interface SignOutAction {
+  (options: SignOutOptions & { redirect: false }): Promise<string>
+  (options?: SignOutOptions): Promise<never | string>
+}
+
+/** What `unstable_update` takes: a partial session, or an object with a partial user. */
+export type SessionUpdate = Partial<Session> | { user: Partial<NonNullable<Session["user"]>> }
+
+/** What `Sesame()` returns. */
+export interface SesameResult {
+  /** `export const { GET, POST } = handlers` in `app/api/auth/[...sesame]/route.ts`. */
+  handlers: { GET: (request: NextRequest) => Promise<Response>; POST: (request: NextRequest) => Promise<Response> }
+  auth: AuthFunction
+  signIn: SignInAction
+  signOut: SignOutAction
+  /** Updates the session from the server (a server action or route handler); returns the new session. */
+  unstable_update: (data: SessionUpdate) => Promise<Session | null>
+}
