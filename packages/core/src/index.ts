@@ -65,7 +65,7 @@ export type {
 } from "./oauth/types.js"
 export { getAccessToken } from "./oauth/refresh.js"
 export type { GetAccessTokenParams } from "./oauth/refresh.js"
-export type { RelyingParty, WebAuthnConfig } from "./webauthn/types.js"
+export type { PasskeyInfo, RelyingParty, ResidentKeyRequirement, UserVerificationRequirement, WebAuthnConfig } from "./webauthn/types.js"
 export type { CookieOption, CookieOptions, CookiesOptions, PartialCookiesOptions, ResponseCookie } from "./http/cookies.js"
 export type { InternalResponse } from "./http/response.js"
 export type { LoggerInstance, WarningCode } from "./logger.js"

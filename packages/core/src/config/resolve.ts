@@ -28,6 +28,7 @@ import { createLogger, type LoggerInstance, type WarningCode } from "../logger.j
 import { resolveOAuthProvider, type OAuthProvider } from "../oauth/provider.js"
 import type { MessageOverrides } from "../pages/messages.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
+import { checkWebAuthnProviders, resolveWebAuthnProvider } from "../webauthn/provider.js"
 import type {
   AuthConfig,
   CallbacksOptions,
@@ -88,7 +89,7 @@ const cache = new WeakMap<object, Resolution>()
 const developmentSecret = randomHex(32)
 
 /** Provider kinds this build implements. */
-const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc"])
+const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "webauthn"])
 
 class ConfigError extends Error {
   constructor(readonly error: AuthError) {
@@ -135,6 +136,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       fail(new InvalidEndpoints(`\`redirectProxyUrl\` (or AUTH_REDIRECT_PROXY_URL) must be an http(s) URL; got "${redirectProxyUrl}".`))
     }
     const providers = resolveProviders(config.providers, env, experimental)
+    checkWebAuthnProviders(providers)
     const oauthProviders = new Map<string, OAuthProvider>()
     for (const p of providers) if (p.type === "oauth" || p.type === "oidc") oauthProviders.set(p.id, resolveOAuthProvider(p, redirectProxyUrl))
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
@@ -311,7 +313,7 @@ function resolveProviders(input: AuthConfig["providers"], env: Env, experimental
             ),
           )
         }
-        return { ...provider, name }
+        return resolveWebAuthnProvider({ ...provider, name })
     }
   })
 }
