@@ -1,5 +1,6 @@
 /**
- * `GET webauthn-options/:provider`: the options of a passkey ceremony. The work is in `webauthn/`.
+ * `GET webauthn-options/:provider` (the options of a passkey ceremony) and `GET webauthn-script`
+ * (the passkey script of the sign-in page). The work is in `webauthn/`.
  *
  * @module
  */
@@ -8,6 +9,7 @@ import { BadRequest } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
 import { webAuthnOptions } from "../webauthn/options.js"
 import type { ResolvedWebAuthnProvider } from "../webauthn/provider.js"
+import { servePasskeyScript } from "../webauthn/script.js"
 
 export function webauthnOptions(ctx: RequestContext): Promise<InternalResponse> {
   const provider = ctx.provider
@@ -15,4 +17,8 @@ export function webauthnOptions(ctx: RequestContext): Promise<InternalResponse> 
   if (provider.type !== "webauthn") throw new BadRequest(`Provider "${provider.id}" is not a WebAuthn provider.`)
   // Configuration resolution filled in the provider's defaults (`resolveWebAuthnProvider`).
   return webAuthnOptions(ctx, provider as ResolvedWebAuthnProvider)
+}
+
+export function webauthnScript(ctx: RequestContext): InternalResponse {
+  return servePasskeyScript(ctx)
 }
