@@ -72,6 +72,14 @@ export type { LoggerInstance, WarningCode } from "./logger.js"
 export type { MessageKey, MessageOverrides, Messages } from "./pages/messages.js"
 export { raw, skipCSRFCheck } from "./symbols.js"
 export { listSessions, revokeOtherSessions, revokeSession, type SessionInfo } from "./session/management.js"
+export {
+  deletePasskey,
+  listPasskeys,
+  renamePasskey,
+  type DeletePasskeyOptions,
+  type PasskeyDeletion,
+  type PasskeyDeletionRefusal,
+} from "./webauthn/management.js"
 
 const configurationMessage = "There is a problem with the server configuration. Check the server logs for more information."
 
