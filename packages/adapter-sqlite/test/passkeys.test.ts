@@ -8,12 +8,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Database from "better-sqlite3"
 import { describe, expect, it } from "vitest"
-import { Auth, deletePasskey, type AuthConfig } from "@sesame/core"
+import { deletePasskey, type AuthConfig } from "@sesame/core"
 import Passkey from "@sesame/core/providers/passkey"
 import SqliteAdapter from "@sesame/adapter-sqlite"
 import { SoftAuthenticator, type CreationOptionsJSON, type RequestOptionsJSON } from "@sesame/testing"
-
-const origin = "http://localhost:3000"
+import { browser, origin } from "./browser.js"
 
 function setup() {
   const file = join(mkdtempSync(join(tmpdir(), "sesame-passkeys-")), "auth.db")
@@ -26,19 +25,9 @@ function setup() {
     experimental: { enableWebAuthn: true },
     logger: { error: (e) => void errors.push(e), warn: () => {} },
   }
-  const cookies = new Map<string, string>()
-  const call = async (path: string, json?: unknown) => {
-    const headers = new Headers({ cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") })
-    if (json) headers.set("content-type", "application/json")
-    const res = await Auth(new Request(`${origin}${path}`, { method: json ? "POST" : "GET", headers, body: json ? JSON.stringify(json) : undefined }), config)
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";")
-      const name = pair!.slice(0, pair!.indexOf("="))
-      if (/Max-Age=0/.test(c)) cookies.delete(name)
-      else cookies.set(name, pair!.slice(pair!.indexOf("=") + 1))
-    }
-    return res
-  }
+  const client = browser(config)
+  const { cookies } = client
+  const call = (path: string, json?: unknown) => client.call(path, json === undefined ? undefined : { json })
   const register = async (key: SoftAuthenticator, email?: string) => {
     const { options } = (await (await call(`/auth/webauthn-options/passkey?action=register${email ? `&email=${email}` : ""}`)).json()) as { options: CreationOptionsJSON }
     return call("/auth/callback/passkey", { action: "register", data: key.register(options, { origin }) })
@@ -48,7 +37,7 @@ function setup() {
     return call("/auth/callback/passkey", { action: "authenticate", data: key.authenticate(options, { origin }) })
   }
   const session = async () => ((await (await call("/auth/session")).json()) as { user?: { email?: string } } | null)?.user?.email ?? null
-  const me = () => new Request(`${origin}/`, { headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") } })
+  const me = () => client.request()
   return { file, config, errors, cookies, call, register, authenticate, session, me, raw: () => new Database(file) }
 }
 

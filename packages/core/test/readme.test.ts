@@ -37,6 +37,18 @@ afterAll(() => {
   vi.unstubAllEnvs()
 })
 
+/** Calls an example app like a browser on http://localhost:3000 would, keeping its cookies. */
+function browserOf(app: { fetch: (r: Request) => Promise<Response> }) {
+  const jar = new CookieJar()
+  return async (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers)
+    headers.set("cookie", jar.header())
+    const res = await app.fetch(new Request(`http://localhost:3000${path}`, { ...init, headers }))
+    jar.apply(res)
+    return res
+  }
+}
+
 describe("package README: getToken", () => {
   it("runs as written: 401 without a session, the user id with one", async () => {
     const { handler } = (await importExample(join(root, "packages", "core", "README.md"), "get-token")) as {
@@ -76,14 +88,7 @@ describe("README session management", () => {
 describe("README quick start", () => {
   it("runs as written: sign-in page, credentials sign-in, session", async () => {
     const app = (await importExample(join(root, "README.md"), "quick-start")).default as { fetch: (r: Request) => Promise<Response> }
-    const jar = new CookieJar()
-    const call = async (path: string, init: RequestInit = {}) => {
-      const headers = new Headers(init.headers)
-      headers.set("cookie", jar.header())
-      const res = await app.fetch(new Request(`http://localhost:3000${path}`, { ...init, headers }))
-      jar.apply(res)
-      return res
-    }
+    const call = browserOf(app)
     const page = await (await call("/auth/signin")).text()
     expect(page).toContain('name="username"')
     const { csrfToken } = await (await call("/auth/csrf")).json()
@@ -119,14 +124,7 @@ describe("README messages example", () => {
 describe("package README: passkeys", () => {
   it("runs as written: register through Auth(), then list, rename and (not) delete the passkey", async () => {
     const app = (await importExample(join(root, "packages", "core", "README.md"), "passkeys")).default as { fetch: (r: Request) => Promise<Response> }
-    const jar = new CookieJar()
-    const call = async (path: string, init: RequestInit = {}) => {
-      const headers = new Headers(init.headers)
-      headers.set("cookie", jar.header())
-      const res = await app.fetch(new Request(`http://localhost:3000${path}`, { ...init, headers }))
-      jar.apply(res)
-      return res
-    }
+    const call = browserOf(app)
     expect((await call("/account/passkeys")).status).toBe(401)
     const key = new SoftAuthenticator()
     const { options } = (await (await call("/auth/webauthn-options/passkey?email=ada@example.com")).json()) as { options: CreationOptionsJSON }

@@ -20,10 +20,9 @@
  */
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
-import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolve.js"
 import { MissingAdapter } from "../errors.js"
-import { createContext } from "../http/context.js"
-import { requestCookies } from "../http/request.js"
+import { serverContext } from "../http/server-context.js"
 import type { AuthConfig, Awaitable, LazyAuthConfig } from "../types.js"
 import { currentAdapterUser } from "./current-user.js"
 import type { PasskeyInfo } from "./types.js"
@@ -37,24 +36,11 @@ interface SignedIn {
   user: AdapterUser
 }
 
+/** The request's signed-in user (either session strategy), or null. Throws for a bad configuration. */
 async function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<SignedIn | null> {
-  const config = typeof configOrLazy === "function" ? await configOrLazy(request) : configOrLazy
-  const resolution = resolveConfig(config)
-  if (!resolution.ok) throw resolution.error
-  const resolved = resolution.config
+  const ctx = await serverContext(request, configOrLazy)
+  const resolved = ctx.config
   if (!resolved.adapter) throw new MissingAdapter("Passkey management needs an `adapter`, where the passkeys are stored.")
-  const ctx = createContext({
-    config: resolved,
-    request,
-    url: new URL(request.url),
-    method: "GET",
-    head: false,
-    action: "session",
-    providerId: undefined,
-    query: {},
-    body: {},
-    cookies: requestCookies(request),
-  })
   const user = await currentAdapterUser(ctx)
   return user ? { config: resolved, adapter: resolved.adapter, user } : null
 }
