@@ -10,7 +10,7 @@
  */
 import { InvalidProvider } from "../errors.js"
 
-export type SimpleWebAuthnServer = typeof import("@simplewebauthn/server")
+type SimpleWebAuthnServer = typeof import("@simplewebauthn/server")
 
 let loading: Promise<SimpleWebAuthnServer> | undefined
 

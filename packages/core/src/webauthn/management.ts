@@ -28,7 +28,7 @@ import { currentAdapterUser } from "./current-user.js"
 import type { PasskeyInfo } from "./types.js"
 
 /** Longest passkey name accepted, in characters. */
-export const maxPasskeyNameLength = 64
+const maxPasskeyNameLength = 64
 
 interface SignedIn {
   config: ResolvedConfig

@@ -44,7 +44,7 @@ function invalid(error: "Invalid action" | "Invalid request", message: string): 
 }
 
 /** Trims and lower-cases an address; null when it is not one. */
-export function normaliseEmail(value: string): string | null {
+function normaliseEmail(value: string): string | null {
   const email = value.trim().toLowerCase()
   return email.length <= maxEmailLength && emailPattern.test(email) ? email : null
 }

@@ -13,7 +13,7 @@ import type { Provider } from "../types.js"
 import type { RelyingParty, WebAuthnConfig } from "./types.js"
 
 /** Milliseconds the browser waits for the user. */
-export const defaultTimeout = 5 * 60 * 1000
+const defaultTimeout = 5 * 60 * 1000
 
 /** The form of the built-in page: an optional email field that offers passkeys in its autofill. */
 export function defaultFormFields(): Record<string, CredentialInput> {
@@ -98,10 +98,4 @@ export function checkWebAuthnProviders(providers: readonly Provider[]): void {
       `WebAuthn provider "${provider.id}" enables conditional UI, so one of its \`formFields\` needs an \`autocomplete\` ending with "webauthn", e.g. "username webauthn".`,
     )
   }
-}
-
-/** The resolved WebAuthn provider `id` of `providers`, if there is one. */
-export function webAuthnProvider(providers: readonly Provider[], id: string | undefined): ResolvedWebAuthnProvider | undefined {
-  const provider = providers.find((p) => p.id === id)
-  return provider?.type === "webauthn" ? (provider as ResolvedWebAuthnProvider) : undefined
 }
