@@ -35,7 +35,8 @@ function parse(data: unknown): Record<string, unknown> {
 
 function field(object: Record<string, unknown>, name: string, optional = false): void {
   const value = object[name]
-  if (optional && value === undefined) return
+  // Some clients send an absent optional field as null.
+  if (optional && (value === undefined || value === null)) return
   if (typeof value !== "string" || !base64url.test(value) || value.length > maxLength) fail(`\`${name}\` must be base64url.`)
 }
 
@@ -46,7 +47,12 @@ export function authenticationResponse(data: unknown): AuthenticationResponseJSO
   const response = value.response as Record<string, unknown>
   for (const name of ["clientDataJSON", "authenticatorData", "signature"]) field(response, name)
   field(response, "userHandle", true)
-  return { ...value, clientExtensionResults: value.clientExtensionResults ?? {} } as unknown as AuthenticationResponseJSON
+  const { userHandle, ...rest } = response
+  return {
+    ...value,
+    response: userHandle === null ? rest : response,
+    clientExtensionResults: value.clientExtensionResults ?? {},
+  } as unknown as AuthenticationResponseJSON
 }
 
 /** The response of a `register` ceremony; throws `WebAuthnVerificationError` for a malformed one. */
