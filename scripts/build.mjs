@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Builds every package under packages/ with tsc (incremental: a no-op when nothing changed).
+// Builds every package under packages/ with tsc (incremental: a no-op when nothing changed), after
+// running the package's scripts/generate.mjs when it has one.
 // `--check` type-checks without emitting.
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync } from "node:fs"
@@ -16,6 +17,13 @@ const packages = readdirSync(join(root, "packages"))
 
 let failed = false
 for (const name of packages) {
+  // A package may generate sources first (core bundles its passkey browser script).
+  const generate = join(root, "packages", name, "scripts", "generate.mjs")
+  if (existsSync(generate) && spawnSync(process.execPath, [generate], { stdio: "inherit" }).status !== 0) {
+    console.error(`generating sources failed for packages/${name}`)
+    failed = true
+    continue
+  }
   const args = [tsc, "-p", join(root, "packages", name, "tsconfig.json")]
   if (check) args.push("--noEmit")
   const result = spawnSync(process.execPath, args, { stdio: "inherit" })

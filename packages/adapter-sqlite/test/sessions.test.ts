@@ -7,11 +7,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Database from "better-sqlite3"
 import { describe, expect, it } from "vitest"
-import { Auth, type AuthConfig } from "@sesame/core"
+import type { AuthConfig } from "@sesame/core"
 import Credentials from "@sesame/core/providers/credentials"
 import SqliteAdapter from "@sesame/adapter-sqlite"
-
-const origin = "http://localhost:3000"
+import { browser } from "./browser.js"
 
 function setup() {
   const file = join(mkdtempSync(join(tmpdir(), "sesame-sqlite-")), "auth.db")
@@ -27,19 +26,9 @@ function setup() {
       }),
     ],
   }
-  const cookies = new Map<string, string>()
-  const call = async (path: string, form?: Record<string, string>) => {
-    const headers = new Headers({ cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") })
-    if (form) headers.set("content-type", "application/x-www-form-urlencoded")
-    const res = await Auth(new Request(`${origin}${path}`, { method: form ? "POST" : "GET", headers, body: form ? new URLSearchParams(form).toString() : undefined }), config)
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";")
-      const name = pair!.slice(0, pair!.indexOf("="))
-      if (/Max-Age=0/.test(c)) cookies.delete(name)
-      else cookies.set(name, pair!.slice(pair!.indexOf("=") + 1))
-    }
-    return res
-  }
+  const client = browser(config)
+  const { cookies } = client
+  const call = (path: string, form?: Record<string, string>) => client.call(path, form && { form })
   return { file, call, cookies, raw: () => new Database(file, { readonly: true }) }
 }
 

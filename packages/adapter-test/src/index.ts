@@ -415,6 +415,24 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         await expect(Promise.resolve().then(() => a("updateAuthenticatorCounter")(`nope-${unique()}`, 1))).rejects.toBeInstanceOf(Error)
       })
 
+      it("stores what a passkey registration writes: a webauthn account without tokens, and an authenticator found by its exact base64 id", async () => {
+        const user = await createUser()
+        // Real credential ids are standard base64 (with "+", "/" and "="), and case matters in them.
+        const credentialID = `Ab+/${unique()}Q==`
+        const twin = credentialID.replace("Ab", "aB")
+        const account: AdapterAccount = { userId: user.id, type: "webauthn", provider: "passkey", providerAccountId: credentialID }
+        await a("linkAccount")(account)
+        expect(await a("getAccount")(credentialID, "passkey")).toMatchObject(account)
+        const createdAt = seconds()
+        await a("createAuthenticator")(authenticatorFixture(user.id, { credentialID, providerAccountId: credentialID, name: null, createdAt }))
+        const stored = await a("getAuthenticator")(credentialID)
+        expect(stored).toMatchObject({ credentialID, providerAccountId: credentialID })
+        expect(stored?.createdAt && new Date(stored.createdAt).getTime()).toBe(createdAt.getTime())
+        expect(await a("getAuthenticator")(twin)).toBeNull()
+        await a("createAuthenticator")(authenticatorFixture(user.id, { credentialID: twin }))
+        expect((await a("getAuthenticator")(twin))?.credentialID).toBe(twin)
+      })
+
       it("renames and deletes an authenticator", async () => {
         const user = await createUser()
         const authenticator = authenticatorFixture(user.id)

@@ -134,6 +134,14 @@ export class AccountNotLinked extends SignInError {
   override readonly type = "AccountNotLinked" as const
 }
 /**
+ * A passkey response failed verification: no or a foreign challenge cookie, a response for
+ * another challenge, origin or RP ID, a bad signature, an unknown credential, a counter that did
+ * not go up. The user is sent back to the sign-in page to try again.
+ */
+export class WebAuthnVerificationError extends SignInError {
+  override readonly type = "WebAuthnVerificationError" as const
+}
+/**
  * A state, PKCE, nonce or challenge check failed: its cookie is missing (the sign-in was started
  * in another browser, or more than 15 minutes ago), altered, expired or made for another provider,
  * or the callback's `state` does not match it. The user starts again from the sign-in page.
@@ -149,10 +157,6 @@ export class AccessDenied extends AuthError {
 /** An email sign-in link is expired, already used, or does not match. */
 export class Verification extends AuthError {
   override readonly type = "Verification" as const
-}
-/** A WebAuthn response failed verification. */
-export class WebAuthnVerificationError extends AuthError {
-  override readonly type = "WebAuthnVerificationError" as const
 }
 
 /** No secret is configured in production. Set `AUTH_SECRET` (or `SESAME_SECRET`). */

@@ -67,13 +67,21 @@ export type {
 export type { BuiltInOAuthProviderId, EmailProviderId, OAuthProviderType } from "./providers/lib/catalogue.js"
 export { getAccessToken } from "./oauth/refresh.js"
 export type { GetAccessTokenParams } from "./oauth/refresh.js"
-export type { RelyingParty, WebAuthnConfig } from "./webauthn/types.js"
+export type { PasskeyInfo, RelyingParty, ResidentKeyRequirement, UserVerificationRequirement, WebAuthnConfig } from "./webauthn/types.js"
 export type { CookieOption, CookieOptions, CookiesOptions, PartialCookiesOptions, ResponseCookie } from "./http/cookies.js"
 export type { InternalResponse } from "./http/response.js"
 export type { LoggerInstance, WarningCode } from "./logger.js"
 export type { MessageKey, MessageOverrides, Messages } from "./pages/messages.js"
 export { raw, skipCSRFCheck } from "./symbols.js"
 export { listSessions, revokeOtherSessions, revokeSession, type SessionInfo } from "./session/management.js"
+export {
+  deletePasskey,
+  listPasskeys,
+  renamePasskey,
+  type DeletePasskeyOptions,
+  type PasskeyDeletion,
+  type PasskeyDeletionRefusal,
+} from "./webauthn/management.js"
 
 const configurationMessage = "There is a problem with the server configuration. Check the server logs for more information."
 

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it, vi } from "vitest"
 import { startDevIdp } from "@sesame/dev-idp"
 import type { AuthConfig } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
+import { SoftAuthenticator, type CreationOptionsJSON } from "@sesame/testing"
 import { aliceCredentials, CookieJar, secret, signInAlice } from "./helpers.js"
 import { accounts, client, clientSecret, session, signIn } from "./oauth/harness.js"
 
@@ -35,6 +36,18 @@ async function importExample(readme: string, name: string): Promise<Record<strin
 afterAll(() => {
   vi.unstubAllEnvs()
 })
+
+/** Calls an example app like a browser on http://localhost:3000 would, keeping its cookies. */
+function browserOf(app: { fetch: (r: Request) => Promise<Response> }) {
+  const jar = new CookieJar()
+  return async (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers)
+    headers.set("cookie", jar.header())
+    const res = await app.fetch(new Request(`http://localhost:3000${path}`, { ...init, headers }))
+    jar.apply(res)
+    return res
+  }
+}
 
 describe("package README: getToken", () => {
   it("runs as written: 401 without a session, the user id with one", async () => {
@@ -75,14 +88,7 @@ describe("README session management", () => {
 describe("README quick start", () => {
   it("runs as written: sign-in page, credentials sign-in, session", async () => {
     const app = (await importExample(join(root, "README.md"), "quick-start")).default as { fetch: (r: Request) => Promise<Response> }
-    const jar = new CookieJar()
-    const call = async (path: string, init: RequestInit = {}) => {
-      const headers = new Headers(init.headers)
-      headers.set("cookie", jar.header())
-      const res = await app.fetch(new Request(`http://localhost:3000${path}`, { ...init, headers }))
-      jar.apply(res)
-      return res
-    }
+    const call = browserOf(app)
     const page = await (await call("/auth/signin")).text()
     expect(page).toContain('name="username"')
     const { csrfToken } = await (await call("/auth/csrf")).json()
@@ -112,6 +118,27 @@ describe("README messages example", () => {
     expect(italian).toContain("You need to sign in to see that page.")
     expect(italian).toContain(":root{--brand:#0b7a75;--brand-text:#ffffff}")
     expect(italian).toContain('<img class="logo" src="/logo.svg" alt="">')
+  })
+})
+
+describe("package README: passkeys", () => {
+  it("runs as written: register through Auth(), then list, rename and (not) delete the passkey", async () => {
+    const app = (await importExample(join(root, "packages", "core", "README.md"), "passkeys")).default as { fetch: (r: Request) => Promise<Response> }
+    const call = browserOf(app)
+    expect((await call("/account/passkeys")).status).toBe(401)
+    const key = new SoftAuthenticator()
+    const { options } = (await (await call("/auth/webauthn-options/passkey?email=ada@example.com")).json()) as { options: CreationOptionsJSON }
+    const data = key.register(options, { origin: "http://localhost:3000" })
+    const signedUp = await call("/auth/callback/passkey", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ action: "register", data }) })
+    expect(signedUp.status).toBe(302)
+
+    const [passkey] = (await (await call("/account/passkeys")).json()) as { id: string; name: string | null }[]
+    expect(passkey).toMatchObject({ id: Buffer.from(data.id, "base64url").toString("base64"), name: null })
+    const rename = new URLSearchParams({ intent: "rename", id: passkey!.id, name: "My phone" })
+    expect(await (await call("/account/passkeys", { method: "POST", body: rename })).json()).toMatchObject({ name: "My phone" })
+    const remove = await call("/account/passkeys", { method: "POST", body: new URLSearchParams({ intent: "delete", id: passkey!.id }) })
+    expect(remove.status).toBe(409)
+    expect(await remove.json()).toEqual({ deleted: false, reason: "LastSignInMethod" })
   })
 })
 

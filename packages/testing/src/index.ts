@@ -1,5 +1,6 @@
 /**
- * `@sesame/testing`: what the browser tests of every package share.
+ * `@sesame/testing`: what the browser tests of every package share, and a software WebAuthn
+ * authenticator for server-level passkey tests.
  *
  * @module
  */
@@ -8,3 +9,13 @@ export { defaultAxeTags, describeViolations, runAxe, type AxeReport, type Impact
 export { watchCsp, type CspWatcher } from "./csp.js"
 export { artifactsDir, saveScreenshot } from "./screenshots.js"
 export { serve, type FetchHandler, type TestServer } from "./server.js"
+export {
+  SoftAuthenticator,
+  type AuthenticationResponseJSON,
+  type CeremonyOverrides,
+  type CreationOptionsJSON,
+  type RegistrationResponseJSON,
+  type RequestOptionsJSON,
+  type SoftAuthenticatorOptions,
+  type SoftCredential,
+} from "./webauthn.js"

@@ -4,14 +4,17 @@
  *
  * The rules, with an adapter:
  * - **Provider accounts** (OAuth, OIDC, passkeys). The user the account is linked to is looked up
- *   once, first (`linkedUser`), so that the `signIn` callback sees the stored user of a returning
- *   account; then `decideForAccount` applies these rules. An account already linked signs its user in;
- *   if someone else is signed in on this browser, that is `OAuthAccountNotLinked` (one account
- *   cannot belong to two users). A new account is linked to the signed-in user, if any. Otherwise
- *   its email decides: an email already owned by a user is `OAuthAccountNotLinked`, because the
- *   provider's say-so is not proof that the person owns that user (unless the provider sets
- *   `allowDangerousEmailAccountLinking`, for providers that verify addresses); an unknown email
- *   creates the user and links the account, in one transaction when the adapter has them.
+ *   once, first (`linkedUser`; for a passkey, through its authenticator), so that the `signIn`
+ *   callback sees the stored user of a returning account; then `decideForAccount` applies these
+ *   rules. An account already linked signs its user in; if someone else is signed in on this
+ *   browser, that is `OAuthAccountNotLinked` (one account cannot belong to two users). A new
+ *   account is linked to the signed-in user, if any. Otherwise its email decides: an email already
+ *   owned by a user is `OAuthAccountNotLinked`, because the provider's say-so is not proof that the
+ *   person owns that user (unless the provider sets `allowDangerousEmailAccountLinking`, for
+ *   providers that verify addresses); an unknown email creates the user and links the account, in
+ *   one transaction when the adapter has them. Passkeys follow the same rules with
+ *   `AccountNotLinked` as the conflict, and write their authenticator in the transaction that
+ *   links the account, so no account is left without its key.
  * - **Email**. The address is the identity: its user signs in, with `emailVerified` set the first
  *   time; an unknown address creates a verified user. No account row is written.
  * - **Credentials**. With JWT sessions nothing is stored. With database sessions the user that
@@ -26,7 +29,7 @@
 import type { AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import type { CredentialsConfig } from "../credentials/types.js"
-import { AccessDenied, CallbackRouteError, OAuthAccountNotLinked } from "../errors.js"
+import { AccessDenied, CallbackRouteError, OAuthAccountNotLinked, type SignInError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { sessionStrategy } from "../session/index.js"
@@ -60,24 +63,40 @@ export async function linkedUser(ctx: RequestContext, account: Pick<Account, "pr
  */
 export async function decideForAccount(
   ctx: RequestContext,
-  params: { user: User; account: Account; linked: AdapterUser | null; allowDangerousEmailAccountLinking?: boolean },
+  params: {
+    user: User
+    account: Account
+    linked: AdapterUser | null
+    allowDangerousEmailAccountLinking?: boolean
+    /** The error for an account that belongs to someone else. Default `OAuthAccountNotLinked`. */
+    notLinked?: new (message: string) => SignInError
+    /** Writes that belong with a newly linked account, made in the transaction that links it. */
+    onLink?: (adapter: CheckedAdapter, userId: string) => Promise<void>
+  },
 ): Promise<Decision> {
   const { config } = ctx
   const { account, linked } = params
+  const NotLinked = params.notLinked ?? OAuthAccountNotLinked
   if (!config.adapter) return { user: { ...params.user, id: account.providerAccountId }, isNewUser: false }
   const adapter = config.adapter
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
   const current = await sessionStrategy(config).currentUser(ctx)
+  const link = (userId: string) =>
+    adapter.transaction(async (tx: CheckedAdapter) => {
+      const stored = storedAccount(account, userId)
+      await tx.linkAccount(stored)
+      await params.onLink?.(tx, userId)
+      return stored
+    })
   if (linked) {
     if (current && current.id !== linked.id) {
-      throw new OAuthAccountNotLinked("This account is already linked to another user.")
+      throw new NotLinked("This account is already linked to another user.")
     }
     if (adapter.has("updateAccount")) await adapter.updateAccount({ ...storedAccount(account, linked.id), ...key })
     return { user: linked, isNewUser: false }
   }
   if (current?.id) {
-    const stored = storedAccount(account, current.id)
-    await adapter.linkAccount(stored)
+    const stored = await link(current.id)
     await emit(config, "linkAccount", { user: current, account: stored, profile: params.user })
     return { user: current, isNewUser: false }
   }
@@ -85,10 +104,9 @@ export async function decideForAccount(
   const owner = email ? await adapter.getUserByEmail(email) : null
   if (owner) {
     if (!params.allowDangerousEmailAccountLinking) {
-      throw new OAuthAccountNotLinked("Another user already has this email address; sign in with the method used before.")
+      throw new NotLinked("Another user already has this email address; sign in with the method used before.")
     }
-    const stored = storedAccount(account, owner.id)
-    await adapter.linkAccount(stored)
+    const stored = await link(owner.id)
     await emit(config, "linkAccount", { user: owner, account: stored, profile: params.user })
     return { user: owner, isNewUser: false }
   }
@@ -99,6 +117,7 @@ export async function decideForAccount(
     const created = await tx.createUser(newUser({ ...params.user, email }, null))
     const stored = storedAccount(account, created.id)
     await tx.linkAccount(stored)
+    await params.onLink?.(tx, created.id)
     return { user: created, stored }
   })
   await emit(config, "createUser", { user })

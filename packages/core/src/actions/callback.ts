@@ -11,6 +11,8 @@ import { BadRequest } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
 import { finishAuthorization } from "../oauth/callback.js"
 import { oauthProvider } from "../oauth/provider.js"
+import { webAuthnCallback } from "../webauthn/callback.js"
+import type { ResolvedWebAuthnProvider } from "../webauthn/provider.js"
 
 export async function callback(ctx: RequestContext): Promise<InternalResponse> {
   const provider = ctx.provider
@@ -24,7 +26,8 @@ export async function callback(ctx: RequestContext): Promise<InternalResponse> {
       return finishAuthorization(ctx, oauthProvider(ctx.config, provider.id))
     case "email":
       return emailCallback(ctx, provider)
-    default:
-      throw new BadRequest(`Provider "${provider.id}" (${provider.type}) has no callback here.`)
+    case "webauthn":
+      if (ctx.method !== "POST") throw new BadRequest("Passkey responses are posted to this endpoint; GET is not supported.")
+      return webAuthnCallback(ctx, provider as ResolvedWebAuthnProvider)
   }
 }

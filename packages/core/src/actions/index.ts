@@ -14,6 +14,7 @@ import { getSession, updateSession } from "./session.js"
 import { showSignIn, showSignInForProvider, signIn } from "./signin.js"
 import { showSignOut, signOut } from "./signout.js"
 import { showVerifyRequest } from "./verify-request.js"
+import { webauthnOptions, webauthnScript } from "./webauthn.js"
 
 export async function dispatch(ctx: RequestContext): Promise<InternalResponse> {
   if (ctx.method === "GET") {
@@ -34,6 +35,10 @@ export async function dispatch(ctx: RequestContext): Promise<InternalResponse> {
         return showError(ctx)
       case "verify-request":
         return showVerifyRequest(ctx)
+      case "webauthn-options":
+        return webauthnOptions(ctx)
+      case "webauthn-script":
+        return webauthnScript(ctx)
     }
   } else {
     switch (ctx.action) {

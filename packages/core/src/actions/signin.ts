@@ -57,14 +57,13 @@ export async function signIn(ctx: RequestContext): Promise<InternalResponse> {
   if (!ctx.config.skipCSRFCheck && !csrf.verified) throw new MissingCSRF("The CSRF token is missing or does not match.")
   switch (provider.type) {
     case "credentials":
-      // Credentials are posted to the callback; a POST here just shows the form.
+    case "webauthn":
+      // Credentials and passkey responses are posted to the callback; a POST here just shows the form.
       return backToSignInPage(ctx)
     case "oauth":
     case "oidc":
       return startAuthorization(ctx, oauthProvider(ctx.config, provider.id))
     case "email":
       return requestEmailLink(ctx, provider)
-    default:
-      throw new BadRequest(`Provider "${provider.id}" (${provider.type}) cannot be signed in with here.`)
   }
 }

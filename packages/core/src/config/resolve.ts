@@ -29,6 +29,7 @@ import { createLogger, type LoggerInstance, type WarningCode } from "../logger.j
 import { resolveOAuthProvider, type OAuthProvider } from "../oauth/provider.js"
 import type { MessageOverrides } from "../pages/messages.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
+import { checkWebAuthnProviders, resolveWebAuthnProvider } from "../webauthn/provider.js"
 import type {
   AuthConfig,
   CallbacksOptions,
@@ -89,7 +90,7 @@ const cache = new WeakMap<object, Resolution>()
 const developmentSecret = randomHex(32)
 
 /** Provider kinds this build implements. */
-const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "email"])
+const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "email", "webauthn"])
 
 class ConfigError extends Error {
   constructor(readonly error: AuthError) {
@@ -138,6 +139,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     // Explicit trust only: the inferred default (outside production, say) says nothing about a proxy.
     const trustProxy = config.trustHost ?? envFlag(env.SESAME_TRUST_HOST ?? env.AUTH_TRUST_HOST) ?? false
     const providers = resolveProviders(config.providers, env, experimental, trustProxy)
+    checkWebAuthnProviders(providers)
     const oauthProviders = new Map<string, OAuthProvider>()
     for (const p of providers) if (p.type === "oauth" || p.type === "oidc") oauthProviders.set(p.id, resolveOAuthProvider(p, redirectProxyUrl))
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
@@ -311,7 +313,7 @@ function resolveProviders(input: AuthConfig["providers"], env: Env, experimental
             ),
           )
         }
-        return { ...provider, name }
+        return resolveWebAuthnProvider({ ...provider, name })
     }
   })
 }

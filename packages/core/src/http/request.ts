@@ -20,6 +20,7 @@ export type Action =
   | "verify-request"
   | "error"
   | "webauthn-options"
+  | "webauthn-script"
 
 const actions: ReadonlySet<string> = new Set<Action>([
   "providers",
@@ -31,6 +32,7 @@ const actions: ReadonlySet<string> = new Set<Action>([
   "verify-request",
   "error",
   "webauthn-options",
+  "webauthn-script",
 ])
 const actionsWithProvider: ReadonlySet<string> = new Set<Action>(["signin", "callback", "webauthn-options"])
 

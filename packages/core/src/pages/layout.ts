@@ -1,10 +1,12 @@
 /**
  * The document around every built-in page, and its response headers.
  *
- * The pages are plain HTML forms: they work without JavaScript and contain no script. Their
- * Content-Security-Policy allows nothing but the one `<style>` element (by a nonce fresh for each
- * response, so no injected style could use it), images from the app's own origin or `data:`, and
- * no framing.
+ * The pages are plain HTML forms: they work without JavaScript and contain no script, but for the
+ * passkey form's. Their Content-Security-Policy allows nothing but the one `<style>` element (by a
+ * nonce fresh for each response, so no injected style could use it), images from the app's own
+ * origin or `data:`, and no framing. A page with a passkey form also allows its script, by the same
+ * nonce (the script is served by Sesame from the page's origin), and requests to the page's origin
+ * (`connect-src 'self'`), where the script fetches the ceremony's options and posts its result.
  *
  * `form-action` is left out on purpose: Chrome applies it to every redirect that follows a form
  * submission, so `form-action 'self'` would block the sign-in button of an OAuth provider (the
@@ -28,6 +30,8 @@ export interface LayoutOptions {
   status?: number
   /** Rules this page adds (provider button colours), built only from validated values. */
   pageCss?: string
+  /** Same-origin scripts the page needs (paths), loaded with the nonce. */
+  scripts?: readonly string[]
 }
 
 /** The brand variables of the theme; nothing for a colour that is not a plain CSS colour. */
@@ -36,10 +40,11 @@ export function themeCss(theme: Readonly<Required<Theme>>): string {
   return brand ? `:root{--brand:${brand.background};--brand-text:${brand.text}}` : ""
 }
 
-export function contentSecurityPolicy(nonce: string): string {
+export function contentSecurityPolicy(nonce: string, scripts = false): string {
   return [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
+    ...(scripts ? [`script-src 'nonce-${nonce}'`, "connect-src 'self'"] : []),
     "img-src 'self' data:",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -48,7 +53,7 @@ export function contentSecurityPolicy(nonce: string): string {
 
 const colorSchemeMeta = { auto: "light dark", light: "light", dark: "dark" } as const
 
-export function page({ lang, title, theme, body, status = 200, pageCss = "" }: LayoutOptions): InternalResponse {
+export function page({ lang, title, theme, body, status = 200, pageCss = "", scripts = [] }: LayoutOptions): InternalResponse {
   const nonce = randomToken(18)
   const logo = isSafeImageSource(theme.logo) ? theme.logo : undefined
   const document = html`<!doctype html>
@@ -61,7 +66,7 @@ export function page({ lang, title, theme, body, status = 200, pageCss = "" }: L
 <link rel="icon" href="data:,">
 <title>${title}</title>
 <style nonce="${nonce}">${unsafeHtml(css + themeCss(theme) + pageCss)}</style>
-</head>
+${scripts.map((src) => html`<script nonce="${nonce}" src="${src}" defer></script>\n`)}</head>
 <body>
 <main>
 ${logo ? html`<img class="logo" src="${logo}" alt="">` : ""}
@@ -79,7 +84,7 @@ ${body}
       "Content-Language": lang,
       // Forms carry a CSRF token and the page depends on the visitor: never cache it.
       "Cache-Control": "private, no-cache, no-store",
-      "Content-Security-Policy": contentSecurityPolicy(nonce),
+      "Content-Security-Policy": contentSecurityPolicy(nonce, scripts.length > 0),
       "X-Frame-Options": "DENY",
       "Referrer-Policy": "no-referrer",
       "X-Content-Type-Options": "nosniff",

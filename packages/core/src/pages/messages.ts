@@ -17,6 +17,12 @@ export interface Messages {
   "signin.email.placeholder": string
   /** Shown when no provider is configured. */
   "signin.none": string
+  /** Under the passkey form's email field: what leaving it empty or filling it in does. */
+  "signin.passkey.hint": string
+  /** Status line while the browser asks for the passkey. */
+  "signin.passkey.working": string
+  /** Status line when the browser's passkey request fails (cancelled, timed out). */
+  "signin.passkey.failed": string
   "signin.error.CredentialsSignin": string
   "signin.error.OAuthAccountNotLinked": string
   "signin.error.OAuthCallbackError": string

@@ -1,9 +1,10 @@
 /**
  * The sign-in page: one section per provider, in the configured order. Every form posts the CSRF
- * token and the callback URL; none needs JavaScript.
+ * token and the callback URL; none needs JavaScript but the passkey form, which stays hidden until
+ * its script shows it (see `webauthn/section.ts`).
  *
- * Each provider kind has a section renderer in `renderers`; a kind without one (WebAuthn, until
- * its passkey ceremony exists) is left off the page rather than shown as a button that does nothing.
+ * Each provider kind has a section renderer in `renderers`; a kind without one is left off the
+ * page rather than shown as a button that does nothing.
  *
  * @module
  */
@@ -16,6 +17,7 @@ import { html, type SafeHtml } from "./html.js"
 import type { Translator } from "./i18n.js"
 import { page } from "./layout.js"
 import { brandColours, isSafeImageSource } from "./theme.js"
+import { passkeySection } from "../webauthn/section.js"
 
 export interface SignInPageParams {
   providers: readonly Provider[]
@@ -45,6 +47,13 @@ export interface Section {
   button: boolean
   /** Extra CSS rules, made only of validated values. */
   css?: string
+  /**
+   * The section works only with its script: it is rendered hidden (with the divider that joins it
+   * to its neighbours), and the script shows it.
+   */
+  scriptOnly?: boolean
+  /** A same-origin script the section needs (a path), loaded under the page's CSP nonce. */
+  script?: string
 }
 
 type SectionRenderer<P extends Provider> = (provider: P, context: SectionContext) => Section
@@ -52,12 +61,12 @@ type SectionRenderer<P extends Provider> = (provider: P, context: SectionContext
 /** The section renderer of each provider kind. */
 type Renderers = { [K in ProviderType]?: SectionRenderer<Extract<Provider, { type: K }>> }
 
-function hiddenFields({ csrfToken, callbackUrl }: SignInPageParams): SafeHtml {
+export function hiddenFields({ csrfToken, callbackUrl }: SignInPageParams): SafeHtml {
   return html`<input type="hidden" name="csrfToken" value="${csrfToken}">
 <input type="hidden" name="callbackUrl" value="${callbackUrl}">`
 }
 
-function formAction(params: SignInPageParams, endpoint: "signin" | "callback", provider: Provider): string {
+export function formAction(params: SignInPageParams, endpoint: "signin" | "callback", provider: Provider): string {
   return `${params.authUrl}/${endpoint}/${encodeURIComponent(provider.id)}`
 }
 
@@ -92,12 +101,15 @@ ${hiddenFields(params)}
 /** Input types a credentials field may use; anything else is shown as text. */
 const inputTypes: ReadonlySet<string> = new Set(["text", "password", "email", "tel", "number", "url", "search", "date", "time"])
 
-function credentialField(name: string, field: CredentialInput, id: string): SafeHtml {
+/** A labelled input for a form field; `describedBy` names the id of a hint about it. */
+export function credentialField(name: string, field: CredentialInput, id: string, describedBy?: string): SafeHtml {
   const type = field.type && inputTypes.has(field.type) ? field.type : "text"
   return html`<label for="${id}">${field.label ?? name}</label>
 <input id="${id}" name="${name}" type="${type}"${field.placeholder ? html` placeholder="${field.placeholder}"` : ""}${
     field.autocomplete ? html` autocomplete="${field.autocomplete}"` : ""
-  }${field.required ? html` required` : ""}${field.value !== undefined ? html` value="${field.value}"` : ""}>`
+  }${field.required ? html` required` : ""}${field.value !== undefined ? html` value="${field.value}"` : ""}${
+    describedBy ? html` aria-describedby="${describedBy}"` : ""
+  }>`
 }
 
 function credentialsSection(provider: CredentialsConfig, { params, t, index }: SectionContext): Section {
@@ -117,6 +129,7 @@ const renderers: Renderers = {
   oidc: oauthSection,
   email: emailSection,
   credentials: credentialsSection,
+  webauthn: passkeySection,
 }
 
 function renderSection(provider: Provider, context: SectionContext): Section | undefined {
@@ -132,17 +145,33 @@ export function signInErrorMessage(code: string, t: Translator): string {
   return t.t(t.has(key) ? key : "signin.error.Default")
 }
 
-/** Runs of buttons grouped together; a divider between everything else. */
+/**
+ * Runs of buttons grouped together; a divider between everything else. A script-only section is
+ * wrapped, hidden, together with the divider before it, or the one after it when no shown section
+ * precedes it, so that the page reads the same with the section hidden or shown.
+ */
 function layoutSections(sections: readonly Section[], t: Translator): SafeHtml[] {
-  const out: SafeHtml[] = []
+  const groups: { markup: SafeHtml; scriptOnly: boolean }[] = []
   for (let i = 0; i < sections.length; ) {
     let end = i + 1
     if (sections[i]!.button) while (end < sections.length && sections[end]!.button) end++
     const group = sections.slice(i, end).map((s) => s.markup)
-    if (out.length > 0) out.push(html`<p class="divider">${t.t("signin.or")}</p>`)
-    out.push(sections[i]!.button ? html`<div class="buttons">${group}</div>` : group[0]!)
+    groups.push({ markup: sections[i]!.button ? html`<div class="buttons">${group}</div>` : group[0]!, scriptOnly: !!sections[i]!.scriptOnly })
     i = end
   }
+  const divider = html`<p class="divider">${t.t("signin.or")}</p>`
+  const out: SafeHtml[] = []
+  let shownBefore = false
+  groups.forEach((group, i) => {
+    if (!group.scriptOnly) {
+      out.push(shownBefore ? html`${divider}${group.markup}` : group.markup)
+      shownBefore = true
+      return
+    }
+    const next = groups[i + 1]
+    const after = !shownBefore && next !== undefined && !next.scriptOnly
+    out.push(html`<div data-sesame-passkey-section hidden>${i > 0 ? divider : ""}${group.markup}${after ? divider : ""}</div>`)
+  })
   return out
 }
 
@@ -158,6 +187,7 @@ ${sections.length > 0 ? layoutSections(sections, t) : html`<p class="lead">${t.t
     title: t.t("signin.heading"),
     theme: params.theme,
     body,
-    pageCss: sections.map((s) => s.css ?? "").join(""),
+    pageCss: [...new Set(sections.map((s) => s.css ?? ""))].join(""),
+    scripts: [...new Set(sections.flatMap((s) => (s.script ? [s.script] : [])))],
   })
 }

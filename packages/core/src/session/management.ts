@@ -9,10 +9,8 @@
  */
 import type { AdapterSession, AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
-import { resolveConfig } from "../config/resolve.js"
 import { UnsupportedStrategy } from "../errors.js"
-import { createContext } from "../http/context.js"
-import { requestCookies } from "../http/request.js"
+import { serverContext } from "../http/server-context.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { hashSessionToken, maxSessionTokenLength, publicSessionId } from "./token.js"
 
@@ -38,25 +36,11 @@ interface SignedIn {
 
 /** The request's valid database session and its user, or null. Throws for a bad configuration. */
 async function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<SignedIn | null> {
-  const config = typeof configOrLazy === "function" ? await configOrLazy(request) : configOrLazy
-  const resolution = resolveConfig(config)
-  if (!resolution.ok) throw resolution.error
-  const resolved = resolution.config
+  const ctx = await serverContext(request, configOrLazy)
+  const resolved = ctx.config
   if (resolved.session.strategy !== "database" || !resolved.adapter) {
     throw new UnsupportedStrategy("Session management needs database sessions: configure an adapter (and no `session.strategy: \"jwt\"`).")
   }
-  const ctx = createContext({
-    config: resolved,
-    request,
-    url: new URL(request.url),
-    method: "GET",
-    head: false,
-    action: "session",
-    providerId: undefined,
-    query: {},
-    body: {},
-    cookies: requestCookies(request),
-  })
   const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
   if (!token || token.length > maxSessionTokenLength) return null
   const currentHash = await hashSessionToken(token)

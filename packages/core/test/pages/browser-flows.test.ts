@@ -86,7 +86,8 @@ describe("email form", () => {
       await route.fulfill({ status: 302, headers: { location: `${app.origin}/auth/verify-request?provider=email&type=email` } })
     })
     await page.goto(`${app.origin}/fixture/signin?email=ada%40example&callbackUrl=${encodeURIComponent(`${app.origin}/private`)}`)
-    const field = page.getByLabel("Email address")
+    // By role: the passkey form's email field is hidden with JavaScript off.
+    const field = page.getByRole("textbox", { name: "Email address" })
     expect(await field.inputValue()).toBe("ada@example")
     await field.fill("not an address")
     await page.getByRole("button", { name: "Sign in with Email" }).click()

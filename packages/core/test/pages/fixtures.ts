@@ -54,7 +54,7 @@ export function credentialsProvider(name = "Password"): CredentialsConfig {
   }
 }
 
-/** Every kind the page renders, plus a passkey provider it must leave off. */
+/** Every kind the page renders (the passkey form hidden until its script runs). */
 export function allKinds(): Provider[] {
   return [oauthProvider(), oidcProvider(), emailProvider(), credentialsProvider(), passkeyProvider()]
 }

@@ -10,7 +10,7 @@ const authUrl = `${origin}/auth`
 
 /** The forms of a page, each with its action and its inputs. */
 function forms(html: string): { action: string; inputs: string[] }[] {
-  return [...html.matchAll(/<form action="([^"]*)" method="POST">([\s\S]*?)<\/form>/g)].map((m) => ({
+  return [...html.matchAll(/<form action="([^"]*)" method="POST"[^>]*>([\s\S]*?)<\/form>/g)].map((m) => ({
     action: m[1]!,
     inputs: [...m[2]!.matchAll(/<input [^>]*>/g)].map((i) => i[0]),
   }))
@@ -25,13 +25,14 @@ describe("sign-in page", () => {
       `${authUrl}/signin/acme-id`,
       `${authUrl}/signin/email`,
       `${authUrl}/callback/credentials`,
+      `${authUrl}/callback/passkey`,
     ])
     for (const form of found) {
       expect(form.inputs).toContain(`<input type="hidden" name="csrfToken" value="${"f".repeat(64)}">`)
       expect(form.inputs).toContain(`<input type="hidden" name="callbackUrl" value="${origin}/next">`)
     }
-    // The passkey provider has no renderer yet: no button that does nothing.
-    expect(html).not.toMatch(/passkey/i)
+    // The passkey form needs its script: it is hidden, with the divider before it, until the script shows it.
+    expect(html).toContain(`<div data-sesame-passkey-section hidden><p class="divider">or</p><form action="${authUrl}/callback/passkey"`)
   })
 
   it("shows OAuth buttons with name, brand colour and logo, grouped, with a divider before each other section", async () => {
@@ -40,7 +41,8 @@ describe("sign-in page", () => {
     expect(html).toContain('<button type="submit" class="provider-1"><span>Sign in with Acme ID</span></button>')
     expect(html).toContain(".provider-0{background:#24292f;border-color:#24292f;color:#ffffff}")
     expect(html).not.toContain(".provider-1{")
-    expect(html.match(/<p class="divider">or<\/p>/g)).toHaveLength(2)
+    // Two shown, and one hidden with the passkey section.
+    expect(html.match(/<p class="divider">or<\/p>/g)).toHaveLength(3)
     expect(html.indexOf('<div class="buttons">')).toBeLessThan(html.indexOf("/signin/acme-id"))
     expect(html.indexOf("/signin/acme-id")).toBeLessThan(html.indexOf('class="divider"'))
   })

@@ -12,6 +12,9 @@ export const de: Messages = {
   "signin.email.label": "E-Mail-Adresse",
   "signin.email.placeholder": "name@beispiel.de",
   "signin.none": "Für diese Website ist keine Anmeldemethode eingerichtet.",
+  "signin.passkey.hint": "Geben Sie Ihre E-Mail-Adresse ein, um einen Passkey zu erstellen, oder lassen Sie das Feld leer, um einen vorhandenen zu verwenden.",
+  "signin.passkey.working": "Warten auf Ihren Passkey …",
+  "signin.passkey.failed": "Die Passkey-Anfrage wurde abgebrochen oder ist abgelaufen. Bitte versuchen Sie es erneut.",
   "signin.error.CredentialsSignin": "Mit diesen Angaben konnten wir Sie nicht anmelden. Bitte prüfen Sie sie und versuchen Sie es erneut.",
   "signin.error.OAuthAccountNotLinked":
     "Zu dieser E-Mail-Adresse gibt es bereits ein Konto. Melden Sie sich bitte so an wie beim ersten Mal, damit wir wissen, dass Sie es sind.",

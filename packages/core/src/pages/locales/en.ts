@@ -12,6 +12,9 @@ export const en: Messages = {
   "signin.email.label": "Email address",
   "signin.email.placeholder": "you@example.com",
   "signin.none": "No sign-in method is set up for this site.",
+  "signin.passkey.hint": "Enter your email to create a passkey, or leave it empty to use one you already have.",
+  "signin.passkey.working": "Waiting for your passkey…",
+  "signin.passkey.failed": "The passkey request was cancelled or timed out. Try again.",
   "signin.error.CredentialsSignin": "We couldn’t sign you in with those details. Check them and try again.",
   "signin.error.OAuthAccountNotLinked":
     "An account with this email address already exists. Sign in the way you did the first time, so we know it’s you.",

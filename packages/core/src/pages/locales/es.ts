@@ -12,6 +12,9 @@ export const es: Messages = {
   "signin.email.label": "Correo electrónico",
   "signin.email.placeholder": "tu@ejemplo.com",
   "signin.none": "Este sitio no tiene configurado ningún método para iniciar sesión.",
+  "signin.passkey.hint": "Escribe tu correo electrónico para crear una llave de acceso, o deja el campo vacío para usar una que ya tengas.",
+  "signin.passkey.working": "Esperando tu llave de acceso…",
+  "signin.passkey.failed": "La solicitud de la llave de acceso se canceló o caducó. Inténtalo de nuevo.",
   "signin.error.CredentialsSignin": "No hemos podido iniciar tu sesión con esos datos. Revísalos e inténtalo de nuevo.",
   "signin.error.OAuthAccountNotLinked":
     "Ya existe una cuenta con este correo electrónico. Inicia sesión como lo hiciste la primera vez, para que sepamos que eres tú.",

@@ -12,6 +12,9 @@ export const fr: Messages = {
   "signin.email.label": "Adresse e-mail",
   "signin.email.placeholder": "vous@exemple.com",
   "signin.none": "Aucun moyen de connexion n’est configuré pour ce site.",
+  "signin.passkey.hint": "Saisissez votre adresse e-mail pour créer une clé d’accès, ou laissez le champ vide pour utiliser une clé existante.",
+  "signin.passkey.working": "En attente de votre clé d’accès…",
+  "signin.passkey.failed": "La demande de clé d’accès a été annulée ou a expiré. Veuillez réessayer.",
   "signin.error.CredentialsSignin": "Impossible de vous connecter avec ces informations. Vérifiez-les et réessayez.",
   "signin.error.OAuthAccountNotLinked":
     "Un compte existe déjà avec cette adresse e-mail. Connectez-vous comme la première fois, pour que nous sachions que c’est bien vous.",

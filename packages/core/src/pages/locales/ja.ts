@@ -12,6 +12,9 @@ export const ja: Messages = {
   "signin.email.label": "メールアドレス",
   "signin.email.placeholder": "you@example.com",
   "signin.none": "このサイトにはログイン方法が設定されていません。",
+  "signin.passkey.hint": "パスキーを作成するにはメールアドレスを入力してください。登録済みのパスキーを使う場合は空欄のままにしてください。",
+  "signin.passkey.working": "パスキーを待っています…",
+  "signin.passkey.failed": "パスキーのリクエストがキャンセルされたか、タイムアウトしました。もう一度お試しください。",
   "signin.error.CredentialsSignin": "入力された情報ではログインできませんでした。内容を確認して、もう一度お試しください。",
   "signin.error.OAuthAccountNotLinked":
     "このメールアドレスのアカウントはすでに存在します。ご本人であることを確認するため、最初にログインしたときと同じ方法でログインしてください。",
