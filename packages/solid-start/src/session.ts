@@ -25,9 +25,6 @@ import { redirectResponse, checkRedirectPath } from "./redirect.js"
 /** A session with a user: what a protected route can rely on. */
 export type AuthenticatedSession = Session & { user: User }
 
-/** Headers of the original request that mean nothing for a body-less GET. */
-const bodyHeaders = ["content-length", "content-type", "transfer-encoding", "x-auth-return-redirect"]
-
 /**
  * The session of `request`, or `null` when there is none or it cannot be read.
  *
@@ -40,10 +37,10 @@ const bodyHeaders = ["content-length", "content-type", "transfer-encoding", "x-a
  */
 export async function getSession(request: Request, options: SolidAuthOptions): Promise<Session | null> {
   const { prefix, config } = coreConfig(options, "getSession")
-  const headers = new Headers(request.headers)
-  for (const name of bodyHeaders) headers.delete(name)
+  // The request's own headers: its cookies, and the Host / X-Forwarded-* headers the origin comes from.
+  const session = new Request(new URL(`${prefix}/session`, request.url), { method: "GET", headers: request.headers })
   try {
-    const response = await Auth(new Request(new URL(`${prefix}/session`, request.url), { method: "GET", headers }), config)
+    const response = await Auth(session, config)
     if (response.status !== 200) return null
     const body: unknown = await response.json()
     return isSession(body) ? body : null

@@ -69,6 +69,15 @@ describe("getSession", () => {
     expect(await getSession(request("/", { jar }), config({ logger: silent, session: { maxAge: -1 } }))).toBeNull()
     expect(await getSession(request("/", { jar }), config({ logger: silent, trustHost: false }))).toBeNull()
   })
+
+  it("fails closed on an answer that is not a session object: an empty body, an array", async () => {
+    for (const session of [() => undefined, () => ["not", "a", "session"]]) {
+      const options = config({ callbacks: { session: session as never } })
+      const jar = new CookieJar()
+      await signInAlice(SolidAuth(options), jar)
+      expect(await getSession(request("/", { jar }), options)).toBeNull()
+    }
+  })
 })
 
 describe("requireSession", () => {
