@@ -14,6 +14,16 @@ const clientSecret = "solid-app-client-secret-0123456789abcdef"
 const demo = { email: "demo@example.com", password: "sesame-demo", name: "Demo User" }
 /** Builds on a cold npm cache take a few minutes; on a warm one well under one. */
 const prepareTimeout = 10 * 60_000
+/** Each browser scenario takes a few seconds; the margin is for a machine busy building. */
+const stepTimeout = 60_000
+
+/**
+ * Polls until the assertion holds, for up to 10 s: the other version's build may be using both
+ * cores at the same moment, and the default of one second is too tight for that.
+ */
+function eventually<T>(read: () => Promise<T> | T) {
+  return expect.poll(read, { timeout: 10_000 })
+}
 
 export interface ScenarioOptions {
   /**
@@ -81,7 +91,7 @@ export function describeApp(variant: Variant, options: ScenarioOptions): void {
 
     /** Waits until the app is interactive: the header's session is fetched once hydration is done. */
     async function hydrated(page: Page): Promise<void> {
-      await expect.poll(() => status(page).textContent()).not.toContain("Loading")
+      await eventually(() => status(page).textContent()).not.toContain("Loading")
     }
 
     async function signInWithCredentials(page: Page, password = demo.password): Promise<void> {
@@ -98,11 +108,11 @@ export function describeApp(variant: Variant, options: ScenarioOptions): void {
       expect(new URL(page.url()).pathname).toBe("/signin")
       await page.goto(url("/dashboard"))
       expect(new URL(page.url()).pathname).toBe("/signin")
-      await expect.poll(() => status(page).textContent()).toContain("Not signed in")
+      await eventually(() => status(page).textContent()).toContain("Not signed in")
       await saveScreenshot(page, suite, `${tag}-signin`)
 
       await page.goto(url("/"))
-      await expect.poll(() => status(page).textContent()).toContain("Not signed in")
+      await eventually(() => status(page).textContent()).toContain("Not signed in")
       // In-app navigation: no document request; the server function and the page's check redirect.
       await page.getByRole("link", { name: "Account (server-protected)" }).click()
       await page.waitForURL(url("/signin"))
@@ -114,37 +124,37 @@ export function describeApp(variant: Variant, options: ScenarioOptions): void {
       const server = await fetch(url("/account"), { redirect: "manual" })
       expect([server.status, server.headers.get("location")]).toEqual([302, "/signin"])
       expect(pageErrors).toEqual([])
-    })
+    }, stepTimeout)
 
     it("signs in with credentials, shows both protected pages, and signs out", async () => {
       const page = await newPage()
       await signInWithCredentials(page, "wrong password")
-      await expect.poll(() => page.getByRole("alert").textContent()).toContain("Sign in failed")
+      await eventually(() => page.getByRole("alert").textContent()).toContain("Sign in failed")
       expect(new URL(page.url()).pathname).toBe("/signin")
 
       await signInWithCredentials(page)
       await page.waitForURL(url("/account"))
-      await expect.poll(() => page.getByTestId("account").textContent()).toContain(`Signed in as ${demo.name} (${demo.email})`)
-      await expect.poll(() => status(page).textContent()).toContain(`Signed in as ${demo.name}`)
+      await eventually(() => page.getByTestId("account").textContent()).toContain(`Signed in as ${demo.name} (${demo.email})`)
+      await eventually(() => status(page).textContent()).toContain(`Signed in as ${demo.name}`)
       await saveScreenshot(page, suite, `${tag}-account-credentials`)
 
       // A full page load: the middleware lets the request through.
       await page.goto(url("/dashboard"))
-      await expect.poll(() => page.getByTestId("dashboard").textContent()).toContain(`Welcome, ${demo.name}`)
+      await eventually(() => page.getByTestId("dashboard").textContent()).toContain(`Welcome, ${demo.name}`)
       await saveScreenshot(page, suite, `${tag}-dashboard-credentials`)
       // In-app navigation: the account's server function runs with the browser's cookies.
       await page.getByRole("link", { name: "Account (server-protected)" }).click()
-      await expect.poll(() => page.getByTestId("account").textContent()).toContain(demo.email)
+      await eventually(() => page.getByTestId("account").textContent()).toContain(demo.email)
 
       await page.getByRole("button", { name: "Sign out" }).click()
       await page.waitForURL(url("/"))
-      await expect.poll(() => status(page).textContent()).toContain("Not signed in")
+      await eventually(() => status(page).textContent()).toContain("Not signed in")
       await page.goto(url("/account"))
       expect(new URL(page.url()).pathname).toBe("/signin")
       await page.goto(url("/dashboard"))
       expect(new URL(page.url()).pathname).toBe("/signin")
       expect(pageErrors).toEqual([])
-    })
+    }, stepTimeout)
 
     it("signs in through the OpenID Provider and shows both protected pages", async () => {
       const page = await newPage()
@@ -155,42 +165,42 @@ export function describeApp(variant: Variant, options: ScenarioOptions): void {
       await saveScreenshot(page, suite, `${tag}-dev-idp`)
       await page.getByRole("button", { name: /Ada Lovelace/ }).click()
       await page.waitForURL(url("/account"))
-      await expect.poll(() => page.getByTestId("account").textContent()).toContain("Signed in as Ada Lovelace (ada@example.com)")
+      await eventually(() => page.getByTestId("account").textContent()).toContain("Signed in as Ada Lovelace (ada@example.com)")
       await saveScreenshot(page, suite, `${tag}-account-oidc`)
       await page.goto(url("/dashboard"))
-      await expect.poll(() => page.getByTestId("dashboard").textContent()).toContain("Welcome, Ada Lovelace")
+      await eventually(() => page.getByTestId("dashboard").textContent()).toContain("Welcome, Ada Lovelace")
 
       await page.getByRole("button", { name: "Sign out" }).click()
       await page.waitForURL(url("/"))
       await page.goto(url("/dashboard"))
       expect(new URL(page.url()).pathname).toBe("/signin")
       expect(pageErrors).toEqual([])
-    })
+    }, stepTimeout)
 
     it("keeps the session in step across tabs and refetches it when the window regains focus", async () => {
       const first = await newPage()
       const context = first.context()
       const second = await newPage(context)
       await second.goto(url("/"))
-      await expect.poll(() => status(second).textContent()).toContain("Not signed in")
+      await eventually(() => status(second).textContent()).toContain("Not signed in")
 
       // Signing in in one tab reaches the other without a reload (BroadcastChannel).
       await signInWithCredentials(first)
       await first.waitForURL(url("/account"))
-      await expect.poll(() => status(second).textContent()).toContain(`Signed in as ${demo.name}`)
+      await eventually(() => status(second).textContent()).toContain(`Signed in as ${demo.name}`)
       // Signing out in the other tab reaches the first.
       await second.getByRole("button", { name: "Sign out" }).click()
-      await expect.poll(() => status(first).textContent()).toContain("Not signed in")
+      await eventually(() => status(first).textContent()).toContain("Not signed in")
 
       // A session that ends elsewhere (here: the cookies are gone) shows once the window has focus.
       await signInWithCredentials(first)
       await first.waitForURL(url("/account"))
       await second.goto(url("/"))
-      await expect.poll(() => status(second).textContent()).toContain(`Signed in as ${demo.name}`)
+      await eventually(() => status(second).textContent()).toContain(`Signed in as ${demo.name}`)
       await context.clearCookies()
       await second.evaluate(() => window.dispatchEvent(new Event("focus")))
-      await expect.poll(() => status(second).textContent()).toContain("Not signed in")
+      await eventually(() => status(second).textContent()).toContain("Not signed in")
       expect(pageErrors).toEqual([])
-    })
+    }, stepTimeout)
   })
 }
