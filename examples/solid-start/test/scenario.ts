@@ -94,6 +94,20 @@ export function describeApp(variant: Variant, options: ScenarioOptions): void {
       await eventually(() => status(page).textContent()).not.toContain("Loading")
     }
 
+    /** Loads `path` and expects to land on the sign-in page. */
+    async function expectSentToSignIn(page: Page, path: string): Promise<void> {
+      await page.goto(url(path))
+      expect(new URL(page.url()).pathname, path).toBe("/signin")
+    }
+
+    /** Signs out with the header's button; then both protected pages send the visitor away. */
+    async function signOutAndCheck(page: Page): Promise<void> {
+      await page.getByRole("button", { name: "Sign out" }).click()
+      await page.waitForURL(url("/"))
+      await eventually(() => status(page).textContent()).toContain("Not signed in")
+      for (const path of ["/account", "/dashboard"]) await expectSentToSignIn(page, path)
+    }
+
     async function signInWithCredentials(page: Page, password = demo.password): Promise<void> {
       await page.goto(url("/signin"))
       await hydrated(page)
@@ -104,10 +118,8 @@ export function describeApp(variant: Variant, options: ScenarioOptions): void {
 
     it("sends a signed-out visitor from both protected pages to /signin, on page loads and in-app navigation", async () => {
       const page = await newPage()
-      await page.goto(url("/account"))
-      expect(new URL(page.url()).pathname).toBe("/signin")
-      await page.goto(url("/dashboard"))
-      expect(new URL(page.url()).pathname).toBe("/signin")
+      await expectSentToSignIn(page, "/account")
+      await expectSentToSignIn(page, "/dashboard")
       await eventually(() => status(page).textContent()).toContain("Not signed in")
       await saveScreenshot(page, suite, `${tag}-signin`)
 
@@ -146,13 +158,7 @@ export function describeApp(variant: Variant, options: ScenarioOptions): void {
       await page.getByRole("link", { name: "Account (server-protected)" }).click()
       await eventually(() => page.getByTestId("account").textContent()).toContain(demo.email)
 
-      await page.getByRole("button", { name: "Sign out" }).click()
-      await page.waitForURL(url("/"))
-      await eventually(() => status(page).textContent()).toContain("Not signed in")
-      await page.goto(url("/account"))
-      expect(new URL(page.url()).pathname).toBe("/signin")
-      await page.goto(url("/dashboard"))
-      expect(new URL(page.url()).pathname).toBe("/signin")
+      await signOutAndCheck(page)
       expect(pageErrors).toEqual([])
     }, stepTimeout)
 
@@ -170,10 +176,7 @@ export function describeApp(variant: Variant, options: ScenarioOptions): void {
       await page.goto(url("/dashboard"))
       await eventually(() => page.getByTestId("dashboard").textContent()).toContain("Welcome, Ada Lovelace")
 
-      await page.getByRole("button", { name: "Sign out" }).click()
-      await page.waitForURL(url("/"))
-      await page.goto(url("/dashboard"))
-      expect(new URL(page.url()).pathname).toBe("/signin")
+      await signOutAndCheck(page)
       expect(pageErrors).toEqual([])
     }, stepTimeout)
 
