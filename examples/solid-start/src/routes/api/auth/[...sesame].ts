@@ -1,0 +1,4 @@
+import { SolidAuth } from "@sesame/solid-start"
+import { authConfig } from "~/lib/auth"
+
+export const { GET, POST } = SolidAuth(authConfig)

@@ -1,0 +1,15 @@
+/**
+ * `@sesame/solid-start/client`: Sesame in the browser, for SolidStart apps.
+ *
+ * - `signIn(provider, options?, authorizationParams?)` and `signOut(options?)`;
+ * - `createSession(options?)`: the session as a reactive value that follows focus and other tabs.
+ *
+ * Each takes the `prefix` given to `SolidAuth` (default `/api/auth`). Nothing here imports server
+ * code, so it is safe in any component.
+ *
+ * @module
+ */
+export { signIn, signOut, type AuthorizationParams, type SignInOptions, type SignInResult, type SignOutOptions } from "./actions.js"
+export { createSession, type CreateSessionOptions, type SessionResource, type SessionStatus } from "./session.js"
+export type { SessionChange } from "./broadcast.js"
+export type { Session, User } from "@sesame/core"

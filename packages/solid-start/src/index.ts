@@ -1,0 +1,19 @@
+/**
+ * `@sesame/solid-start`: Sesame for SolidStart 1.x and 2.x, on the server.
+ *
+ * - `SolidAuth(config)`: `{ GET, POST }` for `src/routes/api/auth/[...sesame].ts`;
+ * - `getSession(request, options)`: the session or `null`;
+ * - `requireSession(request, options, redirectTo)`: the guard for server functions and queries;
+ * - `authMiddleware(options, { protect, redirectTo })`: the guard for `createMiddleware`.
+ *
+ * The browser side is `@sesame/solid-start/client`.
+ *
+ * @module
+ */
+export { SolidAuth, type SolidAuthHandler, type SolidAuthHandlers } from "./handlers.js"
+export { getSession, requireSession, type AuthenticatedSession } from "./session.js"
+export { authMiddleware, type AuthMiddleware, type ProtectOptions } from "./middleware.js"
+export type { SolidAuthConfig, SolidAuthOptions } from "./config.js"
+export type { RequestEventLike } from "./event.js"
+export { defaultPrefix } from "./prefix.js"
+export type { Session, User } from "@sesame/core"

@@ -1,0 +1,74 @@
+/**
+ * `authMiddleware`: the request-interceptor guard, for SolidStart's `createMiddleware`.
+ *
+ * It runs before SolidStart renders anything, on every request to a protected path, so it guards a
+ * page whether it is rendered on the server or only in the browser (`ssr: false`, `clientOnly`):
+ * the document request itself is answered with the redirect. A navigation inside the running app
+ * makes no document request; data a protected page loads through a server function is guarded
+ * there (`requireSession`), or under a protected path of its own.
+ *
+ * @module
+ */
+import type { SolidAuthOptions } from "./config.js"
+import { coreConfig } from "./config.js"
+import type { RequestEventLike } from "./event.js"
+import { isUnderPrefix } from "./prefix.js"
+import { checkRedirectPath, redirectResponse } from "./redirect.js"
+import { getSession } from "./session.js"
+
+/** Which paths need a signed-in user, and where the others are sent. */
+export interface ProtectOptions {
+  /**
+   * Protected paths: each string covers that path and everything below it (`/account` covers
+   * `/account` and `/account/settings`, not `/accounts`); or a predicate over the request's path.
+   */
+  protect: readonly string[] | ((pathname: string) => boolean)
+  /** Where a visitor without a session (or without a user) is redirected: a path on this site. */
+  redirectTo: string
+}
+
+/** A SolidStart `onRequest` middleware: a redirect `Response`, or undefined to go on. */
+export type AuthMiddleware = (event: RequestEventLike) => Promise<Response | undefined>
+
+/**
+ * Makes the middleware. Checks its options at once: a bad path, or a `redirectTo` that is itself
+ * protected (every visit would redirect to itself), throws a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * // src/middleware.ts (app.config.ts / vite.config.ts: middleware: "./src/middleware.ts")
+ * import { createMiddleware } from "@solidjs/start/middleware"
+ * import { authMiddleware } from "@sesame/solid-start"
+ * import { authConfig } from "~/lib/auth"
+ *
+ * export default createMiddleware({
+ *   onRequest: [authMiddleware(authConfig, { protect: ["/account"], redirectTo: "/signin" })],
+ * })
+ * ```
+ */
+export function authMiddleware(options: SolidAuthOptions, { protect, redirectTo }: ProtectOptions): AuthMiddleware {
+  coreConfig(options, "authMiddleware")
+  checkRedirectPath(redirectTo, "authMiddleware")
+  const isProtected = protectedPaths(protect)
+  if (isProtected(new URL(redirectTo, "http://localhost").pathname)) {
+    throw new TypeError(`authMiddleware: the redirect target ${JSON.stringify(redirectTo)} is itself protected; signed-out visitors would be redirected forever.`)
+  }
+  return async (event) => {
+    if (!isProtected(new URL(event.request.url).pathname)) return undefined
+    const session = await getSession(event.request, options)
+    return session?.user ? undefined : redirectResponse(redirectTo)
+  }
+}
+
+function protectedPaths(protect: ProtectOptions["protect"]): (pathname: string) => boolean {
+  if (typeof protect === "function") return protect
+  if (!Array.isArray(protect)) throw new TypeError("authMiddleware: `protect` must be an array of paths or a function of the path.")
+  const paths = protect.map((path: unknown) => {
+    if (typeof path !== "string" || !path.startsWith("/") || /[?#\s]/.test(path)) {
+      throw new TypeError(`authMiddleware: each protected path must be a path such as "/account"; got ${JSON.stringify(path)}.`)
+    }
+    // "/" protects everything; any other path is compared without its trailing slash.
+    return path.replace(/\/+$/, "")
+  })
+  return (pathname) => paths.some((path) => path === "" || isUnderPrefix(pathname, path))
+}

@@ -1,0 +1,93 @@
+/**
+ * The README's examples: the TypeScript ones extracted and run as written (with `~/lib/auth`
+ * pointing at the extracted configuration), the others compared with the example app's files,
+ * which the end-to-end tests run on both SolidStart versions.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { provideRequestEvent } from "solid-js/web/storage"
+import type { SolidAuthConfig, SolidAuthHandlers } from "@sesame/solid-start"
+import { call, CookieJar, event, request } from "./helpers.js"
+
+const readme = join(import.meta.dirname, "..", "README.md")
+const exampleApp = join(import.meta.dirname, "..", "..", "..", "examples", "solid-start", "src")
+const scratch = join(import.meta.dirname, ".scratch")
+
+/** The code block that follows `<!-- example: <name> ... -->` in the README. */
+function readmeExample(name: string): string {
+  const text = readFileSync(readme, "utf8")
+  const marker = text.indexOf(`<!-- example: ${name} `)
+  if (marker === -1) throw new Error(`no example "${name}" in the README`)
+  const match = /```(?:ts|tsx)\n([\s\S]*?)```/.exec(text.slice(marker))
+  if (!match) throw new Error(`example "${name}" has no code block`)
+  return match[1]!
+}
+
+/** Writes the example to the scratch folder (`~/lib/auth` → the extracted configuration) and imports it. */
+async function importExample<T>(name: string): Promise<T> {
+  const file = join(scratch, `${name}.ts`)
+  writeFileSync(file, readmeExample(name).replaceAll('"~/lib/auth"', '"./auth-config.ts"'))
+  return (await import(file)) as T
+}
+
+beforeAll(() => {
+  mkdirSync(scratch, { recursive: true })
+  vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
+  vi.stubEnv("AUTH_MY_IDP_ISSUER", "https://idp.example.com")
+  vi.stubEnv("AUTH_MY_IDP_ID", "my-app")
+  vi.stubEnv("AUTH_MY_IDP_SECRET", "my-app-secret-0123456789")
+})
+
+afterAll(() => {
+  vi.unstubAllEnvs()
+})
+
+describe("README examples", () => {
+  it("configuration and route: the providers (one from the environment), a sign-in and the session", async () => {
+    const { authConfig } = await importExample<{ authConfig: SolidAuthConfig }>("auth-config")
+    const handlers = await importExample<SolidAuthHandlers>("route")
+    const providers = (await (await call(handlers, "/api/auth/providers")).json()) as Record<string, { signinUrl: string }>
+    expect(Object.keys(providers)).toEqual(["credentials", "my-idp"])
+    expect(providers["my-idp"]?.signinUrl).toBe("http://localhost:3000/api/auth/signin/my-idp")
+
+    const jar = new CookieJar()
+    const { csrfToken } = (await (await call(handlers, "/api/auth/csrf", { jar })).json()) as { csrfToken: string }
+    await call(handlers, "/api/auth/callback/credentials", { jar, form: { csrfToken, email: "ada@example.com", password: "analytical engine" } })
+    const session = (await (await call(handlers, "/api/auth/session", { jar })).json()) as { user: { name: string } }
+    expect(session.user.name).toBe("Ada")
+    expect(authConfig.prefix).toBeUndefined()
+  })
+
+  it("server guard: the server functions read the session of the request they run in", async () => {
+    await importExample("auth-config")
+    const handlers = await importExample<SolidAuthHandlers>("route")
+    const guard = await importExample<{ currentSession(): Promise<unknown>; accountSession(): Promise<{ user: { email: string } }> }>("server-guard")
+    const inRequest = <T>(req: Request, fn: () => Promise<T>) =>
+      provideRequestEvent({ ...event(req), locals: {}, response: { headers: new Headers() } } as unknown as Parameters<typeof provideRequestEvent>[0], fn)
+
+    const signedOut = request("/account")
+    expect(await inRequest(signedOut, () => guard.currentSession())).toBeNull()
+    const redirect = await inRequest(signedOut, () => guard.accountSession()).catch((e: unknown) => e)
+    expect(redirect).toBeInstanceOf(Response)
+    expect((redirect as Response).headers.get("location")).toBe("/signin")
+
+    const jar = new CookieJar()
+    const { csrfToken } = (await (await call(handlers, "/api/auth/csrf", { jar })).json()) as { csrfToken: string }
+    await call(handlers, "/api/auth/callback/credentials", { jar, form: { csrfToken, email: "ada@example.com", password: "analytical engine" } })
+    const account = await inRequest(request("/account", { jar }), () => guard.accountSession())
+    expect(account.user.email).toBe("ada@example.com")
+  })
+
+  it("the repository README's SolidStart route is the package README's", () => {
+    const text = readFileSync(join(import.meta.dirname, "..", "..", "..", "README.md"), "utf8")
+    const block = /```ts\n([\s\S]*?)```/.exec(text.slice(text.indexOf("<!-- example: solid-start-route ")))![1]!
+    const dedented = block.replace(/^ {3}/gm, "").replace(/\n {3}$/, "\n")
+    expect(dedented).toBe(readmeExample("route"))
+  })
+
+  it("middleware and client: the README shows the example app's files as they are", () => {
+    expect(readmeExample("middleware")).toBe(readFileSync(join(exampleApp, "middleware.ts"), "utf8"))
+    expect(readmeExample("client")).toBe(readFileSync(join(exampleApp, "components", "Nav.tsx"), "utf8"))
+  })
+})
