@@ -4,29 +4,18 @@
  * Next.js versions must pass.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { expect } from "vitest"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { startDevIdp, type DevIdp } from "@sesame/dev-idp"
-import { saveScreenshot } from "@sesame/testing"
+import { freePort, saveScreenshot } from "@sesame/testing"
+
+export { freePort }
 
 export const appSecret = "next-e2e-secret-0123456789-abcdefghijklmnop"
 export const demo = { email: "demo@example.com", password: "sesame-demo" }
 export const idpAccount = { id: "grace", email: "grace@example.com", name: "Grace Hopper" }
 const idpClient = { id: "sesame-next-example", secret: "next-example-client-secret-0123456789abcdef" }
-
-/** A port that was free a moment ago (Next.js needs it before it starts, for the IdP's redirect URI). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** The dev IdP, with a client whose redirect URI is the app's callback for provider `dev-idp`. */
 export function startIdp(appOrigin: string): Promise<DevIdp> {

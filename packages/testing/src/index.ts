@@ -19,3 +19,4 @@ export {
   type SoftAuthenticatorOptions,
   type SoftCredential,
 } from "./webauthn.js"
+export { freePort } from "./port.js"
