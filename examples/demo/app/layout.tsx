@@ -1,0 +1,34 @@
+import type { Metadata } from "next"
+import Link from "next/link"
+import type { ReactNode } from "react"
+import { auth, basePath } from "../auth"
+import { signOutAction } from "./actions"
+import "./styles.css"
+
+export const metadata: Metadata = { title: "Sesame demo" }
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const session = await auth()
+  return (
+    <html lang="en">
+      <body>
+        <header>
+          <nav aria-label="Main">
+            <Link href="/">Home</Link>
+            <Link href="/protected">Protected page</Link>
+            {process.env.DEV_MAILBOX_URL ? <Link href="/dev/mailbox">Mailbox</Link> : null}
+            <span className="spacer" />
+            {session?.user ? (
+              <form action={signOutAction}>
+                <button type="submit">Sign out</button>
+              </form>
+            ) : (
+              <a href={`${basePath}/signin`}>Sign in</a>
+            )}
+          </nav>
+        </header>
+        <main>{children}</main>
+      </body>
+    </html>
+  )
+}

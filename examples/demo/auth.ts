@@ -1,0 +1,26 @@
+/**
+ * The demo's Sesame configuration: every sign-in method (lib/providers.ts), database sessions in
+ * SQLite (lib/store.ts), Sesame's built-in sign-in pages under /api/auth.
+ */
+import type { AuthConfig } from "@sesame/core"
+import Sesame from "@sesame/next"
+import { providers } from "./lib/providers"
+import { adapter } from "./lib/store"
+
+export const basePath = "/api/auth"
+
+export const config: AuthConfig = {
+  basePath,
+  adapter,
+  providers,
+  session: { strategy: "database" },
+  experimental: { enableWebAuthn: true },
+  theme: { brandColor: "#0b5e5a" },
+  debug: process.env.SESAME_DEBUG === "1",
+  callbacks: {
+    // The user's id, for the home page's account list.
+    session: ({ session, user }) => ({ ...session, user: { ...session.user, id: user?.id } }),
+  },
+}
+
+export const { handlers, auth, signIn, signOut } = Sesame(config)
