@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * `npm start`: installs what is missing, builds the packages, and starts the example app on
- * http://localhost:3000 (PORT to change it). Ctrl-C stops it.
+ * `npm start`: installs what is missing, builds the packages, and starts the demo app
+ * (examples/demo) on http://localhost:3000 (PORT to change it) with the local OpenID provider and
+ * mailbox beside it. Ctrl-C stops everything it started.
  */
-import { join } from "node:path"
-import { build, ensureInstalled, root, runForeground, step } from "./lib.mjs"
+import { build, ensureInstalled, step } from "./lib.mjs"
 
 ensureInstalled()
 if (build() !== 0) process.exit(1)
-step("Starting the example app")
-process.exit(await runForeground(process.execPath, [join(root, "examples", "basic", "server.mjs")], { env: { ...process.env, PORT: process.env.PORT ?? "3000" } }))
+step("Starting the demo")
+// Imported only now: it needs the packages that the steps above installed and built.
+await import("../examples/demo/scripts/launch.mjs")

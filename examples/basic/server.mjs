@@ -2,8 +2,7 @@
  * A minimal app on @sesame/core: credentials sign-in with a demo account, JWT sessions, the
  * built-in pages, a home page that shows the session and a page only signed-in users can see.
  *
- *   npm start            (from the repository root; builds first)
- *   PORT=3000 node examples/basic/server.mjs
+ *   npm run build && PORT=3000 node examples/basic/server.mjs     (from the repository root)
  */
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"

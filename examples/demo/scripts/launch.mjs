@@ -1,0 +1,151 @@
+/**
+ * Starts the demo once the packages are built (scripts/start.mjs does that first): the local
+ * OpenID provider and mailbox on loopback, then the Next.js app on http://localhost:$PORT, built
+ * only when its sources or the packages changed. Ctrl-C (or SIGTERM) stops all of it.
+ */
+import { spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { join } from "node:path"
+import { startDevIdp } from "@sesame/dev-idp"
+import { startMailbox } from "@sesame/dev-mailbox"
+import { buildIfChanged, nextBin } from "./build.mjs"
+import { demoDir, ensureSecret, readEnvFile } from "./env-file.mjs"
+import { startMailboxApi } from "./mailbox-api.mjs"
+
+const bold = (text) => `\x1b[1m${text}\x1b[0m`
+const step = (message) => console.log(bold(`▶ ${message}`))
+
+const idpAccounts = [
+  { id: "ada", email: "ada@example.com", name: "Ada Lovelace" },
+  { id: "grace", email: "grace@example.com", name: "Grace Hopper" },
+]
+const realProviders = ["GITHUB", "GOOGLE", "GITLAB", "DISCORD"]
+
+/** Everything started so far, stopped in reverse order. */
+const running = []
+let stopping = false
+
+async function stopAll(code) {
+  if (stopping) return
+  stopping = true
+  for (const stop of running.reverse()) await stop().catch(() => {})
+  process.exit(code)
+}
+process.on("SIGINT", () => void stopAll(130))
+process.on("SIGTERM", () => void stopAll(143))
+
+async function main() {
+  const fileEnv = readEnvFile()
+  const secretWritten = ensureSecret(fileEnv)
+  if (secretWritten) step(`Wrote a new AUTH_SECRET to ${join("examples", "demo", ".env.local")}`)
+  // The process environment wins over .env.local, as in Next.js.
+  const env = { ...readEnvFile(), ...process.env }
+  const port = Number(env.PORT ?? 3000)
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`PORT must be a port number, not ${env.PORT}`)
+  const origin = `http://localhost:${port}`
+  const appEnv = {
+    ...env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    AUTH_URL: env.AUTH_URL ?? `${origin}/api/auth`,
+    DATABASE_FILE: env.DATABASE_FILE ?? join(demoDir, ".data", "sesame.db"),
+  }
+
+  const real = realProviders.filter((id) => env[`AUTH_${id}_ID`])
+  let oauthLine
+  if (real.length > 0) {
+    oauthLine = `OAuth: ${real.map((id) => id[0] + id.slice(1).toLowerCase()).join(", ")} (from AUTH_*_ID)`
+  } else {
+    step("Starting the local OpenID provider (Sesame Dev IdP)")
+    const client = { client_id: "sesame-demo", client_secret: randomBytes(32).toString("base64url") }
+    const idp = await startDevIdp({
+      clients: [{ ...client, redirect_uris: [`${new URL(appEnv.AUTH_URL).origin}/api/auth/callback/dev-idp`] }],
+      accounts: idpAccounts,
+      interactive: true,
+    })
+    running.push(() => idp.close())
+    Object.assign(appEnv, { AUTH_DEV_IDP_ISSUER: idp.issuer, AUTH_DEV_IDP_ID: client.client_id, AUTH_DEV_IDP_SECRET: client.client_secret })
+    oauthLine = `Sesame Dev IdP at ${idp.issuer}: pick ${idpAccounts.map((a) => a.email).join(" or ")}`
+  }
+
+  let mailLine
+  if (env.EMAIL_SERVER) {
+    mailLine = `Email: sent through EMAIL_SERVER (${new URL(env.EMAIL_SERVER).host})`
+  } else {
+    step("Starting the local mailbox (SMTP on 127.0.0.1)")
+    const mailbox = await startMailbox()
+    running.push(() => mailbox.close())
+    const api = await startMailboxApi(mailbox)
+    running.push(() => api.close())
+    Object.assign(appEnv, { EMAIL_SERVER: mailbox.url, DEV_MAILBOX_URL: api.url, DEV_MAILBOX_TOKEN: api.token })
+    mailLine = `Email: every message goes to ${origin}/dev/mailbox (SMTP ${mailbox.url})`
+  }
+
+  if (!(await buildIfChanged(appEnv, step))) return stopAll(1)
+
+  step(`Starting the app on ${origin}`)
+  // Its own process group, so that stopping it stops whatever Next.js forked.
+  const app = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(port)], {
+    cwd: demoDir,
+    env: appEnv,
+    stdio: ["ignore", "pipe", "inherit"],
+    detached: true,
+  })
+  running.push(() => stopProcess(app))
+  app.stdout.on("data", (chunk) => process.stdout.write(chunk))
+  app.on("exit", (code) => {
+    if (stopping) return
+    console.error(`The app stopped (exit code ${code}).${code === 1 ? ` Is port ${port} taken? Set PORT to use another.` : ""}`)
+    void stopAll(code || 1)
+  })
+  await waitForApp(`http://127.0.0.1:${port}/`)
+  console.log(
+    [
+      "",
+      bold(`Sesame demo: ${origin}`),
+      `  Demo account: ${env.DEMO_EMAIL ?? "demo@example.com"} / ${env.DEMO_PASSWORD ?? "sesame-demo"}`,
+      `  ${oauthLine}`,
+      `  ${mailLine}`,
+      "  Passkeys: create one on the sign-in page with a new email, or add one from the home page",
+      `  Data: ${appEnv.DATABASE_FILE}`,
+      "  Ctrl-C stops everything.",
+      "",
+    ].join("\n"),
+  )
+}
+
+function stopProcess(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => signalGroup(child, "SIGKILL"), 5000)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    signalGroup(child, "SIGTERM")
+  })
+}
+
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal)
+  } catch {
+    // Already gone.
+  }
+}
+
+async function waitForApp(url) {
+  for (let i = 0; i < 600 && !stopping; i++) {
+    try {
+      await fetch(url, { redirect: "manual" })
+      return
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error)
+  void stopAll(1)
+})
