@@ -1,0 +1,182 @@
+/**
+ * The demo's browser flows: each sign-in method through Sesame's built-in pages, the home page's
+ * accounts, passkeys and sessions, and revoking sessions.
+ */
+import { expect } from "vitest"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { saveScreenshot } from "@sesame/testing"
+
+export const demoAccount = { email: "demo@example.com", password: "sesame-demo" }
+
+const shot = (page: Page, name: string) => saveScreenshot(page, "demo", name)
+const status = (page: Page) => page.getByTestId("status").textContent()
+
+async function openSignIn(page: Page): Promise<void> {
+  await page.goto("/")
+  await page.getByRole("link", { name: "Sign in" }).first().click()
+  await page.waitForURL((url) => url.pathname === "/api/auth/signin")
+}
+
+export async function signInWithPassword(page: Page, password = demoAccount.password): Promise<void> {
+  await openSignIn(page)
+  const form = page.locator('form[action$="/api/auth/callback/credentials"]')
+  await form.locator('input[name="email"]').fill(demoAccount.email)
+  await form.locator('input[name="password"]').fill(password)
+  await form.getByRole("button").click()
+}
+
+export async function signOut(page: Page): Promise<void> {
+  await page.goto("/")
+  await page.getByRole("navigation").getByRole("button", { name: "Sign out" }).click()
+  await expect.poll(() => status(page)).toContain("not signed in")
+}
+
+/** Credentials: a wrong password is refused with `CredentialsSignin`; the right one signs in. */
+export async function credentialsFlow(browser: Browser, origin: string): Promise<void> {
+  const context = await browser.newContext({ baseURL: origin })
+  const page = await context.newPage()
+  await page.goto("/")
+  expect(await status(page)).toContain("not signed in")
+  await shot(page, "home-signed-out")
+
+  await signInWithPassword(page, "not the password")
+  await page.waitForURL((url) => url.searchParams.get("error") === "CredentialsSignin")
+  await shot(page, "signin-wrong-password")
+
+  await signInWithPassword(page)
+  await page.waitForURL((url) => url.pathname === "/")
+  await expect.poll(() => status(page)).toContain("Demo User")
+  await expect.poll(() => page.locator('[data-testid="sessions"] tr[data-current="true"]').count()).toBe(1)
+  await shot(page, "home-signed-in")
+
+  await page.getByRole("link", { name: "Go to the protected page" }).click()
+  await expect.poll(() => page.getByTestId("protected-user").textContent()).toContain("Demo User")
+  await signOut(page)
+  // Signed out, the protected page sends the visitor to sign in, and back there afterwards.
+  await page.goto("/protected")
+  await page.waitForURL((url) => url.pathname === "/api/auth/signin" && url.searchParams.get("callbackUrl") === "/protected")
+  await context.close()
+}
+
+/** OpenID Connect: the local IdP's login page, an account picked there, the account linked. */
+export async function idpFlow(browser: Browser, origin: string, idpIssuer: string): Promise<void> {
+  const context = await browser.newContext({ baseURL: origin })
+  const page = await context.newPage()
+  await openSignIn(page)
+  await page.locator('form[action$="/api/auth/signin/dev-idp"]').getByRole("button").click()
+  await page.waitForURL((url) => url.origin === idpIssuer)
+  await shot(page, "idp-login")
+  await page.locator('button[name="account"][value="grace"]').click()
+  await page.waitForURL((url) => url.origin === origin && url.pathname === "/")
+  await expect.poll(() => status(page)).toContain("Grace Hopper")
+  await expect.poll(() => page.getByTestId("accounts").textContent()).toContain("dev-idp")
+  await shot(page, "home-signed-in-idp")
+  await signOut(page)
+  await context.close()
+}
+
+/** Email: a link requested on the sign-in page, read on /dev/mailbox, confirmed, signed in. */
+export async function emailFlow(browser: Browser, origin: string): Promise<void> {
+  const context = await browser.newContext({ baseURL: origin })
+  const page = await context.newPage()
+  const address = `linus-${Date.now()}@example.com`
+  await openSignIn(page)
+  const form = page.locator('form[action$="/api/auth/signin/nodemailer"]')
+  await form.locator('input[name="email"]').fill(address)
+  await form.getByRole("button").click()
+  await page.waitForURL((url) => url.pathname === "/api/auth/verify-request")
+
+  await page.goto("/dev/mailbox")
+  const message = page.getByTestId("message").filter({ hasText: address }).first()
+  await expect.poll(() => message.count()).toBe(1)
+  await shot(page, "mailbox")
+  await message.locator('a[href*="/api/auth/callback/nodemailer"]').click()
+  // The link opens a confirmation page; only its button uses the token (link scanners do not).
+  await page.waitForURL((url) => url.pathname === "/api/auth/callback/nodemailer")
+  await page.locator('form button[type="submit"]').click()
+  await page.waitForURL((url) => url.pathname === "/")
+  await expect.poll(() => status(page)).toContain(address)
+
+  // The link is single-use: confirming it again ends on the error page.
+  await page.goto("/dev/mailbox")
+  const href = await page.getByTestId("message").filter({ hasText: address }).first().locator("a").first().getAttribute("href")
+  const replay = await context.newPage()
+  await replay.goto(href!)
+  await replay.locator('form button[type="submit"]').click()
+  await replay.waitForURL((url) => url.searchParams.get("error") === "Verification")
+  await signOut(page)
+  await context.close()
+}
+
+async function withAuthenticator(browser: Browser, origin: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: origin })
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send("WebAuthn.enable", { enableUI: false })
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  })
+  return { context, page }
+}
+
+/** Passkeys: one created on the sign-in page for a new user, then a sign-in with it alone. */
+export async function passkeyFlow(browser: Browser, origin: string): Promise<void> {
+  const { context, page } = await withAuthenticator(browser, origin)
+  const address = `pat-${Date.now()}@example.com`
+  await openSignIn(page)
+  const form = page.locator('form[action$="/api/auth/callback/passkey"]')
+  await form.locator('input[name="email"]').fill(address)
+  await form.getByRole("button").click()
+  await page.waitForURL((url) => url.pathname === "/")
+  await expect.poll(() => status(page)).toContain(address)
+  await expect.poll(() => page.getByTestId("passkeys").locator("li").count()).toBe(1)
+  await shot(page, "home-signed-in-passkey")
+  await signOut(page)
+
+  // Signing in again: the sign-in page asks for a passkey in the email field's autofill
+  // (conditional UI); the virtual authenticator answers as a user picking it there would.
+  await page.goto("/api/auth/signin?callbackUrl=%2F")
+  await page.waitForURL((url) => url.pathname === "/")
+  await expect.poll(() => status(page)).toContain(address)
+  await signOut(page)
+  await context.close()
+}
+
+/**
+ * Sessions: two browsers signed in as the demo user; the first adds a passkey, revokes the
+ * second's session (which is then signed out), and then its own.
+ */
+export async function revokeFlow(browser: Browser, origin: string): Promise<void> {
+  const first = await withAuthenticator(browser, origin)
+  const second = await browser.newContext({ baseURL: origin })
+  const other = await second.newPage()
+  await signInWithPassword(first.page)
+  await expect.poll(() => status(first.page)).toContain("Demo User")
+  await signInWithPassword(other)
+  await expect.poll(() => status(other)).toContain("Demo User")
+
+  const passkeys = first.page.getByTestId("passkeys").locator("li")
+  const before = await passkeys.count()
+  await first.page.getByRole("button", { name: "Add a passkey" }).click()
+  await expect.poll(() => passkeys.count()).toBe(before + 1)
+
+  await first.page.goto("/")
+  const rows = first.page.getByTestId("sessions").locator("tbody tr")
+  const others = first.page.locator('[data-testid="sessions"] tr[data-current="false"]')
+  await expect.poll(() => others.count()).toBeGreaterThanOrEqual(1)
+  await shot(first.page, "home-two-sessions")
+  // Every other session of the user goes, the second browser's among them.
+  for (let left = await others.count(); left > 0; left--) {
+    await others.first().getByRole("button", { name: "Revoke session" }).click()
+    await expect.poll(() => others.count()).toBe(left - 1)
+  }
+  expect(await rows.count()).toBe(1)
+
+  await other.goto("/")
+  expect(await status(other)).toContain("not signed in")
+
+  await first.page.locator('tr[data-current="true"]').getByRole("button", { name: "Revoke this session" }).click()
+  await expect.poll(() => status(first.page)).toContain("not signed in")
+  await first.context.close()
+  await second.close()
+}

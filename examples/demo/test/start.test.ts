@@ -1,0 +1,90 @@
+/**
+ * The README's start command on a fresh copy of the repository: `npm start` installs (through the
+ * shared npm cache), builds and starts the demo; Chromium then signs in with every method. Ctrl-C
+ * must stop every process it started, and a second start must not build the app again.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Browser } from "playwright-core"
+import { freePort, launchBrowser } from "@sesame/testing"
+import { credentialsFlow, emailFlow, idpFlow, passkeyFlow, revokeFlow } from "./flows.js"
+import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
+
+const dir = mkdtempSync(join(tmpdir(), "sesame-fresh-"))
+let port: number
+let demo: StartedDemo | undefined
+let browser: Browser | undefined
+
+/** Ctrl-C, then nothing the start command started may be left: no listener, no process. */
+async function interruptAndCheck(started: StartedDemo): Promise<void> {
+  const { banner } = started
+  const idpPort = Number(new URL(banner.idpIssuer).port)
+  expect(await listening(port)).toBe(true)
+  expect(await listening(idpPort)).toBe(true)
+  expect(await listening(banner.smtpPort)).toBe(true)
+  expect(await started.interrupt()).not.toBeNull()
+  expect(await listening(port)).toBe(false)
+  expect(await listening(idpPort)).toBe(false)
+  expect(await listening(banner.smtpPort)).toBe(false)
+  await expect.poll(() => processesIn(dir)).toEqual([])
+}
+
+beforeAll(async () => {
+  copyRepository(dir)
+  port = await freePort()
+  // A fresh copy installs (better-sqlite3 compiles) and builds everything: minutes on two cores.
+  demo = await npmStart(dir, port, 12 * 60_000)
+  browser = await launchBrowser()
+}, 13 * 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  if (demo && demo.child.exitCode === null) await demo.interrupt()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe("npm start on a fresh clone", () => {
+  it("sets the demo up: a secret in .env.local, progress and the accounts printed", () => {
+    expect(readFileSync(join(dir, "examples", "demo", ".env.local"), "utf8")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{44}$/m)
+    const output = demo!.output()
+    expect(output).toContain("Installing dependencies")
+    expect(output).toContain("Building the app (next build")
+    expect(output).toContain("Demo account: demo@example.com / sesame-demo")
+    expect(output).toContain(`every message goes to http://localhost:${port}/dev/mailbox`)
+  })
+
+  it("signs in with the demo credentials", async () => {
+    await credentialsFlow(browser!, demo!.banner.origin)
+  }, 120_000)
+
+  it("signs in with the local OpenID provider", async () => {
+    await idpFlow(browser!, demo!.banner.origin, demo!.banner.idpIssuer)
+  }, 120_000)
+
+  it("signs in with an emailed link read on the mailbox page", async () => {
+    await emailFlow(browser!, demo!.banner.origin)
+  }, 120_000)
+
+  it("signs up and in with a passkey", async () => {
+    await passkeyFlow(browser!, demo!.banner.origin)
+  }, 120_000)
+
+  it("revokes another session and its own, signing each browser out", async () => {
+    await revokeFlow(browser!, demo!.banner.origin)
+  }, 120_000)
+
+  it("stops every process on Ctrl-C, and starts again without building", async () => {
+    await interruptAndCheck(demo!)
+    const secret = readFileSync(join(dir, "examples", "demo", ".env.local"), "utf8")
+    demo = await npmStart(dir, port, 5 * 60_000)
+    const output = demo.output()
+    expect(output).toContain("The app is built already")
+    expect(output).not.toContain("Installing dependencies")
+    expect(output).not.toContain("Building the app")
+    // The same secret: sessions survive a restart.
+    expect(readFileSync(join(dir, "examples", "demo", ".env.local"), "utf8")).toBe(secret)
+    await interruptAndCheck(demo)
+  }, 6 * 60_000)
+})
