@@ -7,7 +7,7 @@
 import { build, ensureInstalled, step } from "./lib.mjs"
 
 ensureInstalled()
-if (build() !== 0) process.exit(1)
+if (build({ ifChanged: true }) !== 0) process.exit(1)
 step("Starting the demo")
 // Imported only now: it needs the packages that the steps above installed and built.
 await import("../examples/demo/scripts/launch.mjs")
