@@ -34,8 +34,8 @@ export interface StartedDemo {
   banner: Banner
   /** Everything printed so far, without terminal colours. */
   output(): string
-  /** Ctrl-C: SIGINT to the process group; resolves with the exit code of npm. */
-  interrupt(): Promise<number | null>
+  /** Ctrl-C: SIGINT to the process group; resolves when npm has exited. */
+  interrupt(): Promise<void>
   child: ChildProcess
 }
 
@@ -56,7 +56,7 @@ export async function npmStart(dir: string, port: number, timeoutMs: number): Pr
   let output = ""
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
   const interrupt = async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGINT")
     return exited
