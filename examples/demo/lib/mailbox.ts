@@ -3,14 +3,9 @@
  * messages over loopback HTTP, from `DEV_MAILBOX_URL` with the bearer token `DEV_MAILBOX_TOKEN`.
  * Unset outside development, and then the mailbox page does not exist.
  */
-export interface MailboxMessage {
-  id: string
-  from: string
-  to: string[]
-  subject: string
-  text: string
-  date: string
-}
+import type { MailboxMessage } from "@sesame/dev-mailbox"
+
+export type { MailboxMessage }
 
 export const mailboxEnabled = () => Boolean(process.env.DEV_MAILBOX_URL && process.env.DEV_MAILBOX_TOKEN)
 

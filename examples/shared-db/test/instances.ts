@@ -4,9 +4,11 @@
  * jar that can talk to any of them.
  */
 import { spawn, type ChildProcess } from "node:child_process"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { atProvider } from "../../../packages/core/test/oauth/harness.js"
+
+/** A port that was free a moment ago, for an instance whose URL must be known before it starts. */
+export { freePort } from "@sesame/testing"
 
 const serverFile = join(import.meta.dirname, "..", "server.mjs")
 
@@ -16,18 +18,6 @@ export interface Instance {
   /** Everything the process wrote to stderr, for failure messages. */
   errors(): string
   stop(): Promise<void>
-}
-
-/** A port that was free a moment ago, for an instance whose URL must be known before it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** Starts one instance with `env` (DATABASE_URL or REDIS_URL, AUTH_SECRET); resolves once it listens. */
