@@ -21,7 +21,10 @@ function seed(): Promise<void> {
       (await adapter.getUserByEmail!(demoAccount.email)) ??
       (await adapter.createUser!({ id: crypto.randomUUID(), email: demoAccount.email, name: "Demo User", emailVerified: new Date() }))
     setPasswordHash(user.id, await hashPassword(demoAccount.password))
-  })()
+  })().catch((error: unknown) => {
+    seeded = undefined // the next sign-in tries again
+    throw error
+  })
   return seeded
 }
 

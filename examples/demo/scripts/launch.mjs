@@ -35,10 +35,8 @@ process.on("SIGINT", () => void stopAll(130))
 process.on("SIGTERM", () => void stopAll(143))
 
 async function main() {
-  const fileEnv = readEnvFile()
-  const secretWritten = ensureSecret(fileEnv)
-  if (secretWritten) step(`Wrote a new AUTH_SECRET to ${join("examples", "demo", ".env.local")}`)
-  // The process environment wins over .env.local, as in Next.js.
+  if (ensureSecret(readEnvFile())) step(`Wrote a new AUTH_SECRET to ${join("examples", "demo", ".env.local")}`)
+  // Read again, with the secret; the process environment wins over .env.local, as in Next.js.
   const env = { ...readEnvFile(), ...process.env }
   const port = Number(env.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`PORT must be a port number, not ${env.PORT}`)
@@ -98,7 +96,10 @@ async function main() {
     console.error(`The app stopped (exit code ${code}).${code === 1 ? ` Is port ${port} taken? Set PORT to use another.` : ""}`)
     void stopAll(code || 1)
   })
-  await waitForApp(`http://127.0.0.1:${port}/`)
+  if (!(await waitForApp(`http://127.0.0.1:${port}/`))) {
+    console.error(`The app did not answer on port ${port} within a minute: see its messages above.`)
+    return stopAll(1)
+  }
   console.log(
     [
       "",
@@ -134,15 +135,17 @@ function signalGroup(child, signal) {
   }
 }
 
+/** Whether `url` answers within a minute (false at once when stopping). */
 async function waitForApp(url) {
   for (let i = 0; i < 600 && !stopping; i++) {
     try {
       await fetch(url, { redirect: "manual" })
-      return
+      return true
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   }
+  return false
 }
 
 main().catch((error) => {
