@@ -4,11 +4,17 @@
  */
 import { expect } from "vitest"
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { saveScreenshot } from "@sesame/testing"
+import { describeViolations, runAxe, saveScreenshot } from "@sesame/testing"
 
 export const demoAccount = { email: "demo@example.com", password: "sesame-demo" }
 
-const shot = (page: Page, name: string) => saveScreenshot(page, "demo", name)
+/** A screenshot kept as a test artefact, and no serious or critical accessibility finding. */
+async function shot(page: Page, name: string): Promise<void> {
+  await saveScreenshot(page, "demo", name)
+  const axe = await runAxe(page)
+  const blocking = [...axe.byImpact.critical, ...axe.byImpact.serious]
+  expect(blocking, `${name}: ${describeViolations(blocking)}`).toEqual([])
+}
 const status = (page: Page) => page.getByTestId("status").textContent()
 
 async function openSignIn(page: Page): Promise<void> {
