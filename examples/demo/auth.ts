@@ -23,4 +23,4 @@ export const config: AuthConfig = {
   },
 }
 
-export const { handlers, auth, signIn, signOut } = Sesame(config)
+export const { handlers, auth, signOut } = Sesame(config)

@@ -6,7 +6,7 @@ import type { User } from "@sesame/core"
 import { hashPassword, verifyPassword } from "./password"
 import { adapter, passwordHashOf, setPasswordHash } from "./store"
 
-export const demoAccount = {
+const demoAccount = {
   email: (process.env.DEMO_EMAIL ?? "demo@example.com").toLowerCase(),
   password: process.env.DEMO_PASSWORD ?? "sesame-demo",
 }

@@ -13,7 +13,7 @@ import SqliteAdapter from "@sesame/adapter-sqlite"
 const file = process.env.DATABASE_FILE ? resolve(/* turbopackIgnore: true */ process.env.DATABASE_FILE) : join(process.cwd(), ".data", "sesame.db")
 mkdirSync(dirname(file), { recursive: true })
 
-export const database = new Database(file)
+const database = new Database(file)
 // Creates or upgrades Sesame's tables, and turns on foreign keys and WAL, before anything else runs.
 export const adapter = SqliteAdapter(database)
 
