@@ -13,11 +13,9 @@ import { AuthError } from "./errors.js"
 /** Warnings Sesame may print, each once per configuration. */
 export type WarningCode =
   | "debug-enabled"
-  | "csrf-disabled"
   | "experimental-webauthn"
   | "env-url-basepath-redundant"
   | "missing-secret-development"
-  | "insecure-cookies-on-https"
 
 /** The three log levels. Each may be overridden in `config.logger`. */
 export interface LoggerInstance {
@@ -28,12 +26,10 @@ export interface LoggerInstance {
 
 const warningText: Record<WarningCode, string> = {
   "debug-enabled": "Debug logging is enabled. Turn it off in production.",
-  "csrf-disabled": "CSRF protection is disabled (skipCSRFCheck). Only use this where another layer protects against CSRF.",
   "experimental-webauthn": "WebAuthn support is experimental. Its API may change in a minor release.",
   "env-url-basepath-redundant": "Both AUTH_URL (or SESAME_URL) and `basePath` are set; `basePath` wins. Remove one of them.",
   "missing-secret-development":
     "No secret is set (AUTH_SECRET or SESAME_SECRET). A random secret is used for this process only, so sessions end when it restarts. Make one with `openssl rand -base64 33`.",
-  "insecure-cookies-on-https": "useSecureCookies is false on an https origin. Cookies will be sent over plain http too.",
 }
 
 const secretKey = /token|secret|password|cookie|authorization|code_verifier|nonce|state|key/i
