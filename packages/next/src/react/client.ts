@@ -12,6 +12,9 @@
  * @module
  */
 import type { Session } from "@sesame/core"
+import { fetchCsrfToken, fetchProviders, fetchSession as readSession, formFields, navigate, postForm, type ClientProvider } from "@sesame/core/client"
+
+export type { ClientProvider }
 
 /** The base path when no `SessionProvider` has said otherwise: the server's default. */
 export const defaultBasePath = "/api/auth"
@@ -73,12 +76,6 @@ export function announce(basePath: string, session: Session | null | undefined):
 
 // ---- reading ----------------------------------------------------------------------------------
 
-async function getJson(url: string): Promise<unknown> {
-  const response = await fetch(url, { headers: { accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
-  return response.json()
-}
-
 const inFlight = new Map<string, Promise<Session | null>>()
 
 /** The session, shared with any read already in flight. Throws when the request fails. */
@@ -86,9 +83,7 @@ export function fetchSession(options?: ClientOptions): Promise<Session | null> {
   const basePath = base(options)
   let pending = inFlight.get(basePath)
   if (!pending) {
-    pending = getJson(`${basePath}/session`)
-      .then((body) => (body && typeof body === "object" ? (body as Session) : null))
-      .finally(() => inFlight.delete(basePath))
+    pending = readSession(basePath).finally(() => inFlight.delete(basePath))
     inFlight.set(basePath, pending)
   }
   return pending
@@ -104,48 +99,20 @@ export async function getSession(options?: ClientOptions): Promise<Session | nul
 }
 
 /** A CSRF token for a form posted to the endpoints yourself; sets its cookie. */
-export async function getCsrfToken(options?: ClientOptions): Promise<string> {
-  const body = (await getJson(`${base(options)}/csrf`)) as { csrfToken?: unknown }
-  if (typeof body?.csrfToken !== "string") throw new Error("The csrf endpoint answered without a token.")
-  return body.csrfToken
-}
-
-/** A provider as `GET providers` lists it. */
-export interface ClientProvider {
-  id: string
-  name: string
-  type: string
-  signinUrl: string
-  callbackUrl: string
+export function getCsrfToken(options?: ClientOptions): Promise<string> {
+  return fetchCsrfToken(base(options))
 }
 
 /** The configured providers by id, or null when they cannot be read. */
 export async function getProviders(options?: ClientOptions): Promise<Record<string, ClientProvider> | null> {
   try {
-    return (await getJson(`${base(options)}/providers`)) as Record<string, ClientProvider>
+    return await fetchProviders(base(options))
   } catch {
     return null
   }
 }
 
 // ---- signing in and out -----------------------------------------------------------------------
-
-function navigate(url: string): void {
-  window.location.href = url
-  // Changing only the fragment does not load the page.
-  if (url.includes("#")) window.location.reload()
-}
-
-async function postForm(url: string, fields: Record<string, string>): Promise<{ response: Response; url: string }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" },
-    body: new URLSearchParams(fields),
-    credentials: "same-origin",
-  })
-  const body = (await response.json().catch(() => null)) as { url?: unknown } | null
-  return { response, url: typeof body?.url === "string" ? body.url : "" }
-}
 
 /** Options of `signIn`. Further keys are posted to the provider (credentials fields, email). */
 export interface SignInOptions extends ClientOptions, Record<string, unknown> {
@@ -189,13 +156,11 @@ export async function signIn(
     navigate(`${basePath}/signin?${new URLSearchParams({ callbackUrl })}`)
     return undefined
   }
-  const fields: Record<string, string> = {}
-  for (const [key, value] of Object.entries(rest)) if (value !== undefined && value !== null) fields[key] = String(value)
   const csrfToken = await getCsrfToken(options)
   const action = found.type === "credentials" ? "callback" : "signin"
   const query = authorizationParams ? `?${new URLSearchParams(authorizationParams)}` : ""
-  const { response, url } = await postForm(`${basePath}/${action}/${encodeURIComponent(found.id)}${query}`, {
-    ...fields,
+  const { status, ok, url } = await postForm(`${basePath}/${action}/${encodeURIComponent(found.id)}${query}`, {
+    ...formFields(rest),
     csrfToken,
     callbackUrl,
   })
@@ -205,8 +170,8 @@ export async function signIn(
     if (url) navigate(url)
     return undefined
   }
-  if (!error && response.ok) announce(basePath, await getSession(options))
-  return { error, code: target?.searchParams.get("code") ?? null, status: response.status, ok: response.ok && !error, url: url || null }
+  if (!error && ok) announce(basePath, await getSession(options))
+  return { error, code: target?.searchParams.get("code") ?? null, status, ok: ok && !error, url: url || null }
 }
 
 /** Options of `signOut`. */
@@ -224,8 +189,8 @@ export async function signOut(options: SignOutOptions = {}): Promise<{ url: stri
   const basePath = base(options)
   const callbackUrl = options.redirectTo ?? options.callbackUrl ?? window.location.href
   const csrfToken = await getCsrfToken(options)
-  const { response, url } = await postForm(`${basePath}/signout`, { csrfToken, callbackUrl })
-  if (!response.ok) throw new Error(`Signing out failed: the server answered ${response.status}.`)
+  const { status, ok, url = "" } = await postForm(`${basePath}/signout`, { csrfToken, callbackUrl })
+  if (!ok) throw new Error(`Signing out failed: the server answered ${status}.`)
   announce(basePath, null)
   if (options.redirect ?? true) {
     navigate(url || callbackUrl)

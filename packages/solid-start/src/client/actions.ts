@@ -10,7 +10,7 @@
  */
 import { normalisePrefix } from "../prefix.js"
 import { announce } from "./broadcast.js"
-import { csrfToken, postForm, providers } from "./http.js"
+import { fetchCsrfToken, fetchProviders, formFields, navigate, postForm } from "@sesame/core/client"
 
 /** Options of {@link signIn}. Any other key is a form field for the provider (`email`, `password`…). */
 export interface SignInOptions {
@@ -64,7 +64,7 @@ export async function signIn(provider?: string, options: SignInOptions = {}, aut
   const { prefix: prefixOption, callbackUrl = window.location.href, redirect = true, ...fields } = options
   const prefix = normalisePrefix(prefixOption, "signIn")
   const signInPage = `${prefix}/signin?${new URLSearchParams({ callbackUrl })}`
-  const listed = provider === undefined ? undefined : (await providers(prefix))[provider]
+  const listed = provider === undefined ? undefined : (await fetchProviders(prefix))[provider]
   if (!listed) {
     navigate(signInPage)
     return undefined
@@ -74,7 +74,7 @@ export async function signIn(provider?: string, options: SignInOptions = {}, aut
   const action = answersInPlace ? "callback" : "signin"
   const { status, url } = await postForm(`${prefix}/${action}/${encodeURIComponent(listed.id)}${query}`, {
     ...formFields(fields),
-    csrfToken: await csrfToken(prefix),
+    csrfToken: await fetchCsrfToken(prefix),
     callbackUrl,
   })
   const error = url === undefined ? "Configuration" : searchParam(url, "error")
@@ -96,19 +96,10 @@ export async function signIn(provider?: string, options: SignInOptions = {}, aut
 export async function signOut(options: SignOutOptions = {}): Promise<{ url: string }> {
   const { callbackUrl = window.location.href, redirect = true } = options
   const prefix = normalisePrefix(options.prefix, "signOut")
-  const { url = callbackUrl } = await postForm(`${prefix}/signout`, { csrfToken: await csrfToken(prefix), callbackUrl })
+  const { url = callbackUrl } = await postForm(`${prefix}/signout`, { csrfToken: await fetchCsrfToken(prefix), callbackUrl })
   announce(prefix, "signout")
   if (redirect) navigate(url)
   return { url }
-}
-
-function formFields(fields: Record<string, unknown>): Record<string, string> {
-  const form: Record<string, string> = {}
-  for (const [name, value] of Object.entries(fields)) {
-    if (value === undefined || value === null) continue
-    form[name] = typeof value === "string" ? value : String(value)
-  }
-  return form
 }
 
 function searchParam(url: string, name: string): string | undefined {
@@ -117,12 +108,4 @@ function searchParam(url: string, name: string): string | undefined {
   } catch {
     return undefined
   }
-}
-
-/** Goes to `url`; a URL that differs from the current one only by its hash reloads the page. */
-function navigate(url: string): void {
-  const target = new URL(url, window.location.href)
-  const here = new URL(window.location.href)
-  window.location.assign(target.href)
-  if (target.hash && target.href.split("#")[0] === here.href.split("#")[0]) window.location.reload()
 }

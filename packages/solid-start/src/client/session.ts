@@ -17,6 +17,7 @@
 import { createSignal, getOwner, onCleanup, onMount, type Accessor } from "solid-js"
 import { isServer } from "solid-js/web"
 import type { Session } from "@sesame/core"
+import { fetchSession } from "@sesame/core/client"
 import { normalisePrefix } from "../prefix.js"
 import { listen } from "./broadcast.js"
 
@@ -122,11 +123,4 @@ export function createSession(options: CreateSessionOptions = {}): SessionResour
     refetch: { value: refetch },
   })
   return resource
-}
-
-async function fetchSession(prefix: string): Promise<Session | null> {
-  const response = await fetch(`${prefix}/session`, { headers: { accept: "application/json" }, cache: "no-store" })
-  if (!response.ok) throw new Error(`GET ${prefix}/session answered ${response.status}.`)
-  const body: unknown = await response.json()
-  return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Session) : null
 }
