@@ -5,10 +5,10 @@
 // sources, config or the lockfile changed since its last successful build: tsc's own incremental
 // check still costs a second per package.
 import { spawnSync } from "node:child_process"
-import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
-import { dirname, join, relative } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { digestFiles, filesBelow } from "./digest.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const check = process.argv.includes("--check")
@@ -19,25 +19,15 @@ const packages = readdirSync(join(root, "packages"))
   .filter((name) => existsSync(join(root, "packages", name, "tsconfig.json")))
   .sort((a, b) => (a === "core" ? -1 : b === "core" ? 1 : a.localeCompare(b)))
 
-function* files(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) yield* files(path)
-    else if (entry.isFile()) yield path
-  }
-}
-
 /** A digest of everything the build reads (but node_modules, which the lockfile stands for). */
 function inputsDigest() {
-  const hash = createHash("sha256").update(process.version)
-  const add = (path) => existsSync(path) && hash.update(relative(root, path)).update("\0").update(readFileSync(path)).update("\0")
-  for (const path of ["package-lock.json", "tsconfig.base.json"]) add(join(root, path))
+  const paths = [join(root, "package-lock.json"), join(root, "tsconfig.base.json")]
   for (const name of packages) {
     const dir = join(root, "packages", name)
-    for (const file of ["package.json", "tsconfig.json"]) add(join(dir, file))
-    for (const sub of ["src", "scripts"]) if (existsSync(join(dir, sub))) for (const path of files(join(dir, sub))) add(path)
+    paths.push(join(dir, "package.json"), join(dir, "tsconfig.json"))
+    for (const sub of ["src", "scripts"]) if (existsSync(join(dir, sub))) paths.push(...filesBelow(join(dir, sub)))
   }
-  return hash.digest("hex")
+  return digestFiles(root, paths)
 }
 
 const stamp = join(root, "node_modules", ".cache", "sesame-build-inputs")

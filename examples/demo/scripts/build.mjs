@@ -4,10 +4,10 @@
  * `.next/sesame-fingerprint` after a successful build.
  */
 import { spawnSync } from "node:child_process"
-import { createHash } from "node:crypto"
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { join, relative } from "node:path"
+import { join } from "node:path"
+import { digestFiles, filesBelow } from "../../../scripts/digest.mjs"
 import { demoDir } from "./env-file.mjs"
 
 const root = join(demoDir, "..", "..")
@@ -16,26 +16,14 @@ const fingerprintFile = join(demoDir, ".next", "sesame-fingerprint")
 /** What in the demo's folder is not an input of the build. */
 const notInputs = new Set([".next", ".data", "node_modules", ".env.local", "next-env.d.ts", "test", "scripts"])
 
-function* files(dir, skip = () => false) {
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (skip(entry.name)) continue
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) yield* files(path)
-    else if (entry.isFile()) yield path
-  }
-}
-
-export function fingerprint() {
-  const hash = createHash("sha256").update(process.version)
-  const add = (path) => hash.update(relative(root, path)).update("\0").update(readFileSync(path)).update("\0")
-  add(join(root, "package-lock.json"))
-  for (const path of files(demoDir, (name) => notInputs.has(name))) add(path)
+function fingerprint() {
+  const paths = [join(root, "package-lock.json"), ...filesBelow(demoDir, (name) => notInputs.has(name))]
   for (const name of readdirSync(join(root, "packages")).sort()) {
     const dist = join(root, "packages", name, "dist")
-    add(join(root, "packages", name, "package.json"))
-    if (existsSync(dist)) for (const path of files(dist)) add(path)
+    paths.push(join(root, "packages", name, "package.json"))
+    if (existsSync(dist)) paths.push(...filesBelow(dist))
   }
-  return hash.digest("hex")
+  return digestFiles(root, paths)
 }
 
 /** Builds the app unless the last build had the same inputs. Returns false when the build fails. */
