@@ -16,6 +16,8 @@ export type WarningCode =
   | "experimental-webauthn"
   | "env-url-basepath-redundant"
   | "missing-secret-development"
+  | "trusted-origin-shared-domain"
+  | "oauth-checks-none"
 
 /** The three log levels. Each may be overridden in `config.logger`. */
 export interface LoggerInstance {
@@ -30,6 +32,10 @@ const warningText: Record<WarningCode, string> = {
   "env-url-basepath-redundant": "Both AUTH_URL (or SESAME_URL) and `basePath` are set; `basePath` wins. Remove one of them.",
   "missing-secret-development":
     "No secret is set (AUTH_SECRET or SESAME_SECRET). A random secret is used for this process only, so sessions end when it restarts. Make one with `openssl rand -base64 33`.",
+  "trusted-origin-shared-domain":
+    "A `trustedOrigins` pattern puts a wildcard right under a hosting domain where anyone can deploy (such as vercel.app): other people's deployments match it. Give preview deployments a domain of your own.",
+  "oauth-checks-none":
+    'A provider has `checks: ["none"]`: its callbacks are not bound to the browser that started the sign-in, so a forged callback can sign a visitor in to someone else\'s account. Such a provider never links an account to a signed-in user. Use "pkce", "state" or "nonce".',
 }
 
 const secretKey = /token|secret|password|cookie|authorization|code_verifier|nonce|state|key/i

@@ -273,10 +273,23 @@ export interface AuthConfig {
    */
   redirectProxyUrl?: string
   /**
-   * Trust the `Host` and `X-Forwarded-*` headers. Default: true when `AUTH_URL` or
-   * `AUTH_TRUST_HOST` is set, on Vercel or Cloudflare Pages, and outside production.
+   * Take the app's origin from the `X-Forwarded-Host` / `Host` and `X-Forwarded-Proto` headers: set
+   * it when a proxy you control overwrites them (with a list, the last value, the one the nearest
+   * proxy added, is believed). Default: `AUTH_TRUST_HOST` when set, else true on Vercel and
+   * Cloudflare Pages. `AUTH_URL`, when set, wins over any header.
+   *
+   * With neither this nor `AUTH_URL`, production refuses to start, and elsewhere only requests for
+   * a loopback host (`localhost`, `127.0.0.1`, `[::1]`) are served, from their `Host` header.
    */
   trustHost?: boolean
+  /**
+   * Origins other than the app's own that it vouches for: the deployments the redirect proxy may
+   * forward OAuth callbacks to (preview deployments), and pages on another origin that post to the
+   * endpoints. Each is `scheme://host[:port]`; `*` matches one DNS label's letters, digits and
+   * hyphens (`"https://*.preview.example.com"`). Default: `AUTH_TRUSTED_ORIGINS` (comma-separated),
+   * else none.
+   */
+  trustedOrigins?: string[]
   /** Default: true on https origins. */
   useSecureCookies?: boolean
   /**

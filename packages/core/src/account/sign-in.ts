@@ -8,21 +8,32 @@
  *   callback sees the stored user of a returning account; then `decideForAccount` applies these
  *   rules. An account already linked signs its user in; if someone else is signed in on this
  *   browser, that is `OAuthAccountNotLinked` (one account cannot belong to two users). A new
- *   account is linked to the signed-in user, if any. Otherwise its email decides: an email already
- *   owned by a user is `OAuthAccountNotLinked`, because the provider's say-so is not proof that the
- *   person owns that user (unless the provider sets `allowDangerousEmailAccountLinking`, for
- *   providers that verify addresses); an unknown email creates the user and links the account, in
- *   one transaction when the adapter has them. Passkeys follow the same rules with
- *   `AccountNotLinked` as the conflict, and write their authenticator in the transaction that
- *   links the account, so no account is left without its key.
- * - **Email**. The address is the identity: its user signs in, with `emailVerified` set the first
- *   time; an unknown address creates a verified user. No account row is written.
- * - **Credentials**. With JWT sessions nothing is stored. With database sessions the user that
+ *   account is linked to the signed-in user, if any, unless the provider's callbacks are not bound
+ *   to the browser (`checks: ["none"]`): then a forged callback could plant the forger's account
+ *   in the victim's user, so linking is refused (`OAuthAccountNotLinked`). Otherwise its email
+ *   decides:
+ *   - an unknown email creates the user (verified when the provider vouches for the address) and
+ *     links the account, in one transaction when the adapter has them;
+ *   - an email whose user is unverified, when the provider vouches for the address: the address
+ *     is taken back from whoever claimed it (`reclaim.ts`), then the account is linked;
+ *   - any other owned email is `OAuthAccountNotLinked`, because a provider's say-so is not proof
+ *     that the person owns that user; `allowDangerousEmailAccountLinking` links anyway, but only
+ *     when the provider vouches for the address (`email_verified`, or its `isEmailVerified`).
+ *   Passkeys follow the same rules with `AccountNotLinked` as the conflict (they never vouch for
+ *   an address), and write their authenticator in the transaction that links the account, so no
+ *   account is left without its key.
+ * - **Email**. The address is the identity, and following the link proves it: its user signs in,
+ *   verified the first time (taking the address back when the user was unverified, as above); an
+ *   unknown address creates a verified user. No account row is written.
+ * - **Credentials**. The app's `authorize` vouches for the user: its word is not checked against
+ *   any proof, and a user it creates is not reclaimed by the rules above unless it is stored
+ *   unverified. With JWT sessions nothing is stored. With database sessions the user that
  *   `authorize` returned must be known to the adapter (by id, then by email), or is created when
  *   the provider sets `createUser`.
  *
- * Without an adapter, the user is whoever the provider says, and for provider accounts the user id
- * is the provider's account id, so `sub` stays the same from one sign-in to the next.
+ * Without an adapter, the user is whoever the provider says. For provider accounts the user id is
+ * derived from the provider and the account id (`subject.ts`): the same at every sign-in, never
+ * shared by two providers' users.
  *
  * @module
  */
@@ -34,6 +45,8 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { sessionStrategy } from "../session/index.js"
 import type { Account, User } from "../types.js"
+import { reclaimAddress } from "./reclaim.js"
+import { accountSubject } from "./subject.js"
 
 export interface Decision {
   user: User | AdapterUser
@@ -68,6 +81,13 @@ export async function decideForAccount(
     account: Account
     linked: AdapterUser | null
     allowDangerousEmailAccountLinking?: boolean
+    /** Whether the provider vouches that the person owns `user.email`. Default false. */
+    emailVerified?: boolean
+    /**
+     * Whether the callback was bound to the browser that started the sign-in (state, PKCE, nonce,
+     * a passkey challenge). Default true; false for OAuth providers with `checks: ["none"]`.
+     */
+    boundToBrowser?: boolean
     /** The error for an account that belongs to someone else. Default `OAuthAccountNotLinked`. */
     notLinked?: new (message: string) => SignInError
     /** Writes that belong with a newly linked account, made in the transaction that links it. */
@@ -77,7 +97,7 @@ export async function decideForAccount(
   const { config } = ctx
   const { account, linked } = params
   const NotLinked = params.notLinked ?? OAuthAccountNotLinked
-  if (!config.adapter) return { user: { ...params.user, id: account.providerAccountId }, isNewUser: false }
+  if (!config.adapter) return { user: { ...params.user, id: await accountSubject(account.provider, account.providerAccountId) }, isNewUser: false }
   const adapter = config.adapter
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
   const current = await sessionStrategy(config).currentUser(ctx)
@@ -96,14 +116,24 @@ export async function decideForAccount(
     return { user: linked, isNewUser: false }
   }
   if (current?.id) {
+    if (params.boundToBrowser === false) {
+      throw new NotLinked(`Provider "${account.provider}" has no checks, so its accounts cannot be linked to a signed-in user.`)
+    }
     const stored = await link(current.id)
     await emit(config, "linkAccount", { user: current, account: stored, profile: params.user })
     return { user: current, isNewUser: false }
   }
   const email = params.user.email
   const owner = email ? await adapter.getUserByEmail(email) : null
+  const vouched = params.emailVerified === true
   if (owner) {
-    if (!params.allowDangerousEmailAccountLinking) {
+    if (!owner.emailVerified && vouched) {
+      const reclaimed = await reclaimAddress(ctx, adapter, owner, params.user)
+      const stored = await link(reclaimed.id)
+      await emit(config, "linkAccount", { user: reclaimed, account: stored, profile: params.user })
+      return { user: reclaimed, isNewUser: false }
+    }
+    if (!params.allowDangerousEmailAccountLinking || !vouched) {
       throw new NotLinked("Another user already has this email address; sign in with the method used before.")
     }
     const stored = await link(owner.id)
@@ -114,7 +144,7 @@ export async function decideForAccount(
     throw new CallbackRouteError(`Provider "${account.provider}" returned no email address, which is needed to create a user.`)
   }
   const { user, stored } = await adapter.transaction(async (tx: CheckedAdapter) => {
-    const created = await tx.createUser(newUser({ ...params.user, email }, null))
+    const created = await tx.createUser(newUser({ ...params.user, email }, vouched ? new Date() : null))
     const stored = storedAccount(account, created.id)
     await tx.linkAccount(stored)
     await params.onLink?.(tx, created.id)
@@ -135,9 +165,7 @@ export async function decideForEmail(ctx: RequestContext, email: string): Promis
   const existing = await adapter.getUserByEmail(email)
   if (existing) {
     if (existing.emailVerified) return { user: existing, isNewUser: false }
-    const user = await adapter.updateUser({ id: existing.id, emailVerified: new Date() })
-    await emit(ctx.config, "updateUser", { user })
-    return { user, isNewUser: false }
+    return { user: await reclaimAddress(ctx, adapter, existing), isNewUser: false }
   }
   const user = await adapter.createUser(newUser({ email }, new Date()))
   await emit(ctx.config, "createUser", { user })

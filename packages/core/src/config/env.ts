@@ -6,6 +6,7 @@
  * | `SESAME_SECRET` / `AUTH_SECRET` | the secret; `AUTH_SECRET_1`…`_3` are older secrets still accepted |
  * | `SESAME_URL` / `AUTH_URL` | the public URL of the app (origin, and base path when it has one) |
  * | `AUTH_TRUST_HOST` | trust the Host / X-Forwarded-* headers |
+ * | `AUTH_TRUSTED_ORIGINS` | other origins the app trusts (comma-separated; see `trustedOrigins`) |
  * | `AUTH_REDIRECT_PROXY_URL` | default `redirectProxyUrl` |
  * | `AUTH_<ID>_ID`, `_SECRET`, `_ISSUER`, `_KEY` | provider credentials, ID in upper snake case |
  *
@@ -52,12 +53,23 @@ export function isProduction(env: Env): boolean {
 }
 
 /**
- * Whether to trust the request's host when the configuration does not say: yes when the public URL
- * is configured, when `AUTH_TRUST_HOST` says so, on platforms that set the Host header themselves
- * (Vercel, Cloudflare Pages), and outside production.
+ * Whether the environment says to trust the `Host` / `X-Forwarded-*` headers: `AUTH_TRUST_HOST`
+ * (or `SESAME_TRUST_HOST`) when set, else true on platforms whose proxy overwrites those headers
+ * itself (Vercel, Cloudflare Pages), else undefined: nothing said, and nothing is inferred from
+ * `NODE_ENV` (a server started without it is not thereby a developer's machine).
  */
-export function envTrustHost(env: Env): boolean {
+export function envTrustHost(env: Env): boolean | undefined {
   const explicit = envFlag(env.SESAME_TRUST_HOST ?? env.AUTH_TRUST_HOST)
   if (explicit !== undefined) return explicit
-  return !!envUrl(env) || !!env.VERCEL || !!env.CF_PAGES || !isProduction(env)
+  return env.VERCEL || env.CF_PAGES ? true : undefined
+}
+
+/** `AUTH_TRUSTED_ORIGINS` (or `SESAME_TRUSTED_ORIGINS`): comma-separated origin patterns. */
+export function envTrustedOrigins(env: Env): string[] | undefined {
+  const value = env.SESAME_TRUSTED_ORIGINS ?? env.AUTH_TRUSTED_ORIGINS
+  if (value === undefined) return undefined
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
 }

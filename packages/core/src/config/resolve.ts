@@ -43,7 +43,8 @@ import type {
 } from "../types.js"
 import { resolveMessages, resolveTheme } from "./appearance.js"
 import { defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
-import { envFlag, envSecrets, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env } from "./env.js"
+import { envFlag, envSecrets, envTrustedOrigins, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env } from "./env.js"
+import { trustedOrigins as parseTrustedOrigins, type TrustedOrigins } from "./origins.js"
 
 /** The configuration after defaults, environment and validation. Frozen. */
 export interface ResolvedConfig {
@@ -52,7 +53,16 @@ export interface ResolvedConfig {
   readonly secrets: readonly string[]
   /** The public URL from `SESAME_URL` / `AUTH_URL`, when set. */
   readonly publicUrl: URL | undefined
-  readonly trustHost: boolean
+  /**
+   * Where a request's origin comes from when there is no public URL: `proxy`, the `Host` and
+   * `X-Forwarded-*` headers (the app said a proxy sets them); `loopback`, the `Host` header, for
+   * loopback hosts only (nothing said, outside production). See `http/context.ts`.
+   */
+  readonly hostPolicy: "proxy" | "loopback"
+  /** Whether the secret was generated for this process (no secret configured, outside production). */
+  readonly generatedSecret: boolean
+  /** Origins other than the app's own that it vouches for (`trustedOrigins`). */
+  readonly trustedOrigins: TrustedOrigins
   readonly providers: readonly Provider[]
   readonly providerById: ReadonlyMap<string, Provider>
   /** The `oauth` and `oidc` providers, validated and with their defaults, by id. */
@@ -124,13 +134,17 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     basePath = resolveBasePath(config.basePath, publicUrl, warnings)
     const secrets = resolveSecrets(config.secret, env, warnings)
     const trustHost = config.trustHost ?? envTrustHost(env)
-    if (!trustHost && !publicUrl) {
+    if (!publicUrl && trustHost !== true && (trustHost === false || isProduction(env))) {
       fail(
         new UntrustedHost(
-          "The request's host is not trusted. Set AUTH_URL (or SESAME_URL) to the app's public URL, or set `trustHost: true` (AUTH_TRUST_HOST=true) when a proxy you control sets the Host header.",
+          "The request's host is not trusted. Set AUTH_URL (or SESAME_URL) to the app's public URL, or set `trustHost: true` (AUTH_TRUST_HOST=true) when a proxy you control sets the Host and X-Forwarded-* headers.",
         ),
       )
     }
+    const hostPolicy = trustHost === true ? "proxy" : "loopback"
+    const trusted = parseTrustedOrigins(config.trustedOrigins ?? envTrustedOrigins(env))
+    if (typeof trusted === "string") fail(new InvalidEndpoints(trusted))
+    if (trusted.shared.length > 0) warnings.push("trusted-origin-shared-domain")
     const experimental = { enableWebAuthn: false, ...config.experimental }
     const redirectProxyUrl = config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL
     if (redirectProxyUrl !== undefined && !isHttpUrl(redirectProxyUrl)) {
@@ -142,6 +156,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     checkWebAuthnProviders(providers)
     const oauthProviders = new Map<string, OAuthProvider>()
     for (const p of providers) if (p.type === "oauth" || p.type === "oidc") oauthProviders.set(p.id, resolveOAuthProvider(p, redirectProxyUrl))
+    if ([...oauthProviders.values()].some((p) => p.checks.size === 0)) warnings.push("oauth-checks-none")
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
     const session = resolveSession(config.session, config.adapter)
     const adapter = config.adapter ? checkAdapter(config.adapter, logger) : undefined
@@ -171,7 +186,9 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       basePath,
       secrets: Object.freeze(secrets),
       publicUrl,
-      trustHost,
+      hostPolicy,
+      generatedSecret: secrets.length === 1 && secrets[0] === developmentSecret,
+      trustedOrigins: trusted,
       providers: Object.freeze(providers),
       providerById: new Map(providers.map((p) => [p.id, p])),
       oauthProviders,

@@ -1,16 +1,21 @@
 /**
  * Everything an action knows about the request it handles.
  *
- * The origin of the app comes from `AUTH_URL` / `SESAME_URL` when set. Otherwise, when the host is
- * trusted, from `X-Forwarded-Host` / `Host` and `X-Forwarded-Proto` (frameworks such as Next.js
- * hand over a `request.url` that says `localhost`), and last from the request URL.
+ * The origin of the app, which every link, `redirect_uri`, state and redirect is built on, comes
+ * only from what the app said it trusts (see `requestOrigin`): `AUTH_URL` / `SESAME_URL` when set,
+ * whatever the headers say; else, with `trustHost`, the headers of the proxy in front of it; else
+ * the `Host` header of a request for a loopback host (local development). Any other request is
+ * refused with `UntrustedHost`, and so is a request for a non-loopback origin while the secret is
+ * one generated for this process.
  *
  * The CSRF state and the callback URL are computed on first use, so that the actions that do not
  * need them (a session read, say) do no work and set no cookie for them.
  *
  * @module
  */
+import { isLoopbackHost } from "../config/origins.js"
 import type { ResolvedConfig } from "../config/resolve.js"
+import { AuthError, MissingSecretError, UntrustedHost } from "../errors.js"
 import type { Provider } from "../types.js"
 import type { CookiesOptions, ResponseCookie } from "./cookies.js"
 import { csrfState, type CsrfState } from "./csrf.js"
@@ -47,27 +52,61 @@ export interface RequestContext {
 
 const hostPattern = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i
 
-function firstValue(header: string | null): string | undefined {
-  const value = header?.split(",")[0]?.trim()
+/**
+ * The value the nearest proxy added: proxies append to `X-Forwarded-*` lists, so the first value
+ * may be the client's own, and only the last one is the trusted proxy's.
+ */
+function lastValue(header: string | null): string | undefined {
+  const value = header?.split(",").pop()?.trim()
   return value || undefined
 }
 
-/** The app's origin for this request. */
-export function requestOrigin(request: Request, url: URL, config: ResolvedConfig): string {
-  if (config.publicUrl) return config.publicUrl.origin
-  if (config.trustHost) {
-    const host = firstValue(request.headers.get("x-forwarded-host")) ?? firstValue(request.headers.get("host"))
-    if (host && hostPattern.test(host)) {
-      const proto = firstValue(request.headers.get("x-forwarded-proto"))?.toLowerCase()
+/**
+ * The origin of the first well-formed host among `hosts` (a malformed header is passed over), else
+ * the request URL's.
+ */
+function originOf(url: URL, protocol: string, ...hosts: (string | null | undefined)[]): URL {
+  for (const host of hosts) {
+    if (!host || !hostPattern.test(host)) continue
+    try {
+      return new URL(`${protocol}://${host}`)
+    } catch {
+      // Try the next one.
+    }
+  }
+  return new URL(url.origin)
+}
+
+/**
+ * The app's origin for this request; else the error to answer with (`UntrustedHost` or
+ * `MissingSecretError`, saying what to configure). Only the request's `headers` and `url` are read.
+ */
+export function requestOrigin(request: Pick<Request, "headers" | "url">, config: ResolvedConfig): string | AuthError {
+  let origin: URL
+  if (config.publicUrl) {
+    origin = config.publicUrl
+  } else {
+    const url = new URL(request.url)
+    const host = request.headers.get("host")
+    if (config.hostPolicy === "proxy") {
+      const proto = lastValue(request.headers.get("x-forwarded-proto"))?.toLowerCase()
       const protocol = proto === "https" || proto === "http" ? proto : url.protocol.slice(0, -1)
-      try {
-        return new URL(`${protocol}://${host}`).origin
-      } catch {
-        // Fall back to the request URL.
+      origin = originOf(url, protocol, lastValue(request.headers.get("x-forwarded-host")), host)
+    } else {
+      origin = originOf(url, url.protocol.slice(0, -1), host)
+      if (!isLoopbackHost(origin.hostname)) {
+        return new UntrustedHost(
+          `A request for ${JSON.stringify(origin.host)} was refused: without AUTH_URL (or SESAME_URL) or \`trustHost\` only loopback hosts (localhost, 127.0.0.1, [::1]) are served. Set AUTH_URL to the app's public URL, or set \`trustHost: true\` (AUTH_TRUST_HOST=true) when a proxy you control sets the Host and X-Forwarded-* headers.`,
+        )
       }
     }
   }
-  return url.origin
+  if (config.generatedSecret && !isLoopbackHost(origin.hostname)) {
+    return new MissingSecretError(
+      `A request for ${JSON.stringify(origin.host)} was refused: no secret is set, and the secret generated for this process serves loopback hosts only. Set AUTH_SECRET (or SESAME_SECRET); \`npx sesame secret\` prints one.`,
+    )
+  }
+  return origin.origin
 }
 
 /** A URL to redirect to, resolved against `origin`; null when it is not an http(s) URL. */
@@ -96,7 +135,8 @@ export interface ContextInput {
 
 export function createContext(input: ContextInput): RequestContext {
   const { config, request, url, query, body, cookies } = input
-  const origin = requestOrigin(request, url, config)
+  const origin = requestOrigin(request, config)
+  if (typeof origin !== "string") throw origin
   const secure = config.useSecureCookies ?? origin.startsWith("https:")
   const cookieOptions = config.cookies(secure)
   const setCookies: ResponseCookie[] = []

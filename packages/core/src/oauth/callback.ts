@@ -26,7 +26,7 @@ import { timingSafeEqual } from "../crypto/timing.js"
 import { InvalidCheck, OAuthCallbackError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import type { Account } from "../types.js"
+import type { Account, Profile } from "../types.js"
 import { useCheckValues } from "./checks.js"
 import { clientOf } from "./client.js"
 import { fetchProfile, userOf, withCallbackParams } from "./profile.js"
@@ -53,6 +53,15 @@ function validateResponse(provider: OAuthProvider, metadata: oauth.Authorization
       })
     }
     throw new OAuthCallbackError(`The authorization response from provider "${provider.id}" is invalid.`, { cause: loggableError(error) })
+  }
+}
+
+/** The provider's word on the address; a rule that throws vouches for nothing. */
+function emailVerified(provider: OAuthProvider, profile: Profile): boolean {
+  try {
+    return provider.isEmailVerified(profile) === true
+  } catch {
+    return false
   }
 }
 
@@ -94,6 +103,8 @@ export async function finishAuthorization(ctx: RequestContext, provider: OAuthPr
     account: { ...provider.account(tokens), ...ids },
     linked,
     allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking,
+    emailVerified: !!user.email && emailVerified(provider, profile),
+    boundToBrowser: provider.checks.size > 0,
   })
   return completeSignIn(ctx, { user: decision.user, account, profile, isNewUser: decision.isNewUser })
 }

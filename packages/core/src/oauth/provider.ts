@@ -75,6 +75,7 @@ export interface OAuthProvider {
   readonly profileFromCallback: readonly string[]
   readonly account: (tokens: TokenSet) => Partial<Account> | undefined | null
   readonly allowDangerousEmailAccountLinking: boolean
+  readonly isEmailVerified: (profile: Profile) => boolean
 }
 
 function parseUrl(value: unknown, what: string): URL {
@@ -207,6 +208,12 @@ function resolveClientAuth(config: OAuthConfig): ClientAuthentication {
   }
 }
 
+/** The default `isEmailVerified`: the OpenID Connect claim (some providers send it as a string). */
+export function defaultEmailVerified(profile: Profile): boolean {
+  const claim: unknown = profile.email_verified
+  return claim === true || claim === "true"
+}
+
 /** The default `profile` callback: the OIDC standard claims, or a plain `id`. */
 export function defaultProfile(profile: Profile): User {
   const id = profile.sub ?? profile.id
@@ -283,6 +290,9 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
   if (typeof config.profile !== "undefined" && typeof config.profile !== "function") {
     throw new InvalidProvider(`\`profile\` of provider "${id}" must be a function.`)
   }
+  if (typeof config.isEmailVerified !== "undefined" && typeof config.isEmailVerified !== "function") {
+    throw new InvalidProvider(`\`isEmailVerified\` of provider "${id}" must be a function.`)
+  }
   if (typeof config.account !== "undefined" && typeof config.account !== "function") {
     throw new InvalidProvider(`\`account\` of provider "${id}" must be a function.`)
   }
@@ -306,6 +316,7 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
     profileFromCallback: resolveProfileFromCallback(config),
     account: config.account ?? defaultAccount,
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
+    isEmailVerified: config.isEmailVerified?.bind(config) ?? defaultEmailVerified,
   })
 }
 

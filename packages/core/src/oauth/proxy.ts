@@ -7,13 +7,19 @@
  * - The state parameter names the callback URL of the deployment that started the sign-in. It is
  *   sealed with the secret (see `checks.ts`), so the proxy forwards only to URLs that a deployment
  *   sharing its secret wrote, never to one a third party chose: no open redirect.
+ * - And only to origins the app lists in `trustedOrigins`. The seal alone is not enough: a
+ *   deployment that took its origin from a forged header would seal the forger's origin, and the
+ *   proxy would hand him the victim's authorization code. A deployment now takes its origin only
+ *   from what its app trusts (`http/context.ts`), and the proxy checks the target again against
+ *   its own list, so a misconfigured preview cannot leak codes to a host nobody allowed.
  * - The proxy forwards a callback when its state names another origin and the same provider. The
  *   deployment that receives it checks everything as usual (its own state, PKCE and nonce cookies),
  *   and exchanges the code with the same `redirect_uri` it sent.
  * - `form_post` callbacks are not proxied: forwarding a POST would turn it into a GET with the code
  *   in the URL, which `form_post` exists to avoid. Such sign-ins use the deployment's own callback.
  *
- * Both deployments need the same secret and the same `redirectProxyUrl` (AUTH_REDIRECT_PROXY_URL).
+ * Both deployments need the same secret and the same `redirectProxyUrl` (AUTH_REDIRECT_PROXY_URL),
+ * and the proxy needs the deployments' origins in `trustedOrigins` (AUTH_TRUSTED_ORIGINS).
  *
  * @module
  */
@@ -63,6 +69,10 @@ export async function forwardTarget(ctx: RequestContext, provider: OAuthProvider
     return null
   }
   if ((target.protocol !== "https:" && target.protocol !== "http:") || target.origin === ctx.origin) return null
+  if (!ctx.config.trustedOrigins.matches(target.origin)) {
+    ctx.config.logger.debug(`oauth: not forwarding a callback of provider "${provider.id}" to an origin outside trustedOrigins`)
+    return null
+  }
   target.search = params.toString()
   return target.href
 }

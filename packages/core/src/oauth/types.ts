@@ -139,10 +139,19 @@ interface OAuthCommon<P> extends CommonProviderOptions {
    */
   account?: (tokens: TokenSet) => Partial<Account> | undefined | null
   /**
-   * Link this provider's account to an existing user with the same email, automatically.
-   * Only safe with providers that verify email addresses. Default false.
+   * Link this provider's account to an existing user with the same email, automatically, when the
+   * provider vouches for the address (see `isEmailVerified`); an address it does not vouch for is
+   * never linked. Default false.
    */
   allowDangerousEmailAccountLinking?: boolean
+  /**
+   * Whether the provider vouches that the signed-in person owns the profile's email address. It
+   * decides whether a new user starts verified, whether the address may be taken back from an
+   * unverified user who claimed it first, and whether `allowDangerousEmailAccountLinking` links.
+   * Default: the profile's `email_verified` claim is `true` (or `"true"`). Return true only for a
+   * provider that checks every address it hands out.
+   */
+  isEmailVerified?(profile: P): boolean
   /** Per-provider override of the configuration's `redirectProxyUrl`. */
   redirectProxyUrl?: string
   client?: OAuthClientOptions

@@ -5,6 +5,7 @@ import type { DevIdp } from "@sesame/dev-idp"
 import { decode } from "@sesame/core/jwt"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CookieJar, origin, secret } from "../helpers.js"
+import { accountSubject } from "../../src/account/subject.js"
 import {
   atProvider,
   callbackUrl,
@@ -37,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => idp.close())
 
 describe("authorization code flow with PKCE and nonce", () => {
-  it("signs in: discovery through the issuer, a JWT session whose sub is the provider's account id", async () => {
+  it("signs in: discovery through the issuer, a JWT session whose sub is derived from the provider's account id", async () => {
     const config = oauthConfig({ providers: [oidc(idp)] })
     const jar = new CookieJar()
     const start = await startSignIn(config, jar, "dev", { fields: { callbackUrl: "/dashboard" } })
@@ -60,12 +61,14 @@ describe("authorization code flow with PKCE and nonce", () => {
     expect(callback.headers.get("location")).toBe(`${origin}/dashboard`)
     expect(await session(config, jar)).toMatchObject({ user: { name: "Alice Liddell", email: "alice@example.com", image: null } })
     const token = await decode({ token: jar.get("sesame.session-token"), secret, salt: "sesame.session-token" })
-    expect(token?.sub).toBe("alice")
+    // Without an adapter, sub is derived from the provider and its account id (never the bare id,
+    // which another provider's user may share).
+    expect(token?.sub).toBe(await accountSubject("dev", "alice"))
 
     // The same account signs in with the same sub, every time.
     const again = new CookieJar()
     await signIn(config, again)
-    expect((await decode({ token: again.get("sesame.session-token"), secret, salt: "sesame.session-token" }))?.sub).toBe("alice")
+    expect((await decode({ token: again.get("sesame.session-token"), secret, salt: "sesame.session-token" }))?.sub).toBe(await accountSubject("dev", "alice"))
   })
 
   it("keeps each check value in its own sealed, short-lived, HttpOnly cookie, and clears them on the callback", async () => {
@@ -157,7 +160,7 @@ describe("authorization code flow with PKCE and nonce", () => {
     expect(new URL(start.headers.get("location")!).searchParams.get("scope")).toBe("openid email")
     await deliver(config, jar, await atProvider(start.headers.get("location")!, callbackUrl("dev")))
     expect(await session(config, jar)).toMatchObject({ user: { name: "bob", email: "bob@example.com" } })
-    expect((await decode({ token: jar.get("sesame.session-token"), secret, salt: "sesame.session-token" }))?.sub).toBe("user-bob")
+    expect((await decode({ token: jar.get("sesame.session-token"), secret, salt: "sesame.session-token" }))?.sub).toBe(await accountSubject("dev", "user-bob"))
   })
 })
 

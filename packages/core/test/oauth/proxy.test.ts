@@ -25,6 +25,8 @@ function deployment(overrides: Partial<AuthConfig> = {}) {
   const config = oauthConfig({
     logger: log.logger,
     redirectProxyUrl: stable,
+    // The stable deployment forwards callbacks only to origins its app trusts.
+    trustedOrigins: [new URL(preview).origin],
     providers: [oidc(idp), oidc(idp, { id: "other", clientId: "other" })],
     ...overrides,
   })
