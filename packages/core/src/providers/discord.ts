@@ -55,6 +55,7 @@ export default function Discord(options?: OAuthUserConfig<DiscordProfile>): OAut
       userinfo: "https://discord.com/api/users/@me",
       checks: ["pkce", "state"],
       profile: (p) => ({ id: p.id, name: p.global_name ?? p.username, email: p.email ?? null, image: discordAvatar(p) }),
+      isEmailVerified: (p) => p.verified === true,
       style: brandStyle("D", "#5865f2"),
     },
     options,

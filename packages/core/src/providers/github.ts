@@ -56,12 +56,28 @@ export function pickGitHubEmail(emails: readonly GitHubEmail[]): string | null {
   return (verified.find((e) => e.primary) ?? verified[0])?.email ?? null
 }
 
+/**
+ * `/user`, with `email_verified` added from `/user/emails`: the public address of `/user` carries
+ * no word on whether GitHub checked it, and Sesame links and reclaims accounts only on addresses a
+ * provider vouches for. Without a public address, the picked one is verified by construction.
+ */
 async function gitHubUser(userUrl: string, tokens: TokenSet): Promise<Profile> {
   const headers = { ...bearer(tokens), accept: "application/vnd.github+json", "user-agent": "Sesame" }
   const user = await fetchJson<Profile>(userUrl, { service: "GitHub", headers })
+  const emailsUrl = `${userUrl.replace(/\/+$/, "")}/emails`
   if (!user.email) {
-    const emails = await fetchJson<GitHubEmail[]>(`${userUrl.replace(/\/+$/, "")}/emails`, { service: "GitHub", headers })
+    const emails = await fetchJson<GitHubEmail[]>(emailsUrl, { service: "GitHub", headers })
     user.email = Array.isArray(emails) ? pickGitHubEmail(emails) : null
+    user.email_verified = user.email !== null
+    return user
+  }
+  const publicEmail = String(user.email).toLowerCase()
+  try {
+    const emails = await fetchJson<GitHubEmail[]>(emailsUrl, { service: "GitHub", headers })
+    user.email_verified = Array.isArray(emails) && emails.some((e) => e.verified && e.email.toLowerCase() === publicEmail)
+  } catch {
+    // Without the user:email scope the address is still usable, just not vouched for.
+    user.email_verified = false
   }
   return user
 }

@@ -1,0 +1,289 @@
+/**
+ * Account pre-hijacking: the attacker, signed out, attaches a sign-in method of his own to the
+ * victim's email address before the victim ever signs up (a passkey registered for the victim's
+ * address, or an account at a provider that does not check addresses), hoping the victim's later
+ * sign-up lands in the same user and leaves his method in place. Or, failing that, that the victim
+ * is locked out of their own address.
+ *
+ * Defence (`account/reclaim.ts`): a user created from an unproven address stays unverified, and
+ * when the owner proves the address (an emailed link, or a provider vouching for it) everything
+ * attached before the proof goes: accounts, passkeys, sessions.
+ */
+import type { AuthConfig, OIDCConfig } from "@sesame/core"
+import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
+import { decode } from "@sesame/core/jwt"
+import Passkey from "@sesame/core/providers/passkey"
+import type { DevIdp } from "@sesame/dev-idp"
+import { SoftAuthenticator } from "@sesame/testing"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { recordingEmail, followLink, lastLink, requestLink } from "../email/helpers.js"
+import { CookieJar, origin, secret, send } from "../helpers.js"
+import { atProvider, callbackUrl, client, clientSecret, deliver, quietLogger, session, startIdp, startSignIn } from "../oauth/harness.js"
+import { authenticate, register } from "../webauthn/harness.js"
+
+const victim = "alice@example.com"
+
+let idp: DevIdp
+
+beforeAll(async () => {
+  // "dev" vouches for its addresses; "loose" (a second client of the same IdP, whose accounts the
+  // attacker controls) hands out addresses it never checked.
+  idp = await startIdp({
+    clients: [client("dev"), client("loose")],
+    accounts: [
+      { id: "alice", email: victim, name: "Alice Liddell", email_verified: true },
+      { id: "mallory", email: victim, name: "Alice (not really)", email_verified: false },
+      { id: "bob", email: "bob@example.com", name: "Bob Builder", email_verified: true },
+    ],
+  })
+})
+afterAll(() => idp.close())
+
+function oidcProvider(id: "dev" | "loose", overrides: Partial<OIDCConfig> = {}): OIDCConfig {
+  return { id, name: id, type: "oidc", issuer: idp.issuer, clientId: id, clientSecret, checks: ["pkce", "nonce"], ...overrides }
+}
+
+interface App {
+  config: AuthConfig
+  adapter: MemoryAdapterInstance
+  sent: ReturnType<typeof recordingEmail>["sent"]
+  errors: Error[]
+}
+
+/**
+ * The app under attack: passkeys, email links and both IdP clients, or the OIDC providers
+ * `oidc` returns (beside email links).
+ */
+function app(strategy: "database" | "jwt" = "database", overrides: Partial<AuthConfig> = {}, oidc?: OIDCConfig[]): App {
+  const adapter = MemoryAdapter()
+  const email = recordingEmail()
+  const { errors, logger } = quietLogger()
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter,
+    session: { strategy },
+    providers: oidc ? [email.provider, ...oidc] : [Passkey(), email.provider, oidcProvider("dev"), oidcProvider("loose")],
+    experimental: { enableWebAuthn: true },
+    logger,
+    ...overrides,
+  }
+  return { config, adapter, sent: email.sent, errors }
+}
+
+/** Signs in at the dev IdP as `login` through provider `id`; returns the callback's response. */
+async function viaIdp(config: AuthConfig, jar: CookieJar, id: "dev" | "loose", login: string): Promise<Response> {
+  const start = await startSignIn(config, jar, id, { query: { login_hint: login } })
+  const answer = await atProvider(start.headers.get("location")!, callbackUrl(id))
+  return deliver(config, jar, answer)
+}
+
+async function signInByEmail(target: App, jar: CookieJar, address: string): Promise<Response> {
+  await requestLink(target.config, jar, address)
+  return followLink(target.config, jar, lastLink(target.sent))
+}
+
+function errorOf(response: Response): string | null {
+  const location = response.headers.get("location")
+  return location ? new URL(location).searchParams.get("error") : null
+}
+
+describe.each(["database", "jwt"] as const)("passkey squatting (%s sessions)", (strategy) => {
+  it("the victim's emailed link takes the address back: the attacker's passkey and session stop working", async () => {
+    const target = app(strategy)
+    const attacker = new CookieJar()
+    const key = new SoftAuthenticator()
+    const squat = await register(target.config, attacker, key, victim)
+    expect(squat.response.status).toBe(302)
+    const squatted = await target.adapter.getUserByEmail(victim)
+    expect(squatted?.emailVerified).toBeNull()
+    expect((await session(target.config, attacker))?.user?.email).toBe(victim)
+
+    const browser = new CookieJar()
+    const confirmed = await signInByEmail(target, browser, victim)
+    expect(confirmed.headers.get("location")).toBe(`${origin}/`)
+    expect((await session(target.config, browser))?.user?.email).toBe(victim)
+
+    // The same user (ids other rows may point at are kept), now verified and with nothing attached.
+    const owner = await target.adapter.getUserByEmail(victim)
+    expect(owner?.id).toBe(squatted?.id)
+    expect(owner?.emailVerified).toBeInstanceOf(Date)
+    expect(await target.adapter.listAuthenticatorsByUserId(owner!.id)).toEqual([])
+    expect(await target.adapter.listAccountsByUserId(owner!.id)).toEqual([])
+
+    // The attacker's session from the squat is over, and his passkey signs nobody in.
+    expect(await session(target.config, attacker)).toBeNull()
+    const again = await authenticate(target.config, new CookieJar(), key)
+    expect(errorOf(again.response)).toBe("WebAuthnVerificationError")
+    // The victim's own session is untouched by all that.
+    expect((await session(target.config, browser))?.user?.email).toBe(victim)
+  })
+
+  it("a provider vouching for the address is not locked out by the squatter, and takes the address back", async () => {
+    const target = app(strategy)
+    const attacker = new CookieJar()
+    const key = new SoftAuthenticator()
+    await register(target.config, attacker, key, victim)
+
+    const browser = new CookieJar()
+    const done = await viaIdp(target.config, browser, "dev", "alice")
+    expect(errorOf(done)).toBeNull()
+    expect(done.headers.get("location")).toBe(`${origin}/`)
+    expect((await session(target.config, browser))?.user).toMatchObject({ email: victim, name: "Alice Liddell" })
+
+    const owner = (await target.adapter.getUserByEmail(victim))!
+    expect(owner.emailVerified).toBeInstanceOf(Date)
+    expect((await target.adapter.listAccountsByUserId(owner.id)).map((a) => a.provider)).toEqual(["dev"])
+    expect(await target.adapter.listAuthenticatorsByUserId(owner.id)).toEqual([])
+    expect(await session(target.config, attacker)).toBeNull()
+    expect(errorOf((await authenticate(target.config, new CookieJar(), key)).response)).toBe("WebAuthnVerificationError")
+  })
+})
+
+describe("squatting through a provider that does not check addresses", () => {
+  it("the attacker's provider account is unlinked when the owner follows an emailed link, and cannot come back", async () => {
+    const target = app()
+    const attacker = new CookieJar()
+    const squat = await viaIdp(target.config, attacker, "loose", "mallory")
+    expect(errorOf(squat)).toBeNull()
+    const squatted = (await target.adapter.getUserByEmail(victim))!
+    expect(squatted.emailVerified).toBeNull()
+
+    const browser = new CookieJar()
+    await signInByEmail(target, browser, victim)
+    expect(await target.adapter.listAccountsByUserId(squatted.id)).toEqual([])
+    expect(await session(target.config, attacker)).toBeNull()
+
+    // Signing in again with his account finds the address owned and proven: refused.
+    const retry = new CookieJar()
+    const refused = await viaIdp(target.config, retry, "loose", "mallory")
+    expect(errorOf(refused)).toBe("OAuthAccountNotLinked")
+    expect(await session(target.config, retry)).toBeNull()
+  })
+
+  it("an address the provider does not vouch for never takes over a verified user", async () => {
+    const target = app()
+    const owner = new CookieJar()
+    await signInByEmail(target, owner, victim)
+    const attacker = new CookieJar()
+    const refused = await viaIdp(target.config, attacker, "loose", "mallory")
+    expect(errorOf(refused)).toBe("OAuthAccountNotLinked")
+    expect(await session(target.config, attacker)).toBeNull()
+    expect((await session(target.config, owner))?.user?.email).toBe(victim)
+  })
+})
+
+describe("the legitimate flows beside it", () => {
+  it("a passkey sign-up for a new address works, and signs in again later", async () => {
+    const target = app()
+    const key = new SoftAuthenticator()
+    const signup = await register(target.config, new CookieJar(), key, "new@example.com")
+    expect(signup.response.headers.get("location")).toBe(`${origin}/`)
+    const jar = new CookieJar()
+    await authenticate(target.config, jar, key)
+    expect((await session(target.config, jar))?.user?.email).toBe("new@example.com")
+  })
+
+  it("a returning verified user keeps the passkey they added while signed in", async () => {
+    const target = app()
+    const jar = new CookieJar()
+    await signInByEmail(target, jar, victim)
+    const key = new SoftAuthenticator()
+    expect((await register(target.config, jar, key)).response.status).toBe(302)
+    const later = new CookieJar()
+    await signInByEmail(target, later, victim)
+    const passkey = new CookieJar()
+    await authenticate(target.config, passkey, key)
+    expect((await session(target.config, passkey))?.user?.email).toBe(victim)
+  })
+
+  it("a user created through a provider that vouches for the address starts verified", async () => {
+    const target = app()
+    await viaIdp(target.config, new CookieJar(), "dev", "bob")
+    expect((await target.adapter.getUserByEmail("bob@example.com"))?.emailVerified).toBeInstanceOf(Date)
+  })
+})
+
+describe("allowDangerousEmailAccountLinking", () => {
+  function linking() {
+    return app("database", {}, [
+      oidcProvider("dev", { allowDangerousEmailAccountLinking: true }),
+      oidcProvider("loose", { allowDangerousEmailAccountLinking: true }),
+    ])
+  }
+
+  it("does not link an address the provider does not vouch for", async () => {
+    const target = linking()
+    await viaIdp(target.config, new CookieJar(), "dev", "alice")
+    const attacker = new CookieJar()
+    expect(errorOf(await viaIdp(target.config, attacker, "loose", "mallory"))).toBe("OAuthAccountNotLinked")
+    expect(await session(target.config, attacker)).toBeNull()
+    const user = (await target.adapter.getUserByEmail(victim))!
+    expect((await target.adapter.listAccountsByUserId(user.id)).map((a) => a.provider)).toEqual(["dev"])
+  })
+
+  it("links an address the provider vouches for (the option's purpose)", async () => {
+    const target = linking()
+    // The first sign-in is through the provider that does not check: an unverified user. The
+    // second provider vouches for the address, so the first one's account goes (reclaim)...
+    await viaIdp(target.config, new CookieJar(), "loose", "mallory")
+    await viaIdp(target.config, new CookieJar(), "dev", "alice")
+    const user = (await target.adapter.getUserByEmail(victim))!
+    expect((await target.adapter.listAccountsByUserId(user.id)).map((a) => a.provider)).toEqual(["dev"])
+    // ...and a verified user gets a second vouching provider's account linked.
+    const second = app("database", {}, [
+      oidcProvider("dev", { allowDangerousEmailAccountLinking: true }),
+      oidcProvider("loose", { allowDangerousEmailAccountLinking: true, isEmailVerified: () => true }),
+    ])
+    await viaIdp(second.config, new CookieJar(), "dev", "alice")
+    const jar = new CookieJar()
+    expect(errorOf(await viaIdp(second.config, jar, "loose", "alice"))).toBeNull()
+    const linked = (await second.adapter.getUserByEmail(victim))!
+    expect((await second.adapter.listAccountsByUserId(linked.id)).map((a) => a.provider).sort()).toEqual(["dev", "loose"])
+  })
+})
+
+describe('checks: ["none"]', () => {
+  it("cannot link an account to a signed-in user (login CSRF into the victim's user), and is warned about", async () => {
+    const warnings: string[] = []
+    const { logger } = quietLogger()
+    const target = app("database", { logger: { ...logger, warn: (code) => void warnings.push(code) } }, [oidcProvider("dev", { checks: ["none"] })])
+    const victimBrowser = new CookieJar()
+    await signInByEmail(target, victimBrowser, "carol@example.com")
+    // The attacker got a code for his own account at the provider and has the victim's browser
+    // deliver it: without checks, nothing ties the callback to this browser.
+    const attackerBrowser = new CookieJar()
+    const start = await startSignIn(target.config, attackerBrowser, "dev", { query: { login_hint: "bob" } })
+    const answer = await atProvider(start.headers.get("location")!, callbackUrl("dev"))
+    const forged = await deliver(target.config, victimBrowser, answer)
+    expect(errorOf(forged)).toBe("OAuthAccountNotLinked")
+    const carol = (await target.adapter.getUserByEmail("carol@example.com"))!
+    expect(await target.adapter.listAccountsByUserId(carol.id)).toEqual([])
+    expect(warnings).toContain("oauth-checks-none")
+  })
+
+  it("still signs a signed-out visitor in", async () => {
+    const target = app("database", {}, [oidcProvider("dev", { checks: ["none"] })])
+    const jar = new CookieJar()
+    expect(errorOf(await viaIdp(target.config, jar, "dev", "bob"))).toBeNull()
+    expect((await session(target.config, jar))?.user?.email).toBe("bob@example.com")
+  })
+})
+
+describe("sub without an adapter", () => {
+  it("is never shared by two providers' users with the same account id, and stays the same", async () => {
+    const config: AuthConfig = { secret, trustHost: true, providers: [oidcProvider("dev"), oidcProvider("loose")] }
+    const subs: string[] = []
+    for (const id of ["dev", "loose", "dev"] as const) {
+      const jar = new CookieJar()
+      expect(errorOf(await viaIdp(config, jar, id, "bob"))).toBeNull()
+      const token = await send(config, "/auth/session", { jar })
+      expect(((await token.json()) as { user?: { email?: string } }).user?.email).toBe("bob@example.com")
+      subs.push(String((await decode({ token: jar.get("sesame.session-token"), secret, salt: "sesame.session-token" }))?.sub))
+    }
+    expect(subs[0]).not.toBe("bob")
+    expect(subs[0]).not.toBe(subs[1])
+    expect(subs[2]).toBe(subs[0])
+    expect(subs[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+  })
+})
