@@ -27,6 +27,9 @@ function examples(): Map<string, string> {
 
 beforeAll(() => {
   vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
+  // The app is served as app.example.test, behind a proxy that sets the Host header: a host other
+  // than a loopback one is only believed when the app says so.
+  vi.stubEnv("AUTH_TRUST_HOST", "true")
   mkdirSync(scratch, { recursive: true })
   for (const [file, code] of examples()) writeFileSync(join(scratch, file), code)
   writeFileSync(

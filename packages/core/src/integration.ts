@@ -1,0 +1,26 @@
+/**
+ * `@sesame/core/integration`: what framework integrations (`@sesame/next`, `@sesame/solid-start`)
+ * need from the core beyond `Auth()`, so that they follow the core's rules instead of copying them.
+ *
+ * @module
+ */
+import { resolveConfig } from "./config/resolve.js"
+import { requestOrigin } from "./http/context.js"
+import type { AuthConfig } from "./types.js"
+
+/**
+ * The app's origin for a request, by the core's rules: `AUTH_URL` when set; with `trustHost`, the
+ * `X-Forwarded-Host` / `Host` and `X-Forwarded-Proto` values the nearest proxy set; else the `Host`
+ * of a request for a loopback host. Null when the configuration does not resolve or refuses the
+ * request (a foreign host without `AUTH_URL` or `trustHost`): the core's endpoints then answer with
+ * the configuration error, and an integration must not build URLs on that host either.
+ *
+ * `config` should be the very object the integration passes to `Auth()`: it is resolved once per
+ * object.
+ */
+export function appOrigin(config: AuthConfig, request: { readonly headers: Headers; readonly url: string }): string | null {
+  const resolution = resolveConfig(config)
+  if (!resolution.ok) return null
+  const origin = requestOrigin(request, resolution.config)
+  return typeof origin === "string" ? origin : null
+}
