@@ -16,6 +16,7 @@ export type WarningCode =
   | "experimental-webauthn"
   | "env-url-basepath-redundant"
   | "missing-secret-development"
+  | "weak-secret"
 
 /** The three log levels. Each may be overridden in `config.logger`. */
 export interface LoggerInstance {
@@ -30,6 +31,8 @@ const warningText: Record<WarningCode, string> = {
   "env-url-basepath-redundant": "Both AUTH_URL (or SESAME_URL) and `basePath` are set; `basePath` wins. Remove one of them.",
   "missing-secret-development":
     "No secret is set (AUTH_SECRET or SESAME_SECRET). A random secret is used for this process only, so sessions end when it restarts. Make one with `openssl rand -base64 33`.",
+  "weak-secret":
+    "A configured secret is shorter than 32 characters or not random (under about 128 bits of estimated entropy). In production this is a configuration error. Make one with `npx sesame secret` or `openssl rand -base64 33`.",
 }
 
 const secretKey = /token|secret|password|cookie|authorization|code_verifier|nonce|state|key/i

@@ -43,7 +43,8 @@ import type {
 } from "../types.js"
 import { resolveMessages, resolveTheme } from "./appearance.js"
 import { defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
-import { envFlag, envSecrets, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env } from "./env.js"
+import { envFlag, envSecretEntries, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env, type NamedSecret } from "./env.js"
+import { secretWeakness } from "./secret-strength.js"
 
 /** The configuration after defaults, environment and validation. Frozen. */
 export interface ResolvedConfig {
@@ -243,24 +244,42 @@ function normaliseBasePath(path: string): string {
 }
 
 function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: WarningCode[]): string[] {
+  let named: NamedSecret[]
   if (secret !== undefined) {
     const list = Array.isArray(secret) ? secret : [secret]
     if (list.length === 0 || list.some((s) => typeof s !== "string" || s.length === 0)) {
       fail(new MissingSecretError("`secret` must be a non-empty string or a non-empty array of non-empty strings."))
     }
-    return [...list]
+    named = list.map((value, i) => ({ source: Array.isArray(secret) ? `secret[${i}]` : "secret", value }))
+  } else {
+    named = envSecretEntries(env)
   }
-  const fromEnv = envSecrets(env)
-  if (fromEnv.length > 0) return fromEnv
-  if (isProduction(env)) {
-    fail(
-      new MissingSecretError(
-        "No secret is set. Set AUTH_SECRET (or SESAME_SECRET) to a random string of at least 32 characters, e.g. the output of `openssl rand -base64 33`.",
-      ),
-    )
+  if (named.length === 0) {
+    if (isProduction(env)) {
+      fail(
+        new MissingSecretError(
+          "No secret is set. Set AUTH_SECRET (or SESAME_SECRET) to a random string of at least 32 characters, e.g. the output of `npx sesame secret` or `openssl rand -base64 33`.",
+        ),
+      )
+    }
+    warnings.push("missing-secret-development")
+    return [developmentSecret]
   }
-  warnings.push("missing-secret-development")
-  return [developmentSecret]
+  // Every secret still decrypts (older ones too), so every one must be strong.
+  for (const { source, value } of named) {
+    const weakness = secretWeakness(value)
+    if (!weakness) continue
+    if (isProduction(env)) {
+      fail(
+        new MissingSecretError(
+          `The secret in ${source} is too weak: ${weakness}. Replace it with a random one, made with \`npx sesame secret\` or \`openssl rand -base64 33\`.`,
+        ),
+      )
+    }
+    warnings.push("weak-secret")
+    break
+  }
+  return named.map((s) => s.value)
 }
 
 const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
