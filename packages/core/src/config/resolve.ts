@@ -42,7 +42,7 @@ import type {
   Theme,
 } from "../types.js"
 import { resolveMessages, resolveTheme } from "./appearance.js"
-import { defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
+import { defaultAbsoluteMaxAge, defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
 import { envFlag, envSecretEntries, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env, type NamedSecret } from "./env.js"
 import { secretWeakness } from "./secret-strength.js"
 
@@ -357,6 +357,11 @@ function resolveSession(input: AuthConfig["session"], adapter: Adapter | undefin
     updateAge: input?.updateAge ?? defaultUpdateAge,
     generateSessionToken: input?.generateSessionToken ?? defaultGenerateSessionToken,
   }
+  const absoluteMaxAge = input?.absoluteMaxAge ?? defaultAbsoluteMaxAge
+  if (absoluteMaxAge !== undefined) {
+    checkPositive("session.absoluteMaxAge", absoluteMaxAge)
+    session.absoluteMaxAge = absoluteMaxAge
+  }
   checkPositive("session.maxAge", session.maxAge)
   if (typeof session.updateAge !== "number" || !Number.isFinite(session.updateAge) || session.updateAge < 0) {
     fail(new InvalidProvider(`\`session.updateAge\` must be 0 or a positive number of seconds; got ${JSON.stringify(session.updateAge)}.`))
@@ -374,6 +379,10 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
     for (const m of methods) if (!needed.has(m)) needed.set(m, feature)
   }
   if (session.strategy === "database") need("database sessions", "createSession", "getSessionAndUser", "updateSession", "deleteSession")
+  if (session.strategy === "database" && session.absoluteMaxAge !== undefined) {
+    // The limit counts from the session's `createdAt`, which only adapters with session management store.
+    need("`session.absoluteMaxAge` with database sessions, which reads the session's createdAt", "listSessionsByUserId")
+  }
   for (const p of providers) {
     switch (p.type) {
       case "oauth":
