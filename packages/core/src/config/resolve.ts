@@ -410,6 +410,9 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
           "createAuthenticator",
           "listAuthenticatorsByUserId",
           "updateAuthenticatorCounter",
+          // Each challenge is remembered until its one use (webauthn/challenge.ts).
+          "createVerificationToken",
+          "useVerificationToken",
         )
         break
     }
