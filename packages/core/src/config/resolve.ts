@@ -250,7 +250,7 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
     if (list.length === 0 || list.some((s) => typeof s !== "string" || s.length === 0)) {
       fail(new MissingSecretError("`secret` must be a non-empty string or a non-empty array of non-empty strings."))
     }
-    named = list.map((value, i) => ({ source: Array.isArray(secret) ? `secret[${i}]` : "secret", value }))
+    named = list.map((value, i) => ({ source: Array.isArray(secret) ? `\`secret[${i}]\`` : "`secret`", value }))
   } else {
     named = envSecretEntries(env)
   }

@@ -101,7 +101,7 @@ describe("production: a weak secret is a configuration error", () => {
     // The log names the problem, where the secret came from and the fix, never the secret.
     const message = log.errors[0]?.message ?? ""
     expect(log.errors[0]?.name).toBe("MissingSecretError")
-    expect(message).toMatch(/The secret in secret is too weak: it is not random enough/)
+    expect(message).toMatch(/The secret in `secret` is too weak: it is not random enough/)
     expect(message).toContain("npx sesame secret")
     expect(message).toContain("openssl rand -base64 33")
     expect(message).not.toContain("password")
@@ -110,7 +110,7 @@ describe("production: a weak secret is a configuration error", () => {
   it("checks every secret: each entry of a `secret` array, AUTH_SECRET and the rotated AUTH_SECRET_n", async () => {
     vi.stubEnv("NODE_ENV", "production")
     const cases: [Partial<AuthConfig>, Record<string, string>, RegExp][] = [
-      [{ secret: [secret, "short-old-secret"] }, {}, /secret\[1\] is too weak: it has 16 characters/],
+      [{ secret: [secret, "short-old-secret"] }, {}, /`secret\[1\]` is too weak: it has 16 characters/],
       [{}, { AUTH_SECRET: "a".repeat(40) }, /AUTH_SECRET is too weak/],
       [{}, { SESAME_SECRET: "Xy7!".repeat(10) }, /SESAME_SECRET is too weak/],
       [{}, { AUTH_SECRET: secret, AUTH_SECRET_2: "0123456789".repeat(4) }, /AUTH_SECRET_2 is too weak/],
