@@ -18,6 +18,7 @@ export type WarningCode =
   | "missing-secret-development"
   | "trusted-origin-shared-domain"
   | "oauth-checks-none"
+  | "weak-secret"
 
 /** The three log levels. Each may be overridden in `config.logger`. */
 export interface LoggerInstance {
@@ -36,6 +37,8 @@ const warningText: Record<WarningCode, string> = {
     "A `trustedOrigins` pattern puts a wildcard right under a hosting domain where anyone can deploy (such as vercel.app): other people's deployments match it. Give preview deployments a domain of your own.",
   "oauth-checks-none":
     'A provider has `checks: ["none"]`: its callbacks are not bound to the browser that started the sign-in, so a forged callback can sign a visitor in to someone else\'s account. Such a provider never links an account to a signed-in user. Use "pkce", "state" or "nonce".',
+  "weak-secret":
+    "A configured secret is shorter than 32 characters or not random (under about 128 bits of estimated entropy). In production this is a configuration error. Make one with `npx sesame secret` or `openssl rand -base64 33`.",
 }
 
 const secretKey = /token|secret|password|cookie|authorization|code_verifier|nonce|state|key/i

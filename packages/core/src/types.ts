@@ -234,6 +234,23 @@ export interface SessionOptions {
    * Whatever it returns, only its SHA-256 is stored.
    */
   generateSessionToken: () => string
+  /**
+   * Absolute lifetime in seconds: a session ends this long after the sign-in that started it,
+   * however often it is used. Default: off, as in Auth.js (a session used within every `maxAge`
+   * lives for ever). Set it when a stolen session cookie must stop working after a bounded time
+   * whatever the thief does, e.g. `7 * 24 * 60 * 60` to sign everyone in again weekly.
+   *
+   * - JWT sessions: the token carries the sign-in time in the `auth_time` claim, which Sesame keeps
+   *   whatever the `jwt` callback returns; the cookie and the token never expire after the limit.
+   *   A token without `auth_time` (made before this option existed) ends at its next read.
+   * - Database sessions: the limit counts from the stored session's `createdAt`, which only
+   *   adapters that implement session management (`listSessionsByUserId`) store; with another
+   *   adapter this option is a configuration error. Extensions never pass the limit.
+   *
+   * It may be smaller than `maxAge`. Apps that read tokens with `getToken` pass the same value as
+   * its `absoluteMaxAge`.
+   */
+  absoluteMaxAge?: number
 }
 
 /** Experimental features. They may change in a minor release. */

@@ -11,6 +11,11 @@ export const defaultBasePath = "/auth"
 export const defaultMaxAge = 30 * 24 * 60 * 60
 /** 1 day. */
 export const defaultUpdateAge = 24 * 60 * 60
+/**
+ * Off: a session used within every `maxAge` never has to sign in again, as in Auth.js. Bounding it
+ * would sign out every existing app's users on upgrade, so it is the app's decision.
+ */
+export const defaultAbsoluteMaxAge: number | undefined = undefined
 
 export const defaultTheme: Required<Theme> = { colorScheme: "auto", logo: "", brandColor: "", buttonText: "" }
 

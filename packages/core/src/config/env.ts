@@ -37,12 +37,24 @@ export function providerEnvName(id: string): string {
     .toUpperCase()
 }
 
-/** Secrets from the environment, newest first. */
-export function envSecrets(env: Env): string[] {
-  const current = env.SESAME_SECRET || env.AUTH_SECRET
-  const older = [1, 2, 3].map((n) => env[`SESAME_SECRET_${n}`] || env[`AUTH_SECRET_${n}`])
-  return [current, ...older].filter((s): s is string => !!s)
+/** A secret and where it was configured (an option or a variable name), for messages that must not quote it. */
+export interface NamedSecret {
+  source: string
+  value: string
 }
+
+/** Secrets from the environment, newest first, each with the name of the variable it came from. */
+export function envSecretEntries(env: Env): NamedSecret[] {
+  const pick = (sesame: string, auth: string): NamedSecret | undefined => {
+    if (env[sesame]) return { source: sesame, value: env[sesame] }
+    if (env[auth]) return { source: auth, value: env[auth] }
+    return undefined
+  }
+  const current = pick("SESAME_SECRET", "AUTH_SECRET")
+  const older = [1, 2, 3].map((n) => pick(`SESAME_SECRET_${n}`, `AUTH_SECRET_${n}`))
+  return [current, ...older].filter((s): s is NamedSecret => s !== undefined)
+}
+
 
 export function envUrl(env: Env): string | undefined {
   return env.SESAME_URL || env.AUTH_URL || undefined

@@ -42,9 +42,10 @@ import type {
   Theme,
 } from "../types.js"
 import { resolveMessages, resolveTheme } from "./appearance.js"
-import { defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
-import { envFlag, envSecrets, envTrustedOrigins, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env } from "./env.js"
+import { defaultAbsoluteMaxAge, defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
+import { envFlag, envSecretEntries, envTrustedOrigins, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env, type NamedSecret } from "./env.js"
 import { trustedOrigins as parseTrustedOrigins, type TrustedOrigins } from "./origins.js"
+import { secretWeakness } from "./secret-strength.js"
 
 /** The configuration after defaults, environment and validation. Frozen. */
 export interface ResolvedConfig {
@@ -260,24 +261,42 @@ function normaliseBasePath(path: string): string {
 }
 
 function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: WarningCode[]): string[] {
+  let named: NamedSecret[]
   if (secret !== undefined) {
     const list = Array.isArray(secret) ? secret : [secret]
     if (list.length === 0 || list.some((s) => typeof s !== "string" || s.length === 0)) {
       fail(new MissingSecretError("`secret` must be a non-empty string or a non-empty array of non-empty strings."))
     }
-    return [...list]
+    named = list.map((value, i) => ({ source: Array.isArray(secret) ? `\`secret[${i}]\`` : "`secret`", value }))
+  } else {
+    named = envSecretEntries(env)
   }
-  const fromEnv = envSecrets(env)
-  if (fromEnv.length > 0) return fromEnv
-  if (isProduction(env)) {
-    fail(
-      new MissingSecretError(
-        "No secret is set. Set AUTH_SECRET (or SESAME_SECRET) to a random string of at least 32 characters, e.g. the output of `openssl rand -base64 33`.",
-      ),
-    )
+  if (named.length === 0) {
+    if (isProduction(env)) {
+      fail(
+        new MissingSecretError(
+          "No secret is set. Set AUTH_SECRET (or SESAME_SECRET) to a random string of at least 32 characters, e.g. the output of `npx sesame secret` or `openssl rand -base64 33`.",
+        ),
+      )
+    }
+    warnings.push("missing-secret-development")
+    return [developmentSecret]
   }
-  warnings.push("missing-secret-development")
-  return [developmentSecret]
+  // Every secret still decrypts (older ones too), so every one must be strong.
+  for (const { source, value } of named) {
+    const weakness = secretWeakness(value)
+    if (!weakness) continue
+    if (isProduction(env)) {
+      fail(
+        new MissingSecretError(
+          `The secret in ${source} is too weak: ${weakness}. Replace it with a random one, made with \`npx sesame secret\` or \`openssl rand -base64 33\`.`,
+        ),
+      )
+    }
+    warnings.push("weak-secret")
+    break
+  }
+  return named.map((s) => s.value)
 }
 
 const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
@@ -355,6 +374,11 @@ function resolveSession(input: AuthConfig["session"], adapter: Adapter | undefin
     updateAge: input?.updateAge ?? defaultUpdateAge,
     generateSessionToken: input?.generateSessionToken ?? defaultGenerateSessionToken,
   }
+  const absoluteMaxAge = input?.absoluteMaxAge ?? defaultAbsoluteMaxAge
+  if (absoluteMaxAge !== undefined) {
+    checkPositive("session.absoluteMaxAge", absoluteMaxAge)
+    session.absoluteMaxAge = absoluteMaxAge
+  }
   checkPositive("session.maxAge", session.maxAge)
   if (typeof session.updateAge !== "number" || !Number.isFinite(session.updateAge) || session.updateAge < 0) {
     fail(new InvalidProvider(`\`session.updateAge\` must be 0 or a positive number of seconds; got ${JSON.stringify(session.updateAge)}.`))
@@ -372,6 +396,10 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
     for (const m of methods) if (!needed.has(m)) needed.set(m, feature)
   }
   if (session.strategy === "database") need("database sessions", "createSession", "getSessionAndUser", "updateSession", "deleteSession")
+  if (session.strategy === "database" && session.absoluteMaxAge !== undefined) {
+    // The limit counts from the session's `createdAt`, which only adapters with session management store.
+    need("`session.absoluteMaxAge` with database sessions, which reads the session's createdAt", "listSessionsByUserId")
+  }
   for (const p of providers) {
     switch (p.type) {
       case "oauth":
@@ -399,6 +427,9 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
           "createAuthenticator",
           "listAuthenticatorsByUserId",
           "updateAuthenticatorCounter",
+          // Each challenge is remembered until its one use (webauthn/challenge.ts).
+          "createVerificationToken",
+          "useVerificationToken",
         )
         break
     }

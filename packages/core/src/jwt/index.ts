@@ -7,7 +7,9 @@
  *   the secrets: it never throws on bad input. With several secrets, the token's `kid` names the
  *   key; put the newest secret first to rotate without ending sessions.
  * - `getToken` reads the session token from a request's cookies (joining chunks) or from an
- *   `Authorization: Bearer` header.
+ *   `Authorization: Bearer` header; given `absoluteMaxAge`, it also refuses a token signed in
+ *   (`auth_time`) longer ago. It cannot ask the adapter, so it does not end the sessions of users
+ *   whose address was unverified (`email_unverified`); the session endpoint and `auth()` do.
  *
  * @module
  */
@@ -16,6 +18,7 @@ import { decoder, encoder, fromBase64url } from "../crypto/encoding.js"
 import type { ContentEncryption, JweHeader } from "../crypto/types.js"
 import { MissingSecretError } from "../errors.js"
 import { parseCookieHeader, readChunkedCookie } from "../http/cookies.js"
+import { absoluteEnd } from "../session/lifetime.js"
 import { derivedKey } from "./keys.js"
 
 /** Claims Sesame puts in a session token. Extend with module augmentation of `JWT`. */
@@ -27,6 +30,17 @@ export interface DefaultJWT extends Record<string, unknown> {
   iat?: number
   exp?: number
   jti?: string
+  /**
+   * When the user signed in (seconds since the epoch). Set by Sesame at sign-in and kept on every
+   * read whatever the `jwt` callback returns; `session.absoluteMaxAge` counts from it.
+   */
+  auth_time?: number
+  /**
+   * Set by Sesame when the session started for a stored user whose email address was unverified.
+   * Each read then checks the user: the session ends once the user is gone or verified. Kept on
+   * every read whatever the `jwt` callback returns.
+   */
+  email_unverified?: boolean
 }
 
 /** The session token's claims. Augment this interface to type your own claims. */
@@ -150,9 +164,15 @@ export interface GetTokenParams {
   secureCookie?: boolean
   /** Default: `sesame.session-token`, with `__Secure-` when `secureCookie`. */
   cookieName?: string
-  /** Return the raw token instead of its claims. */
+  /** Return the raw token instead of its claims. Nothing is checked then, `absoluteMaxAge` included. */
   raw?: boolean
   decode?: JWTOptions["decode"]
+  /**
+   * The app's `session.absoluteMaxAge`, in seconds. When set, a token whose sign-in (`auth_time`)
+   * is longer ago, or that carries no `auth_time`, gives null, as the session endpoint would. Default:
+   * unset, no absolute lifetime. (`getToken` cannot see the configuration, so pass it here.)
+   */
+  absoluteMaxAge?: number
 }
 
 function headerOf(req: GetTokenParams["req"], name: string): string | undefined {
@@ -199,10 +219,16 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
   }
   if (!token) return null
   if (params.raw) return token
+  let claims: JWT | null
   try {
     const decodeFn = params.decode ?? decode
-    return await decodeFn({ token, secret, salt: params.salt ?? cookieName })
+    claims = await decodeFn({ token, secret, salt: params.salt ?? cookieName })
   } catch {
     return null
   }
+  if (claims && params.absoluteMaxAge !== undefined) {
+    const signedInAt = typeof claims.auth_time === "number" ? claims.auth_time * 1000 : undefined
+    if (!(Date.now() < absoluteEnd({ absoluteMaxAge: params.absoluteMaxAge }, signedInAt))) return null
+  }
+  return claims
 }

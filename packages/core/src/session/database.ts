@@ -3,9 +3,11 @@
  *
  * Policy:
  * - The cookie holds a random token; the adapter stores only its SHA-256 (see `token.ts`).
- * - A read looks the session up with `getSessionAndUser`. An expired session is deleted and its
- *   cookie cleared. A live one is extended to now + `maxAge` at most once per `updateAge` seconds
- *   (every read when `updateAge` is 0); only then is the cookie re-sent, with the new expiry.
+ * - A read looks the session up with `getSessionAndUser`. An expired session, or one past its
+ *   absolute lifetime (`absoluteMaxAge` after its `createdAt`, see `lifetime.ts`), is deleted and
+ *   its cookie cleared. A live one is extended to now + `maxAge`, never past its absolute end, at
+ *   most once per `updateAge` seconds (every read when `updateAge` is 0); only then is the cookie
+ *   re-sent, with the new expiry.
  * - Sign-in always starts a new session with a new token (and deletes the one the browser had), so
  *   a token fixed before sign-in never becomes a signed-in session.
  * - Sign-out deletes the session and clears the cookie.
@@ -22,6 +24,7 @@ import type { RequestContext } from "../http/context.js"
 import { clearChunkedCookie } from "../http/cookies.js"
 import type { JWT } from "../jwt/index.js"
 import type { Session } from "../types.js"
+import { absoluteEnd, cappedExpiry, storedSessionLive, storedStart } from "./lifetime.js"
 import { hashSessionToken, maxSessionTokenLength } from "./token.js"
 import type { SessionStrategy } from "./types.js"
 
@@ -74,16 +77,21 @@ export const databaseStrategy: SessionStrategy = {
       }
       const { user } = found
       const now = Date.now()
-      let expires = new Date(found.session.expires)
-      if (!(expires.getTime() > now)) {
+      if (!storedSessionLive(config.session, found.session, now)) {
         await adapter.deleteSession(hash)
         clearSessionCookie(ctx)
         return null
       }
+      const end = absoluteEnd(config.session, storedStart(found.session))
+      // A session stored before `absoluteMaxAge` was set may say it lasts longer; it does not.
+      let expires = new Date(Math.min(new Date(found.session.expires).getTime(), end))
       const { maxAge, updateAge } = config.session
+      const next = cappedExpiry(now, maxAge, end)
       let extended = false
-      if (expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now) {
-        expires = new Date(now + maxAge * 1000)
+      // Once the expiry has reached the absolute end there is nothing left to extend.
+      const atEnd = expires.getTime() >= end
+      if (expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now && !atEnd) {
+        expires = next
         await adapter.updateSession({
           sessionToken: hash,
           expires,
@@ -123,7 +131,7 @@ export const databaseStrategy: SessionStrategy = {
       await adapter.deleteSession(previous).catch((error: unknown) => config.logger.error(error as Error))
     }
     const now = Date.now()
-    const expires = new Date(now + config.session.maxAge * 1000)
+    const expires = cappedExpiry(now, config.session.maxAge, absoluteEnd(config.session, now))
     const metadata = tracksMetadata(adapter)
       ? { createdAt: new Date(now), lastUsedAt: new Date(now), userAgent: ctx.request.headers.get("user-agent")?.slice(0, 512) ?? null }
       : {}
@@ -149,7 +157,7 @@ export const databaseStrategy: SessionStrategy = {
     const hash = await requestTokenHash(ctx)
     if (!hash) return null
     const found = await adapterOf(ctx).getSessionAndUser(hash)
-    if (!found || !(new Date(found.session.expires).getTime() > Date.now())) return null
+    if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
     return found.user
   },
 }

@@ -7,6 +7,20 @@
  * whose `jwt` callback returns null ends the session: the cookie is cleared and the answer is
  * `null`, never an error. There is nothing to revoke on the server; sign-out clears the cookie.
  *
+ * Two claims belong to Sesame, not to the app: whatever the `jwt` callback returns, they keep the
+ * values of the token that came in (or, at sign-in, the values Sesame set), so an app cannot lose
+ * them by returning a fresh object, and nobody can extend a session by returning others.
+ * - `auth_time` (RFC 9068 / OIDC): the sign-in time, in seconds. With `session.absoluteMaxAge`, a
+ *   read after `auth_time + absoluteMaxAge` ends the session, and no expiry written (cookie, `exp`)
+ *   goes past that instant (see `lifetime.ts`).
+ * - `email_unverified: true`: the session started, with an adapter, for a stored user whose email
+ *   address was not verified. Such a user may be a squatter on someone else's address; when the
+ *   owner proves the address, the sign-in decision removes what the squatter attached and marks the
+ *   user verified, but cannot reach a JWT. So every read of a marked token asks the adapter for
+ *   the user (`getUser`) and ends the session when the user is gone or now verified, and such a
+ *   token is then no signed-in user for account linking either. Unmarked tokens, the common case,
+ *   cost no database call.
+ *
  * A read without a session cookie returns at once: no cryptography, no cookie.
  *
  * @module
@@ -17,8 +31,33 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
 import type { JWT } from "../jwt/index.js"
-import type { Session, User } from "../types.js"
+import type { Account, Session, User } from "../types.js"
+import { absoluteEnd, cappedExpiry } from "./lifetime.js"
 import type { SessionStrategy } from "./types.js"
+
+/** The claims Sesame owns in a session token. */
+interface OwnClaims {
+  auth_time?: number
+  email_unverified?: true
+}
+
+function ownClaims(token: JWT): OwnClaims {
+  return {
+    ...(typeof token.auth_time === "number" ? { auth_time: token.auth_time } : {}),
+    ...(token.email_unverified === true ? { email_unverified: true as const } : {}),
+  }
+}
+
+/** `token` (from the `jwt` callback) with Sesame's claims set to `own`, whatever the callback put there. */
+function withOwnClaims(token: JWT, own: OwnClaims): JWT {
+  const { auth_time: _authTime, email_unverified: _unverified, ...rest } = token
+  return { ...rest, ...own }
+}
+
+/** When the token's session ends for good (ms): see `lifetime.ts`. */
+function endOf(ctx: RequestContext, own: OwnClaims): number {
+  return absoluteEnd(ctx.config.session, own.auth_time === undefined ? undefined : own.auth_time * 1000)
+}
 
 async function decodeCookie(ctx: RequestContext): Promise<{ present: boolean; token: JWT | null }> {
   const { name } = ctx.cookieOptions.sessionToken
@@ -39,15 +78,48 @@ function clearSessionCookie(ctx: RequestContext): void {
   ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.cookies as Map<string, string>))
 }
 
-async function writeSessionCookie(ctx: RequestContext, token: JWT, expires: Date): Promise<void> {
+/**
+ * Seals `token` into the cookie, expiring at `now + maxAge` but never after `end`. Returns the
+ * cookie's expiry, or null when `end` leaves the token no whole second to live.
+ */
+async function writeSessionCookie(ctx: RequestContext, token: JWT, now: number, end: number): Promise<Date | null> {
   const { config } = ctx
   const { name, options } = ctx.cookieOptions.sessionToken
-  const encoded = await config.jwt.encode({ token, secret: config.secrets as string[], salt: name, maxAge: config.jwt.maxAge })
+  const expires = cappedExpiry(now, config.session.maxAge, end)
+  // `encode` sets exp = floor(now) + maxAge (seconds); keep that at or before `end` as well.
+  const maxAge = Math.min(config.jwt.maxAge, Math.floor(end / 1000) - Math.floor(now / 1000))
+  if (!(maxAge > 0)) return null
+  const encoded = await config.jwt.encode({ token, secret: config.secrets as string[], salt: name, maxAge })
   ctx.setCookies.push(...writeChunkedCookie(name, encoded, { ...options, expires }, ctx.cookies as Map<string, string>))
+  return expires
 }
 
-function newExpiry(ctx: RequestContext): Date {
-  return new Date(Date.now() + ctx.config.session.maxAge * 1000)
+/**
+ * For a token marked `email_unverified`: whether its user still exists and is still unverified
+ * (`"valid"`), or not (`"ended"`); `"unknown"` when the adapter failed.
+ */
+async function unverifiedUserStands(ctx: RequestContext, token: JWT): Promise<"valid" | "ended" | "unknown"> {
+  const { adapter } = ctx.config
+  // Marked tokens are only made with an adapter; without one now, nothing can vouch for them.
+  if (!adapter || !token.sub) return "ended"
+  try {
+    const user = await adapter.getUser(token.sub)
+    return user && !user.emailVerified ? "valid" : "ended"
+  } catch (error) {
+    ctx.config.logger.error(new JWTSessionError("Looking up the user of an unverified JWT session failed.", { cause: error }))
+    return "unknown"
+  }
+}
+
+/**
+ * Whether a session starting now is for a stored user whose address is unverified: an adapter is
+ * configured and the sign-in decision handed over its user. A credentials sign-in's user comes from
+ * the app's `authorize`, never from the adapter, so it is not marked.
+ */
+function unverifiedStoredUser(ctx: RequestContext, user: User | AdapterUser, account: Account | null): boolean {
+  if (!ctx.config.adapter || account?.type === "credentials") return false
+  const stored = user as Partial<AdapterUser>
+  return typeof stored.id === "string" && "emailVerified" in stored && !stored.emailVerified
 }
 
 export const jwtStrategy: SessionStrategy = {
@@ -59,13 +131,30 @@ export const jwtStrategy: SessionStrategy = {
       clearSessionCookie(ctx)
       return null
     }
-    try {
-      const next = await config.callbacks.jwt(update ? { token, trigger: "update", session: update.data } : { token })
-      if (!next) {
+    const now = Date.now()
+    const own = ownClaims(token)
+    const end = endOf(ctx, own)
+    if (!(now < end)) {
+      clearSessionCookie(ctx)
+      return null
+    }
+    if (own.email_unverified) {
+      const stands = await unverifiedUserStands(ctx, token)
+      // An adapter outage answers null but keeps the cookie, as database sessions do.
+      if (stands === "unknown") return null
+      if (stands === "ended") {
         clearSessionCookie(ctx)
         return null
       }
-      const expires = newExpiry(ctx)
+    }
+    try {
+      const returned = await config.callbacks.jwt(update ? { token, trigger: "update", session: update.data } : { token })
+      if (!returned) {
+        clearSessionCookie(ctx)
+        return null
+      }
+      const next = withOwnClaims(returned, own)
+      const expires = cappedExpiry(now, config.session.maxAge, end)
       const defaults: Session = {
         user: { name: next.name ?? null, email: next.email ?? null, image: next.picture ?? null },
         expires: expires.toISOString(),
@@ -74,7 +163,10 @@ export const jwtStrategy: SessionStrategy = {
         update ? { session: defaults, token: next, trigger: "update", newSession: update.data } : { session: defaults, token: next },
       )) as Session
       // Written last, so that a callback that throws leaves no half-updated cookie behind.
-      await writeSessionCookie(ctx, next, expires)
+      if (!(await writeSessionCookie(ctx, next, now, end))) {
+        clearSessionCookie(ctx)
+        return null
+      }
       await emit(config, "session", { session, token: next })
       return session
     } catch (error) {
@@ -87,11 +179,17 @@ export const jwtStrategy: SessionStrategy = {
 
   async start(ctx, { user, account, profile, isNewUser }) {
     const { config } = ctx
+    const now = Date.now()
+    const own: OwnClaims = {
+      auth_time: Math.floor(now / 1000),
+      ...(unverifiedStoredUser(ctx, user, account) ? { email_unverified: true as const } : {}),
+    }
     const initial: JWT = {
       name: user.name ?? null,
       email: user.email ?? null,
       picture: user.image ?? null,
       ...(user.id !== undefined ? { sub: String(user.id) } : {}),
+      ...own,
     }
     const token = await config.callbacks.jwt({
       token: initial,
@@ -105,7 +203,7 @@ export const jwtStrategy: SessionStrategy = {
       clearSessionCookie(ctx)
       return
     }
-    await writeSessionCookie(ctx, token, newExpiry(ctx))
+    if (!(await writeSessionCookie(ctx, withOwnClaims(token, own), now, endOf(ctx, own)))) clearSessionCookie(ctx)
   },
 
   async end(ctx) {
@@ -117,8 +215,16 @@ export const jwtStrategy: SessionStrategy = {
   async currentUser(ctx): Promise<User | AdapterUser | null> {
     const { token } = await decodeCookie(ctx)
     if (!token?.sub) return null
+    const own = ownClaims(token)
+    if (!(Date.now() < endOf(ctx, own))) return null
     const { adapter } = ctx.config
-    if (adapter) return adapter.getUser(token.sub)
+    if (adapter) {
+      const user = await adapter.getUser(token.sub)
+      // A squatter's session must not link anything to the user once the owner has proven the address.
+      if (user && own.email_unverified && user.emailVerified) return null
+      return user
+    }
+    if (own.email_unverified) return null
     return { id: token.sub, name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null }
   },
 }

@@ -7,11 +7,12 @@
  *
  * @module
  */
-import type { AdapterSession, AdapterUser } from "../adapters/types.js"
+import type { AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { UnsupportedStrategy } from "../errors.js"
 import { serverContext } from "../http/server-context.js"
-import type { AuthConfig, LazyAuthConfig } from "../types.js"
+import type { AuthConfig, LazyAuthConfig, SessionOptions } from "../types.js"
+import { storedSessionLive } from "./lifetime.js"
 import { hashSessionToken, maxSessionTokenLength, publicSessionId } from "./token.js"
 
 /** One of the signed-in user's sessions. */
@@ -32,6 +33,7 @@ interface SignedIn {
   adapter: CheckedAdapter
   user: AdapterUser
   currentHash: string
+  options: SessionOptions
 }
 
 /** The request's valid database session and its user, or null. Throws for a bad configuration. */
@@ -45,12 +47,8 @@ async function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthCon
   if (!token || token.length > maxSessionTokenLength) return null
   const currentHash = await hashSessionToken(token)
   const found = await resolved.adapter.getSessionAndUser(currentHash)
-  if (!found || !(new Date(found.session.expires).getTime() > Date.now())) return null
-  return { adapter: resolved.adapter, user: found.user, currentHash }
-}
-
-function live(session: AdapterSession): boolean {
-  return new Date(session.expires).getTime() > Date.now()
+  if (!found || !storedSessionLive(resolved.session, found.session, Date.now())) return null
+  return { adapter: resolved.adapter, user: found.user, currentHash, options: resolved.session }
 }
 
 /**
@@ -64,7 +62,8 @@ function live(session: AdapterSession): boolean {
 export async function listSessions(request: Request, config: AuthConfig | LazyAuthConfig): Promise<SessionInfo[] | null> {
   const me = await signedIn(request, config)
   if (!me) return null
-  const sessions = (await me.adapter.listSessionsByUserId(me.user.id)).filter(live)
+  const now = Date.now()
+  const sessions = (await me.adapter.listSessionsByUserId(me.user.id)).filter((s) => storedSessionLive(me.options, s, now))
   const infos = await Promise.all(
     sessions.map(async (s) => ({
       id: await publicSessionId(s.sessionToken),

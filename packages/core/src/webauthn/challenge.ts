@@ -8,12 +8,22 @@
  * passkey is for: the signed-in user's id, or the new user's email address. The sealed value
  * expires a minute after the ceremony's timeout, whatever the cookie's own lifetime.
  *
- * The callback deletes the cookie whatever its outcome, so one challenge serves one attempt in a
- * browser; a response replayed later needs a challenge cookie that no longer exists, and a
- * response made for one challenge fails against any other.
+ * The callback deletes the cookie whatever its outcome, but a deleted cookie is only one the
+ * browser forgets: whoever captured it with a response could post both again while the sealed
+ * value lives, and synced passkeys keep no signature counter to notice. So the server remembers
+ * each challenge it issued, through the adapter, as a verification token: the identifier names the
+ * purpose and provider (`webauthn-challenge:<provider id>`), the token is HMAC-SHA-256 of the
+ * challenge keyed with the secret (as for email tokens: a copy of the table holds no challenge),
+ * and it expires with the sealed value. The callback consumes it with `useVerificationToken`, which
+ * returns and deletes in one step, before anything else: a challenge serves one response, once,
+ * whoever sends it, and of two concurrent callbacks only one finds it. A response made for one
+ * challenge fails against any other.
  *
  * @module
  */
+import { backend } from "#crypto"
+import type { CheckedAdapter } from "../adapters/wrap.js"
+import { encoder, toHex } from "../crypto/encoding.js"
 import { WebAuthnVerificationError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { expiredCookie } from "../http/cookies.js"
@@ -36,16 +46,47 @@ export interface Challenge {
 /** Seconds the sealed challenge outlives the ceremony's timeout: clocks and networks are not exact. */
 const graceSeconds = 60
 
-/** Queues the challenge cookie on the response. */
+/** The verification-token identifier under which a provider's challenges are remembered. */
+function identifier(provider: ResolvedWebAuthnProvider): string {
+  return `webauthn-challenge:${provider.id}`
+}
+
+/** What the adapter stores for a challenge: HMAC-SHA-256 keyed with the secret, hex. */
+async function challengeHash(challenge: string, secret: string): Promise<string> {
+  return toHex(await backend.hmacSha256(encoder.encode(secret), `sesame-webauthn-challenge:${challenge}`))
+}
+
+function adapterOf(ctx: RequestContext): CheckedAdapter {
+  // Configuration validation guarantees an adapter with the verification-token methods for webauthn.
+  return ctx.config.adapter as CheckedAdapter
+}
+
+/** Remembers the challenge server-side and queues the challenge cookie on the response. */
 export async function setChallenge(ctx: RequestContext, provider: ResolvedWebAuthnProvider, challenge: Challenge): Promise<void> {
   const { name, options } = ctx.cookieOptions.webauthnChallenge
-  const value = await encode<Challenge>({
-    token: challenge,
-    secret: [...ctx.config.secrets],
-    salt: name,
-    maxAge: Math.ceil(provider.timeout / 1000) + graceSeconds,
+  const lifetime = Math.ceil(provider.timeout / 1000) + graceSeconds
+  const [secret] = ctx.config.secrets as [string]
+  await adapterOf(ctx).createVerificationToken({
+    identifier: identifier(provider),
+    token: await challengeHash(challenge.challenge, secret),
+    expires: new Date(Date.now() + lifetime * 1000),
   })
+  const value = await encode<Challenge>({ token: challenge, secret: [...ctx.config.secrets], salt: name, maxAge: lifetime })
   ctx.setCookies.push({ name, value, options })
+}
+
+/**
+ * Consumes the remembered challenge: true when it was issued here, not used yet and not expired.
+ * Each secret is tried, newest first, so that a ceremony started before a rotation still completes.
+ */
+async function consume(ctx: RequestContext, provider: ResolvedWebAuthnProvider, challenge: string): Promise<boolean> {
+  const adapter = adapterOf(ctx)
+  for (const secret of ctx.config.secrets) {
+    const stored = await adapter.useVerificationToken({ identifier: identifier(provider), token: await challengeHash(challenge, secret) })
+    // An adapter that serialises dates may hand back a string; anything unreadable counts as expired.
+    if (stored) return new Date(stored.expires).getTime() > Date.now()
+  }
+  return false
 }
 
 function isChallenge(value: Record<string, unknown> | null): value is Record<string, unknown> & Challenge {
@@ -61,9 +102,9 @@ function isChallenge(value: Record<string, unknown> | null): value is Record<str
 }
 
 /**
- * Reads the request's challenge for `provider` and queues the cookie's deletion. Throws
- * `WebAuthnVerificationError` when the cookie is missing, altered, expired, or made for another
- * provider.
+ * Reads the request's challenge for `provider`, consumes its server-side record and queues the
+ * cookie's deletion. Throws `WebAuthnVerificationError` when the cookie is missing, altered,
+ * expired, or made for another provider, or when the challenge was already used.
  */
 export async function useChallenge(ctx: RequestContext, provider: ResolvedWebAuthnProvider): Promise<Challenge> {
   const { name, options } = ctx.cookieOptions.webauthnChallenge
@@ -83,6 +124,11 @@ export async function useChallenge(ctx: RequestContext, provider: ResolvedWebAut
   if (sealed.provider !== provider.id) {
     throw new WebAuthnVerificationError("The challenge cookie was made for another provider.", {
       cause: { provider: provider.id, madeFor: sealed.provider },
+    })
+  }
+  if (!(await consume(ctx, provider, sealed.challenge))) {
+    throw new WebAuthnVerificationError("The challenge was already used, or has expired: a passkey response is accepted once.", {
+      cause: { provider: provider.id },
     })
   }
   const { provider: id, action, challenge, userId, email } = sealed
