@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { reclaimMethods } from "../account/reclaim.js"
 import { checkAdapter, missingMethods, type AdapterMethod, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
 import { randomHex } from "../crypto/encoding.js"
@@ -433,6 +434,15 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
         )
         break
     }
+  }
+  // Proving an address (email links, providers that vouch for addresses) takes it back from an
+  // unverified user, removing what was attached to it (account/reclaim.ts).
+  const proves = providers.find((p) => p.type === "email" || p.type === "oauth" || p.type === "oidc")
+  if (proves) {
+    const feature = `provider "${proves.id}", which takes a proven address back from an unverified user`
+    need(feature, ...reclaimMethods.always)
+    if (providers.some((p) => p.type === "webauthn")) need(feature, ...reclaimMethods.passkeys)
+    if (session.strategy === "database") need(feature, ...reclaimMethods.databaseSessions)
   }
   return needed
 }

@@ -17,7 +17,7 @@ import type { DevIdp } from "@sesame/dev-idp"
 import { SoftAuthenticator } from "@sesame/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { recordingEmail, followLink, lastLink, requestLink } from "../email/helpers.js"
-import { CookieJar, origin, secret, send } from "../helpers.js"
+import { CookieJar, origin, recordingLogger, secret, send } from "../helpers.js"
 import { atProvider, callbackUrl, client, clientSecret, deliver, quietLogger, session, startIdp, startSignIn } from "../oauth/harness.js"
 import { authenticate, register } from "../webauthn/harness.js"
 
@@ -285,5 +285,15 @@ describe("sub without an adapter", () => {
     expect(subs[0]).not.toBe(subs[1])
     expect(subs[2]).toBe(subs[0])
     expect(subs[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+  })
+})
+
+describe("an adapter that cannot take an address back", () => {
+  it("is a configuration error naming the missing methods, rather than a reclaim that leaves the squatter's methods behind", async () => {
+    const { unlinkAccount: _unlink, listAccountsByUserId: _list, ...partial } = MemoryAdapter()
+    const { lines, logger } = recordingLogger()
+    const config: AuthConfig = { secret, trustHost: true, adapter: partial, providers: [recordingEmail().provider], logger }
+    expect((await send(config, "/auth/providers")).status).toBe(500)
+    expect(lines.join("\n")).toMatch(/MissingAdapterMethods.*listAccountsByUserId.*unlinkAccount/s)
   })
 })
