@@ -156,8 +156,11 @@ export async function prepareTargets(idp: DevIdp): Promise<Target[]> {
       overrides: { secret: [secret, "older-secret-0123456789abcdef-0123456789"], pages: { signIn: "/login", error: "/oops" } },
     }),
     target(idp, { name: "database, trusted host", strategy: "database", fixedOrigin: false }),
-    // Passkeys without `experimental.enableWebAuthn`: every request is a configuration error.
+    // Every request to these is a configuration error: passkeys without
+    // `experimental.enableWebAuthn` (reported by redirecting to `pages.error`), and email and
+    // passkeys without an adapter (reported by the built-in page, or the JSON message).
     target(idp, { name: "invalid (passkeys not enabled)", strategy: "database", fixedOrigin: true, invalid: true, overrides: { pages: { error: "/oops" } } }),
+    target(idp, { name: "invalid (no adapter)", strategy: "jwt", fixedOrigin: true, invalid: true, overrides: { adapter: undefined, experimental: { enableWebAuthn: true } } }),
   ]
   vi.stubEnv("AUTH_URL", publicUrl)
   try {
