@@ -174,7 +174,7 @@ function configurationError(
 ): Response {
   resolution.logger.error(resolution.error)
   if (method === "GET" && action && pageActions.has(action)) {
-    return toResponse(configurationErrorPage(request, resolution.basePath, resolution.pages), { returnRedirect: false, head })
+    return toResponse(configurationErrorPage(request, resolution.basePath, resolution.pages, resolution.publicOrigin), { returnRedirect: false, head })
   }
   return toResponse(json({ message: configurationMessage }, 500), { returnRedirect: false, head })
 }

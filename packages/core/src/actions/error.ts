@@ -32,22 +32,34 @@ function errorPageCodeOrRaw(error: string): string {
 }
 
 /**
- * The answer to a page request when the configuration does not resolve: a redirect to
- * `pages.error` with `error=Configuration`, or the built-in page (500) in the visitor's language.
- * The built-in page is also shown when the request comes from `pages.error` itself (its
- * `callbackUrl` is that page): the app's error page cannot work with a broken configuration
- * either, and sending the browser back there would loop.
+ * The answer to a page request when the configuration does not resolve, or refuses the request's
+ * host: a redirect to `pages.error` with `error=Configuration`, or the built-in page (500) in the
+ * visitor's language. The built-in page is also shown when the request comes from `pages.error`
+ * itself (its `callbackUrl` is that page): the app's error page cannot work with a broken
+ * configuration either, and sending the browser back there would loop.
+ *
+ * `origin` is the app's public origin when it is known (`AUTH_URL`). Otherwise nothing here can
+ * tell whether the request's host is the app's, so every URL is left relative to whatever the
+ * browser asked for: a forged `Host` header is never written into a `Location` or a link.
  */
-export function configurationErrorPage(request: Request, basePath: string, pages: Readonly<Partial<PagesOptions>>): InternalResponse {
+export function configurationErrorPage(
+  request: Request,
+  basePath: string,
+  pages: Readonly<Partial<PagesOptions>>,
+  origin: string | undefined,
+): InternalResponse {
   const url = new URL(request.url)
+  const base = origin ?? url.origin
+  /** `target` as the answer writes it: absolute on the known origin, else as configured. */
+  const written = (configured: string, target: URL) => (origin || !configured.startsWith("/") ? target.href : `${target.pathname}${target.search}`)
   if (pages.error) {
-    const target = new URL(pages.error, url.origin)
-    if (!pageLoops("error", target, url.origin, basePath) && !isPage(url.searchParams.get("callbackUrl"), target)) {
+    const target = new URL(pages.error, base)
+    if (!pageLoops("error", target, base, basePath) && !isPage(url.searchParams.get("callbackUrl"), target)) {
       target.searchParams.set("error", "Configuration")
-      return { redirect: target.href }
+      return { redirect: written(pages.error, target) }
     }
   }
-  const signInUrl = pages.signIn ? new URL(pages.signIn, url.origin).href : `${url.origin}${basePath}/signin`
+  const signInUrl = pages.signIn ? written(pages.signIn, new URL(pages.signIn, base)) : `${origin ?? ""}${basePath}/signin`
   return errorPage({ error: "Configuration", signInUrl, theme: defaultTheme }, translatorForRequest(request))
 }
 

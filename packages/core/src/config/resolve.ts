@@ -91,7 +91,15 @@ export interface ResolvedConfig {
 /** What `resolveConfig` returns: a configuration, or the error with what is needed to report it. */
 export type Resolution =
   | { ok: true; config: ResolvedConfig }
-  | { ok: false; error: AuthError; basePath: string; pages: Partial<PagesOptions>; logger: LoggerInstance }
+  | {
+      ok: false
+      error: AuthError
+      basePath: string
+      pages: Partial<PagesOptions>
+      logger: LoggerInstance
+      /** The origin of `AUTH_URL` when it is a valid URL: the only origin an error answer may name. */
+      publicOrigin: string | undefined
+    }
 
 const cache = new WeakMap<object, Resolution>()
 
@@ -222,7 +230,9 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
           : new InvalidProvider("The configuration could not be read.", { cause: error })
     // Only pages that pass validation may be used to report the error (never an open redirect).
     const usablePages = Object.fromEntries(Object.entries(pages).filter(([, value]) => pageProblem(value) === null))
-    return { ok: false, error: authError, basePath, pages: usablePages, logger }
+    const url = envUrl(env)
+    const publicOrigin = url && isHttpUrl(url) ? new URL(url).origin : undefined
+    return { ok: false, error: authError, basePath, pages: usablePages, logger, publicOrigin }
   }
 }
 

@@ -299,3 +299,24 @@ describe("trustedOrigins validation", () => {
     expect(new URL(forwarded.headers.get("location")!).origin).toBe("http://pr-9.preview.localhost:3001")
   })
 })
+
+describe("a configuration that does not resolve", () => {
+  it("never writes the request's Host into its redirect to pages.error or the error page's links", async () => {
+    bareEnvironment()
+    const { config } = appWithoutHostSettings({ trustHost: true, pages: { error: "/oops", signIn: "/login" }, session: { maxAge: -1 } })
+    const redirected = await get(config, `http://${evil}/auth/signin`, { host: evil })
+    expect(redirected.headers.get("location")).toBe("/oops?error=Configuration")
+    const { config: pageConfig } = appWithoutHostSettings({ trustHost: true, pages: { signIn: "/login" }, session: { maxAge: -1 } })
+    const page = await get(pageConfig, `http://${evil}/auth/signin`, { host: evil })
+    expect(page.status).toBe(500)
+    expect(await page.text()).not.toContain(evil)
+  })
+
+  it("uses AUTH_URL's origin when it is set", async () => {
+    bareEnvironment()
+    vi.stubEnv("AUTH_URL", "https://app.example.com/auth")
+    const { config } = appWithoutHostSettings({ pages: { error: "/oops" }, session: { maxAge: -1 } })
+    const redirected = await get(config, `http://${evil}/auth/signin`, { host: evil })
+    expect(redirected.headers.get("location")).toBe("https://app.example.com/oops?error=Configuration")
+  })
+})
