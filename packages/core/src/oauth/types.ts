@@ -181,9 +181,9 @@ export type OAuthConfig<P = Profile> = OAuth2Config<P> | OIDCConfig<P>
  *
  * A provider typed with its service's own profile (`OAuth2Config<GitHubProfile>`, whose `id` is a
  * number) is not an `OAuth2Config<Profile>`: its `profile` callback takes another argument type.
- * This view leaves `profile` out, so that every such provider is a `Provider`, while a provider
- * written inline in `providers` is still typed by `OAuthConfig`, its callback's argument a
- * `Profile`. Sesame calls `profile` with what the service returned, which is what its type
+ * This view leaves `profile` and `isEmailVerified` (which take the profile too) out, so that every
+ * such provider is a `Provider`, while a provider written inline in `providers` is still typed by
+ * `OAuthConfig`, its callback's argument a `Profile`. Sesame calls `profile` with what the service returned, which is what its type
  * describes.
  */
-export type AnyOAuthConfig = Omit<OAuth2Config, "profile"> | Omit<OIDCConfig, "profile">
+export type AnyOAuthConfig = Omit<OAuth2Config, "profile" | "isEmailVerified"> | Omit<OIDCConfig, "profile" | "isEmailVerified">
