@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { conditions: ["sesame-source"] },
   ssr: { resolve: { conditions: ["sesame-source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
