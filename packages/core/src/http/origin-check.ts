@@ -4,18 +4,26 @@
  * be defeated by an attacker who plants a cookie, these headers cannot, since no page can set them.
  *
  * For a POST the dispatcher (`actions/index.ts`) marks as state-changing:
- * - `Origin` present: it must be an origin the app accepts ({@link acceptsOrigin}: its own,
- *   `ctx.origin`, which is AUTH_URL's when that is set). `Origin: null` (a sandboxed frame, a
- *   `file:` page, a redirect across sites) and every other origin are refused.
- * - Else `Sec-Fetch-Site` present: `same-origin` and `none` (typed, bookmarked) pass. `cross-site`
- *   is refused, and so is `same-site`: a sibling subdomain is same-site, and it is exactly the
- *   attacker who can plant cookies. An unknown value is refused too.
+ * - `Origin` present with an origin: it must be one the app accepts ({@link acceptsOrigin}: its
+ *   own, `ctx.origin`, which is AUTH_URL's when that is set). Every other origin is refused.
+ * - Otherwise, `Sec-Fetch-Site` present: `same-origin` and `none` (typed, bookmarked) pass.
+ *   `cross-site` is refused, and so is `same-site`: a sibling subdomain is same-site, and it is
+ *   exactly the attacker who can plant cookies. An unknown value is refused too.
+ * - `Origin: null` without `Sec-Fetch-Site`: refused. The browser hides where the post comes from
+ *   (a sandboxed frame, a `file:` page, a redirect across sites) and says nothing else about it.
  * - Neither header: allowed. Browsers send `Origin` on every POST and `Sec-Fetch-Site` on every
  *   request, so this is a server-to-server call, a framework's server action, or an old client;
  *   the CSRF token still applies to it.
  *
- * `Origin` is read first, and decides alone when present, so that an origin the app chooses to
- * trust passes whatever `Sec-Fetch-Site` says about it.
+ * Why `Origin: null` defers to `Sec-Fetch-Site` rather than being refused outright: a page served
+ * with `Referrer-Policy: no-referrer` (Sesame's own pages are, and so are many apps' hardened
+ * pages) makes the browser send `Origin: null` on every form post, its own origin's included,
+ * while `Sec-Fetch-Site` still says `same-origin`. An opaque or cross-site initiator is never
+ * `same-origin` there: a sandboxed frame or a redirect through another site makes it
+ * `cross-site`.
+ *
+ * `Origin` is read first, and decides alone when it names an origin, so that an origin the app
+ * chooses to trust passes whatever `Sec-Fetch-Site` says about it.
  *
  * @module
  */
@@ -53,7 +61,6 @@ function originSource(ctx: OriginContext): string {
 
 /** `origin` when it is a well-formed origin (which holds no character to escape), else a description. */
 function describeOrigin(origin: string): string {
-  if (origin === "null") return 'an opaque origin ("Origin: null")'
   try {
     if (new URL(origin).origin === origin) return origin
   } catch {
@@ -64,11 +71,12 @@ function describeOrigin(origin: string): string {
 
 /**
  * Throws a {@link CrossSiteRequest} when the browser says this request comes from another origin
- * or site; returns when it says the request is the app's own, or says nothing.
+ * or site, or hides its origin and says nothing else; returns when it says the request is the
+ * app's own, or says nothing at all.
  */
 export function assertSameOrigin(ctx: OriginContext & Pick<RequestContext, "request">): void {
   const origin = ctx.request.headers.get("origin")
-  if (origin !== null) {
+  if (origin !== null && origin !== "null") {
     if (acceptsOrigin(ctx, origin)) return
     throw new CrossSiteRequest(
       `Refused a cross-origin request: its origin (${describeOrigin(origin)}) differs from the app's origin (${ctx.origin}, ${originSource(ctx)}). ` +
@@ -77,7 +85,14 @@ export function assertSameOrigin(ctx: OriginContext & Pick<RequestContext, "requ
     )
   }
   const site = ctx.request.headers.get("sec-fetch-site")
-  if (site === null || ownSite.has(site)) return
+  if (site === null) {
+    if (origin === null) return
+    throw new CrossSiteRequest(
+      `Refused a request whose origin the browser hides ("Origin: null": a sandboxed frame, a file, or a redirect from another site). ` +
+        `Signing in, signing out and updating the session are only accepted from the app's own pages, at ${ctx.origin}.`,
+    )
+  }
+  if (ownSite.has(site)) return
   const said = site === "cross-site" || site === "same-site" ? `Sec-Fetch-Site: ${site}` : "an unknown Sec-Fetch-Site value"
   throw new CrossSiteRequest(
     `Refused a cross-site request: the browser says it comes from another site's page (${said}). ` +

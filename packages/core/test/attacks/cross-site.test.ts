@@ -8,11 +8,14 @@
  * the request comes from another site, and get it refused with a 403 before the action runs.
  * Beside each attack: the same request from the app's own page, and from a client that sends
  * neither header (a server, a framework's server action), still works; and an OAuth `form_post`
- * callback, which the provider's page posts cross-site by design, still signs in.
+ * callback, which the provider's page posts cross-site by design, still signs in. Last, the whole
+ * attack in Chromium, with the headers a real browser sends: a same-site sibling (another port of
+ * 127.0.0.1) plants its CSRF cookie and auto-submits its sign-in form.
  */
 import type { DevIdp } from "@sesame/dev-idp"
-import type { AuthConfig } from "@sesame/core"
-import { SoftAuthenticator } from "@sesame/testing"
+import { Auth, type AuthConfig } from "@sesame/core"
+import { launchBrowser, serve, SoftAuthenticator, type TestServer } from "@sesame/testing"
+import type { Browser } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { CookieJar, csrfToken, jwtConfig, origin, send, signInAlice, users } from "../helpers.js"
 import { confirmationForm, emailConfig, followLink, lastLink, openLink, recordingEmail, requestLink, sessionOf } from "../email/helpers.js"
@@ -60,7 +63,10 @@ describe("the rules, on the credentials callback (a login CSRF)", () => {
     ["Sec-Fetch-Site: none (typed or bookmarked)", true, { "sec-fetch-site": "none" }],
     ["the app's Origin and Sec-Fetch-Site: same-origin", true, { origin, "sec-fetch-site": "same-origin" }],
     ["Origin of another site", false, { origin: "https://evil.example" }],
-    ["Origin: null (a sandboxed frame)", false, { origin: "null" }],
+    ["Origin: null alone (a sandboxed frame in a browser without Sec-Fetch-Site)", false, { origin: "null" }],
+    ["Origin: null from a sandboxed frame or a cross-site redirect (Sec-Fetch-Site: cross-site)", false, { origin: "null", "sec-fetch-site": "cross-site" }],
+    // What a browser sends from a page with Referrer-Policy: no-referrer (the built-in pages have it).
+    ["Origin: null with Sec-Fetch-Site: same-origin (a no-referrer page of the app)", true, { origin: "null", "sec-fetch-site": "same-origin" }],
     ["Origin of another port", false, { origin: "http://localhost:3001" }],
     ["Origin of another scheme", false, { origin: "https://localhost:3000" }],
     ["Origin of a subdomain", false, { origin: "http://evil.localhost:3000" }],
@@ -272,5 +278,61 @@ describe("OAuth / OIDC", () => {
     expect(callback.status).toBe(302)
     expect(callback.headers.get("location")).toBe(`${origin}/`)
     expect(await session(config, jar)).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+})
+
+describe("in a real browser: a sibling on the same site plants its cookie and posts its form", () => {
+  // 127.0.0.1 on another port is another origin but the same site, and cookies ignore ports: the
+  // sibling's page can plant a CSRF cookie for the app, and the browser sends the app's SameSite=Lax
+  // cookies with the sibling's form post. Only the origin check is left to refuse it.
+  let browser: Browser
+  let app: TestServer
+  let sibling: TestServer
+  const config = jwtConfig({ logger: { error: () => {}, warn: () => {}, debug: () => {} } })
+  let planted: { cookie: string; token: string }
+
+  beforeAll(async () => {
+    ;[browser, app] = await Promise.all([launchBrowser(), serve((request) => Auth(request, config))])
+    // The attacker's own pair, fetched as anyone can.
+    const jar = new CookieJar()
+    const token = await csrfToken(config, jar, `${app.origin}/auth`)
+    planted = { cookie: jar.cookies.get("sesame.csrf-token")!, token }
+    sibling = await serve(() => {
+      const fields = { csrfToken: planted.token, username: "alice", password: users.alice.password }
+      const inputs = Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`).join("")
+      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Win a prize</title></head><body><form id="f" method="POST" action="${app.origin}/auth/callback/credentials">${inputs}</form><script>document.getElementById("f").submit()</script></body></html>`
+      return new Response(html, {
+        headers: { "content-type": "text/html; charset=utf-8", "set-cookie": `sesame.csrf-token=${planted.cookie}; Path=/; SameSite=Lax` },
+      })
+    })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await Promise.all([app?.close(), sibling?.close()])
+  })
+
+  it("the forged sign-in is refused with 403 and the victim's browser gets no session; the app's own page still signs in", async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const [answer] = await Promise.all([
+      page.waitForResponse(`${app.origin}/auth/callback/credentials`),
+      page.goto(`${sibling.origin}/prize`),
+    ])
+    expect(answer.status()).toBe(403)
+    expect(answer.request().headers()["origin"]).toBe(sibling.origin)
+    // The planted cookie reached the app's origin: only the origin check stood in the way.
+    const cookies = await context.cookies(app.origin)
+    expect(cookies.find((c) => c.name === "sesame.csrf-token")?.value).toBe(planted.cookie)
+    expect(cookies.some((c) => c.name === "sesame.session-token")).toBe(false)
+    expect(await (await page.request.get(`${app.origin}/auth/session`)).json()).toBeNull()
+
+    // The built-in page (Referrer-Policy: no-referrer, so Origin: null and Sec-Fetch-Site: same-origin).
+    await context.clearCookies()
+    await page.goto(`${app.origin}/auth/signin`)
+    await page.getByLabel("Username").fill("alice")
+    await page.getByLabel("Password").fill(users.alice.password)
+    await Promise.all([page.waitForURL(`${app.origin}/`), page.getByRole("button", { name: "Sign in with Credentials" }).click()])
+    expect(await (await page.request.get(`${app.origin}/auth/session`)).json()).toMatchObject({ user: { email: users.alice.email } })
+    await context.close()
   })
 })
