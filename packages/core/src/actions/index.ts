@@ -1,16 +1,17 @@
 /**
  * The flat (method, action) dispatcher, and the checks each request gets:
  *
- * | method | action                 | same origin (here)      | CSRF token (in the action)          |
- * | ------ | ---------------------- | ----------------------- | ----------------------------------- |
- * | GET    | any                    | no: changes nothing     | no                                  |
- * | POST   | `signin/:provider`     | yes                     | yes                                 |
- * | POST   | `signout`              | yes                     | yes                                 |
- * | POST   | `session`              | yes                     | yes                                 |
- * | POST   | `callback/:credentials`| yes                     | yes                                 |
- * | POST   | `callback/:email`      | yes                     | yes                                 |
- * | POST   | `callback/:webauthn`   | yes                     | no: the sealed challenge cookie     |
- * | POST   | `callback/:oauth|oidc` | no: `form_post`         | no: `state`, PKCE, nonce            |
+ * | method | action                   | same origin (here)          | CSRF token (in the action)      |
+ * | ------ | ------------------------ | --------------------------- | ------------------------------- |
+ * | GET    | `callback/:oauth`/`oidc` | no: the provider's redirect | no: `state`, PKCE, nonce        |
+ * | GET    | every other              | no: changes nothing         | no                              |
+ * | POST   | `signin/:provider`       | yes                         | yes                             |
+ * | POST   | `signout`                | yes                         | yes                             |
+ * | POST   | `session`                | yes                         | yes                             |
+ * | POST   | `callback/:credentials`  | yes                         | yes                             |
+ * | POST   | `callback/:email`        | yes                         | yes                             |
+ * | POST   | `callback/:webauthn`     | yes                         | no: the sealed challenge cookie |
+ * | POST   | `callback/:oauth`/`oidc` | no: `form_post`             | no: `state`, PKCE, nonce        |
  *
  * "Same origin" is `http/origin-check.ts`: refused when the browser says the request comes from
  * another origin or site. Every POST gets it except those in {@link crossSitePosts}, so a POST
