@@ -17,9 +17,11 @@ import { dispatch } from "./actions/index.js"
 import { resolveConfig, type Resolution } from "./config/resolve.js"
 import { AuthError } from "./errors.js"
 import { createContext, type RequestContext } from "./http/context.js"
+import { forgetRepeatedCsrfCookie } from "./http/csrf.js"
 import { asAuthError, badRequestResponse, errorResponse } from "./http/error-response.js"
 import { BadRequest, matchRoute, parseBody, parseQuery, requestCookies } from "./http/request.js"
 import { json, toResponse, type InternalResponse } from "./http/response.js"
+import { printError } from "./logger.js"
 import type { raw } from "./symbols.js"
 import type { AuthConfig, LazyAuthConfig } from "./types.js"
 
@@ -103,7 +105,8 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
   try {
     config = typeof configOrLazy === "function" ? await configOrLazy(request) : configOrLazy
   } catch (error) {
-    console.error("[sesame][error] The lazy configuration function threw:", error)
+    // No configuration, so no configured logger: the built-in one prints it.
+    printError(new Error("The lazy configuration function threw.", { cause: error instanceof Error ? error : new Error(String(error)) }))
     return toResponse(json({ message: configurationMessage }, 500), { returnRedirect: false, head: false })
   }
   const isRaw = !!config?.raw
@@ -126,6 +129,7 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
     if (!route) throw new BadRequest(`${url.pathname} is not an authentication endpoint.`)
     const query = parseQuery(url.searchParams)
     const body = method === "POST" ? await parseBody(request) : {}
+    const cookies = requestCookies(request)
     ctx = createContext({
       config: resolved,
       request,
@@ -136,8 +140,12 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
       providerId: route.providerId,
       query,
       body,
-      cookies: requestCookies(request),
+      cookies,
     })
+    // Before anything reads the CSRF state: a CSRF cookie sent twice is trusted in neither copy.
+    if (forgetRepeatedCsrfCookie(cookies, ctx.cookieOptions.csrfToken.name)) {
+      resolved.logger.debug("the request carries the CSRF cookie more than once (a planted cookie?); neither copy is used")
+    }
   } catch (error) {
     if (error instanceof BadRequest) {
       resolved.logger.debug(`bad request: ${error.message}`)
