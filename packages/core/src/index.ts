@@ -117,6 +117,7 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
   const route = matchRoute(url.pathname, resolution.ok ? resolution.config.basePath : resolution.basePath)
   if (!resolution.ok) {
     if (isRaw) throw resolution.error
+    resolution.logger.error(resolution.error)
     return configurationError(resolution, route?.action, method, request, head)
   }
   const resolved = resolution.config
@@ -151,10 +152,12 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
       resolved.logger.debug(`bad request: ${error.message}`)
       return finish(badRequestResponse(error))
     }
+    // The configuration refuses this request (a host it does not trust): the configuration error.
     const authError = asAuthError(error)
     resolved.logger.error(authError)
     if (isRaw) throw authError
-    return finish(json({ message: configurationMessage }, 500))
+    const known = { basePath: resolved.basePath, pages: resolved.pages, publicOrigin: resolved.publicUrl?.origin }
+    return configurationError(known, route?.action, method, request, head)
   }
 
   try {
@@ -174,15 +177,14 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
 }
 
 function configurationError(
-  resolution: Extract<Resolution, { ok: false }>,
+  known: Pick<Extract<Resolution, { ok: false }>, "basePath" | "pages" | "publicOrigin">,
   action: string | undefined,
   method: string,
   request: Request,
   head: boolean,
 ): Response {
-  resolution.logger.error(resolution.error)
   if (method === "GET" && action && pageActions.has(action)) {
-    return toResponse(configurationErrorPage(request, resolution.basePath, resolution.pages, resolution.publicOrigin), { returnRedirect: false, head })
+    return toResponse(configurationErrorPage(request, known.basePath, known.pages, known.publicOrigin), { returnRedirect: false, head })
   }
   return toResponse(json({ message: configurationMessage }, 500), { returnRedirect: false, head })
 }

@@ -5,7 +5,8 @@
  *
  * For a POST the dispatcher (`actions/index.ts`) marks as state-changing:
  * - `Origin` present with an origin: it must be one the app accepts ({@link acceptsOrigin}: its
- *   own, `ctx.origin`, which is AUTH_URL's when that is set). Every other origin is refused.
+ *   own, `ctx.origin`, which is AUTH_URL's when that is set, or one of its `trustedOrigins`). Every
+ *   other origin is refused.
  * - Otherwise, `Sec-Fetch-Site` present: `same-origin` and `none` (typed, bookmarked) pass.
  *   `cross-site` is refused, and so is `same-site`: a sibling subdomain is same-site, and it is
  *   exactly the attacker who can plant cookies. An unknown value is refused too.
@@ -47,7 +48,7 @@ export type OriginContext = Pick<RequestContext, "origin" | "config">
  * case), which is how `ctx.origin` is made, so the comparison is exact.
  */
 export function acceptsOrigin(ctx: OriginContext, origin: string): boolean {
-  return origin === ctx.origin
+  return origin === ctx.origin || ctx.config.trustedOrigins.matches(origin)
 }
 
 /** `Sec-Fetch-Site` values that say the request was not started by another site's page. */
@@ -56,7 +57,7 @@ const ownSite: ReadonlySet<string> = new Set(["same-origin", "none"])
 /** Where the app's origin came from, for the message of a refusal. */
 function originSource(ctx: OriginContext): string {
   if (ctx.config.publicUrl) return "from AUTH_URL / SESAME_URL"
-  return ctx.config.trustHost ? "from the request's Host / X-Forwarded-Host headers" : "from the request URL"
+  return ctx.config.hostPolicy === "proxy" ? "from the request's X-Forwarded-Host / Host headers" : "from the request's Host header, a loopback host"
 }
 
 /** `origin` when it is a well-formed origin (which holds no character to escape), else a description. */
