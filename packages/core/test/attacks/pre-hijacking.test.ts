@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { recordingEmail, followLink, lastLink, requestLink } from "../email/helpers.js"
 import { CookieJar, origin, recordingLogger, secret, send } from "../helpers.js"
 import { atProvider, callbackUrl, client, clientSecret, deliver, quietLogger, session, startIdp, startSignIn } from "../oauth/harness.js"
-import { authenticate, register } from "../webauthn/harness.js"
+import { authenticate, postResponse, register } from "../webauthn/harness.js"
 
 const victim = "alice@example.com"
 
@@ -297,3 +297,85 @@ describe("an adapter that cannot take an address back", () => {
     expect(lines.join("\n")).toMatch(/MissingAdapterMethods.*listAccountsByUserId.*unlinkAccount/s)
   })
 })
+
+describe("a squatter racing the owner's proof", () => {
+  it("a passkey sign-in in flight while the owner's link takes the address back leaves the squatter no session", async () => {
+    // The squatter's sign-in is held in the signIn callback (an app asking a slow deny-list
+    // service, say) after his passkey verified, until the owner's confirmation has gone through.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let reached: () => void = () => {}
+    const inCallback = new Promise<void>((resolve) => (reached = resolve))
+    let holding = false
+    const target = app("database", {
+      callbacks: {
+        signIn: async ({ account }) => {
+          if (holding && account?.type === "webauthn") {
+            reached()
+            await held
+          }
+          return true
+        },
+      },
+    })
+    const key = new SoftAuthenticator()
+    await register(target.config, new CookieJar(), key, victim)
+    const browser = new CookieJar()
+    await requestLink(target.config, browser, victim)
+    const link = lastLink(target.sent)
+    const attacker = new CookieJar()
+    const answer = await askOptionsFor(target, attacker, key)
+    holding = true
+    const squatting = postResponse(target.config, attacker, "authenticate", answer)
+    await inCallback
+    await followLink(target.config, browser, link)
+    release()
+    const squatted = await squatting
+    expect(errorOf(squatted)).toBe("AccessDenied")
+    expect(await session(target.config, attacker)).toBeNull()
+    expect(await target.adapter.listSessionsByUserId((await target.adapter.getUserByEmail(victim))!.id)).toHaveLength(1)
+    expect((await session(target.config, browser))?.user?.email).toBe(victim)
+  })
+
+  it("an adapter that leaves emailVerified out does not spare a squatter's JWT session", async () => {
+    const adapter = MemoryAdapter()
+    // Drops null fields from the users it returns, as some document stores do.
+    const dropsNulls = new Proxy(adapter, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown
+        if (typeof value !== "function" || !/^get(User|UserByEmail|UserByAccount)$/.test(String(name))) return value
+        return async (...args: unknown[]) => {
+          const user = (await (value as (...a: unknown[]) => Promise<Record<string, unknown> | null>).apply(target, args)) ?? null
+          return user && Object.fromEntries(Object.entries(user).filter(([, v]) => v !== null))
+        }
+      },
+    })
+    const email = recordingEmail()
+    const { logger } = quietLogger()
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      adapter: dropsNulls,
+      session: { strategy: "jwt" },
+      providers: [Passkey(), email.provider],
+      experimental: { enableWebAuthn: true },
+      logger,
+    }
+    const key = new SoftAuthenticator()
+    await register(config, new CookieJar(), key, victim)
+    // A later sign-in with the squatted passkey: its user comes from getUser, without emailVerified.
+    const attacker = new CookieJar()
+    await authenticate(config, attacker, key)
+    expect((await session(config, attacker))?.user?.email).toBe(victim)
+    await requestLink(config, new CookieJar(), victim)
+    await followLink(config, new CookieJar(), lastLink(email.sent))
+    expect(await session(config, attacker)).toBeNull()
+  })
+})
+
+/** The options of a passkey sign-in, answered by `key` (the response not yet posted). */
+async function askOptionsFor(target: App, jar: CookieJar, key: SoftAuthenticator) {
+  const response = await send(target.config, "/auth/webauthn-options/passkey?action=authenticate", { jar })
+  const { options } = (await response.json()) as { options: Parameters<SoftAuthenticator["authenticate"]>[0] }
+  return key.authenticate(options, { origin })
+}
