@@ -379,3 +379,17 @@ async function askOptionsFor(target: App, jar: CookieJar, key: SoftAuthenticator
   const { options } = (await response.json()) as { options: Parameters<SoftAuthenticator["authenticate"]>[0] }
   return key.authenticate(options, { origin })
 }
+
+describe("look-alike addresses", () => {
+  it("a passkey squat on a full-width look-alike is the same address, and the owner's link takes it back", async () => {
+    const target = app()
+    const key = new SoftAuthenticator()
+    await register(target.config, new CookieJar(), key, "\uFF41lice@example.com")
+    expect((await target.adapter.getUserByEmail(victim))?.emailVerified).toBeNull()
+    await signInByEmail(target, new CookieJar(), victim)
+    const owner = (await target.adapter.getUserByEmail(victim))!
+    expect(owner.emailVerified).toBeInstanceOf(Date)
+    expect(await target.adapter.listAuthenticatorsByUserId(owner.id)).toEqual([])
+    expect(errorOf((await authenticate(target.config, new CookieJar(), key)).response)).toBe("WebAuthnVerificationError")
+  })
+})
