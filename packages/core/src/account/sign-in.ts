@@ -43,7 +43,7 @@ import type { CredentialsConfig } from "../credentials/types.js"
 import { AccessDenied, CallbackRouteError, OAuthAccountNotLinked, type SignInError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
-import { sessionStrategy } from "../session/index.js"
+import { signedInUser } from "../session/index.js"
 import type { Account, User } from "../types.js"
 import { reclaimAddress } from "./reclaim.js"
 import { accountSubject } from "./subject.js"
@@ -108,7 +108,7 @@ export async function decideForAccount(
   // Between this decision and the session, the address's owner may prove it and take it back
   // (reclaim.ts): the session strategy asks this once the session exists, and ends it if not.
   const stillLinked = (userId: string) => async () => (await adapter.getUserByAccount(key))?.id === userId
-  const current = await sessionStrategy(config).currentUser(ctx)
+  const current = await signedInUser(ctx)
   const link = (userId: string) =>
     adapter.transaction(async (tx: CheckedAdapter) => {
       const stored = storedAccount(account, userId)

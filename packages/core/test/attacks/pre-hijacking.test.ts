@@ -393,3 +393,23 @@ describe("look-alike addresses", () => {
     expect(errorOf((await authenticate(target.config, new CookieJar(), key)).response)).toBe("WebAuthnVerificationError")
   })
 })
+
+describe("a planted session cookie beside the victim's own", () => {
+  it("does not make the victim's new provider account part of the planter's user", async () => {
+    const target = app("database", {}, [oidcProvider("dev")])
+    // Bob (the attacker) signs in and keeps his session cookie.
+    const bob = new CookieJar()
+    await viaIdp(target.config, bob, "dev", "bob")
+    const planted = `sesame.session-token=${bob.cookies.get("sesame.session-token")}`
+    // The victim is signed in with her own session, and signs in at the provider as alice; a
+    // sibling subdomain has planted Bob's session cookie, which the browser sends first.
+    const victimJar = new CookieJar()
+    await signInByEmail(target, victimJar, "carol@example.com")
+    const start = await startSignIn(target.config, victimJar, "dev", { query: { login_hint: "alice" } })
+    const answer = await atProvider(start.headers.get("location")!, callbackUrl("dev"))
+    if (answer.kind !== "redirect") throw new Error("expected a redirect")
+    await send(target.config, answer.url, { cookie: `${planted}; ${victimJar.header()}` })
+    const bobUser = (await target.adapter.getUserByEmail("bob@example.com"))!
+    expect((await target.adapter.listAccountsByUserId(bobUser.id)).map((a) => a.providerAccountId)).toEqual(["bob"])
+  })
+})
