@@ -13,6 +13,7 @@
  *
  * @module
  */
+import type { Adapter, AdapterUser } from "../adapters/types.js"
 import { backend } from "#crypto"
 import { decoder, encoder, fromBase64url } from "../crypto/encoding.js"
 import type { ContentEncryption, JweHeader } from "../crypto/types.js"
@@ -173,6 +174,16 @@ export interface GetTokenParams {
    * unset, no absolute lifetime. (`getToken` cannot see the configuration, so pass it here.)
    */
   absoluteMaxAge?: number
+  /**
+   * The app's adapter, to end JWT sessions of unverified users as the session endpoint does. A token
+   * issued to a user whose address nobody had proven carries `email_unverified: true`; when the
+   * address's owner proves it later, everything the first claimant attached is removed, and such a
+   * token must stop working (it may be a squatter's). With `adapter`, a marked token whose user is
+   * gone or now verified gives null (one `getUser` call, for marked tokens only). Without it, a
+   * marked token is returned as is: check `token.email_unverified` yourself, or read the session
+   * through `Auth()` (`auth()` in the integrations), before trusting it with anything.
+   */
+  adapter?: Pick<Adapter, "getUser">
 }
 
 function headerOf(req: GetTokenParams["req"], name: string): string | undefined {
@@ -229,6 +240,15 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
   if (claims && params.absoluteMaxAge !== undefined) {
     const signedInAt = typeof claims.auth_time === "number" ? claims.auth_time * 1000 : undefined
     if (!(Date.now() < absoluteEnd({ absoluteMaxAge: params.absoluteMaxAge }, signedInAt))) return null
+  }
+  if (claims?.email_unverified === true && params.adapter?.getUser) {
+    let user: AdapterUser | null = null
+    try {
+      user = typeof claims.sub === "string" ? await params.adapter.getUser(claims.sub) : null
+    } catch {
+      // Fail closed: a token that cannot be checked is not trusted.
+    }
+    if (!user || user.emailVerified) return null
   }
   return claims
 }

@@ -11,7 +11,7 @@
  */
 import type { AuthConfig, OIDCConfig } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
-import { decode } from "@sesame/core/jwt"
+import { decode, getToken } from "@sesame/core/jwt"
 import Passkey from "@sesame/core/providers/passkey"
 import type { DevIdp } from "@sesame/dev-idp"
 import { SoftAuthenticator } from "@sesame/testing"
@@ -411,5 +411,22 @@ describe("a planted session cookie beside the victim's own", () => {
     await send(target.config, answer.url, { cookie: `${planted}; ${victimJar.header()}` })
     const bobUser = (await target.adapter.getUserByEmail("bob@example.com"))!
     expect((await target.adapter.listAccountsByUserId(bobUser.id)).map((a) => a.providerAccountId)).toEqual(["bob"])
+  })
+})
+
+describe("getToken and a squatter's JWT", () => {
+  it("with the adapter, a token of a user whose address was taken back gives null; the owner's is unaffected", async () => {
+    const target = app("jwt")
+    const attacker = new CookieJar()
+    await register(target.config, attacker, new SoftAuthenticator(), victim)
+    const owner = new CookieJar()
+    await signInByEmail(target, owner, victim)
+    const read = (jar: CookieJar, withAdapter: boolean) =>
+      getToken({ req: new Request(`${origin}/api/data`, { headers: { cookie: jar.header() } }), secret, ...(withAdapter ? { adapter: target.adapter } : {}) })
+    // Without the adapter getToken cannot know; the mark says so.
+    expect((await read(attacker, false))?.email_unverified).toBe(true)
+    expect(await read(attacker, true)).toBeNull()
+    expect((await read(owner, true))?.email).toBe(victim)
+    expect((await read(owner, true))?.email_unverified).toBeUndefined()
   })
 })
