@@ -16,6 +16,7 @@ export type WarningCode =
   | "experimental-webauthn"
   | "env-url-basepath-redundant"
   | "missing-secret-development"
+  | "missing-secret-development-process"
   | "trusted-origin-shared-domain"
   | "oauth-checks-none"
   | "weak-secret"
@@ -32,7 +33,9 @@ const warningText: Record<WarningCode, string> = {
   "experimental-webauthn": "WebAuthn support is experimental. Its API may change in a minor release.",
   "env-url-basepath-redundant": "Both AUTH_URL (or SESAME_URL) and `basePath` are set; `basePath` wins. Remove one of them.",
   "missing-secret-development":
-    "No secret is set (AUTH_SECRET or SESAME_SECRET). A random secret is used for this process only, so sessions end when it restarts. Make one with `openssl rand -base64 33`.",
+    "No secret is set (AUTH_SECRET or SESAME_SECRET). A development secret kept in node_modules/.cache/sesame/development-secret is used, shared by the app's processes and for localhost only. Before deploying, run `npx sesame secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
+  "missing-secret-development-process":
+    "No secret is set (AUTH_SECRET or SESAME_SECRET), and node_modules/.cache/sesame/development-secret could not be written or read (a read-only file system?). A random secret is used for this process only, for localhost only: other processes cannot read its sessions, and they end when it restarts. Run `npx sesame secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
   "trusted-origin-shared-domain":
     "A `trustedOrigins` pattern puts a wildcard right under a hosting domain where anyone can deploy (such as vercel.app): other people's deployments match it. Give preview deployments a domain of your own.",
   "oauth-checks-none":

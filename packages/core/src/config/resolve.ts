@@ -11,7 +11,6 @@
 import { reclaimMethods } from "../account/reclaim.js"
 import { checkAdapter, missingMethods, type AdapterMethod, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
-import { randomHex } from "../crypto/encoding.js"
 import { resolveEmailProvider } from "../email/resolve.js"
 import {
   AuthError,
@@ -43,6 +42,7 @@ import type {
   Theme,
 } from "../types.js"
 import { resolveMessages, resolveTheme } from "./appearance.js"
+import { developmentSecret } from "./development-secret.js"
 import { defaultAbsoluteMaxAge, defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
 import { envFlag, envSecretEntries, envTrustedOrigins, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env, type NamedSecret } from "./env.js"
 import { trustedOrigins as parseTrustedOrigins, type TrustedOrigins } from "./origins.js"
@@ -61,7 +61,10 @@ export interface ResolvedConfig {
    * loopback hosts only (nothing said, outside production). See `http/context.ts`.
    */
   readonly hostPolicy: "proxy" | "loopback"
-  /** Whether the secret was generated for this process (no secret configured, outside production). */
+  /**
+   * Whether no secret is configured and the development secret is used (outside production; see
+   * `development-secret.ts`). It serves loopback hosts only.
+   */
   readonly generatedSecret: boolean
   /** Origins other than the app's own that it vouches for (`trustedOrigins`). */
   readonly trustedOrigins: TrustedOrigins
@@ -103,12 +106,6 @@ export type Resolution =
 
 const cache = new WeakMap<object, Resolution>()
 
-/**
- * A secret for this process only, used outside production when none is configured (with a
- * warning). Fixed at load so that every configuration object of the process agrees on it.
- */
-const developmentSecret = randomHex(32)
-
 /** Provider kinds this build implements. */
 const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "email", "webauthn"])
 
@@ -142,7 +139,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     const warnings: WarningCode[] = []
     const publicUrl = parsePublicUrl(env)
     basePath = resolveBasePath(config.basePath, publicUrl, warnings)
-    const secrets = resolveSecrets(config.secret, env, warnings)
+    const { secrets, generated } = resolveSecrets(config.secret, env, warnings)
     const trustHost = config.trustHost ?? envTrustHost(env)
     if (!publicUrl && trustHost !== true && (trustHost === false || isProduction(env))) {
       fail(
@@ -197,7 +194,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       secrets: Object.freeze(secrets),
       publicUrl,
       hostPolicy,
-      generatedSecret: secrets.length === 1 && secrets[0] === developmentSecret,
+      generatedSecret: generated,
       trustedOrigins: trusted,
       providers: Object.freeze(providers),
       providerById: new Map(providers.map((p) => [p.id, p])),
@@ -271,7 +268,7 @@ function normaliseBasePath(path: string): string {
   return path.replace(/\/+$/, "")
 }
 
-function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: WarningCode[]): string[] {
+function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: WarningCode[]): { secrets: string[]; generated: boolean } {
   let named: NamedSecret[]
   if (secret !== undefined) {
     const list = Array.isArray(secret) ? secret : [secret]
@@ -290,8 +287,16 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
         ),
       )
     }
-    warnings.push("missing-secret-development")
-    return [developmentSecret]
+    const development = developmentSecret()
+    if (development.kind === "unavailable") {
+      fail(
+        new MissingSecretError(
+          "No secret is set (AUTH_SECRET or SESAME_SECRET), and this runtime (Edge, or another without a file system) cannot share the development secret that Node.js keeps for the app: sessions sealed there could not be read here. Run `npx sesame secret --write`, which puts AUTH_SECRET=… in .env.local, and restart the dev server.",
+        ),
+      )
+    }
+    warnings.push(development.kind === "shared" ? "missing-secret-development" : "missing-secret-development-process")
+    return { secrets: [development.value], generated: true }
   }
   // Every secret still decrypts (older ones too), so every one must be strong.
   for (const { source, value } of named) {
@@ -307,7 +312,7 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
     warnings.push("weak-secret")
     break
   }
-  return named.map((s) => s.value)
+  return { secrets: named.map((s) => s.value), generated: false }
 }
 
 const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
