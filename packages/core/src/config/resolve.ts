@@ -11,25 +11,22 @@
 import { reclaimMethods } from "../account/reclaim.js"
 import { checkAdapter, missingMethods, type AdapterMethod, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
-import { resolveEmailProvider } from "../email/resolve.js"
 import {
   AuthError,
-  ExperimentalFeatureNotEnabled,
   InvalidEndpoints,
   InvalidProvider,
   MissingAdapter,
   MissingAdapterMethods,
-  MissingAuthorize,
   MissingSecretError,
   UntrustedHost,
 } from "../errors.js"
 import { cookieProblem, defaultCookies, mergeCookies, type CookiesOptions, type PartialCookiesOptions } from "../http/cookies.js"
 import { decode, encode, type JWTOptions } from "../jwt/index.js"
 import { createLogger, type LoggerInstance, type WarningCode } from "../logger.js"
-import { resolveOAuthProvider, type OAuthProvider } from "../oauth/provider.js"
+import type { OAuthProvider } from "../oauth/provider.js"
 import type { MessageOverrides } from "../pages/messages.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
-import { checkWebAuthnProviders, resolveWebAuthnProvider } from "../webauthn/provider.js"
+import { checkWebAuthnProviders } from "../webauthn/provider.js"
 import type {
   AuthConfig,
   CallbacksOptions,
@@ -37,14 +34,14 @@ import type {
   ExperimentalOptions,
   PagesOptions,
   Provider,
-  ProviderType,
   SessionOptions,
   Theme,
 } from "../types.js"
 import { resolveMessages, resolveTheme } from "./appearance.js"
 import { developmentSecret } from "./development-secret.js"
 import { defaultAbsoluteMaxAge, defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
-import { envFlag, envSecretEntries, envTrustedOrigins, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env, type NamedSecret } from "./env.js"
+import { envFlag, envSecretEntries, envTrustedOrigins, envTrustHost, envUrl, isProduction, readEnv, type Env, type NamedSecret } from "./env.js"
+import { resolveProviders } from "./providers.js"
 import { trustedOrigins as parseTrustedOrigins, type TrustedOrigins } from "./origins.js"
 import { secretWeakness } from "./secret-strength.js"
 
@@ -68,10 +65,13 @@ export interface ResolvedConfig {
   readonly generatedSecret: boolean
   /** Origins other than the app's own that it vouches for (`trustedOrigins`). */
   readonly trustedOrigins: TrustedOrigins
+  /** The providers that can be used (see `providers.ts` for those that cannot). */
   readonly providers: readonly Provider[]
   readonly providerById: ReadonlyMap<string, Provider>
-  /** The `oauth` and `oidc` providers, validated and with their defaults, by id. */
+  /** The `oauth` and `oidc` providers that can be used, validated and with their defaults, by id. */
   readonly oauthProviders: ReadonlyMap<string, OAuthProvider>
+  /** Providers left out because their settings are missing, by id, with the error that names them. */
+  readonly unavailableProviders: ReadonlyMap<string, AuthError>
   readonly adapter: CheckedAdapter | undefined
   readonly session: Readonly<SessionOptions>
   readonly jwt: Readonly<JWTOptions>
@@ -105,9 +105,6 @@ export type Resolution =
     }
 
 const cache = new WeakMap<object, Resolution>()
-
-/** Provider kinds this build implements. */
-const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "email", "webauthn"])
 
 class ConfigError extends Error {
   constructor(readonly error: AuthError) {
@@ -159,15 +156,15 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     }
     // Explicit trust only: the inferred default (outside production, say) says nothing about a proxy.
     const trustProxy = config.trustHost ?? envFlag(env.SESAME_TRUST_HOST ?? env.AUTH_TRUST_HOST) ?? false
-    const providers = resolveProviders(config.providers, env, experimental, trustProxy)
-    checkWebAuthnProviders(providers)
-    const oauthProviders = new Map<string, OAuthProvider>()
-    for (const p of providers) if (p.type === "oauth" || p.type === "oidc") oauthProviders.set(p.id, resolveOAuthProvider(p, redirectProxyUrl))
+    const resolvedProviders = resolveProviders(config.providers, { env, experimental, trustProxy, redirectProxyUrl })
+    const { available: providers, oauth: oauthProviders, unavailable } = resolvedProviders
+    checkWebAuthnProviders(resolvedProviders.all)
     if ([...oauthProviders.values()].some((p) => p.checks.size === 0)) warnings.push("oauth-checks-none")
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
     const session = resolveSession(config.session, config.adapter)
     const adapter = config.adapter ? checkAdapter(config.adapter, logger) : undefined
-    checkAdapterCoverage(config.adapter, session, providers)
+    // Every provider, unavailable ones too: what the adapter lacks does not depend on the environment.
+    checkAdapterCoverage(config.adapter, session, resolvedProviders.all)
     const callbacks = resolveCallbacks(config.callbacks)
     const jwt: JWTOptions = {
       maxAge: config.jwt?.maxAge ?? session.maxAge,
@@ -199,6 +196,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       providers: Object.freeze(providers),
       providerById: new Map(providers.map((p) => [p.id, p])),
       oauthProviders,
+      unavailableProviders: unavailable,
       adapter,
       session: Object.freeze(session),
       jwt: Object.freeze(jwt),
@@ -217,6 +215,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       cookies,
     })
     for (const code of warnings) logger.warn(code)
+    for (const error of unavailable.values()) logger.error(error)
     return { ok: true, config: resolved }
   } catch (error) {
     const authError =
@@ -313,61 +312,6 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
     break
   }
   return { secrets: named.map((s) => s.value), generated: false }
-}
-
-const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
-const providerTypes: ReadonlySet<string> = new Set<ProviderType>(["oidc", "oauth", "email", "credentials", "webauthn"])
-
-function resolveProviders(input: AuthConfig["providers"], env: Env, experimental: ExperimentalOptions, trustProxy: boolean): Provider[] {
-  if (!Array.isArray(input)) fail(new InvalidProvider("`providers` must be an array of providers."))
-  const seen = new Set<string>()
-  return input.map((entry, index) => {
-    const provider = (typeof entry === "function" ? entry() : entry) as Provider | undefined
-    if (!provider || typeof provider !== "object") fail(new InvalidProvider(`providers[${index}] is not a provider object.`))
-    const { id, type } = provider
-    if (typeof id !== "string" || !providerId.test(id)) {
-      fail(new InvalidProvider(`providers[${index}] needs an \`id\` made of letters, digits, "-", "_" or "."; got ${JSON.stringify(id)}.`))
-    }
-    if (seen.has(id)) fail(new InvalidProvider(`Two providers have the id "${id}". Give each a unique \`id\`.`))
-    seen.add(id)
-    if (typeof type !== "string" || !providerTypes.has(type)) {
-      fail(new InvalidProvider(`Provider "${id}" has an unknown type ${JSON.stringify(type)}; use one of ${[...providerTypes].join(", ")}.`))
-    }
-    if (!supportedKinds.has(type)) {
-      fail(new InvalidProvider(`Provider "${id}" is of type "${type}", which this version of @sesame/core does not support yet.`))
-    }
-    const name = typeof provider.name === "string" && provider.name ? provider.name : id
-    switch (provider.type) {
-      case "credentials":
-        if (typeof provider.authorize !== "function") {
-          fail(new MissingAuthorize(`The credentials provider "${id}" needs an \`authorize(credentials, request)\` function.`))
-        }
-        return { ...provider, name, credentials: provider.credentials ?? {} }
-      case "oauth":
-      case "oidc": {
-        // Endpoints, checks and client authentication are validated by resolveOAuthProvider.
-        const envId = providerEnvName(id)
-        return {
-          ...provider,
-          name,
-          clientId: provider.clientId ?? env[`AUTH_${envId}_ID`],
-          clientSecret: provider.clientSecret ?? env[`AUTH_${envId}_SECRET`],
-          issuer: provider.issuer ?? env[`AUTH_${envId}_ISSUER`],
-        }
-      }
-      case "email":
-        return resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`], trustProxy })
-      case "webauthn":
-        if (!experimental.enableWebAuthn) {
-          fail(
-            new ExperimentalFeatureNotEnabled(
-              `The WebAuthn provider "${id}" needs \`experimental: { enableWebAuthn: true }\` in the configuration.`,
-            ),
-          )
-        }
-        return resolveWebAuthnProvider({ ...provider, name })
-    }
-  })
 }
 
 function checkPositive(option: string, value: unknown): void {
