@@ -6,6 +6,12 @@
  * requests, so there is nothing to redact afterwards; `redact` below is a second line of defence
  * for metadata objects whose keys look secret.
  *
+ * Log lines are not a channel for the client: error messages quote provider ids, paths, emails
+ * and header values, any of which a request can fill with CR/LF to forge a line such as
+ * `[sesame][error] …` after its own. So everything the built-in logger prints goes through
+ * {@link escapeLogText} here, in this one place: each record is one line, and the only lines after
+ * it are the stack frames printed below it, indented. A custom logger gets the raw values.
+ *
  * @module
  */
 import { AuthError } from "./errors.js"
@@ -21,7 +27,15 @@ export type WarningCode =
   | "oauth-checks-none"
   | "weak-secret"
 
-/** The three log levels. Each may be overridden in `config.logger`. */
+/**
+ * The three log levels. Each may be overridden in `config.logger`.
+ *
+ * The built-in levels print to `console`, one line per record (plus an error's stack frames),
+ * with every control character escaped. A level you pass instead receives the raw values (the
+ * `Error` objects with their causes, the debug message and metadata) as they are: their messages
+ * may quote text from the request (a provider id, an email address, a path), so escape control
+ * characters yourself if you write them out as lines.
+ */
 export interface LoggerInstance {
   error: (error: Error) => void
   warn: (code: WarningCode) => void
@@ -54,14 +68,41 @@ export function redact(metadata: unknown): unknown {
   return out
 }
 
+/** C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators. */
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
+const shortEscapes: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" }
+
+/** `text` with every control character written as an escape (`\n`, `\u001b`…), so that it stays on one line. */
+export function escapeLogText(text: string): string {
+  return text.replace(controlCharacter, (c) => shortEscapes[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+}
+
+/** A stack line naming a frame (V8's `    at …`); anything else in `stack` is the message. */
+const stackFrame = /^\s+at \S/
+
+/**
+ * Up to five frames of `error`'s stack, indented. The stack starts with the name and message,
+ * which can span lines of their own; those are cut off here (they are printed, escaped, above).
+ */
+function frames(error: Error): string[] {
+  let stack = typeof error.stack === "string" ? error.stack : ""
+  const header = error.message ? (error.name ? `${error.name}: ${error.message}` : error.message) : error.name
+  if (header && stack.startsWith(header)) stack = stack.slice(header.length)
+  return stack
+    .split("\n")
+    .filter((line) => stackFrame.test(line))
+    .slice(0, 5)
+    .map((line) => `    ${escapeLogText(line.trim())}`)
+}
+
 function formatError(error: Error): string {
   const parts: string[] = []
   let current: unknown = error
   let depth = 0
   while (current instanceof Error && depth < 5) {
     const type = current instanceof AuthError ? current.type : current.name
-    parts.push(depth === 0 ? `${type}: ${current.message}` : `  caused by ${type}: ${current.message}`)
-    if (current.stack) parts.push(current.stack.split("\n").slice(1, 6).join("\n"))
+    const line = `${escapeLogText(String(type))}: ${escapeLogText(current.message)}`
+    parts.push(depth === 0 ? line : `  caused by ${line}`, ...frames(current))
     const cause: unknown = (current as { cause?: unknown }).cause
     current = cause instanceof Error ? cause : (cause as { err?: unknown } | undefined)?.err
     depth++
@@ -69,15 +110,40 @@ function formatError(error: Error): string {
   return parts.join("\n")
 }
 
+/** Debug metadata on one line: JSON, with errors as `Name: message`; whatever cannot be written says so. */
+function formatMetadata(metadata: unknown): string {
+  if (metadata === undefined) return ""
+  try {
+    const text = JSON.stringify(metadata, (_key, value: unknown) => {
+      if (value instanceof Error) return `${value.name}: ${value.message}`
+      if (typeof value === "bigint") return value.toString()
+      return value
+    })
+    return text === undefined ? String(metadata) : text
+  } catch {
+    return "[metadata that cannot be written as JSON]"
+  }
+}
+
+/** Prints `error` as the built-in logger does. For the few places that log before a configuration exists. */
+export function printError(error: Error): void {
+  console.error(`[sesame][error] ${formatError(error)}`)
+}
+
+function printWarning(code: WarningCode): void {
+  console.warn(escapeLogText(`[sesame][warn] ${code}: ${warningText[code]}`))
+}
+
+function printDebug(message: string, metadata?: unknown): void {
+  const details = formatMetadata(redact(metadata))
+  console.debug(escapeLogText(`[sesame][debug] ${message}${details ? ` ${details}` : ""}`))
+}
+
 /** The built-in logger: `console`, with a `[sesame]` prefix; debug only when `debug` is on. */
 export function createLogger(debug: boolean, overrides: Partial<LoggerInstance> | undefined): LoggerInstance {
   return {
-    error: overrides?.error ?? ((error) => console.error(`[sesame][error] ${formatError(error)}`)),
-    warn:
-      overrides?.warn ??
-      ((code) => console.warn(`[sesame][warn] ${code}: ${warningText[code]}`)),
-    debug: debug
-      ? (overrides?.debug ?? ((message, metadata) => console.debug(`[sesame][debug] ${message}`, redact(metadata) ?? "")))
-      : () => {},
+    error: overrides?.error ?? printError,
+    warn: overrides?.warn ?? printWarning,
+    debug: debug ? (overrides?.debug ?? printDebug) : () => {},
   }
 }
