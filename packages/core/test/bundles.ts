@@ -20,9 +20,56 @@ export interface CoreBundle {
   Credentials: typeof CredentialsFunction
 }
 
-const entry = `export { Auth } from "@sesame/core"
+const coreEntry = `export { Auth } from "@sesame/core"
 export { default as Credentials } from "@sesame/core/providers/credentials"
 `
+
+export interface BundleOptions {
+  platform: "node" | "neutral"
+  minify?: boolean
+  /** Modules left to the runtime to import (resolved from where the bundle is written). */
+  external?: string[]
+  /** Modules replaced by the given source, for what only a framework's runtime provides. */
+  stubs?: Record<string, string>
+}
+
+/** Bundles the module whose source is `source` (resolved from the core's folder) into `file`, an ES module. */
+export async function bundleModule(file: string, source: string, options: BundleOptions): Promise<string> {
+  const conditions = options.platform === "node" ? ["sesame-source", "node", "import", "default"] : ["sesame-source", "import", "default"]
+  const virtual = new Map<string, string>([[join(core, "test", "sesame-entry.ts"), source]])
+  const stubbed = new Map<string, string>()
+  for (const [name, code] of Object.entries(options.stubs ?? {})) {
+    const id = join(core, "test", `sesame-stub-${stubbed.size}.js`)
+    stubbed.set(name, id)
+    virtual.set(id, code)
+  }
+  const bundle = await rolldown({
+    input: join(core, "test", "sesame-entry.ts"),
+    cwd: core,
+    platform: options.platform,
+    external: options.external,
+    resolve: { conditionNames: conditions },
+    logLevel: "warn",
+    plugins: [
+      {
+        name: "sesame-virtual",
+        resolveId: (id) => (virtual.has(id) ? { id } : stubbed.has(id) ? { id: stubbed.get(id)! } : null),
+        load: (id) => virtual.get(id) ?? null,
+      },
+    ],
+  })
+  try {
+    await bundle.write({ file, format: "esm", minify: options.minify ?? false })
+  } finally {
+    await bundle.close()
+  }
+  return file
+}
+
+/** Bundles the core (with the credentials provider) into `file`, an ES module without imports but Node's built-ins. */
+export function bundleCore(file: string, options: BundleOptions): Promise<string> {
+  return bundleModule(file, coreEntry, options)
+}
 
 const folders: string[] = []
 
@@ -35,31 +82,6 @@ export function temporaryFolder(name: string): string {
 
 export function removeTemporaryFolders(): void {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-}
-
-/** Bundles the core (with the credentials provider) into `file`, an ES module without imports but Node's built-ins. */
-export async function bundleCore(file: string, options: { platform: "node" | "neutral"; minify?: boolean }): Promise<string> {
-  const conditions = options.platform === "node" ? ["sesame-source", "node", "import", "default"] : ["sesame-source", "import", "default"]
-  const bundle = await rolldown({
-    input: "sesame-entry",
-    cwd: core,
-    platform: options.platform,
-    resolve: { conditionNames: conditions },
-    logLevel: "warn",
-    plugins: [
-      {
-        name: "sesame-entry",
-        resolveId: (id) => (id === "sesame-entry" ? { id: join(core, "test", "sesame-entry.ts") } : null),
-        load: (id) => (id === join(core, "test", "sesame-entry.ts") ? entry : null),
-      },
-    ],
-  })
-  try {
-    await bundle.write({ file, format: "esm", minify: options.minify ?? false })
-  } finally {
-    await bundle.close()
-  }
-  return file
 }
 
 /** Loads a bundle made by {@link bundleCore}. */

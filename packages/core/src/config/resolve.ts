@@ -22,7 +22,7 @@ import {
 } from "../errors.js"
 import { cookieProblem, defaultCookies, mergeCookies, type CookiesOptions, type PartialCookiesOptions } from "../http/cookies.js"
 import { decode, encode, type JWTOptions } from "../jwt/index.js"
-import { createLogger, type LoggerInstance, type WarningCode } from "../logger.js"
+import { createLogger, type Logger, type WarningCode } from "../logger.js"
 import type { OAuthProvider } from "../oauth/provider.js"
 import type { MessageOverrides } from "../pages/messages.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
@@ -80,7 +80,7 @@ export interface ResolvedConfig {
   readonly pages: Readonly<Partial<PagesOptions>>
   readonly theme: Readonly<Required<Theme>>
   readonly messages: MessageOverrides | undefined
-  readonly logger: LoggerInstance
+  readonly logger: Logger
   readonly debug: boolean
   readonly skipCSRFCheck: boolean
   readonly raw: boolean
@@ -99,7 +99,7 @@ export type Resolution =
       error: AuthError
       basePath: string
       pages: Partial<PagesOptions>
-      logger: LoggerInstance
+      logger: Logger
       /** The origin of `AUTH_URL` when it is a valid URL: the only origin an error answer may name. */
       publicOrigin: string | undefined
     }
@@ -215,7 +215,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       cookies,
     })
     for (const code of warnings) logger.warn(code)
-    for (const error of unavailable.values()) logger.error(error)
+    for (const error of unavailable.values()) logger.errorOnce(error)
     return { ok: true, config: resolved }
   } catch (error) {
     const authError =
