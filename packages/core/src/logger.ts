@@ -14,14 +14,18 @@
  *
  * @module
  */
-import { AuthError } from "./errors.js"
+import { AuthError, type ErrorType } from "./errors.js"
 
-/** Warnings Sesame may print, each once per configuration. */
+/**
+ * Warnings Sesame may give: each is passed to `logger.warn` once per configuration resolved, and
+ * the built-in logger prints each once per process.
+ */
 export type WarningCode =
   | "debug-enabled"
   | "experimental-webauthn"
   | "env-url-basepath-redundant"
   | "missing-secret-development"
+  | "missing-secret-development-process"
   | "trusted-origin-shared-domain"
   | "oauth-checks-none"
   | "weak-secret"
@@ -30,10 +34,21 @@ export type WarningCode =
  * The three log levels. Each may be overridden in `config.logger`.
  *
  * The built-in levels print to `console`, one line per record (plus an error's stack frames),
- * with every control character escaped. A level you pass instead receives the raw values (the
- * `Error` objects with their causes, the debug message and metadata) as they are: their messages
- * may quote text from the request (a provider id, an email address, a path), so escape control
- * characters yourself if you write them out as lines.
+ * with every control character escaped. Errors that are a visitor's doing rather than a fault (a
+ * wrong password, `CredentialsSignin`; a used or expired email link, `Verification`; a sign-in
+ * the `signIn` callback refused, `AccessDenied`; an account that may not be linked,
+ * `OAuthAccountNotLinked` and `AccountNotLinked`; a passkey or OAuth check that did not verify,
+ * `WebAuthnVerificationError` and `InvalidCheck`; a stale or foreign form, `MissingCSRF`) are
+ * printed by `console.warn` as one line without a stack, unless the app's own code threw them
+ * (their cause is then an error of the app's, printed in full). Each warning code is printed once
+ * per process. Errors are printed with their `type`, never a class name, which a minifier renames.
+ *
+ * A level you pass instead receives every call, with the raw values: `error` gets every `Error`
+ * object, the visitor's errors included, with its causes (switch on `error.type` to sort them);
+ * `warn` gets each code once per configuration resolved (an integration may resolve several);
+ * `debug` gets the message and metadata as they are. Their messages may quote text from the
+ * request (a provider id, an email address, a path), so escape control characters yourself if
+ * you write them out as lines.
  */
 export interface LoggerInstance {
   error: (error: Error) => void
@@ -46,7 +61,9 @@ const warningText: Record<WarningCode, string> = {
   "experimental-webauthn": "WebAuthn support is experimental. Its API may change in a minor release.",
   "env-url-basepath-redundant": "Both AUTH_URL (or SESAME_URL) and `basePath` are set; `basePath` wins. Remove one of them.",
   "missing-secret-development":
-    "No secret is set (AUTH_SECRET or SESAME_SECRET). A random secret is used for this process only, so sessions end when it restarts. Make one with `openssl rand -base64 33`.",
+    "No secret is set (AUTH_SECRET or SESAME_SECRET). A development secret kept in node_modules/.cache/sesame/development-secret is used, shared by the app's processes and for localhost only. Before deploying, run `npx sesame secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
+  "missing-secret-development-process":
+    "No secret is set (AUTH_SECRET or SESAME_SECRET), and node_modules/.cache/sesame/development-secret could not be written or read (a read-only file system?). A random secret is used for this process only, for localhost only: other processes cannot read its sessions, and they end when it restarts. Run `npx sesame secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
   "trusted-origin-shared-domain":
     "A `trustedOrigins` pattern puts a wildcard right under a hosting domain where anyone can deploy (such as vercel.app): other people's deployments match it. Give preview deployments a domain of your own.",
   "oauth-checks-none":
@@ -122,13 +139,63 @@ function formatMetadata(metadata: unknown): string {
   }
 }
 
+/**
+ * Error types that are a visitor's doing, not a fault of the app or of Sesame (see
+ * {@link LoggerInstance}): printed as one warning line, so that a wrong password does not look
+ * like a crash in the server's log.
+ */
+const visitorErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  "CredentialsSignin",
+  "Verification",
+  "AccessDenied",
+  "OAuthAccountNotLinked",
+  "AccountNotLinked",
+  "WebAuthnVerificationError",
+  "InvalidCheck",
+  "MissingCSRF",
+])
+
+/** Whether `error` is a visitor's error that no code of the app's threw (no cause, or one of the same kind). */
+function isVisitorError(error: Error): boolean {
+  if (!(error instanceof AuthError) || !visitorErrorTypes.has(error.type)) return false
+  const cause = error.cause?.err
+  return cause === undefined || isVisitorError(cause)
+}
+
 /** Prints `error` as the built-in logger does. For the few places that log before a configuration exists. */
 export function printError(error: Error): void {
-  console.error(`[sesame][error] ${formatError(error)}`)
+  if (isVisitorError(error)) console.warn(`[sesame][warn] ${escapeLogText(`${(error as AuthError).type}: ${error.message}`)}`)
+  else console.error(`[sesame][error] ${formatError(error)}`)
+}
+
+const printedKey = Symbol.for("sesame.printed-once")
+
+/**
+ * Whether this process has not printed `key` yet (and now counts it as printed).
+ *
+ * Process-level state on purpose: what is printed once (a warning code, a problem found while
+ * resolving a configuration) describes how the process is set up, and that does not change
+ * between the configuration objects an integration makes. Next.js resolves three per bundle and
+ * bundles the core several times, so "once per configuration" printed the same lines three or
+ * four times a start. The registry is on `globalThis` under a registered symbol so that every
+ * bundled copy of the core shares it. A custom logger is not affected: it gets every call.
+ */
+function firstTime(key: string): boolean {
+  const holder = globalThis as typeof globalThis & { [printedKey]?: Set<string> }
+  const printed = (holder[printedKey] ??= new Set())
+  if (printed.has(key)) return false
+  printed.add(key)
+  return true
 }
 
 function printWarning(code: WarningCode): void {
+  if (!firstTime(`warn ${code}`)) return
   console.warn(escapeLogText(`[sesame][warn] ${code}: ${warningText[code]}`))
+}
+
+function printErrorOnce(error: Error): void {
+  const type = error instanceof AuthError ? error.type : error.name
+  if (firstTime(`error ${type}: ${error.message}`)) printError(error)
 }
 
 function printDebug(message: string, metadata?: unknown): void {
@@ -136,11 +203,21 @@ function printDebug(message: string, metadata?: unknown): void {
   console.debug(escapeLogText(`[sesame][debug] ${message}${details ? ` ${details}` : ""}`))
 }
 
+/** The logger of a resolved configuration. */
+export interface Logger extends LoggerInstance {
+  /**
+   * A problem found while resolving the configuration (an unavailable provider): the built-in
+   * logger prints it once per process, a custom `error` gets it every time.
+   */
+  errorOnce: (error: Error) => void
+}
+
 /** The built-in logger: `console`, with a `[sesame]` prefix; debug only when `debug` is on. */
-export function createLogger(debug: boolean, overrides: Partial<LoggerInstance> | undefined): LoggerInstance {
+export function createLogger(debug: boolean, overrides: Partial<LoggerInstance> | undefined): Logger {
   return {
     error: overrides?.error ?? printError,
     warn: overrides?.warn ?? printWarning,
     debug: debug ? (overrides?.debug ?? printDebug) : () => {},
+    errorOnce: overrides?.error ?? printErrorOnce,
   }
 }
