@@ -61,15 +61,15 @@ const warningText: Record<WarningCode, string> = {
   "experimental-webauthn": "WebAuthn support is experimental. Its API may change in a minor release.",
   "env-url-basepath-redundant": "Both AUTH_URL (or SESAME_URL) and `basePath` are set; `basePath` wins. Remove one of them.",
   "missing-secret-development":
-    "No secret is set (AUTH_SECRET or SESAME_SECRET). A development secret kept in node_modules/.cache/sesame/development-secret is used, shared by the app's processes and for localhost only. Before deploying, run `npx sesame secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
+    "No secret is set (AUTH_SECRET or SESAME_SECRET). A development secret kept in node_modules/.cache/sesame/development-secret is used, shared by the app's processes and for localhost only. Before deploying, run `npx @sesame/cli secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
   "missing-secret-development-process":
-    "No secret is set (AUTH_SECRET or SESAME_SECRET), and node_modules/.cache/sesame/development-secret could not be written or read (a read-only file system?). A random secret is used for this process only, for localhost only: other processes cannot read its sessions, and they end when it restarts. Run `npx sesame secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
+    "No secret is set (AUTH_SECRET or SESAME_SECRET), and node_modules/.cache/sesame/development-secret could not be written or read (a read-only file system?). A random secret is used for this process only, for localhost only: other processes cannot read its sessions, and they end when it restarts. Run `npx @sesame/cli secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
   "trusted-origin-shared-domain":
     "A `trustedOrigins` pattern puts a wildcard right under a hosting domain where anyone can deploy (such as vercel.app): other people's deployments match it. Give preview deployments a domain of your own.",
   "oauth-checks-none":
     'A provider has `checks: ["none"]`: its callbacks are not bound to the browser that started the sign-in, so a forged callback can sign a visitor in to someone else\'s account. Such a provider never links an account to a signed-in user. Use "pkce", "state" or "nonce".',
   "weak-secret":
-    "A configured secret is shorter than 32 characters or not random (under about 128 bits of estimated entropy). In production this is a configuration error. Make one with `npx sesame secret` or `openssl rand -base64 33`.",
+    "A configured secret is shorter than 32 characters or not random (under about 128 bits of estimated entropy). In production this is a configuration error. Make one with `npx @sesame/cli secret` or `openssl rand -base64 33`.",
 }
 
 const secretKey = /token|secret|password|cookie|authorization|code_verifier|nonce|state|key/i

@@ -228,7 +228,7 @@ describe("a runtime without the node condition (Edge, workers)", () => {
     expect(result.errors.length).toBeGreaterThan(0)
     for (const line of result.errors) {
       expect(line).toMatch(/^MissingSecret: No secret is set/)
-      expect(line).toContain("npx sesame secret --write")
+      expect(line).toContain("npx @sesame/cli secret --write")
       expect(line).toContain("AUTH_SECRET")
       expect(line).toContain(".env.local")
     }

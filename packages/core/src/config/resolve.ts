@@ -282,7 +282,7 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
     if (isProduction(env)) {
       fail(
         new MissingSecretError(
-          "No secret is set. Set AUTH_SECRET (or SESAME_SECRET) to a random string of at least 32 characters, e.g. the output of `npx sesame secret` or `openssl rand -base64 33`.",
+          "No secret is set. Set AUTH_SECRET (or SESAME_SECRET) to a random string of at least 32 characters, e.g. the output of `npx @sesame/cli secret` or `openssl rand -base64 33`.",
         ),
       )
     }
@@ -290,7 +290,7 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
     if (development.kind === "unavailable") {
       fail(
         new MissingSecretError(
-          "No secret is set (AUTH_SECRET or SESAME_SECRET), and this runtime (Edge, or another without a file system) cannot share the development secret that Node.js keeps for the app: sessions sealed there could not be read here. Run `npx sesame secret --write`, which puts AUTH_SECRET=… in .env.local, and restart the dev server.",
+          "No secret is set (AUTH_SECRET or SESAME_SECRET), and this runtime (Edge, or another without a file system) cannot share the development secret that Node.js keeps for the app: sessions sealed there could not be read here. Run `npx @sesame/cli secret --write`, which puts AUTH_SECRET=… in .env.local, and restart the dev server.",
         ),
       )
     }
@@ -304,7 +304,7 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
     if (isProduction(env)) {
       fail(
         new MissingSecretError(
-          `The secret in ${source} is too weak: ${weakness}. Replace it with a random one, made with \`npx sesame secret\` or \`openssl rand -base64 33\`.`,
+          `The secret in ${source} is too weak: ${weakness}. Replace it with a random one, made with \`npx @sesame/cli secret\` or \`openssl rand -base64 33\`.`,
         ),
       )
     }

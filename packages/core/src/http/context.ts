@@ -5,8 +5,8 @@
  * only from what the app said it trusts (see `requestOrigin`): `AUTH_URL` / `SESAME_URL` when set,
  * whatever the headers say; else, with `trustHost`, the headers of the proxy in front of it; else
  * the `Host` header of a request for a loopback host (local development). Any other request is
- * refused with `UntrustedHost`, and so is a request for a non-loopback origin while the secret is
- * one generated for this process.
+ * refused with `UntrustedHost`; and a request for a non-loopback origin while no secret is
+ * configured (the development secret is in use) with `MissingSecretError`.
  *
  * The CSRF state and the callback URL are computed on first use, so that the actions that do not
  * need them (a session read, say) do no work and set no cookie for them.
@@ -103,7 +103,7 @@ export function requestOrigin(request: Pick<Request, "headers" | "url">, config:
   }
   if (config.generatedSecret && !isLoopbackHost(origin.hostname)) {
     return new MissingSecretError(
-      `A request for ${JSON.stringify(origin.host)} was refused: no secret is set, and the secret generated for this process serves loopback hosts only. Set AUTH_SECRET (or SESAME_SECRET); \`npx sesame secret\` prints one.`,
+      `A request for ${JSON.stringify(origin.host)} was refused: no secret is set, and the development secret Sesame generates serves loopback hosts only. Set AUTH_SECRET (or SESAME_SECRET); \`npx @sesame/cli secret\` prints one.`,
     )
   }
   return origin.origin

@@ -102,7 +102,7 @@ describe("production: a weak secret is a configuration error", () => {
     const message = log.errors[0]?.message ?? ""
     expect(log.errors[0]?.name).toBe("MissingSecretError")
     expect(message).toMatch(/The secret in `secret` is too weak: it is not random enough/)
-    expect(message).toContain("npx sesame secret")
+    expect(message).toContain("npx @sesame/cli secret")
     expect(message).toContain("openssl rand -base64 33")
     expect(message).not.toContain("password")
   })
