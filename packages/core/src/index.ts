@@ -17,9 +17,11 @@ import { dispatch } from "./actions/index.js"
 import { resolveConfig, type Resolution } from "./config/resolve.js"
 import { AuthError } from "./errors.js"
 import { createContext, type RequestContext } from "./http/context.js"
+import { forgetRepeatedCsrfCookie } from "./http/csrf.js"
 import { asAuthError, badRequestResponse, errorResponse } from "./http/error-response.js"
 import { BadRequest, matchRoute, parseBody, parseQuery, requestCookies } from "./http/request.js"
 import { json, toResponse, type InternalResponse } from "./http/response.js"
+import { printError } from "./logger.js"
 import type { raw } from "./symbols.js"
 import type { AuthConfig, LazyAuthConfig } from "./types.js"
 
@@ -103,7 +105,8 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
   try {
     config = typeof configOrLazy === "function" ? await configOrLazy(request) : configOrLazy
   } catch (error) {
-    console.error("[sesame][error] The lazy configuration function threw:", error)
+    // No configuration, so no configured logger: the built-in one prints it.
+    printError(new Error("The lazy configuration function threw.", { cause: error instanceof Error ? error : new Error(String(error)) }))
     return toResponse(json({ message: configurationMessage }, 500), { returnRedirect: false, head: false })
   }
   const isRaw = !!config?.raw
@@ -114,6 +117,7 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
   const route = matchRoute(url.pathname, resolution.ok ? resolution.config.basePath : resolution.basePath)
   if (!resolution.ok) {
     if (isRaw) throw resolution.error
+    resolution.logger.error(resolution.error)
     return configurationError(resolution, route?.action, method, request, head)
   }
   const resolved = resolution.config
@@ -126,6 +130,7 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
     if (!route) throw new BadRequest(`${url.pathname} is not an authentication endpoint.`)
     const query = parseQuery(url.searchParams)
     const body = method === "POST" ? await parseBody(request) : {}
+    const cookies = requestCookies(request)
     ctx = createContext({
       config: resolved,
       request,
@@ -136,17 +141,23 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
       providerId: route.providerId,
       query,
       body,
-      cookies: requestCookies(request),
+      cookies,
     })
+    // Before anything reads the CSRF state: a CSRF cookie sent twice is trusted in neither copy.
+    if (forgetRepeatedCsrfCookie(cookies, ctx.cookieOptions.csrfToken.name)) {
+      resolved.logger.debug("the request carries the CSRF cookie more than once (a planted cookie?); neither copy is used")
+    }
   } catch (error) {
     if (error instanceof BadRequest) {
       resolved.logger.debug(`bad request: ${error.message}`)
       return finish(badRequestResponse(error))
     }
+    // The configuration refuses this request (a host it does not trust): the configuration error.
     const authError = asAuthError(error)
     resolved.logger.error(authError)
     if (isRaw) throw authError
-    return finish(json({ message: configurationMessage }, 500))
+    const known = { basePath: resolved.basePath, pages: resolved.pages, publicOrigin: resolved.publicUrl?.origin }
+    return configurationError(known, route?.action, method, request, head)
   }
 
   try {
@@ -166,15 +177,14 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
 }
 
 function configurationError(
-  resolution: Extract<Resolution, { ok: false }>,
+  known: Pick<Extract<Resolution, { ok: false }>, "basePath" | "pages" | "publicOrigin">,
   action: string | undefined,
   method: string,
   request: Request,
   head: boolean,
 ): Response {
-  resolution.logger.error(resolution.error)
   if (method === "GET" && action && pageActions.has(action)) {
-    return toResponse(configurationErrorPage(request, resolution.basePath, resolution.pages, resolution.publicOrigin), { returnRedirect: false, head })
+    return toResponse(configurationErrorPage(request, known.basePath, known.pages, known.publicOrigin), { returnRedirect: false, head })
   }
   return toResponse(json({ message: configurationMessage }, 500), { returnRedirect: false, head })
 }

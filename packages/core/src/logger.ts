@@ -6,21 +6,50 @@
  * requests, so there is nothing to redact afterwards; `redact` below is a second line of defence
  * for metadata objects whose keys look secret.
  *
+ * Log lines are not a channel for the client: error messages quote provider ids, paths, emails
+ * and header values, any of which a request can fill with CR/LF to forge a line such as
+ * `[sesame][error] …` after its own. So everything the built-in logger prints goes through
+ * {@link escapeLogText} here, in this one place: each record is one line, and the only lines after
+ * it are the stack frames printed below it, indented. A custom logger gets the raw values.
+ *
  * @module
  */
-import { AuthError } from "./errors.js"
+import { AuthError, type ErrorType } from "./errors.js"
 
-/** Warnings Sesame may print, each once per configuration. */
+/**
+ * Warnings Sesame may give: each is passed to `logger.warn` once per configuration resolved, and
+ * the built-in logger prints each once per process.
+ */
 export type WarningCode =
   | "debug-enabled"
   | "experimental-webauthn"
   | "env-url-basepath-redundant"
   | "missing-secret-development"
+  | "missing-secret-development-process"
   | "trusted-origin-shared-domain"
   | "oauth-checks-none"
   | "weak-secret"
 
-/** The three log levels. Each may be overridden in `config.logger`. */
+/**
+ * The three log levels. Each may be overridden in `config.logger`.
+ *
+ * The built-in levels print to `console`, one line per record (plus an error's stack frames),
+ * with every control character escaped. Errors that are a visitor's doing rather than a fault (a
+ * wrong password, `CredentialsSignin`; a used or expired email link, `Verification`; a sign-in
+ * the `signIn` callback refused, `AccessDenied`; an account that may not be linked,
+ * `OAuthAccountNotLinked` and `AccountNotLinked`; a passkey or OAuth check that did not verify,
+ * `WebAuthnVerificationError` and `InvalidCheck`; a stale or foreign form, `MissingCSRF`) are
+ * printed by `console.warn` as one line without a stack, unless the app's own code threw them
+ * (their cause is then an error of the app's, printed in full). Each warning code is printed once
+ * per process. Errors are printed with their `type`, never a class name, which a minifier renames.
+ *
+ * A level you pass instead receives every call, with the raw values: `error` gets every `Error`
+ * object, the visitor's errors included, with its causes (switch on `error.type` to sort them);
+ * `warn` gets each code once per configuration resolved (an integration may resolve several);
+ * `debug` gets the message and metadata as they are. Their messages may quote text from the
+ * request (a provider id, an email address, a path), so escape control characters yourself if
+ * you write them out as lines.
+ */
 export interface LoggerInstance {
   error: (error: Error) => void
   warn: (code: WarningCode) => void
@@ -32,7 +61,9 @@ const warningText: Record<WarningCode, string> = {
   "experimental-webauthn": "WebAuthn support is experimental. Its API may change in a minor release.",
   "env-url-basepath-redundant": "Both AUTH_URL (or SESAME_URL) and `basePath` are set; `basePath` wins. Remove one of them.",
   "missing-secret-development":
-    "No secret is set (AUTH_SECRET or SESAME_SECRET). A random secret is used for this process only, so sessions end when it restarts. Make one with `openssl rand -base64 33`.",
+    "No secret is set (AUTH_SECRET or SESAME_SECRET). A development secret kept in node_modules/.cache/sesame/development-secret is used, shared by the app's processes and for localhost only. Before deploying, run `npx sesame secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
+  "missing-secret-development-process":
+    "No secret is set (AUTH_SECRET or SESAME_SECRET), and node_modules/.cache/sesame/development-secret could not be written or read (a read-only file system?). A random secret is used for this process only, for localhost only: other processes cannot read its sessions, and they end when it restarts. Run `npx sesame secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
   "trusted-origin-shared-domain":
     "A `trustedOrigins` pattern puts a wildcard right under a hosting domain where anyone can deploy (such as vercel.app): other people's deployments match it. Give preview deployments a domain of your own.",
   "oauth-checks-none":
@@ -51,14 +82,41 @@ export function redact(metadata: unknown): unknown {
   return out
 }
 
+/** C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators. */
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
+const shortEscapes: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" }
+
+/** `text` with every control character written as an escape (`\n`, `\u001b`…), so that it stays on one line. */
+export function escapeLogText(text: string): string {
+  return text.replace(controlCharacter, (c) => shortEscapes[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+}
+
+/** A stack line naming a frame (V8's `    at …`); anything else in `stack` is the message. */
+const stackFrame = /^\s+at \S/
+
+/**
+ * Up to five frames of `error`'s stack, indented. The stack starts with the name and message,
+ * which can span lines of their own; those are cut off here (they are printed, escaped, above).
+ */
+function frames(error: Error): string[] {
+  let stack = typeof error.stack === "string" ? error.stack : ""
+  const header = error.message ? (error.name ? `${error.name}: ${error.message}` : error.message) : error.name
+  if (header && stack.startsWith(header)) stack = stack.slice(header.length)
+  return stack
+    .split("\n")
+    .filter((line) => stackFrame.test(line))
+    .slice(0, 5)
+    .map((line) => `    ${escapeLogText(line.trim())}`)
+}
+
 function formatError(error: Error): string {
   const parts: string[] = []
   let current: unknown = error
   let depth = 0
   while (current instanceof Error && depth < 5) {
     const type = current instanceof AuthError ? current.type : current.name
-    parts.push(depth === 0 ? `${type}: ${current.message}` : `  caused by ${type}: ${current.message}`)
-    if (current.stack) parts.push(current.stack.split("\n").slice(1, 6).join("\n"))
+    const line = `${escapeLogText(String(type))}: ${escapeLogText(current.message)}`
+    parts.push(depth === 0 ? line : `  caused by ${line}`, ...frames(current))
     const cause: unknown = (current as { cause?: unknown }).cause
     current = cause instanceof Error ? cause : (cause as { err?: unknown } | undefined)?.err
     depth++
@@ -66,15 +124,100 @@ function formatError(error: Error): string {
   return parts.join("\n")
 }
 
+/** Debug metadata on one line: JSON, with errors as `Name: message`; whatever cannot be written says so. */
+function formatMetadata(metadata: unknown): string {
+  if (metadata === undefined) return ""
+  try {
+    const text = JSON.stringify(metadata, (_key, value: unknown) => {
+      if (value instanceof Error) return `${value.name}: ${value.message}`
+      if (typeof value === "bigint") return value.toString()
+      return value
+    })
+    return text === undefined ? String(metadata) : text
+  } catch {
+    return "[metadata that cannot be written as JSON]"
+  }
+}
+
+/**
+ * Error types that are a visitor's doing, not a fault of the app or of Sesame (see
+ * {@link LoggerInstance}): printed as one warning line, so that a wrong password does not look
+ * like a crash in the server's log.
+ */
+const visitorErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  "CredentialsSignin",
+  "Verification",
+  "AccessDenied",
+  "OAuthAccountNotLinked",
+  "AccountNotLinked",
+  "WebAuthnVerificationError",
+  "InvalidCheck",
+  "MissingCSRF",
+])
+
+/** Whether `error` is a visitor's error that no code of the app's threw (no cause, or one of the same kind). */
+function isVisitorError(error: Error): boolean {
+  if (!(error instanceof AuthError) || !visitorErrorTypes.has(error.type)) return false
+  const cause = error.cause?.err
+  return cause === undefined || isVisitorError(cause)
+}
+
+/** Prints `error` as the built-in logger does. For the few places that log before a configuration exists. */
+export function printError(error: Error): void {
+  if (isVisitorError(error)) console.warn(`[sesame][warn] ${escapeLogText(`${(error as AuthError).type}: ${error.message}`)}`)
+  else console.error(`[sesame][error] ${formatError(error)}`)
+}
+
+const printedKey = Symbol.for("sesame.printed-once")
+
+/**
+ * Whether this process has not printed `key` yet (and now counts it as printed).
+ *
+ * Process-level state on purpose: what is printed once (a warning code, a problem found while
+ * resolving a configuration) describes how the process is set up, and that does not change
+ * between the configuration objects an integration makes. Next.js resolves three per bundle and
+ * bundles the core several times, so "once per configuration" printed the same lines three or
+ * four times a start. The registry is on `globalThis` under a registered symbol so that every
+ * bundled copy of the core shares it. A custom logger is not affected: it gets every call.
+ */
+function firstTime(key: string): boolean {
+  const holder = globalThis as typeof globalThis & { [printedKey]?: Set<string> }
+  const printed = (holder[printedKey] ??= new Set())
+  if (printed.has(key)) return false
+  printed.add(key)
+  return true
+}
+
+function printWarning(code: WarningCode): void {
+  if (!firstTime(`warn ${code}`)) return
+  console.warn(escapeLogText(`[sesame][warn] ${code}: ${warningText[code]}`))
+}
+
+function printErrorOnce(error: Error): void {
+  const type = error instanceof AuthError ? error.type : error.name
+  if (firstTime(`error ${type}: ${error.message}`)) printError(error)
+}
+
+function printDebug(message: string, metadata?: unknown): void {
+  const details = formatMetadata(redact(metadata))
+  console.debug(escapeLogText(`[sesame][debug] ${message}${details ? ` ${details}` : ""}`))
+}
+
+/** The logger of a resolved configuration. */
+export interface Logger extends LoggerInstance {
+  /**
+   * A problem found while resolving the configuration (an unavailable provider): the built-in
+   * logger prints it once per process, a custom `error` gets it every time.
+   */
+  errorOnce: (error: Error) => void
+}
+
 /** The built-in logger: `console`, with a `[sesame]` prefix; debug only when `debug` is on. */
-export function createLogger(debug: boolean, overrides: Partial<LoggerInstance> | undefined): LoggerInstance {
+export function createLogger(debug: boolean, overrides: Partial<LoggerInstance> | undefined): Logger {
   return {
-    error: overrides?.error ?? ((error) => console.error(`[sesame][error] ${formatError(error)}`)),
-    warn:
-      overrides?.warn ??
-      ((code) => console.warn(`[sesame][warn] ${code}: ${warningText[code]}`)),
-    debug: debug
-      ? (overrides?.debug ?? ((message, metadata) => console.debug(`[sesame][debug] ${message}`, redact(metadata) ?? "")))
-      : () => {},
+    error: overrides?.error ?? printError,
+    warn: overrides?.warn ?? printWarning,
+    debug: debug ? (overrides?.debug ?? printDebug) : () => {},
+    errorOnce: overrides?.error ?? printErrorOnce,
   }
 }

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Auth, listSessions, revokeOtherSessions, revokeSession, type AuthConfig } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
 import { UnsupportedStrategy } from "@sesame/core/errors"
-import { aliceCredentials, CookieJar, csrfToken, home, jwtConfig, origin, request, secret, send, signInAlice } from "./helpers.js"
+import { aliceCredentials, CookieJar, csrfToken, home, jwtConfig, origin, request, secret, send, signInAlice, frozenClock } from "./helpers.js"
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex")
 const day = 86_400_000
@@ -12,19 +12,7 @@ function dbConfig(adapter: MemoryAdapterInstance, overrides: Partial<AuthConfig>
   return { secret, trustHost: true, adapter, providers: [aliceCredentials({ createUser: true })], ...overrides }
 }
 
-let now = Date.parse("2026-01-01T12:00:00Z")
-beforeEach(() => {
-  now = Date.parse("2026-01-01T12:00:00Z")
-  vi.useFakeTimers({ toFake: ["Date"] })
-  vi.setSystemTime(now)
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
-const advance = (ms: number) => {
-  now += ms
-  vi.setSystemTime(now)
-}
+const advance = frozenClock("2026-01-01T12:00:00Z")
 
 describe("database sessions", () => {
   it("is the default with an adapter: the cookie is a 256-bit random token, only its SHA-256 is stored", async () => {
@@ -38,7 +26,7 @@ describe("database sessions", () => {
     expect(stored[0]!.sessionToken).toBe(sha256(token))
     for (const value of Object.values(stored[0]!)) expect(String(value)).not.toContain(token)
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith("sesame.session-token="))!
-    expect(cookie).toContain(`Expires=${new Date(now + 30 * day).toUTCString()}`)
+    expect(cookie).toContain(`Expires=${new Date(Date.now() + 30 * day).toUTCString()}`)
   })
 
   it("reads the session with getSessionAndUser; the session callback receives the user", async () => {
@@ -51,7 +39,7 @@ describe("database sessions", () => {
     const userId = [...adapter.tables.users.keys()][0]
     expect(body).toEqual({
       user: { name: "Alice", email: "alice@example.com", image: null, id: userId },
-      expires: new Date(now + 30 * day).toISOString(),
+      expires: new Date(Date.now() + 30 * day).toISOString(),
       sub: userId,
     })
     expect(session).toHaveBeenCalledWith(expect.objectContaining({ user: expect.objectContaining({ id: userId, emailVerified: null }) }))
@@ -63,7 +51,7 @@ describe("database sessions", () => {
     const config = dbConfig(adapter)
     const jar = new CookieJar()
     await signInAlice(config, jar)
-    const signedInAt = now
+    const signedInAt = Date.now()
 
     advance(60 * 60_000)
     const early = await send(config, "/auth/session", { jar })
@@ -73,10 +61,10 @@ describe("database sessions", () => {
 
     advance(day)
     const later = await send(config, "/auth/session", { jar })
-    expect((await later.json()).expires).toBe(new Date(now + 30 * day).toISOString())
+    expect((await later.json()).expires).toBe(new Date(Date.now() + 30 * day).toISOString())
     expect(updateSession).toHaveBeenCalledTimes(1)
-    expect(later.headers.getSetCookie()[0]).toContain(`Expires=${new Date(now + 30 * day).toUTCString()}`)
-    expect([...adapter.tables.sessions.values()][0]!.expires.getTime()).toBe(now + 30 * day)
+    expect(later.headers.getSetCookie()[0]).toContain(`Expires=${new Date(Date.now() + 30 * day).toUTCString()}`)
+    expect([...adapter.tables.sessions.values()][0]!.expires.getTime()).toBe(Date.now() + 30 * day)
 
     advance(60_000)
     await send(config, "/auth/session", { jar })
@@ -300,7 +288,7 @@ describe("session management", () => {
     const sessions = (await listSessions(request("/", { jar: laptop }), config))!
     expect(sessions).toHaveLength(2)
     expect(sessions.map((s) => s.current).sort()).toEqual([false, true])
-    expect(sessions[0]).toMatchObject({ userAgent: "Phone/1.0", current: false, createdAt: new Date(now) })
+    expect(sessions[0]).toMatchObject({ userAgent: "Phone/1.0", current: false, createdAt: new Date(Date.now()) })
     const serialised = JSON.stringify(sessions)
     for (const secretValue of [laptop.get("sesame.session-token")!, phone.get("sesame.session-token")!, ...adapter.tables.sessions.keys()]) {
       expect(serialised).not.toContain(secretValue)

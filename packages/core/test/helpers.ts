@@ -4,6 +4,7 @@
 import { Auth } from "@sesame/core"
 import type { AuthConfig } from "@sesame/core"
 import Credentials from "@sesame/core/providers/credentials"
+import { afterEach, beforeEach, vi } from "vitest"
 
 export const origin = "http://localhost:3000"
 /** Where flows end by default: the origin, as a URL. */
@@ -133,4 +134,24 @@ export function recordingLogger() {
     debug: (message: string, metadata?: unknown) => void lines.push(`${message} ${logText(metadata)}`),
   }
   return { lines, logger }
+}
+
+/**
+ * Freezes `Date` at `start` before each test of the file (timers keep running, so servers and
+ * awaits are unaffected) and returns `advance(ms)`, which moves the clock on.
+ */
+export function frozenClock(start: string): (ms: number) => void {
+  let now = Date.parse(start)
+  beforeEach(() => {
+    now = Date.parse(start)
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(now)
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+  return (ms: number) => {
+    now += ms
+    vi.setSystemTime(now)
+  }
 }

@@ -14,8 +14,13 @@ function files(dir: string): string[] {
 }
 
 describe("runs on edge runtimes", () => {
-  it("imports node: modules, Buffer or process only in the Node crypto backend", () => {
-    const allowed = new Set(["crypto/backend-node.ts"])
+  it("imports node: modules, Buffer or process only in the Node backends, reached through the `node` condition", () => {
+    const allowed = new Set(["crypto/backend-node.ts", "config/development-secret-node.ts"])
+    const manifest = JSON.parse(readFileSync(join(src, "..", "package.json"), "utf8")) as {
+      imports: Record<string, { "sesame-source": { node: string; default: string } }>
+    }
+    const nodeOnly = Object.values(manifest.imports).map((entry) => relative(src, join(src, "..", entry["sesame-source"].node)))
+    expect([...allowed].sort()).toEqual(nodeOnly.sort())
     const offenders: string[] = []
     for (const file of files(src)) {
       const name = relative(src, file)

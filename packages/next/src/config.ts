@@ -26,7 +26,8 @@ export interface Prepared {
   readonly publicUrl: URL | undefined
   readonly pages: PrimaryAuthConfig["pages"]
   readonly authorized: AuthorizedCallback | undefined
-  readonly logError: (message: string) => void
+  /** Logs a line through the configured logger (a custom `logger.error` gets an `Error` with `cause`). */
+  readonly logError: (message: string, cause?: unknown) => void
   /** When `debug` is on, logs a line through the configured logger. */
   readonly debug: (message: string) => void
   readonly handlers: AuthConfig
@@ -58,6 +59,16 @@ function basePathOf(config: PrimaryAuthConfig, publicUrl: URL | undefined): stri
   return fromUrl || defaultBasePath
 }
 
+/**
+ * `type: message` of what was thrown, for a log line: an `AuthError`'s `type`, never a class name,
+ * which the minifier of a production build renames (`A: No secret is set…`).
+ */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const type: unknown = (error as { type?: unknown }).type
+  return `${typeof type === "string" ? type : error.name}: ${error.message}`
+}
+
 /** The configurations for `config` (cached per object). */
 export function prepare(config: PrimaryAuthConfig): Prepared {
   const cached = prepared.get(config)
@@ -73,8 +84,8 @@ export function prepare(config: PrimaryAuthConfig): Prepared {
     publicUrl,
     pages: config.pages,
     authorized,
-    logError: (message: string) => {
-      const error = new Error(message)
+    logError: (message: string, cause?: unknown) => {
+      const error = new Error(message, cause === undefined ? undefined : { cause })
       if (config.logger?.error) config.logger.error(error)
       else console.error(`[sesame][error] ${message}`)
     },

@@ -28,7 +28,7 @@
  */
 import type { ResponseCookie, Session } from "@sesame/core"
 import { NextRequest, NextResponse } from "next/server.js"
-import { load, type Prepared } from "./config.js"
+import { describeError, load, type Prepared } from "./config.js"
 import { withCookies } from "./cookies.js"
 import { readSession } from "./core-call.js"
 import { publicOrigin } from "./origin.js"
@@ -127,7 +127,7 @@ export async function guard<Context>(
     prepared.debug(`guard: reading the session for ${request.nextUrl.pathname}`)
     ;({ session, cookies } = await readSession(prepared, request.headers))
   } catch (error) {
-    prepared.logError(`The guard could not read the session and treats the request as signed out: ${error instanceof Error ? error.message : String(error)}`)
+    prepared.logError(`The guard could not read the session and treats the request as signed out: ${describeError(error)}`, error)
   }
   const origin = publicOrigin(prepared, request.headers, request.url)
   const url = new URL(request.nextUrl.pathname + request.nextUrl.search, origin)

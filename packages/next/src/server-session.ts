@@ -17,15 +17,14 @@
  */
 import { Auth, type Session } from "@sesame/core"
 import { cookies, headers } from "next/headers.js"
-import { load, type Prepared } from "./config.js"
+import { describeError, load, type Prepared } from "./config.js"
 import { appendSetCookie, writeCookies } from "./cookies.js"
 import { cookieHeader, coreRequest, readSession } from "./core-call.js"
 import type { PagesRequest, PagesResponse, PrimaryAuthConfigInput } from "./types.js"
 
 function failClosed(prepared: Prepared | undefined, form: string, error: unknown): null {
-  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-  const message = `${form} could not read the session and answers null (signed out): ${reason}`
-  if (prepared) prepared.logError(message)
+  const message = `${form} could not read the session and answers null (signed out): ${describeError(error)}`
+  if (prepared) prepared.logError(message, error)
   else console.error(`[sesame][error] ${message}`)
   return null
 }

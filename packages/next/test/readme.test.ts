@@ -8,11 +8,19 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { NextRequest } from "next/server.js"
-import type { SesameResult } from "@sesame/next"
+import { CredentialsSignin, type SesameResult } from "@sesame/next"
 
 const root = join(import.meta.dirname, "..", "..", "..")
 const readme = join(import.meta.dirname, "..", "README.md")
+const guide = join(root, "docs", "next.md")
 const scratch = join(import.meta.dirname, ".scratch", "readme")
+
+/** The code block that follows `<!-- example: <name> (…) -->` in `file`, without the indentation of a list item. */
+function markedBlock(file: string, name: string): string | undefined {
+  const match = new RegExp(`<!-- example: ${name} \\([^)]*\\) -->\\n([ ]*)\`\`\`\\w+\\n([\\s\\S]*?)^\\1\`\`\``, "m").exec(readFileSync(file, "utf8"))
+  if (!match) return undefined
+  return match[2]!.replace(new RegExp(`^${match[1]!}`, "gm"), "")
+}
 
 /** Each `<!-- example: name (… saved as file) -->` code block, by file name. */
 function examples(): Map<string, string> {
@@ -46,6 +54,8 @@ beforeAll(() => {
         skipLibCheck: true,
         isolatedModules: true,
         types: ["node"],
+        // The alias create-next-app writes, which the route and layout examples import through.
+        paths: { "@/*": ["./*"] },
       },
       include: ["*.ts", "*.tsx"],
     }),
@@ -57,7 +67,16 @@ afterAll(() => {
 })
 
 describe("root README: quick start with Next.js", () => {
-  it("runs as written: sign-in with the server action, auth(), and the guard", async () => {
+  it("is the short version of docs/next.md: the same auth.ts and install commands", () => {
+    const auth = markedBlock(join(root, "README.md"), "next-quick-start")
+    const install = markedBlock(join(root, "README.md"), "next-install")
+    expect(auth).toBeDefined()
+    expect(install).toBeDefined()
+    expect(auth).toBe(markedBlock(guide, "auth"))
+    expect(install).toBe(markedBlock(guide, "install"))
+  })
+
+  it("runs as written: sign-in with the server action, auth() with the user's id, and the guard", async () => {
     const text = readFileSync(join(root, "README.md"), "utf8")
     const code = /<!-- example: next-quick-start[^>]*-->\n```ts\n([\s\S]*?)```/.exec(text)?.[1]
     expect(code).toBeDefined()
@@ -68,14 +87,19 @@ describe("root README: quick start with Next.js", () => {
     const { auth, signIn } = (await import(join(scratch, "quick-start.mts"))) as SesameResult
     const signedOut = await auth(new NextRequest("http://localhost:3000/account", { headers: { host: "localhost:3000" } }))
     expect(signedOut.headers.get("location")).toBe("http://localhost:3000/api/auth/signin?callbackUrl=%2Faccount")
-    expect(await signIn("credentials", { username: "ada", password: "analytical engine", redirect: false })).toBe("http://localhost:3000/")
-    expect(await auth()).toMatchObject({ user: { name: "Ada", email: "ada@example.com" } })
+    expect(await signIn("credentials", { email: "ada@example.com", password: "wrong", redirect: false }).catch((error: unknown) => error)).toBeInstanceOf(
+      CredentialsSignin,
+    )
+    expect(await auth()).toBeNull()
+    expect(await signIn("credentials", { email: "ada@example.com", password: "analytical engine", redirect: false })).toBe("http://localhost:3000/")
+    // The session callback puts the user's id in the session.
+    expect(await auth()).toMatchObject({ user: { id: "1", name: "Ada Lovelace", email: "ada@example.com" } })
   })
 })
 
 describe("package README", () => {
   it("has the examples this test expects", () => {
-    expect([...examples().keys()].sort()).toEqual(["actions.ts", "auth.ts", "proxy.ts", "types.ts", "user-menu.tsx"])
+    expect([...examples().keys()].sort()).toEqual(["actions.ts", "auth.ts", "layout.tsx", "proxy.ts", "route.ts", "types.ts", "user-menu.tsx"])
   })
 
   it("type-checks as an app would compile it, Session and JWT augmentation included", () => {
@@ -101,7 +125,7 @@ describe("package README", () => {
     form.set("email", "ada@example.com")
     form.set("password", "wrong")
     const refused = await actions.signInWithPassword!(form).catch((error: unknown) => error)
-    expect(redirectTarget(refused)).toBe("/signin?error=CredentialsSignin")
+    expect(redirectTarget(refused)).toBe("/api/auth/signin?error=CredentialsSignin")
 
     form.set("password", "analytical engine")
     form.set("redirectTo", "/dashboard")

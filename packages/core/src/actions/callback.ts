@@ -12,9 +12,11 @@ import type { InternalResponse } from "../http/response.js"
 import { finishAuthorization } from "../oauth/callback.js"
 import { oauthProvider } from "../oauth/provider.js"
 import { webAuthnCallback } from "../webauthn/callback.js"
+import { refuseUnavailableProvider } from "./signin.js"
 import type { ResolvedWebAuthnProvider } from "../webauthn/provider.js"
 
 export async function callback(ctx: RequestContext): Promise<InternalResponse> {
+  refuseUnavailableProvider(ctx)
   const provider = ctx.provider
   if (!provider) throw new BadRequest(ctx.providerId === undefined ? "The callback needs a provider." : `There is no provider "${ctx.providerId}".`, 404)
   switch (provider.type) {

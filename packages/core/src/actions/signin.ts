@@ -44,13 +44,25 @@ async function backToSignInPage(ctx: RequestContext): Promise<InternalResponse> 
   return { redirect: url.href, cookies: ctx.setCookies }
 }
 
+/**
+ * Throws the error of the provider the request names when that provider is left out for its
+ * missing settings (`config/providers.ts`): its endpoints answer the `Configuration` error, and the
+ * log names the variables to set, where an unknown id would get a 404.
+ */
+export function refuseUnavailableProvider(ctx: RequestContext): void {
+  const error = ctx.providerId === undefined ? undefined : ctx.config.unavailableProviders.get(ctx.providerId)
+  if (error) throw error
+}
+
 /** `GET signin/:provider`: sign-ins start with a POST, so this shows the sign-in page. */
 export function showSignInForProvider(ctx: RequestContext): Promise<InternalResponse> {
+  refuseUnavailableProvider(ctx)
   return backToSignInPage(ctx)
 }
 
 export async function signIn(ctx: RequestContext): Promise<InternalResponse> {
   if (ctx.providerId === undefined) return backToSignInPage(ctx)
+  refuseUnavailableProvider(ctx)
   const provider = ctx.provider
   if (!provider) throw new BadRequest(`There is no provider "${ctx.providerId}".`, 404)
   const csrf = await ctx.csrf()

@@ -11,26 +11,22 @@
 import { reclaimMethods } from "../account/reclaim.js"
 import { checkAdapter, missingMethods, type AdapterMethod, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
-import { randomHex } from "../crypto/encoding.js"
-import { resolveEmailProvider } from "../email/resolve.js"
 import {
   AuthError,
-  ExperimentalFeatureNotEnabled,
   InvalidEndpoints,
   InvalidProvider,
   MissingAdapter,
   MissingAdapterMethods,
-  MissingAuthorize,
   MissingSecretError,
   UntrustedHost,
 } from "../errors.js"
 import { cookieProblem, defaultCookies, mergeCookies, type CookiesOptions, type PartialCookiesOptions } from "../http/cookies.js"
 import { decode, encode, type JWTOptions } from "../jwt/index.js"
-import { createLogger, type LoggerInstance, type WarningCode } from "../logger.js"
-import { resolveOAuthProvider, type OAuthProvider } from "../oauth/provider.js"
+import { createLogger, type Logger, type WarningCode } from "../logger.js"
+import type { OAuthProvider } from "../oauth/provider.js"
 import type { MessageOverrides } from "../pages/messages.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
-import { checkWebAuthnProviders, resolveWebAuthnProvider } from "../webauthn/provider.js"
+import { checkWebAuthnProviders } from "../webauthn/provider.js"
 import type {
   AuthConfig,
   CallbacksOptions,
@@ -38,13 +34,14 @@ import type {
   ExperimentalOptions,
   PagesOptions,
   Provider,
-  ProviderType,
   SessionOptions,
   Theme,
 } from "../types.js"
 import { resolveMessages, resolveTheme } from "./appearance.js"
+import { developmentSecret } from "./development-secret.js"
 import { defaultAbsoluteMaxAge, defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
-import { envFlag, envSecretEntries, envTrustedOrigins, envTrustHost, envUrl, isProduction, providerEnvName, readEnv, type Env, type NamedSecret } from "./env.js"
+import { envFlag, envSecretEntries, envTrustedOrigins, envTrustHost, envUrl, isProduction, readEnv, type Env, type NamedSecret } from "./env.js"
+import { resolveProviders } from "./providers.js"
 import { trustedOrigins as parseTrustedOrigins, type TrustedOrigins } from "./origins.js"
 import { secretWeakness } from "./secret-strength.js"
 
@@ -61,14 +58,20 @@ export interface ResolvedConfig {
    * loopback hosts only (nothing said, outside production). See `http/context.ts`.
    */
   readonly hostPolicy: "proxy" | "loopback"
-  /** Whether the secret was generated for this process (no secret configured, outside production). */
+  /**
+   * Whether no secret is configured and the development secret is used (outside production; see
+   * `development-secret.ts`). It serves loopback hosts only.
+   */
   readonly generatedSecret: boolean
   /** Origins other than the app's own that it vouches for (`trustedOrigins`). */
   readonly trustedOrigins: TrustedOrigins
+  /** The providers that can be used (see `providers.ts` for those that cannot). */
   readonly providers: readonly Provider[]
   readonly providerById: ReadonlyMap<string, Provider>
-  /** The `oauth` and `oidc` providers, validated and with their defaults, by id. */
+  /** The `oauth` and `oidc` providers that can be used, validated and with their defaults, by id. */
   readonly oauthProviders: ReadonlyMap<string, OAuthProvider>
+  /** Providers left out because their settings are missing, by id, with the error that names them. */
+  readonly unavailableProviders: ReadonlyMap<string, AuthError>
   readonly adapter: CheckedAdapter | undefined
   readonly session: Readonly<SessionOptions>
   readonly jwt: Readonly<JWTOptions>
@@ -77,7 +80,7 @@ export interface ResolvedConfig {
   readonly pages: Readonly<Partial<PagesOptions>>
   readonly theme: Readonly<Required<Theme>>
   readonly messages: MessageOverrides | undefined
-  readonly logger: LoggerInstance
+  readonly logger: Logger
   readonly debug: boolean
   readonly skipCSRFCheck: boolean
   readonly raw: boolean
@@ -96,21 +99,12 @@ export type Resolution =
       error: AuthError
       basePath: string
       pages: Partial<PagesOptions>
-      logger: LoggerInstance
+      logger: Logger
       /** The origin of `AUTH_URL` when it is a valid URL: the only origin an error answer may name. */
       publicOrigin: string | undefined
     }
 
 const cache = new WeakMap<object, Resolution>()
-
-/**
- * A secret for this process only, used outside production when none is configured (with a
- * warning). Fixed at load so that every configuration object of the process agrees on it.
- */
-const developmentSecret = randomHex(32)
-
-/** Provider kinds this build implements. */
-const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "email", "webauthn"])
 
 class ConfigError extends Error {
   constructor(readonly error: AuthError) {
@@ -142,7 +136,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     const warnings: WarningCode[] = []
     const publicUrl = parsePublicUrl(env)
     basePath = resolveBasePath(config.basePath, publicUrl, warnings)
-    const secrets = resolveSecrets(config.secret, env, warnings)
+    const { secrets, generated } = resolveSecrets(config.secret, env, warnings)
     const trustHost = config.trustHost ?? envTrustHost(env)
     if (!publicUrl && trustHost !== true && (trustHost === false || isProduction(env))) {
       fail(
@@ -162,15 +156,15 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     }
     // Explicit trust only: the inferred default (outside production, say) says nothing about a proxy.
     const trustProxy = config.trustHost ?? envFlag(env.SESAME_TRUST_HOST ?? env.AUTH_TRUST_HOST) ?? false
-    const providers = resolveProviders(config.providers, env, experimental, trustProxy)
-    checkWebAuthnProviders(providers)
-    const oauthProviders = new Map<string, OAuthProvider>()
-    for (const p of providers) if (p.type === "oauth" || p.type === "oidc") oauthProviders.set(p.id, resolveOAuthProvider(p, redirectProxyUrl))
+    const resolvedProviders = resolveProviders(config.providers, { env, experimental, trustProxy, redirectProxyUrl })
+    const { available: providers, oauth: oauthProviders, unavailable } = resolvedProviders
+    checkWebAuthnProviders(resolvedProviders.all)
     if ([...oauthProviders.values()].some((p) => p.checks.size === 0)) warnings.push("oauth-checks-none")
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
     const session = resolveSession(config.session, config.adapter)
     const adapter = config.adapter ? checkAdapter(config.adapter, logger) : undefined
-    checkAdapterCoverage(config.adapter, session, providers)
+    // Every provider, unavailable ones too: what the adapter lacks does not depend on the environment.
+    checkAdapterCoverage(config.adapter, session, resolvedProviders.all)
     const callbacks = resolveCallbacks(config.callbacks)
     const jwt: JWTOptions = {
       maxAge: config.jwt?.maxAge ?? session.maxAge,
@@ -197,11 +191,12 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       secrets: Object.freeze(secrets),
       publicUrl,
       hostPolicy,
-      generatedSecret: secrets.length === 1 && secrets[0] === developmentSecret,
+      generatedSecret: generated,
       trustedOrigins: trusted,
       providers: Object.freeze(providers),
       providerById: new Map(providers.map((p) => [p.id, p])),
       oauthProviders,
+      unavailableProviders: unavailable,
       adapter,
       session: Object.freeze(session),
       jwt: Object.freeze(jwt),
@@ -220,6 +215,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       cookies,
     })
     for (const code of warnings) logger.warn(code)
+    for (const error of unavailable.values()) logger.errorOnce(error)
     return { ok: true, config: resolved }
   } catch (error) {
     const authError =
@@ -271,7 +267,7 @@ function normaliseBasePath(path: string): string {
   return path.replace(/\/+$/, "")
 }
 
-function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: WarningCode[]): string[] {
+function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: WarningCode[]): { secrets: string[]; generated: boolean } {
   let named: NamedSecret[]
   if (secret !== undefined) {
     const list = Array.isArray(secret) ? secret : [secret]
@@ -290,8 +286,16 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
         ),
       )
     }
-    warnings.push("missing-secret-development")
-    return [developmentSecret]
+    const development = developmentSecret()
+    if (development.kind === "unavailable") {
+      fail(
+        new MissingSecretError(
+          "No secret is set (AUTH_SECRET or SESAME_SECRET), and this runtime (Edge, or another without a file system) cannot share the development secret that Node.js keeps for the app: sessions sealed there could not be read here. Run `npx sesame secret --write`, which puts AUTH_SECRET=… in .env.local, and restart the dev server.",
+        ),
+      )
+    }
+    warnings.push(development.kind === "shared" ? "missing-secret-development" : "missing-secret-development-process")
+    return { secrets: [development.value], generated: true }
   }
   // Every secret still decrypts (older ones too), so every one must be strong.
   for (const { source, value } of named) {
@@ -307,62 +311,7 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
     warnings.push("weak-secret")
     break
   }
-  return named.map((s) => s.value)
-}
-
-const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
-const providerTypes: ReadonlySet<string> = new Set<ProviderType>(["oidc", "oauth", "email", "credentials", "webauthn"])
-
-function resolveProviders(input: AuthConfig["providers"], env: Env, experimental: ExperimentalOptions, trustProxy: boolean): Provider[] {
-  if (!Array.isArray(input)) fail(new InvalidProvider("`providers` must be an array of providers."))
-  const seen = new Set<string>()
-  return input.map((entry, index) => {
-    const provider = (typeof entry === "function" ? entry() : entry) as Provider | undefined
-    if (!provider || typeof provider !== "object") fail(new InvalidProvider(`providers[${index}] is not a provider object.`))
-    const { id, type } = provider
-    if (typeof id !== "string" || !providerId.test(id)) {
-      fail(new InvalidProvider(`providers[${index}] needs an \`id\` made of letters, digits, "-", "_" or "."; got ${JSON.stringify(id)}.`))
-    }
-    if (seen.has(id)) fail(new InvalidProvider(`Two providers have the id "${id}". Give each a unique \`id\`.`))
-    seen.add(id)
-    if (typeof type !== "string" || !providerTypes.has(type)) {
-      fail(new InvalidProvider(`Provider "${id}" has an unknown type ${JSON.stringify(type)}; use one of ${[...providerTypes].join(", ")}.`))
-    }
-    if (!supportedKinds.has(type)) {
-      fail(new InvalidProvider(`Provider "${id}" is of type "${type}", which this version of @sesame/core does not support yet.`))
-    }
-    const name = typeof provider.name === "string" && provider.name ? provider.name : id
-    switch (provider.type) {
-      case "credentials":
-        if (typeof provider.authorize !== "function") {
-          fail(new MissingAuthorize(`The credentials provider "${id}" needs an \`authorize(credentials, request)\` function.`))
-        }
-        return { ...provider, name, credentials: provider.credentials ?? {} }
-      case "oauth":
-      case "oidc": {
-        // Endpoints, checks and client authentication are validated by resolveOAuthProvider.
-        const envId = providerEnvName(id)
-        return {
-          ...provider,
-          name,
-          clientId: provider.clientId ?? env[`AUTH_${envId}_ID`],
-          clientSecret: provider.clientSecret ?? env[`AUTH_${envId}_SECRET`],
-          issuer: provider.issuer ?? env[`AUTH_${envId}_ISSUER`],
-        }
-      }
-      case "email":
-        return resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`], trustProxy })
-      case "webauthn":
-        if (!experimental.enableWebAuthn) {
-          fail(
-            new ExperimentalFeatureNotEnabled(
-              `The WebAuthn provider "${id}" needs \`experimental: { enableWebAuthn: true }\` in the configuration.`,
-            ),
-          )
-        }
-        return resolveWebAuthnProvider({ ...provider, name })
-    }
-  })
+  return { secrets: named.map((s) => s.value), generated: false }
 }
 
 function checkPositive(option: string, value: unknown): void {

@@ -112,15 +112,29 @@ export function cookieProblem(name: string, options: CookieOptions): string | nu
   return null
 }
 
+/**
+ * A request's cookies by name. The first occurrence of a name wins in the map, as it does in every
+ * server; `repeated` lists the names the header carried more than once, which a browser only sends
+ * when two cookies of one name were set for different domains or paths: a planted cookie beside
+ * the app's own is the usual reason (see `http/csrf.ts`).
+ */
+export class ParsedCookies extends Map<string, string> {
+  readonly repeated = new Set<string>()
+}
+
 /** Parses a `Cookie` header. The first occurrence of a name wins; undecodable values are kept raw. */
-export function parseCookieHeader(header: string | null | undefined): Map<string, string> {
-  const cookies = new Map<string, string>()
+export function parseCookieHeader(header: string | null | undefined): ParsedCookies {
+  const cookies = new ParsedCookies()
   if (!header) return cookies
   for (const pair of header.split(";")) {
     const eq = pair.indexOf("=")
     if (eq === -1) continue
     const name = pair.slice(0, eq).trim()
-    if (!name || cookies.has(name)) continue
+    if (!name) continue
+    if (cookies.has(name)) {
+      cookies.repeated.add(name)
+      continue
+    }
     let value = pair.slice(eq + 1).trim()
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1)
     if (value.includes("%")) {

@@ -1,7 +1,9 @@
 /**
  * The one place that turns a failure into a response.
  *
- * - A `BadRequest` (the client sent something malformed) answers its 4xx with a short JSON body.
+ * - A `BadRequest` (the client sent something malformed, or a state-changing request from another
+ *   site: `CrossSiteRequest`) answers its 4xx with a short JSON body, `{ error: <name>, message }`,
+ *   and is logged at debug level only: it is the client's doing, not the server's.
  * - A failed `POST session` answers `400 null`.
  * - Any other error is logged in full, then the browser is redirected: errors of kind `signIn` to
  *   the sign-in page, the rest to the error page, with `error=<type>` when the type is client-safe
@@ -24,7 +26,7 @@ export function asAuthError(error: unknown): AuthError {
 }
 
 export function badRequestResponse(error: BadRequest): InternalResponse {
-  return json({ error: "BadRequest", message: error.message }, error.status, noStore)
+  return json({ error: error.name, message: error.message }, error.status, noStore)
 }
 
 export async function errorResponse(ctx: RequestContext, error: unknown): Promise<InternalResponse> {

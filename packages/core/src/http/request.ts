@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { parseCookieHeader } from "./cookies.js"
+import { parseCookieHeader, type ParsedCookies } from "./cookies.js"
 
 export type Action =
   | "providers"
@@ -43,7 +43,7 @@ export const maxBodyBytes = 1024 * 1024
 export class BadRequest extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 404 | 413 | 415 = 400,
+    readonly status: 400 | 403 | 404 | 413 | 415 = 400,
   ) {
     super(message)
     this.name = "BadRequest"
@@ -163,7 +163,7 @@ export async function parseBody(request: Request): Promise<Record<string, unknow
   throw new BadRequest("Unsupported content type: send a form (urlencoded or multipart) or JSON.", 415)
 }
 
-/** The request's cookies. */
-export function requestCookies(request: Request): Map<string, string> {
+/** The request's cookies, with the names it carried more than once. */
+export function requestCookies(request: Request): ParsedCookies {
   return parseCookieHeader(request.headers.get("cookie"))
 }

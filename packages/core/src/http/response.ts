@@ -4,6 +4,11 @@
  * A client that sends `X-Auth-Return-Redirect: 1` (the browser helpers do, so that they can
  * navigate themselves) gets a redirect as `200 {"url": …}` instead of a 302.
  *
+ * Every response says `X-Content-Type-Options: nosniff`, so that a browser renders a body only as
+ * what its `Content-Type` says. JSON bodies can quote the request (an error message naming a path
+ * or provider id), so they are written with `<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes
+ * ({@link jsonText}): still the same JSON value, but never markup, whatever a reader takes it for.
+ *
  * @module
  */
 import { serializeCookie, type ResponseCookie } from "./cookies.js"
@@ -25,6 +30,18 @@ export const noStore: Record<string, string> = {
   Expires: "0",
 }
 
+/** Characters that JSON may hold raw but HTML (or a script, for U+2028/U+2029) reads as something else. */
+const htmlSensitive = /[<>&\u2028\u2029]/g
+
+/**
+ * `JSON.stringify(value)` with {@link htmlSensitive} characters as `\uXXXX` escapes. They can only
+ * occur inside JSON strings, where the escape means the same character, so parsing gives the
+ * same value. A value JSON cannot hold (a function) is written as `null`.
+ */
+export function jsonText(value: unknown): string {
+  return (JSON.stringify(value) ?? "null").replace(htmlSensitive, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+}
+
 export function json(body: unknown, status = 200, headers?: Record<string, string>): InternalResponse {
   return { status, body, headers }
 }
@@ -43,13 +60,14 @@ export interface ResponseOptions {
 /** Converts an internal response to a `Response`. */
 export function toResponse(internal: InternalResponse, options: ResponseOptions): Response {
   const headers = new Headers(internal.headers)
+  headers.set("X-Content-Type-Options", "nosniff")
   for (const cookie of internal.cookies ?? []) headers.append("Set-Cookie", serializeCookie(cookie))
   let status = internal.status ?? 200
   let body: string | null = null
   if (internal.redirect !== undefined) {
     if (options.returnRedirect) {
       headers.set("Content-Type", "application/json")
-      body = JSON.stringify({ url: internal.redirect })
+      body = jsonText({ url: internal.redirect })
       status = 200
     } else {
       headers.set("Location", internal.redirect)
@@ -59,7 +77,7 @@ export function toResponse(internal: InternalResponse, options: ResponseOptions)
     body = internal.body
     if (!headers.has("Content-Type")) headers.set("Content-Type", "text/plain; charset=utf-8")
   } else if (internal.body !== undefined) {
-    body = JSON.stringify(internal.body)
+    body = jsonText(internal.body)
     headers.set("Content-Type", "application/json")
   }
   return new Response(options.head ? null : body, { status, headers })

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { providerEnvName } from "../config/env.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { InvalidEndpoints, InvalidProvider } from "../errors.js"
 import type { Account, Awaitable, Profile, User } from "../types.js"
@@ -46,6 +47,33 @@ export interface Endpoint {
 
 /** A validated `profileFromCallback`. */
 const parameterName = /^[A-Za-z0-9_.-]+$/
+
+/**
+ * A setting that an `oauth`/`oidc` provider gets from the app, usually from the environment
+ * (`AUTH_<ID>_ID`, `_SECRET`, `_ISSUER`). Without one the provider cannot work, but the rest of the
+ * configuration can: see `config/providers.ts`.
+ */
+export type ProviderSetting = "clientId" | "clientSecret" | "issuer"
+
+/** Client authentication methods that send the client secret (or a JWT made with it). */
+const secretMethods: ReadonlySet<unknown> = new Set(["client_secret_basic", "client_secret_post", "client_secret_jwt"])
+
+/** Whether an `oauth` provider's endpoints are left to the issuer: none is given, or one is a path under it. */
+function endpointsNeedIssuer(config: OAuthConfig): boolean {
+  const urls = [config.authorization, config.token, config.userinfo].map((e) => (typeof e === "object" && e ? e.url : e))
+  return urls.every((url) => url === undefined) || urls.some((url) => typeof url === "string" && url.startsWith("/") && !url.startsWith("//"))
+}
+
+/** The settings `config` (already filled from the environment) lacks, in the order they are asked for. */
+export function missingSettings(config: OAuthConfig): ProviderSetting[] {
+  const missing: ProviderSetting[] = []
+  if (typeof config.clientId !== "string" || !config.clientId) missing.push("clientId")
+  if (secretMethods.has(config.client?.token_endpoint_auth_method ?? "client_secret_basic") && !config.clientSecret) missing.push("clientSecret")
+  if (config.issuer === undefined && config.wellKnown === undefined && (config.type === "oidc" || endpointsNeedIssuer(config))) {
+    missing.push("issuer")
+  }
+  return missing
+}
 
 /** A validated `oauth`/`oidc` provider with its defaults applied. */
 export interface OAuthProvider {
@@ -119,7 +147,7 @@ function endpointUrl(id: string, name: string, value: string, issuer: string | u
   if (value.startsWith("//")) throw new InvalidEndpoints(`${what} must be an absolute URL or a path; got ${JSON.stringify(value)}.`)
   if (issuer === undefined) {
     throw new InvalidEndpoints(
-      `${what} must be an absolute URL, or a path under the \`issuer\`; got the path ${JSON.stringify(value)} and no issuer (set \`issuer\` or AUTH_<ID>_ISSUER).`,
+      `${what} must be an absolute URL, or a path under the \`issuer\`; got the path ${JSON.stringify(value)} and no issuer (set \`issuer\` or AUTH_${providerEnvName(id)}_ISSUER).`,
     )
   }
   return providerUrl(`${trimSlash(issuer)}${value}`, what)
@@ -184,7 +212,7 @@ function resolveClientAuth(config: OAuthConfig): ClientAuthentication {
     case "client_secret_jwt":
       if (!secret) {
         throw new InvalidProvider(
-          `Provider "${config.id}" has no client secret. Set \`clientSecret\` (or AUTH_<ID>_SECRET), or \`client: { token_endpoint_auth_method: "none" }\` for a public client.`,
+          `Provider "${config.id}" has no client secret. Set \`clientSecret\` (or AUTH_${providerEnvName(config.id)}_SECRET), or \`client: { token_endpoint_auth_method: "none" }\` for a public client.`,
         )
       }
       return { method, secret }
@@ -250,7 +278,7 @@ function trimSlash(url: string): string {
 export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: string | undefined): OAuthProvider {
   const { id } = config
   if (typeof config.clientId !== "string" || !config.clientId) {
-    throw new InvalidProvider(`Provider "${id}" has no client id. Set \`clientId\`, or AUTH_<ID>_ID in the environment.`)
+    throw new InvalidProvider(`Provider "${id}" has no client id. Set \`clientId\`, or AUTH_${providerEnvName(id)}_ID in the environment.`)
   }
   // Checked as a URL but kept as written: an issuer identifier is compared as a string, and
   // `new URL` would add a trailing "/".
@@ -269,7 +297,9 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
   const discovered = (!!issuer || !!wellKnown) && (config.type === "oidc" || !complete)
 
   if (config.type === "oidc" && !discovered) {
-    throw new InvalidEndpoints(`The OIDC provider "${id}" needs an \`issuer\` (or \`wellKnown\`): its ID tokens are checked against it.`)
+    throw new InvalidEndpoints(
+      `The OIDC provider "${id}" needs an \`issuer\` (or AUTH_${providerEnvName(id)}_ISSUER, or \`wellKnown\`): its ID tokens are checked against it.`,
+    )
   }
   if (!discovered) {
     const missing = [
@@ -320,9 +350,9 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
   })
 }
 
-/** The resolved form of the `oauth`/`oidc` provider `id` of a configuration. */
+/** The resolved form of the `oauth`/`oidc` provider `id` of a configuration; for an unavailable one, the error naming its missing settings. */
 export function oauthProvider(config: ResolvedConfig, id: string): OAuthProvider {
   const provider = config.oauthProviders.get(id)
-  if (!provider) throw new InvalidProvider(`There is no OAuth or OIDC provider "${id}".`)
-  return provider
+  if (provider) return provider
+  throw config.unavailableProviders.get(id) ?? new InvalidProvider(`There is no OAuth or OIDC provider "${id}".`)
 }

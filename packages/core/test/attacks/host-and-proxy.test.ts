@@ -320,3 +320,22 @@ describe("a configuration that does not resolve", () => {
     expect(redirected.headers.get("location")).toBe("https://app.example.com/oops?error=Configuration")
   })
 })
+
+describe("trustedOrigins and state-changing requests", () => {
+  it("a page on a trusted origin may post to the endpoints; any other origin is refused", async () => {
+    const { config } = appWithoutHostSettings({ trustHost: true, trustedOrigins: ["https://*.app.example.com"] })
+    const attempt = async (from: string) => {
+      const jar = new CookieJar()
+      const { csrfToken } = (await (await send(config, "/auth/csrf", { jar })).json()) as { csrfToken: string }
+      return send(config, "/auth/callback/credentials", {
+        jar,
+        form: { csrfToken, username: "alice", password: "correct horse" },
+        headers: { origin: from, "sec-fetch-site": "same-site" },
+      })
+    }
+    expect((await attempt("https://www.app.example.com")).headers.get("location")).toBe(`${origin}/`)
+    const refused = await attempt("https://evil.example.com")
+    expect(refused.status).toBe(403)
+    expect(refused.headers.getSetCookie().some((c) => c.includes("session-token"))).toBe(false)
+  })
+})

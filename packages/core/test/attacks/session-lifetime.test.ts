@@ -4,30 +4,18 @@
  * `session.absoluteMaxAge`, a session ends that long after its sign-in whatever its use, for JWT
  * and database sessions alike, and an app's `jwt` callback cannot move the sign-in time.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Auth, type AuthConfig } from "@sesame/core"
 import { MemoryAdapter, type Adapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
 import { decode, encode, getToken } from "@sesame/core/jwt"
-import { aliceCredentials, CookieJar, jwtConfig, request, secret, send, signInAlice } from "../helpers.js"
+import { aliceCredentials, CookieJar, jwtConfig, request, secret, send, signInAlice, frozenClock } from "../helpers.js"
 
 const hour = 3_600_000
 const day = 24 * hour
 const limit = 8 * 60 * 60 // seconds
 const cookieName = "sesame.session-token"
 
-let now = Date.parse("2030-01-01T09:00:00Z")
-beforeEach(() => {
-  now = Date.parse("2030-01-01T09:00:00Z")
-  vi.useFakeTimers({ toFake: ["Date"] })
-  vi.setSystemTime(now)
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
-const advance = (ms: number) => {
-  now += ms
-  vi.setSystemTime(now)
-}
+const advance = frozenClock("2030-01-01T09:00:00Z")
 
 async function readSession(config: AuthConfig, jar: CookieJar) {
   const response = await send(config, "/auth/session", { jar })
@@ -55,7 +43,7 @@ describe("JWT sessions with absoluteMaxAge", () => {
   it("a session kept alive by a read every hour still ends absoluteMaxAge after sign-in; no expiry goes past it", async () => {
     const app = config()
     const jar = new CookieJar()
-    const signedInAt = now
+    const signedInAt = Date.now()
     const end = signedInAt + limit * 1000
     await signInAlice(app, jar)
     const sealed = await decode({ token: jar.get(cookieName), secret, salt: cookieName })
@@ -88,7 +76,7 @@ describe("JWT sessions with absoluteMaxAge", () => {
     const fresh = config({ callbacks: { jwt: ({ token }) => ({ sub: token.sub, name: token.name, email: token.email }) } })
     for (const app of [later, fresh]) {
       const jar = new CookieJar()
-      const end = now + limit * 1000
+      const end = Date.now() + limit * 1000
       await signInAlice(app, jar)
       for (let i = 1; i < 8; i++) {
         advance(hour)
@@ -109,7 +97,7 @@ describe("JWT sessions with absoluteMaxAge", () => {
     await signInAlice(app, jar)
     advance(7 * hour)
     const { csrfToken } = (await (await send(app, "/auth/csrf", { jar })).json()) as { csrfToken: string }
-    const updated = await send(app, "/auth/session", { jar, json: { csrfToken, data: { auth_time: Math.floor(now / 1000) } } })
+    const updated = await send(app, "/auth/session", { jar, json: { csrfToken, data: { auth_time: Math.floor(Date.now() / 1000) } } })
     expect(((await updated.json()) as { user?: { email?: string } }).user?.email).toBe("alice@example.com")
     advance(hour)
     expect((await readSession(app, jar)).body).toBeNull()
@@ -139,7 +127,7 @@ describe("JWT sessions with absoluteMaxAge", () => {
     await readSession(app, jar)
     expect((await getToken({ req: req(), secret, absoluteMaxAge: limit }))?.sub).toBe("1")
     // The token itself expires at the limit, so look just before and after it with a longer-lived token.
-    const sealed = await encode({ token: { sub: "1", auth_time: Math.floor(now / 1000) - limit }, secret, salt: cookieName, maxAge: day / 1000 })
+    const sealed = await encode({ token: { sub: "1", auth_time: Math.floor(Date.now() / 1000) - limit }, secret, salt: cookieName, maxAge: day / 1000 })
     const late = request("/anything", { cookie: `${cookieName}=${sealed}` })
     expect(await getToken({ req: late, secret, absoluteMaxAge: limit })).toBeNull()
     expect((await getToken({ req: late, secret }))?.sub).toBe("1")
@@ -155,7 +143,7 @@ describe("JWT sessions with absoluteMaxAge", () => {
       advance(day)
       const { response, body } = await readSession(app, jar)
       expect(body?.user?.email).toBe("alice@example.com")
-      expect(cookieExpiry(response)).toBe(now + 30 * day)
+      expect(cookieExpiry(response)).toBe(Date.now() + 30 * day)
     }
   })
 
@@ -179,7 +167,7 @@ describe("database sessions with absoluteMaxAge", () => {
     const adapter: MemoryAdapterInstance = MemoryAdapter()
     const app = dbConfig(adapter)
     const jar = new CookieJar()
-    const end = now + limit * 1000
+    const end = Date.now() + limit * 1000
     const signIn = await signInAlice(app, jar)
     expect(cookieExpiry(signIn)).toBe(end)
     const stored = () => [...adapter.tables.sessions.values()]
@@ -205,16 +193,16 @@ describe("database sessions with absoluteMaxAge", () => {
     const adapter = MemoryAdapter()
     const app = dbConfig(adapter, { absoluteMaxAge: 10 * 24 * 60 * 60, maxAge: 2 * 24 * 60 * 60, updateAge: 0 })
     const jar = new CookieJar()
-    const end = now + 10 * day
+    const end = Date.now() + 10 * day
     await signInAlice(app, jar)
     advance(day)
     const first = await readSession(app, jar)
-    expect(Date.parse(first.body!.expires!)).toBe(now + 2 * day)
-    expect(cookieExpiry(first.response)).toBe(now + 2 * day)
+    expect(Date.parse(first.body!.expires!)).toBe(Date.now() + 2 * day)
+    expect(cookieExpiry(first.response)).toBe(Date.now() + 2 * day)
     for (let i = 0; i < 8; i++) {
       advance(day)
       const { body } = await readSession(app, jar)
-      expect(Date.parse(body!.expires!)).toBe(Math.min(now + 2 * day, end))
+      expect(Date.parse(body!.expires!)).toBe(Math.min(Date.now() + 2 * day, end))
     }
     advance(day)
     expect((await readSession(app, jar)).body).toBeNull()

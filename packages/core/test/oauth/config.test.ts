@@ -33,12 +33,14 @@ describe("oauth and oidc provider configuration", () => {
   })
 
   it.each<[string, OAuthConfig, RegExp]>([
-    ["an OIDC provider without issuer", { ...base, type: "oidc", authorization: "https://a.example/auth", token: "https://a.example/token" }, /InvalidEndpoints: .*needs an `issuer`/],
+    ["an OIDC provider without issuer", { ...base, type: "oidc", authorization: "https://a.example/auth", token: "https://a.example/token" }, /InvalidProvider: .*no issuer\. Set AUTH_X_ISSUER/],
     ["a plain OAuth provider without endpoints", { ...base, type: "oauth", authorization: "https://a.example/auth" }, /InvalidEndpoints: .*`token`, `userinfo`/],
     ["an http URL that is not on this machine", { ...base, type: "oidc", issuer: "http://idp.example" }, /InvalidEndpoints: .*https URL \(http only for localhost\)/],
-    ["a URL that is not one", { ...base, type: "oauth", authorization: "/auth", token: "https://a.example/token", userinfo: "https://a.example/me" }, /InvalidEndpoints: .*absolute URL/],
-    ["no client id", { ...base, clientId: undefined, type: "oidc", issuer: "https://idp.example" }, /InvalidProvider: .*no client id.*AUTH_<ID>_ID/],
-    ["no client secret", { ...base, clientSecret: undefined, type: "oidc", issuer: "https://idp.example" }, /InvalidProvider: .*no client secret/],
+    // A path is under the issuer (as Mastodon's endpoints), which may come from the environment.
+    ["a URL that is not one", { ...base, type: "oauth", authorization: "/auth", token: "https://a.example/token", userinfo: "https://a.example/me" }, /InvalidProvider: .*no issuer\. Set AUTH_X_ISSUER/],
+    ["a URL that is not one, with an issuer", { ...base, type: "oauth", issuer: "https://a.example", authorization: "//auth", token: "https://a.example/token", userinfo: "https://a.example/me" }, /InvalidEndpoints: .*absolute URL/],
+    ["no client id", { ...base, clientId: undefined, type: "oidc", issuer: "https://idp.example" }, /InvalidProvider: .*no client id\. Set AUTH_X_ID /],
+    ["no client secret", { ...base, clientSecret: undefined, type: "oidc", issuer: "https://idp.example" }, /InvalidProvider: .*no client secret\. Set AUTH_X_SECRET /],
     [
       "a public client without PKCE",
       { ...base, clientSecret: undefined, type: "oidc", issuer: "https://idp.example", checks: ["state"], client: { token_endpoint_auth_method: "none" } },

@@ -143,6 +143,6 @@ describe("per-server endpoints", () => {
     expect(resolved.userinfo.url?.href).toBe("https://mastodon.example/api/v1/accounts/verify_credentials")
     // Every endpoint is set: nothing to discover.
     expect(resolved.discovery).toBe(false)
-    expect(() => resolveOAuthProvider({ ...oauthProviders.mastodon(), clientId: "id", clientSecret: "secret" }, undefined)).toThrow(/path under the `issuer`.*AUTH_<ID>_ISSUER/)
+    expect(() => resolveOAuthProvider({ ...oauthProviders.mastodon(), clientId: "id", clientSecret: "secret" }, undefined)).toThrow(/path under the `issuer`.*AUTH_MASTODON_ISSUER/)
   })
 })

@@ -76,7 +76,11 @@ export const emailLink: Scenario = async (f) => {
   const target = new URL(action, origin)
   const confirm = draft("POST", target.pathname)
   confirm.query.push(...target.searchParams)
-  confirm.cookies.push(...setCookies(page), csrfCookie(t))
+  // As a browser does: the page's own CSRF cookie replaces the one it had (never both: a CSRF
+  // cookie sent twice is the sign of a planted one, and is not trusted).
+  const fromPage = setCookies(page)
+  const csrfName = t.material.csrf!.name
+  confirm.cookies.push(...fromPage, ...(fromPage.some((c) => c.startsWith(`${csrfName}=`)) ? [] : [csrfCookie(t)]))
   if (chance(rng, 0.3)) {
     const name = pick(rng, Object.keys(fields))
     fields[name] = mutate(rng, fields[name]!)

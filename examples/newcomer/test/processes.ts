@@ -1,0 +1,76 @@
+/**
+ * Commands run the way a newcomer runs them in a terminal: a clean environment (none of the
+ * test runner's variables: no `NODE_ENV=test`, no `AUTH_*`), and servers in a process group of
+ * their own, stopped as a whole (npm, the framework's CLI and its workers) when the test is done.
+ *
+ * @module
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process"
+
+/** The environment of a new user's shell, plus `extra`: what the test runner set is left out. */
+export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const keep = ["PATH", "HOME", "TMPDIR", "LANG", "USER", "npm_config_cache"]
+  const env: NodeJS.ProcessEnv = { NO_COLOR: "1", NEXT_TELEMETRY_DISABLED: "1" }
+  for (const name of keep) if (process.env[name]) env[name] = process.env[name]
+  return { ...env, ...extra }
+}
+
+/** Runs a shell command line to its end in `cwd`; throws with its output when it fails. Returns the seconds it took. */
+export function runLine(line: string, cwd: string, env: NodeJS.ProcessEnv): number {
+  const started = performance.now()
+  const result = spawnSync("sh", ["-c", line], { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+  if (result.status !== 0) throw new Error(`${line} failed (${result.status}) in ${cwd}:\n${result.stdout}\n${result.stderr}`)
+  return (performance.now() - started) / 1000
+}
+
+export interface Server {
+  /** Everything the server printed so far, without terminal colours. */
+  output(): string
+  /** Ends the whole process group (SIGTERM, then SIGKILL after ten seconds); resolves once the command has exited. */
+  stop(): Promise<void>
+}
+
+const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "")
+
+/**
+ * Starts the shell command line `line` in `cwd`, in a process group of its own, and resolves once
+ * `http://127.0.0.1:<port><readyPath>` answers (any status). Throws with the output when the
+ * command exits first or nothing answers within `timeoutMs`.
+ */
+export async function startServer(line: string, cwd: string, env: NodeJS.ProcessEnv, port: number, readyPath: string, timeoutMs: number): Promise<Server> {
+  const child: ChildProcess = spawn("sh", ["-c", line], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true })
+  let output = ""
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name)
+    } catch {
+      // The group is gone already.
+    }
+  }
+  const stop = async () => {
+    signal("SIGTERM")
+    const killer = setTimeout(() => signal("SIGKILL"), 10_000)
+    await exited
+    clearTimeout(killer)
+    // npm may exit before the server it started: make sure nothing of the group is left.
+    signal("SIGKILL")
+  }
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${line} exited (${child.exitCode ?? child.signalCode}):\n${plain(output)}`)
+    try {
+      await fetch(`http://127.0.0.1:${port}${readyPath}`, { signal: AbortSignal.timeout(timeoutMs) })
+      break
+    } catch {
+      if (Date.now() > deadline) {
+        await stop()
+        throw new Error(`${line} did not answer on port ${port} within ${timeoutMs / 1000} s:\n${plain(output)}`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
+  return { output: () => plain(output), stop }
+}

@@ -1,0 +1,143 @@
+/**
+ * The `providers` option, resolved: each provider checked, named and filled from the environment
+ * (`AUTH_<ID>_ID`, `_SECRET`, `_ISSUER`, `_KEY`), and the `oauth`/`oidc` ones validated with their
+ * defaults (`oauth/provider.ts`).
+ *
+ * A provider whose own settings are missing (an OAuth or OIDC provider without its client id,
+ * client secret or issuer: values that usually come from the environment and differ per
+ * deployment) is *unavailable* rather than an error of the whole configuration: it is left out of
+ * the `providers` endpoint and the sign-in page, its own endpoints answer the `Configuration`
+ * error, and the message, logged when the configuration is resolved and each time one of those
+ * endpoints is used, names the provider and the exact variables to set. The other providers and
+ * every session read keep working. This holds in production too: a deployment that lacks one
+ * provider's variables should not sign everybody out and refuse every other way in; it should say
+ * loudly which provider is off and why. When no provider is left at all, the configuration fails
+ * as a whole, with the same messages, since the sign-in page would offer nothing.
+ *
+ * Anything else that is wrong with a provider (a malformed id, an unknown type, a bad URL, a check
+ * that cannot work) is a mistake in the code, not in one deployment's environment, and stays a
+ * configuration error of the whole configuration.
+ *
+ * @module
+ */
+import { resolveEmailProvider } from "../email/resolve.js"
+import { ExperimentalFeatureNotEnabled, InvalidProvider, MissingAuthorize, type AuthError } from "../errors.js"
+import { missingSettings, resolveOAuthProvider, type OAuthProvider, type ProviderSetting } from "../oauth/provider.js"
+import type { OAuthConfig } from "../oauth/types.js"
+import type { AuthConfig, ExperimentalOptions, Provider, ProviderType } from "../types.js"
+import { resolveWebAuthnProvider } from "../webauthn/provider.js"
+import { providerEnvName, type Env } from "./env.js"
+
+/** The providers of a configuration. */
+export interface ResolvedProviders {
+  /** Every configured provider, in order, unavailable ones included (for checks that must not depend on the environment). */
+  readonly all: readonly Provider[]
+  /** The providers that can be used, in order. */
+  readonly available: readonly Provider[]
+  /** The `oauth` and `oidc` providers that can be used, validated and with their defaults, by id. */
+  readonly oauth: ReadonlyMap<string, OAuthProvider>
+  /** The providers that cannot be used, by id, with the error saying which settings they lack. */
+  readonly unavailable: ReadonlyMap<string, AuthError>
+}
+
+export interface ProviderContext {
+  env: Env
+  experimental: ExperimentalOptions
+  /** Whether the email rate limit may read `X-Forwarded-For` (an explicit `trustHost`). */
+  trustProxy: boolean
+  /** The configuration-wide `redirectProxyUrl`. */
+  redirectProxyUrl: string | undefined
+}
+
+/** Provider kinds this build implements. */
+const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "email", "webauthn"])
+const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
+const providerTypes: ReadonlySet<string> = new Set<ProviderType>(["oidc", "oauth", "email", "credentials", "webauthn"])
+
+/** Resolves `providers`. Throws an `AuthError` for a configuration error. */
+export function resolveProviders(input: AuthConfig["providers"], context: ProviderContext): ResolvedProviders {
+  const all = readProviders(input, context)
+  const oauth = new Map<string, OAuthProvider>()
+  const unavailable = new Map<string, AuthError>()
+  for (const provider of all) {
+    if (provider.type !== "oauth" && provider.type !== "oidc") continue
+    const missing = missingSettings(provider)
+    if (missing.length > 0) unavailable.set(provider.id, unavailableError(provider, missing))
+    else oauth.set(provider.id, resolveOAuthProvider(provider, context.redirectProxyUrl))
+  }
+  const available = all.filter((p) => !unavailable.has(p.id))
+  if (available.length === 0 && unavailable.size > 0) {
+    throw new InvalidProvider([...unavailable.values()].map((e) => e.message).join(" "))
+  }
+  return { all, available, oauth, unavailable }
+}
+
+/** How each setting is named: in words, in the environment, in the provider's options. */
+const settingNames: Record<ProviderSetting, { words: string; variable: string; option: string }> = {
+  clientId: { words: "client id", variable: "ID", option: "clientId" },
+  clientSecret: { words: "client secret", variable: "SECRET", option: "clientSecret" },
+  issuer: { words: "issuer", variable: "ISSUER", option: "issuer" },
+}
+
+function list(items: string[]): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`
+}
+
+function unavailableError(provider: OAuthConfig, missing: readonly ProviderSetting[]): AuthError {
+  const envId = providerEnvName(provider.id)
+  const names = missing.map((setting) => settingNames[setting])
+  return new InvalidProvider(
+    `Provider "${provider.id}" is unavailable: it has no ${list(names.map((n) => n.words))}. Set ${list(names.map((n) => `AUTH_${envId}_${n.variable}`))} in the environment (or ${list(names.map((n) => `\`${n.option}\``))} in the provider's options). Until then its sign-in answers the Configuration error and it is left off the sign-in page; the other providers work.`,
+  )
+}
+
+/** Checks each entry, applies the name and the environment's values. */
+function readProviders(input: AuthConfig["providers"], { env, experimental, trustProxy }: ProviderContext): Provider[] {
+  if (!Array.isArray(input)) throw new InvalidProvider("`providers` must be an array of providers.")
+  const seen = new Set<string>()
+  return input.map((entry, index) => {
+    const provider = (typeof entry === "function" ? entry() : entry) as Provider | undefined
+    if (!provider || typeof provider !== "object") throw new InvalidProvider(`providers[${index}] is not a provider object.`)
+    const { id, type } = provider
+    if (typeof id !== "string" || !providerId.test(id)) {
+      throw new InvalidProvider(`providers[${index}] needs an \`id\` made of letters, digits, "-", "_" or "."; got ${JSON.stringify(id)}.`)
+    }
+    if (seen.has(id)) throw new InvalidProvider(`Two providers have the id "${id}". Give each a unique \`id\`.`)
+    seen.add(id)
+    if (typeof type !== "string" || !providerTypes.has(type)) {
+      throw new InvalidProvider(`Provider "${id}" has an unknown type ${JSON.stringify(type)}; use one of ${[...providerTypes].join(", ")}.`)
+    }
+    if (!supportedKinds.has(type)) {
+      throw new InvalidProvider(`Provider "${id}" is of type "${type}", which this version of @sesame/core does not support yet.`)
+    }
+    const name = typeof provider.name === "string" && provider.name ? provider.name : id
+    switch (provider.type) {
+      case "credentials":
+        if (typeof provider.authorize !== "function") {
+          throw new MissingAuthorize(`The credentials provider "${id}" needs an \`authorize(credentials, request)\` function.`)
+        }
+        return { ...provider, name, credentials: provider.credentials ?? {} }
+      case "oauth":
+      case "oidc": {
+        // Endpoints, checks and client authentication are validated by resolveOAuthProvider.
+        const envId = providerEnvName(id)
+        return {
+          ...provider,
+          name,
+          clientId: provider.clientId ?? env[`AUTH_${envId}_ID`],
+          clientSecret: provider.clientSecret ?? env[`AUTH_${envId}_SECRET`],
+          issuer: provider.issuer ?? env[`AUTH_${envId}_ISSUER`],
+        }
+      }
+      case "email":
+        return resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`], trustProxy })
+      case "webauthn":
+        if (!experimental.enableWebAuthn) {
+          throw new ExperimentalFeatureNotEnabled(
+            `The WebAuthn provider "${id}" needs \`experimental: { enableWebAuthn: true }\` in the configuration.`,
+          )
+        }
+        return resolveWebAuthnProvider({ ...provider, name })
+    }
+  })
+}
