@@ -10,13 +10,14 @@
  *    the guide's files, the session's type included) and `npm start` with `AUTH_URL`, as the
  *    deploy step says: the same flow.
  *
- * Screenshots of each step: test-artifacts/screenshots/newcomer-next/.
+ * Screenshots of each step: test-artifacts/screenshots/newcomer-next/; what each server printed:
+ * test-artifacts/newcomer-next/{dev,start}.log.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
-import { describeViolations, freePort, launchBrowser, runAxe, saveScreenshot } from "@sesame/testing"
+import { artifactsDir, describeViolations, freePort, launchBrowser, runAxe, saveScreenshot } from "@sesame/testing"
 import { block, commandLines } from "./guide.js"
 import { createNextApp, expandHome, type NextApp } from "./next-app.js"
 import { runLine, startServer, userEnv, type Server } from "./processes.js"
@@ -48,9 +49,14 @@ async function start(line: string, extraEnv: Record<string, string>, port: numbe
   return server
 }
 
-async function stop(server: Server): Promise<void> {
+/** Stops the server and keeps what it printed as an artefact, beside the screenshots. */
+async function stop(server: Server, label: string): Promise<string> {
   await server.stop()
   servers.splice(servers.indexOf(server), 1)
+  const dir = join(artifactsDir, "newcomer-next")
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, `${label}.log`), server.output())
+  return server.output()
 }
 
 const pathOf = (page: Page) => {
@@ -169,14 +175,20 @@ describe("docs/next.md, followed by a newcomer", () => {
     const started = performance.now()
     const server = await start(lines[0]!, {}, port)
     const ready = (performance.now() - started) / 1000
+    let output: string
     try {
       await newcomerFlow(`http://localhost:${port}`, "dev")
     } finally {
-      await stop(server)
+      output = await stop(server, "dev")
     }
     console.log(`[newcomer next] next dev answered after ${ready.toFixed(1)} s`)
-    const output = server.output()
     expect(output, output).not.toContain("[sesame][error]")
+    // What the guide's step 3 says: one warning that names the fix, and the development secret in
+    // a file that only its owner reads.
+    const warnings = output.split("\n").filter((line) => line.startsWith("[sesame][warn]"))
+    expect(warnings, output).toHaveLength(1)
+    expect(warnings[0]).toContain("AUTH_SECRET")
+    expect(statSync(join(app.dir, "node_modules", ".cache", "sesame", "development-secret")).mode & 0o777).toBe(0o600)
   }, 8 * 60_000)
 
   it("works after next build, with the secret from the guide's command and AUTH_URL", async () => {
@@ -188,14 +200,39 @@ describe("docs/next.md, followed by a newcomer", () => {
     const build = runLine(lines[0]!, app.dir, userEnv())
     const port = await freePort()
     const server = await start(lines[1]!.replace("localhost:3000", `localhost:${port}`), {}, port)
+    let output: string
     try {
       await newcomerFlow(`http://localhost:${port}`, "start")
     } finally {
-      await stop(server)
+      output = await stop(server, "start")
     }
     console.log(`[newcomer next] next build ${build.toFixed(1)} s`)
-    const output = server.output()
     expect(output, output).not.toContain("[sesame][error]")
     expect(output, output).not.toContain("[sesame][warn]")
   }, 10 * 60_000)
+
+  it("refuses to run next start without AUTH_SECRET, or without AUTH_URL, and the log says which", async () => {
+    // The guide's deploy step: both are needed in production. `npm start` as in the guide, minus one.
+    const startLine = "npm start"
+    const envFile = join(app.dir, ".env.local")
+    const cases = [
+      { missing: "AUTH_SECRET", env: (port: number) => ({ AUTH_URL: `http://localhost:${port}` }) },
+      { missing: "AUTH_URL", env: () => ({}) },
+    ]
+    for (const { missing, env } of cases) {
+      if (missing === "AUTH_SECRET") renameSync(envFile, `${envFile}.off`)
+      const port = await freePort()
+      const server = await start(startLine, env(port), port)
+      let status: number
+      let output: string
+      try {
+        status = (await fetch(`http://127.0.0.1:${port}/api/auth/session`)).status
+      } finally {
+        output = await stop(server, `start-without-${missing}`)
+        if (missing === "AUTH_SECRET") renameSync(`${envFile}.off`, envFile)
+      }
+      expect(status, missing).toBe(500)
+      expect(output.split("\n").filter((line) => line.startsWith("[sesame][error]") && line.includes(missing)).length, output).toBeGreaterThan(0)
+    }
+  }, 120_000)
 })

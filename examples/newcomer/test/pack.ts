@@ -7,7 +7,7 @@
  * and content digest (package.json, README and every file the tarball ships). A second test file
  * in the same run, or a later run while nothing changed, finds them there; a change to a package
  * gives it a new digest, so a stale tarball is never used. A lock folder serialises the test files
- * that pack at the same time.
+ * that build and pack at the same time; one left by a killed run (its process is gone) is broken.
  *
  * Before packing, the packages are built when their sources changed since the last build
  * (`scripts/build.mjs --if-changed`: a no-op under `npm test`, which builds first), so running one
@@ -17,14 +17,14 @@
  */
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 
 export const repositoryRoot = join(import.meta.dirname, "..", "..", "..")
 
-/** Where the tarballs are kept between test files and runs. */
-const cacheRoot = join(tmpdir(), "sesame-newcomer-packs")
+/** Where the tarballs are kept between test files and runs: a folder per checkout, so that clones (or worktrees) of different contents never share or remove each other's. */
+const cacheRoot = join(tmpdir(), "sesame-newcomer-packs", createHash("sha256").update(repositoryRoot).digest("hex").slice(0, 12))
 const lockDir = join(cacheRoot, ".lock")
 const npm = process.platform === "win32" ? "npm.cmd" : "npm"
 
@@ -87,23 +87,38 @@ function contentDigest(workspace: Workspace): string {
   return hash.digest("hex").slice(0, 16)
 }
 
-/** Runs `fn` holding the lock folder; a lock older than ten minutes is a crashed run's, and is broken. */
+/** Whether the lock was left by a process that is gone (a run that was killed), or is older than any build and pack. */
+function abandoned(): boolean {
+  try {
+    const pid = Number(readFileSync(join(lockDir, "pid"), "utf8"))
+    if (Number.isInteger(pid) && pid > 0) {
+      try {
+        process.kill(pid, 0)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ESRCH") return true
+      }
+    }
+    return Date.now() - statSync(lockDir).mtimeMs > 20 * 60_000
+  } catch {
+    // Taken a moment ago (no pid yet) or released in the meantime.
+    return false
+  }
+}
+
+/** Runs `fn` holding the lock folder, which names its holder's process id. */
 async function withLock<T>(fn: () => T): Promise<T> {
   mkdirSync(cacheRoot, { recursive: true })
-  const deadline = Date.now() + 15 * 60_000
+  const deadline = Date.now() + 25 * 60_000
   for (;;) {
     try {
       mkdirSync(lockDir)
+      writeFileSync(join(lockDir, "pid"), String(process.pid))
       break
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
-      try {
-        if (Date.now() - statSync(lockDir).mtimeMs > 10 * 60_000) rmSync(lockDir, { recursive: true, force: true })
-      } catch {
-        // Released in the meantime.
-      }
-      if (Date.now() > deadline) throw new Error(`${lockDir} is still held after 15 minutes`)
-      await new Promise((resolve) => setTimeout(resolve, 250))
+      if (abandoned()) rmSync(lockDir, { recursive: true, force: true })
+      else if (Date.now() > deadline) throw new Error(`${lockDir} is still held after 25 minutes`)
+      else await new Promise((resolve) => setTimeout(resolve, 250))
     }
   }
   try {
@@ -137,6 +152,8 @@ export async function packedTarballs(names: readonly string[]): Promise<Map<stri
         if (entry.startsWith(`${stem}-`) && join(cacheRoot, entry) !== dir) rmSync(join(cacheRoot, entry), { recursive: true, force: true })
       }
     }
+    // Left by a run killed while packing: nobody else packs while the lock is held.
+    for (const entry of readdirSync(cacheRoot)) if (entry.startsWith(".staging-")) rmSync(join(cacheRoot, entry), { recursive: true, force: true })
     if (missing.length > 0) {
       const staging = mkdtempSync(join(cacheRoot, ".staging-"))
       try {

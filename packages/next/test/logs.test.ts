@@ -45,7 +45,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 describe("auth() in a minified production build without a secret", () => {
   it("answers null and logs the error's type, MissingSecret, not a renamed class", async () => {
-    const env = { ...process.env, NODE_ENV: "production", AUTH_URL: "http://localhost:3000" }
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", AUTH_URL: "http://localhost:3000" }
     delete env.AUTH_SECRET
     delete env.SESAME_SECRET
     const { stdout, stderr } = await run(process.execPath, [program], { env })

@@ -43,7 +43,7 @@ import type { CredentialsConfig } from "../credentials/types.js"
 import { AccessDenied, CallbackRouteError, OAuthAccountNotLinked, type SignInError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
-import { sessionStrategy } from "../session/index.js"
+import { signedInUser } from "../session/index.js"
 import type { Account, User } from "../types.js"
 import { reclaimAddress } from "./reclaim.js"
 import { accountSubject } from "./subject.js"
@@ -51,6 +51,11 @@ import { accountSubject } from "./subject.js"
 export interface Decision {
   user: User | AdapterUser
   isNewUser: boolean
+  /**
+   * For a provider account with an adapter: whether the account still belongs to the user, asked
+   * again once the session exists (see `SignInResult.recheck`).
+   */
+  recheck?: () => Promise<boolean>
 }
 
 function newUser(user: User, emailVerified: Date | null): AdapterUser {
@@ -100,7 +105,10 @@ export async function decideForAccount(
   if (!config.adapter) return { user: { ...params.user, id: await accountSubject(account.provider, account.providerAccountId) }, isNewUser: false }
   const adapter = config.adapter
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
-  const current = await sessionStrategy(config).currentUser(ctx)
+  // Between this decision and the session, the address's owner may prove it and take it back
+  // (reclaim.ts): the session strategy asks this once the session exists, and ends it if not.
+  const stillLinked = (userId: string) => async () => (await adapter.getUserByAccount(key))?.id === userId
+  const current = await signedInUser(ctx)
   const link = (userId: string) =>
     adapter.transaction(async (tx: CheckedAdapter) => {
       const stored = storedAccount(account, userId)
@@ -113,7 +121,7 @@ export async function decideForAccount(
       throw new NotLinked("This account is already linked to another user.")
     }
     if (adapter.has("updateAccount")) await adapter.updateAccount({ ...storedAccount(account, linked.id), ...key })
-    return { user: linked, isNewUser: false }
+    return { user: linked, isNewUser: false, recheck: stillLinked(linked.id) }
   }
   if (current?.id) {
     if (params.boundToBrowser === false) {
@@ -121,7 +129,7 @@ export async function decideForAccount(
     }
     const stored = await link(current.id)
     await emit(config, "linkAccount", { user: current, account: stored, profile: params.user })
-    return { user: current, isNewUser: false }
+    return { user: current, isNewUser: false, recheck: stillLinked(String(current.id)) }
   }
   const email = params.user.email
   const owner = email ? await adapter.getUserByEmail(email) : null
@@ -131,14 +139,14 @@ export async function decideForAccount(
       const reclaimed = await reclaimAddress(ctx, adapter, owner, params.user)
       const stored = await link(reclaimed.id)
       await emit(config, "linkAccount", { user: reclaimed, account: stored, profile: params.user })
-      return { user: reclaimed, isNewUser: false }
+      return { user: reclaimed, isNewUser: false, recheck: stillLinked(reclaimed.id) }
     }
     if (!params.allowDangerousEmailAccountLinking || !vouched) {
       throw new NotLinked("Another user already has this email address; sign in with the method used before.")
     }
     const stored = await link(owner.id)
     await emit(config, "linkAccount", { user: owner, account: stored, profile: params.user })
-    return { user: owner, isNewUser: false }
+    return { user: owner, isNewUser: false, recheck: stillLinked(owner.id) }
   }
   if (!email) {
     throw new CallbackRouteError(`Provider "${account.provider}" returned no email address, which is needed to create a user.`)
@@ -152,7 +160,7 @@ export async function decideForAccount(
   })
   await emit(config, "createUser", { user })
   await emit(config, "linkAccount", { user, account: stored, profile: params.user })
-  return { user, isNewUser: true }
+  return { user, isNewUser: true, recheck: stillLinked(user.id) }
 }
 
 function storedAccount(account: Account, userId: string) {

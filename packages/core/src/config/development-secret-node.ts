@@ -46,7 +46,7 @@ function readSecret(file: string): string | undefined {
 function readOrCreate(file: string): string {
   const existing = readSecret(file)
   if (existing) return existing
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+  mkdirSync(dirname(file), { recursive: true })
   const value = randomBytes(32).toString("hex")
   const temporary = `${file}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`
   writeFileSync(temporary, `${value}\n`, { mode: 0o600, flag: "wx" })

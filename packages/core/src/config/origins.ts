@@ -34,6 +34,16 @@ const sharedHostingDomains: readonly string[] = [
   "up.railway.app",
 ]
 
+/**
+ * Two-label public suffixes under which a name like `*.co.uk` would still be anybody's domain. Not
+ * the whole Public Suffix List: the common country second levels, so that the obvious mistake is
+ * caught; a wildcard must name a registrable domain of the app's own after it.
+ */
+const publicSuffixes: readonly string[] = [
+  "co.uk", "org.uk", "ac.uk", "gov.uk", "com.au", "net.au", "org.au", "co.nz", "co.jp", "ne.jp", "or.jp",
+  "com.br", "com.cn", "com.mx", "co.in", "co.za", "com.tr", "com.sg", "com.hk", "co.kr",
+]
+
 export interface TrustedOrigins {
   /** The patterns as configured, for messages. */
   readonly patterns: readonly string[]
@@ -50,11 +60,16 @@ function patternProblem(pattern: string): string | null {
   const match = patternShape.exec(pattern)
   if (!match) return 'must be an origin such as "https://example.com" or "https://*.preview.example.com" (no path, no trailing slash)'
   const host = match[2]!
+  if (!pattern.includes("*") && new URL(pattern).origin !== pattern) {
+    return `is not written as browsers send an origin (${new URL(pattern).origin}): no browser request could match it`
+  }
   if (host.startsWith("[")) return null
   const labels = host.split(".")
   if (labels.some((label) => label === "")) return "has an empty DNS label"
-  const wild = labels.findIndex((label) => label.includes("*"))
-  if (wild !== -1 && labels.length - wild < 3) {
+  const wild = labels.filter((label) => label.includes("*"))
+  if (wild.length > 1 || (wild.length === 1 && (wild[0]!.match(/\*/g) ?? []).length > 1)) return "has more than one wildcard"
+  const below = labels.slice(labels.findIndex((label) => label.includes("*")) + 1)
+  if (wild.length === 1 && (below.length < 2 || publicSuffixes.includes(below.join(".")))) {
     return "puts a wildcard too close to the top-level domain; name at least a registrable domain after it"
   }
   return null

@@ -106,5 +106,5 @@ export async function finishAuthorization(ctx: RequestContext, provider: OAuthPr
     emailVerified: !!user.email && emailVerified(provider, profile),
     boundToBrowser: provider.checks.size > 0,
   })
-  return completeSignIn(ctx, { user: decision.user, account, profile, isNewUser: decision.isNewUser })
+  return completeSignIn(ctx, { user: decision.user, account, profile, isNewUser: decision.isNewUser, recheck: decision.recheck })
 }

@@ -58,7 +58,7 @@ export async function fetchProfile(
   return profile
 }
 
-/** The user the provider's `profile` callback makes of `profile`, with a string id and a lower-case email. */
+/** The user the provider's `profile` callback makes of `profile`, with a string id and a normalised (NFKC, lower-case) email. */
 export async function userOf(provider: OAuthProvider, profile: Profile, tokens: TokenSet): Promise<User & { id: string }> {
   let user: unknown
   try {
@@ -71,7 +71,9 @@ export async function userOf(provider: OAuthProvider, profile: Profile, tokens: 
   if ((typeof id !== "string" && typeof id !== "number") || id === "") {
     throw new OAuthProfileParseError(`The profile callback of provider "${provider.id}" returned a user without an id.`)
   }
-  const email = typeof user.email === "string" && user.email ? user.email.toLowerCase() : null
+  // NFKC as for email sign-in, so a look-alike address never names a different user than the one
+  // it imitates.
+  const email = typeof user.email === "string" && user.email.trim() ? user.email.normalize("NFKC").trim().toLowerCase() : null
   return { ...(user as User), id: String(id), email }
 }
 

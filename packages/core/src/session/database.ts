@@ -18,7 +18,7 @@
  */
 import type { AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
-import { SessionTokenError, SignOutError } from "../errors.js"
+import { AccessDenied, SessionTokenError, SignOutError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { clearChunkedCookie } from "../http/cookies.js"
@@ -118,7 +118,7 @@ export const databaseStrategy: SessionStrategy = {
     }
   },
 
-  async start(ctx, { user }) {
+  async start(ctx, { user, recheck }) {
     const { config } = ctx
     const adapter = adapterOf(ctx)
     const token = config.session.generateSessionToken()
@@ -135,7 +135,14 @@ export const databaseStrategy: SessionStrategy = {
     const metadata = tracksMetadata(adapter)
       ? { createdAt: new Date(now), lastUsedAt: new Date(now), userAgent: ctx.request.headers.get("user-agent")?.slice(0, 512) ?? null }
       : {}
-    await adapter.createSession({ sessionToken: await hashSessionToken(token), userId: String(user.id), expires, ...metadata })
+    const hash = await hashSessionToken(token)
+    await adapter.createSession({ sessionToken: hash, userId: String(user.id), expires, ...metadata })
+    // A reclaim unlinks accounts before it deletes sessions: if the account is still linked now,
+    // any reclaim that follows deletes this session; if it is gone, this session must not live.
+    if (recheck && !(await recheck())) {
+      await adapter.deleteSession(hash)
+      throw new AccessDenied("The account was removed from the user while signing in (its address was proven by its owner).")
+    }
     setSessionCookie(ctx, token, expires)
   },
 

@@ -4,10 +4,31 @@
  * @module
  */
 import type { ResolvedConfig } from "../config/resolve.js"
+import type { AdapterUser } from "../adapters/types.js"
+import type { RequestContext } from "../http/context.js"
+import { ParsedCookies } from "../http/cookies.js"
+import type { User } from "../types.js"
 import { databaseStrategy } from "./database.js"
 import { jwtStrategy } from "./jwt.js"
 import type { SessionStrategy } from "./types.js"
 
 export function sessionStrategy(config: ResolvedConfig): SessionStrategy {
   return config.session.strategy === "database" ? databaseStrategy : jwtStrategy
+}
+
+/**
+ * The user signed in on this browser, for decisions that attach something to them (linking an
+ * account, adding a passkey). A session cookie the request carries twice counts as no user: the
+ * second copy is the sign of one planted by a sibling subdomain (the `__Secure-` prefix does not
+ * stop that), and linking the visitor's account into the planter's user would be login CSRF. Reads
+ * of the session itself keep taking the first copy, so a stale cookie left by an earlier cookie
+ * domain does not sign anyone out for good.
+ */
+export async function signedInUser(ctx: RequestContext): Promise<User | AdapterUser | null> {
+  const { cookies } = ctx
+  if (cookies instanceof ParsedCookies) {
+    const name = ctx.cookieOptions.sessionToken.name
+    for (const repeated of cookies.repeated) if (repeated === name || repeated.startsWith(`${name}.`)) return null
+  }
+  return sessionStrategy(ctx.config).currentUser(ctx)
 }

@@ -119,7 +119,8 @@ async function unverifiedUserStands(ctx: RequestContext, token: JWT): Promise<"v
 function unverifiedStoredUser(ctx: RequestContext, user: User | AdapterUser, account: Account | null): boolean {
   if (!ctx.config.adapter || account?.type === "credentials") return false
   const stored = user as Partial<AdapterUser>
-  return typeof stored.id === "string" && "emailVerified" in stored && !stored.emailVerified
+  // Fail closed: an adapter that leaves `emailVerified` out (null columns dropped) gets the mark too.
+  return typeof stored.id === "string" && !stored.emailVerified
 }
 
 export const jwtStrategy: SessionStrategy = {

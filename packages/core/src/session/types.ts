@@ -13,6 +13,12 @@ export interface SignInResult {
   account: Account | null
   profile?: Profile
   isNewUser: boolean
+  /**
+   * Asked once the session is stored: false when the sign-in was undone meanwhile (the account was
+   * unlinked by a reclaim that ran in between), and the session is then deleted before anything
+   * learns its token. JWT sessions need no such check: theirs carry the `email_unverified` mark.
+   */
+  recheck?: () => Promise<boolean>
 }
 
 export interface SessionStrategy {

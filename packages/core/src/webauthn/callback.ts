@@ -99,7 +99,7 @@ async function authenticate(ctx: RequestContext, provider: ResolvedWebAuthnProvi
   const redirect = await checkSignIn(ctx, { user, account: signingIn })
   if (redirect) return { redirect, cookies: ctx.setCookies }
   const decision = await decideForAccount(ctx, { user, account: signingIn, linked: user, notLinked: AccountNotLinked })
-  return completeSignIn(ctx, { user: decision.user, account: signingIn, isNewUser: false })
+  return completeSignIn(ctx, { user: decision.user, account: signingIn, isNewUser: false, recheck: decision.recheck })
 }
 
 async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider, challenge: Challenge, rp: ResolvedRelyingParty): Promise<InternalResponse> {
@@ -160,5 +160,10 @@ async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider,
       await tx.createAuthenticator(authenticator(userId))
     },
   })
-  return completeSignIn(ctx, { user: decision.user, account: { ...signingUp, userId: String(decision.user.id) }, isNewUser: decision.isNewUser })
+  return completeSignIn(ctx, {
+    user: decision.user,
+    account: { ...signingUp, userId: String(decision.user.id) },
+    isNewUser: decision.isNewUser,
+    recheck: decision.recheck,
+  })
 }

@@ -7,9 +7,9 @@
  */
 import type { AdapterUser } from "../adapters/types.js"
 import type { RequestContext } from "../http/context.js"
-import { sessionStrategy } from "../session/index.js"
+import { signedInUser } from "../session/index.js"
 
 export async function currentAdapterUser(ctx: RequestContext): Promise<AdapterUser | null> {
-  const user = await sessionStrategy(ctx.config).currentUser(ctx)
+  const user = await signedInUser(ctx)
   return user && typeof user.id === "string" && typeof user.email === "string" ? (user as AdapterUser) : null
 }

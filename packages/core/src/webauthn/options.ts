@@ -26,6 +26,7 @@
  */
 import type { AdapterAuthenticator, AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
+import { normalizeEmail } from "../email/normalize.js"
 import type { RequestContext } from "../http/context.js"
 import { json, noStore, type InternalResponse } from "../http/response.js"
 import { setChallenge, type Ceremony } from "./challenge.js"
@@ -35,18 +36,21 @@ import { simpleWebAuthn } from "./library.js"
 import type { ResolvedWebAuthnProvider } from "./provider.js"
 import { relyingParty } from "./relying-party.js"
 
-/** Longest address accepted (RFC 5321 limits a path to 256 octets). */
-const maxEmailLength = 256
-const emailPattern = /^[^\s@]+@[^\s@]+$/
+/**
+ * The address as email sign-in normalises it (`email/normalize.ts`: NFKC, trimmed, lower case, one
+ * plain address), so that a look-alike (`ａlice@` in full-width letters) names the same user as the
+ * address it imitates, and an owner's later proof of it takes back what a squatter attached.
+ */
+function normaliseEmail(value: string): string | null {
+  try {
+    return normalizeEmail(value)
+  } catch {
+    return null
+  }
+}
 
 function invalid(error: "Invalid action" | "Invalid request", message: string): InternalResponse {
   return json({ error, message }, 400, noStore)
-}
-
-/** Trims and lower-cases an address; null when it is not one. */
-function normaliseEmail(value: string): string | null {
-  const email = value.trim().toLowerCase()
-  return email.length <= maxEmailLength && emailPattern.test(email) ? email : null
 }
 
 function descriptors(authenticators: readonly AdapterAuthenticator[]) {

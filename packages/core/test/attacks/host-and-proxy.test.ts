@@ -271,7 +271,18 @@ describe("the redirect proxy", () => {
 })
 
 describe("trustedOrigins validation", () => {
-  it.each([["https://*.com"], ["https://*"], ["https://example.com/path"], ["example.com"], ["https://ex ample.com"]])(
+  it.each([
+    ["https://*.com"],
+    ["https://*"],
+    ["https://*.*.com"],
+    ["https://*.co.uk"],
+    ["https://a*b*.example.com"],
+    ["https://example.com:443"],
+    ["http://[::FFFF:127.0.0.1]"],
+    ["https://example.com/path"],
+    ["example.com"],
+    ["https://ex ample.com"],
+  ])(
     "refuses %s as a configuration error",
     async (pattern) => {
       const { config, logs } = appWithoutHostSettings({ trustHost: true, trustedOrigins: [pattern] })
@@ -279,6 +290,11 @@ describe("trustedOrigins validation", () => {
       expect(logs.join("\n")).toMatch(/trustedOrigins/)
     },
   )
+
+  it("accepts a wildcard under a registrable domain, country second levels included", async () => {
+    const { config } = appWithoutHostSettings({ trustHost: true, trustedOrigins: ["https://*.example.co.uk", "https://*.preview.example.com:8443"] })
+    expect((await send(config, "/auth/providers")).status).toBe(200)
+  })
 
   it("warns about a wildcard right under a shared hosting domain", async () => {
     const warnings: string[] = []

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { recordingEmail, followLink, lastLink, requestLink } from "../email/helpers.js"
 import { CookieJar, origin, recordingLogger, secret, send } from "../helpers.js"
 import { atProvider, callbackUrl, client, clientSecret, deliver, quietLogger, session, startIdp, startSignIn } from "../oauth/harness.js"
-import { authenticate, register } from "../webauthn/harness.js"
+import { authenticate, postResponse, register } from "../webauthn/harness.js"
 
 const victim = "alice@example.com"
 
@@ -295,5 +295,121 @@ describe("an adapter that cannot take an address back", () => {
     const config: AuthConfig = { secret, trustHost: true, adapter: partial, providers: [recordingEmail().provider], logger }
     expect((await send(config, "/auth/providers")).status).toBe(500)
     expect(lines.join("\n")).toMatch(/MissingAdapterMethods.*listAccountsByUserId.*unlinkAccount/s)
+  })
+})
+
+describe("a squatter racing the owner's proof", () => {
+  it("a passkey sign-in in flight while the owner's link takes the address back leaves the squatter no session", async () => {
+    // The squatter's sign-in is held in the signIn callback (an app asking a slow deny-list
+    // service, say) after his passkey verified, until the owner's confirmation has gone through.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let reached: () => void = () => {}
+    const inCallback = new Promise<void>((resolve) => (reached = resolve))
+    let holding = false
+    const target = app("database", {
+      callbacks: {
+        signIn: async ({ account }) => {
+          if (holding && account?.type === "webauthn") {
+            reached()
+            await held
+          }
+          return true
+        },
+      },
+    })
+    const key = new SoftAuthenticator()
+    await register(target.config, new CookieJar(), key, victim)
+    const browser = new CookieJar()
+    await requestLink(target.config, browser, victim)
+    const link = lastLink(target.sent)
+    const attacker = new CookieJar()
+    const answer = await askOptionsFor(target, attacker, key)
+    holding = true
+    const squatting = postResponse(target.config, attacker, "authenticate", answer)
+    await inCallback
+    await followLink(target.config, browser, link)
+    release()
+    const squatted = await squatting
+    expect(errorOf(squatted)).toBe("AccessDenied")
+    expect(await session(target.config, attacker)).toBeNull()
+    expect(await target.adapter.listSessionsByUserId((await target.adapter.getUserByEmail(victim))!.id)).toHaveLength(1)
+    expect((await session(target.config, browser))?.user?.email).toBe(victim)
+  })
+
+  it("an adapter that leaves emailVerified out does not spare a squatter's JWT session", async () => {
+    const adapter = MemoryAdapter()
+    // Drops null fields from the users it returns, as some document stores do.
+    const dropsNulls = new Proxy(adapter, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown
+        if (typeof value !== "function" || !/^get(User|UserByEmail|UserByAccount)$/.test(String(name))) return value
+        return async (...args: unknown[]) => {
+          const user = (await (value as (...a: unknown[]) => Promise<Record<string, unknown> | null>).apply(target, args)) ?? null
+          return user && Object.fromEntries(Object.entries(user).filter(([, v]) => v !== null))
+        }
+      },
+    })
+    const email = recordingEmail()
+    const { logger } = quietLogger()
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      adapter: dropsNulls,
+      session: { strategy: "jwt" },
+      providers: [Passkey(), email.provider],
+      experimental: { enableWebAuthn: true },
+      logger,
+    }
+    const key = new SoftAuthenticator()
+    await register(config, new CookieJar(), key, victim)
+    // A later sign-in with the squatted passkey: its user comes from getUser, without emailVerified.
+    const attacker = new CookieJar()
+    await authenticate(config, attacker, key)
+    expect((await session(config, attacker))?.user?.email).toBe(victim)
+    await requestLink(config, new CookieJar(), victim)
+    await followLink(config, new CookieJar(), lastLink(email.sent))
+    expect(await session(config, attacker)).toBeNull()
+  })
+})
+
+/** The options of a passkey sign-in, answered by `key` (the response not yet posted). */
+async function askOptionsFor(target: App, jar: CookieJar, key: SoftAuthenticator) {
+  const response = await send(target.config, "/auth/webauthn-options/passkey?action=authenticate", { jar })
+  const { options } = (await response.json()) as { options: Parameters<SoftAuthenticator["authenticate"]>[0] }
+  return key.authenticate(options, { origin })
+}
+
+describe("look-alike addresses", () => {
+  it("a passkey squat on a full-width look-alike is the same address, and the owner's link takes it back", async () => {
+    const target = app()
+    const key = new SoftAuthenticator()
+    await register(target.config, new CookieJar(), key, "\uFF41lice@example.com")
+    expect((await target.adapter.getUserByEmail(victim))?.emailVerified).toBeNull()
+    await signInByEmail(target, new CookieJar(), victim)
+    const owner = (await target.adapter.getUserByEmail(victim))!
+    expect(owner.emailVerified).toBeInstanceOf(Date)
+    expect(await target.adapter.listAuthenticatorsByUserId(owner.id)).toEqual([])
+    expect(errorOf((await authenticate(target.config, new CookieJar(), key)).response)).toBe("WebAuthnVerificationError")
+  })
+})
+
+describe("a planted session cookie beside the victim's own", () => {
+  it("does not make the victim's new provider account part of the planter's user", async () => {
+    const target = app("database", {}, [oidcProvider("dev")])
+    // Bob (the attacker) signs in and keeps his session cookie.
+    const bob = new CookieJar()
+    await viaIdp(target.config, bob, "dev", "bob")
+    const planted = `sesame.session-token=${bob.cookies.get("sesame.session-token")}`
+    // The victim is signed in with her own session, and signs in at the provider as alice; a
+    // sibling subdomain has planted Bob's session cookie, which the browser sends first.
+    const victimJar = new CookieJar()
+    await signInByEmail(target, victimJar, "carol@example.com")
+    const start = await startSignIn(target.config, victimJar, "dev", { query: { login_hint: "alice" } })
+    const answer = await atProvider(start.headers.get("location")!, callbackUrl("dev"))
+    if (answer.kind !== "redirect") throw new Error("expected a redirect")
+    await send(target.config, answer.url, { cookie: `${planted}; ${victimJar.header()}` })
+    const bobUser = (await target.adapter.getUserByEmail("bob@example.com"))!
+    expect((await target.adapter.listAccountsByUserId(bobUser.id)).map((a) => a.providerAccountId)).toEqual(["bob"])
   })
 })
