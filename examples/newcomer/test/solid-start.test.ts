@@ -12,13 +12,18 @@
  *    the built server (`node .output/server/index.mjs`, as SolidStart's docs start it) with
  *    `NODE_ENV=production` and `AUTH_URL`: the same flow, without a warning in the log.
  *
- * Screenshots of each step: test-artifacts/screenshots/newcomer-solid-start/.
+ * 3. The same server without the secret, then without `AUTH_URL`: the auth endpoints answer with
+ *    the configuration error and the log names the missing variable, as the guide's deploy step
+ *    says.
+ *
+ * Screenshots of each step: test-artifacts/screenshots/newcomer-solid-start/; what each server
+ * printed: test-artifacts/newcomer-solid-start/*.log.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
-import { describeViolations, freePort, launchBrowser, runAxe, saveScreenshot } from "@sesame/testing"
+import { artifactsDir, describeViolations, freePort, launchBrowser, runAxe, saveScreenshot } from "@sesame/testing"
 import { block, commandLines } from "./guide.js"
 import { repositoryRoot } from "./pack.js"
 import { runLine, startServer, type Server } from "./processes.js"
@@ -61,9 +66,14 @@ async function start(line: string, env: NodeJS.ProcessEnv, port: number): Promis
   return server
 }
 
-async function stop(server: Server): Promise<void> {
+/** Stops the server and keeps what it printed as an artefact, beside the screenshots. */
+async function stop(server: Server, label: string): Promise<string> {
   await server.stop()
   servers.splice(servers.indexOf(server), 1)
+  const dir = join(artifactsDir, suite)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, `${label}.log`), server.output())
+  return server.output()
 }
 
 /**
@@ -217,18 +227,19 @@ describe("docs/solid-start.md, followed by a newcomer", () => {
     const server = await start(`${lines[0]!} -- --port ${port} --strictPort --host 127.0.0.1`, app.env(), port)
     const ready = (performance.now() - started) / 1000
     let errors: string[]
+    let output: string
     try {
       const loads = await warmUp(`http://localhost:${port}`)
       console.log(`[newcomer solid-start] vite dev: the home page was interactive after ${loads} load(s)`)
       errors = await newcomerFlow(`http://localhost:${port}`, "dev")
     } finally {
-      await stop(server)
+      output = await stop(server, "dev")
     }
     console.log(`[newcomer solid-start] npm run dev answered after ${ready.toFixed(1)} s`)
-    const output = server.output()
     expect(output, output).not.toContain("[sesame][error]")
-    // The development secret the guide describes: one file for the app, one warning for the run.
-    expect(existsSync(join(app.dir, "node_modules", ".cache", "sesame", "development-secret"))).toBe(true)
+    // The development secret the guide describes: one file for the app, readable by its owner
+    // only, and one warning for the run.
+    expect(statSync(join(app.dir, "node_modules", ".cache", "sesame", "development-secret")).mode & 0o777).toBe(0o600)
     expect(output.match(/\[sesame\]\[warn\] missing-secret-development\b/g), output).toHaveLength(1)
     expect(errors.filter((error) => !frameworkDevErrors.test(error))).toEqual([])
   }, 8 * 60_000)
@@ -244,15 +255,42 @@ describe("docs/solid-start.md, followed by a newcomer", () => {
     // The guide's line on a free port: PORT and HOST are how Nitro's server takes them.
     const server = await start(lines[1]!.replace("localhost:3000", `localhost:${port}`), app.env({ PORT: String(port), HOST: "127.0.0.1" }), port)
     let errors: string[]
+    let output: string
     try {
       errors = await newcomerFlow(`http://localhost:${port}`, "start")
     } finally {
-      await stop(server)
+      output = await stop(server, "start")
     }
     console.log(`[newcomer solid-start] npm run build ${build.toFixed(1)} s`)
-    const output = server.output()
     expect(output, output).not.toContain("[sesame][error]")
     expect(output, output).not.toContain("[sesame][warn]")
     expect(errors).toEqual([])
   }, 10 * 60_000)
+
+  it("refuses to serve the production build without AUTH_SECRET, or without AUTH_URL, and the log says which", async () => {
+    // The guide's start line, minus one of the two settings its deploy step says are needed.
+    const line = commandLines(block(app.blocks, "start"))[1]!
+    const envFile = join(app.dir, ".env.local")
+    const cases = [
+      { missing: "AUTH_SECRET", line: line.replace(" --env-file=.env.local", "") },
+      { missing: "AUTH_URL", line: line.replace(/ AUTH_URL=\S+/, "") },
+    ]
+    for (const { missing, line: without } of cases) {
+      expect(without, missing).not.toBe(line)
+      // The secret is also in .env.local, which the server must not find by itself.
+      if (missing === "AUTH_SECRET") renameSync(envFile, `${envFile}.off`)
+      const port = await freePort()
+      const server = await start(without.replace("localhost:3000", `localhost:${port}`), app.env({ PORT: String(port), HOST: "127.0.0.1" }), port)
+      let status: number
+      let output: string
+      try {
+        status = (await fetch(`http://127.0.0.1:${port}/api/auth/session`)).status
+      } finally {
+        output = await stop(server, `start-without-${missing}`)
+        if (missing === "AUTH_SECRET") renameSync(`${envFile}.off`, envFile)
+      }
+      expect(status, missing).toBe(500)
+      expect(output.split("\n").filter((l) => l.startsWith("[sesame][error]") && l.includes(missing)).length, output).toBeGreaterThan(0)
+    }
+  }, 120_000)
 })
