@@ -27,7 +27,7 @@ import { artifactsDir, describeViolations, freePort, launchBrowser, runAxe, save
 import { block, commandLines } from "./guide.js"
 import { repositoryRoot } from "./pack.js"
 import { runLine, startServer, type Server } from "./processes.js"
-import { createSolidStartApp, expandHome, type SolidStartApp } from "./solid-start-app.js"
+import { createSolidStartApp, expandHome, guidePath, type SolidStartApp } from "./solid-start-app.js"
 
 const user = { email: "ada@example.com", password: "analytical engine", name: "Ada Lovelace", id: "ada" }
 const suite = "newcomer-solid-start"
@@ -211,6 +211,12 @@ describe("docs/solid-start.md, followed by a newcomer", () => {
     // guideBlocks() throws on a block without a marker; here, each one is used by this test.
     const used = new Set(["install", "dev", "secret", "start", "solidstart-1-config"])
     for (const { name, file } of app.blocks) expect(file !== undefined || used.has(name), `block ${name}`).toBe(true)
+  })
+
+  it("names the versions it is tested with: those of the app's package.json", () => {
+    const guide = readFileSync(guidePath, "utf8")
+    const { dependencies } = JSON.parse(readFileSync(join(app.dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+    for (const name of ["@solidjs/start", "@solidjs/router", "solid-js", "vite", "nitro"]) expect(guide).toContain(`\`${name}\` ${dependencies[name]}`)
   })
 
   it("shows SolidStart 1.x's app.config.ts as examples/solid-start has it (built by that example's 1.x test)", () => {
