@@ -3,8 +3,8 @@
  *
  * - `SolidAuth(config)`: `{ GET, POST }` for `src/routes/api/auth/[...sesame].ts`;
  * - `getSession(request, options)`: the session or `null`;
- * - `requireSession(request, options, redirectTo)`: the guard for server functions and queries;
- * - `authMiddleware(options, { protect, redirectTo })`: the guard for `createMiddleware`.
+ * - `requireSession(request, options, redirectTo?)`: the guard for server functions and queries;
+ * - `authMiddleware(options, { protect, redirectTo? })`: the guard for `createMiddleware`.
  *
  * The browser side is `@sesame/solid-start/client`.
  *

@@ -7,13 +7,17 @@
  * makes no document request; data a protected page loads through a server function is guarded
  * there (`requireSession`), or under a protected path of its own.
  *
+ * The auth routes under the prefix are never guarded, whatever `protect` says: they are how a
+ * visitor signs in (the built-in sign-in page, the callbacks) and how the browser reads the
+ * session, so guarding them could only loop. `protect: ["/"]` thus guards the whole app but them.
+ *
  * @module
  */
 import type { SolidAuthOptions } from "./config.js"
 import { coreConfig } from "./config.js"
 import type { RequestEventLike } from "./event.js"
 import { isUnderPrefix } from "./prefix.js"
-import { checkRedirectPath, redirectResponse } from "./redirect.js"
+import { guardRedirect, guardTarget } from "./redirect.js"
 import { getSession } from "./session.js"
 
 /** Which paths need a signed-in user, and where the others are sent. */
@@ -21,17 +25,23 @@ export interface ProtectOptions {
   /**
    * Protected paths: each string covers that path and everything below it (`/account` covers
    * `/account` and `/account/settings`, not `/accounts`); or a predicate over the request's path.
+   * The auth routes under the prefix are never protected.
    */
   protect: readonly string[] | ((pathname: string) => boolean)
-  /** Where a visitor without a session (or without a user) is redirected: a path on this site. */
-  redirectTo: string
+  /**
+   * Where a visitor without a session (or without a user) is redirected. By default the sign-in
+   * page (`pages.signIn`, else the built-in `<prefix>/signin`) with `callbackUrl` set to the page
+   * asked for. A path given here is used as given (it gets the `callbackUrl` only when it is the
+   * sign-in page itself).
+   */
+  redirectTo?: string
 }
 
 /** A SolidStart `onRequest` middleware: a redirect `Response`, or undefined to go on. */
 export type AuthMiddleware = (event: RequestEventLike) => Promise<Response | undefined>
 
 /**
- * Makes the middleware. Checks its options at once: a bad path, or a `redirectTo` that is itself
+ * Makes the middleware. Checks its options at once: a bad path, or a redirect target that is itself
  * protected (every visit would redirect to itself), throws a `TypeError`.
  *
  * @example
@@ -42,21 +52,22 @@ export type AuthMiddleware = (event: RequestEventLike) => Promise<Response | und
  * import { authConfig } from "~/lib/auth"
  *
  * export default createMiddleware({
- *   onRequest: [authMiddleware(authConfig, { protect: ["/account"], redirectTo: "/signin" })],
+ *   onRequest: [authMiddleware(authConfig, { protect: ["/account"] })],
  * })
  * ```
  */
 export function authMiddleware(options: SolidAuthOptions, { protect, redirectTo }: ProtectOptions): AuthMiddleware {
-  coreConfig(options, "authMiddleware")
-  checkRedirectPath(redirectTo, "authMiddleware")
-  const isProtected = protectedPaths(protect)
-  if (isProtected(new URL(redirectTo, "http://localhost").pathname)) {
-    throw new TypeError(`authMiddleware: the redirect target ${JSON.stringify(redirectTo)} is itself protected; signed-out visitors would be redirected forever.`)
+  const core = coreConfig(options, "authMiddleware")
+  const target = guardTarget(options, core.prefix, redirectTo, "authMiddleware")
+  const listed = protectedPaths(protect)
+  const isProtected = (pathname: string) => !isUnderPrefix(pathname, core.prefix) && listed(pathname)
+  if (isProtected(new URL(target.path, "http://localhost").pathname)) {
+    throw new TypeError(`authMiddleware: the redirect target ${JSON.stringify(target.path)} is itself protected; signed-out visitors would be redirected forever.`)
   }
   return async (event) => {
     if (!isProtected(new URL(event.request.url).pathname)) return undefined
     const session = await getSession(event.request, options)
-    return session?.user ? undefined : redirectResponse(redirectTo)
+    return session?.user ? undefined : guardRedirect(target, event.request, core)
   }
 }
 

@@ -20,7 +20,7 @@
  */
 import { Auth, type Session, type User } from "@sesame/core"
 import { coreConfig, type SolidAuthOptions } from "./config.js"
-import { redirectResponse, checkRedirectPath } from "./redirect.js"
+import { guardRedirect, guardTarget } from "./redirect.js"
 
 /** A session with a user: what a protected route can rely on. */
 export type AuthenticatedSession = Session & { user: User }
@@ -52,12 +52,19 @@ export async function getSession(request: Request, options: SolidAuthOptions): P
 
 /**
  * The server-side guard of a protected route: the session when it has a user, otherwise it throws a
- * redirect to `redirectTo` (a `302` `Response`, the same one `redirect()` of `@solidjs/router`
- * makes). Thrown from a server function or a `query`, the router follows it: on a server-rendered
- * page the response becomes the redirect; on a client navigation the browser is sent there.
+ * redirect (a `302` `Response`, as `redirect()` of `@solidjs/router` makes). Thrown from a server
+ * function or a `query`, the router follows it: on a server-rendered page the response becomes the
+ * redirect; on a client navigation the browser is sent there.
  *
- * @param redirectTo - a path on this site, such as `/signin`. Anything else (`https://…`,
- *   `//host`) throws a `TypeError`: the target is fixed by the app, never taken from a request.
+ * By default the redirect goes to the sign-in page (`pages.signIn`, else the built-in
+ * `<prefix>/signin`) with `callbackUrl` set to the page asked for, so signing in leads back to it.
+ * On a call from the browser (the server function's own request) that page is the one the browser
+ * is on, from its same-origin `Referer`.
+ *
+ * @param redirectTo - optional: a path on this site to send the visitor to instead, used as given
+ *   (it gets the `callbackUrl` only when it is the sign-in page itself). Anything but a path
+ *   (`https://…`, `//host`) throws a `TypeError`: the target is fixed by the app, never taken from
+ *   a request.
  *
  * @example
  * ```ts
@@ -67,14 +74,15 @@ export async function getSession(request: Request, options: SolidAuthOptions): P
  * import { authConfig } from "~/lib/auth"
  *
  * export async function accountSession() {
- *   return requireSession(getRequestEvent()!.request, authConfig, "/signin")
+ *   return requireSession(getRequestEvent()!.request, authConfig)
  * }
  * ```
  */
-export async function requireSession(request: Request, options: SolidAuthOptions, redirectTo: string): Promise<AuthenticatedSession> {
-  checkRedirectPath(redirectTo, "requireSession")
+export async function requireSession(request: Request, options: SolidAuthOptions, redirectTo?: string): Promise<AuthenticatedSession> {
+  const core = coreConfig(options, "requireSession")
+  const target = guardTarget(options, core.prefix, redirectTo, "requireSession")
   const session = await getSession(request, options)
-  if (!session?.user) throw redirectResponse(redirectTo)
+  if (!session?.user) throw guardRedirect(target, request, core)
   return session as AuthenticatedSession
 }
 

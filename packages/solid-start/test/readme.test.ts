@@ -1,7 +1,9 @@
 /**
  * The README's examples: the TypeScript ones extracted and run as written (with `~/lib/auth`
- * pointing at the extracted configuration), the others compared with the example app's files,
- * which the end-to-end tests run on both SolidStart versions.
+ * pointing at the extracted configuration), the others compared with the files that end-to-end
+ * tests run: the example app's (on both SolidStart versions) and docs/solid-start.md's (the
+ * newcomer test builds a fresh app from them). The repository README's SolidStart quick start is
+ * checked to be the guide's, block for block.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -10,8 +12,10 @@ import { provideRequestEvent } from "solid-js/web/storage"
 import type { SolidAuthConfig, SolidAuthHandlers } from "@sesame/solid-start"
 import { call, CookieJar, event, request } from "./helpers.js"
 
+const root = join(import.meta.dirname, "..", "..", "..")
 const readme = join(import.meta.dirname, "..", "README.md")
-const exampleApp = join(import.meta.dirname, "..", "..", "..", "examples", "solid-start", "src")
+const guide = join(root, "docs", "solid-start.md")
+const exampleApp = join(root, "examples", "solid-start", "src")
 const scratch = join(import.meta.dirname, ".scratch")
 
 /** The code block that follows `<!-- example: <name> ... -->` in the README. */
@@ -22,6 +26,13 @@ function readmeExample(name: string): string {
   const match = /```(?:ts|tsx)\n([\s\S]*?)```/.exec(text.slice(marker))
   if (!match) throw new Error(`example "${name}" has no code block`)
   return match[1]!
+}
+
+/** The code block that follows `<!-- example: <name> (…) -->` in `file`, without a list item's indentation. */
+function markedBlock(file: string, name: string): string {
+  const match = new RegExp(`<!-- example: ${name} \\([^)]*\\) -->\\n([ ]*)\`\`\`\\w+\\n([\\s\\S]*?)^\\1\`\`\``, "m").exec(readFileSync(file, "utf8"))
+  if (!match) throw new Error(`no example "${name}" in ${file}`)
+  return match[2]!.replace(new RegExp(`^${match[1]!}`, "gm"), "")
 }
 
 /** Writes the example to the scratch folder (`~/lib/auth` → the extracted configuration) and imports it. */
@@ -70,7 +81,8 @@ describe("README examples", () => {
     expect(await inRequest(signedOut, () => guard.currentSession())).toBeNull()
     const redirect = await inRequest(signedOut, () => guard.accountSession()).catch((e: unknown) => e)
     expect(redirect).toBeInstanceOf(Response)
-    expect((redirect as Response).headers.get("location")).toBe("/signin")
+    // The built-in sign-in page, with the way back to the page asked for.
+    expect((redirect as Response).headers.get("location")).toBe("http://localhost:3000/api/auth/signin?callbackUrl=%2Faccount")
 
     const jar = new CookieJar()
     const { csrfToken } = (await (await call(handlers, "/api/auth/csrf", { jar })).json()) as { csrfToken: string }
@@ -79,11 +91,16 @@ describe("README examples", () => {
     expect(account.user.email).toBe("ada@example.com")
   })
 
-  it("the repository README's SolidStart route is the package README's", () => {
-    const text = readFileSync(join(import.meta.dirname, "..", "..", "..", "README.md"), "utf8")
-    const block = /```ts\n([\s\S]*?)```/.exec(text.slice(text.indexOf("<!-- example: solid-start-route ")))![1]!
-    const dedented = block.replace(/^ {3}/gm, "").replace(/\n {3}$/, "\n")
-    expect(dedented).toBe(readmeExample("route"))
+  it("the repository README's SolidStart quick start is the guide's: install, configuration, route", () => {
+    const rootReadme = join(root, "README.md")
+    expect(markedBlock(rootReadme, "solid-start-install")).toBe(markedBlock(guide, "install"))
+    expect(markedBlock(rootReadme, "solid-start-config")).toBe(markedBlock(guide, "auth-config"))
+    expect(markedBlock(rootReadme, "solid-start-route")).toBe(markedBlock(guide, "route"))
+  })
+
+  it("the route and the account page are the guide's (which the newcomer test builds)", () => {
+    expect(readmeExample("route")).toBe(markedBlock(guide, "route"))
+    expect(markedBlock(readme, "account-page")).toBe(markedBlock(guide, "account"))
   })
 
   it("middleware and client: the README shows the example app's files as they are", () => {

@@ -1,0 +1,7 @@
+export default function Home() {
+  return (
+    <main>
+      <h1>Hello world!</h1>
+    </main>
+  )
+}

