@@ -13,6 +13,7 @@
  * @module
  */
 import { readFileSync } from "node:fs"
+import { join } from "node:path"
 
 export interface GuideBlock {
   /** The marker's name: `auth` in `<!-- example: auth (…) -->`. */
@@ -60,4 +61,23 @@ export function commandLines(shell: GuideBlock): string[] {
     .split("\n")
     .map((line) => line.replace(/\s+#.*$/, "").trim())
     .filter((line) => line !== "" && !line.startsWith("#"))
+}
+
+/** `line` with the guide's `~/` made the test's home folder. */
+export function expandHome(line: string, home: string): string {
+  return line.replaceAll("~/", `${home}/`)
+}
+
+/** What the tests read of a package.json: the versions to pin. */
+export interface Manifest {
+  name: string
+  version: string
+  dependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+  optionalDependencies?: Record<string, string>
+}
+
+/** The package.json in `dir`. */
+export function manifestOf(dir: string): Manifest {
+  return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest
 }

@@ -18,7 +18,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, dirname, join } from "node:path"
-import { commandLines, guideBlocks, type GuideBlock, block } from "./guide.js"
+import { block, commandLines, expandHome, guideBlocks, manifestOf, type GuideBlock, type Manifest } from "./guide.js"
 import { packedTarballs, repositoryRoot } from "./pack.js"
 import { runLine, userEnv } from "./processes.js"
 
@@ -33,19 +33,7 @@ export interface NextApp {
   readonly timings: { pack: number; install: number }
 }
 
-/** `line` with the guide's `~/` made the test's home folder. */
-export function expandHome(line: string, home: string): string {
-  return line.replaceAll("~/", `${home}/`)
-}
 
-interface Manifest {
-  name: string
-  version: string
-  dependencies?: Record<string, string>
-  devDependencies?: Record<string, string>
-}
-
-const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest
 
 /** package.json as create-next-app writes it, with examples/next's versions. */
 function scaffoldManifest(): Manifest & Record<string, unknown> {

@@ -18,9 +18,9 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
 import { artifactsDir, describeViolations, freePort, launchBrowser, runAxe, saveScreenshot } from "@sesame/testing"
-import { block, commandLines } from "./guide.js"
-import { createNextApp, expandHome, type NextApp } from "./next-app.js"
-import { runLine, startServer, userEnv, type Server } from "./processes.js"
+import { block, commandLines, expandHome } from "./guide.js"
+import { createNextApp, type NextApp } from "./next-app.js"
+import { expectRefusedWithout, runLine, startServer, userEnv, type Server } from "./processes.js"
 
 const user = { email: "ada@example.com", password: "analytical engine", name: "Ada Lovelace", id: "1" }
 
@@ -216,23 +216,11 @@ describe("docs/next.md, followed by a newcomer", () => {
     const startLine = "npm start"
     const envFile = join(app.dir, ".env.local")
     const cases = [
-      { missing: "AUTH_SECRET", env: (port: number) => ({ AUTH_URL: `http://localhost:${port}` }) },
-      { missing: "AUTH_URL", env: () => ({}) },
+      { missing: "AUTH_SECRET" as const, env: (port: number) => ({ AUTH_URL: `http://localhost:${port}` }) },
+      { missing: "AUTH_URL" as const, env: () => ({}) },
     ]
     for (const { missing, env } of cases) {
-      if (missing === "AUTH_SECRET") renameSync(envFile, `${envFile}.off`)
-      const port = await freePort()
-      const server = await start(startLine, env(port), port)
-      let status: number
-      let output: string
-      try {
-        status = (await fetch(`http://127.0.0.1:${port}/api/auth/session`)).status
-      } finally {
-        output = await stop(server, `start-without-${missing}`)
-        if (missing === "AUTH_SECRET") renameSync(`${envFile}.off`, envFile)
-      }
-      expect(status, missing).toBe(500)
-      expect(output.split("\n").filter((line) => line.startsWith("[sesame][error]") && line.includes(missing)).length, output).toBeGreaterThan(0)
+      await expectRefusedWithout(missing, envFile, (port) => start(startLine, env(port), port), (server) => stop(server, `start-without-${missing}`))
     }
   }, 120_000)
 })

@@ -6,6 +6,9 @@
  * @module
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
+import { renameSync } from "node:fs"
+import { freePort } from "@sesame/testing"
+import { expect } from "vitest"
 
 /** The environment of a new user's shell, plus `extra`: what the test runner set is left out. */
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -73,4 +76,30 @@ export async function startServer(line: string, cwd: string, env: NodeJS.Process
     }
   }
   return { output: () => plain(output), stop }
+}
+
+/**
+ * Starts a server as `launch(port)` says, with `.env.local` (`envFile`) hidden when the secret is
+ * the missing setting (the server must not find it by itself), reads the session once, stops it,
+ * and checks the refusal: a 500, and a `[sesame][error]` line that names `missing`.
+ */
+export async function expectRefusedWithout(
+  missing: "AUTH_SECRET" | "AUTH_URL",
+  envFile: string,
+  launch: (port: number) => Promise<Server>,
+  stop: (server: Server) => Promise<string>,
+): Promise<void> {
+  if (missing === "AUTH_SECRET") renameSync(envFile, `${envFile}.off`)
+  let status: number
+  let output: string
+  const port = await freePort()
+  const server = await launch(port)
+  try {
+    status = (await fetch(`http://127.0.0.1:${port}/api/auth/session`)).status
+  } finally {
+    output = await stop(server)
+    if (missing === "AUTH_SECRET") renameSync(`${envFile}.off`, envFile)
+  }
+  expect(status, missing).toBe(500)
+  expect(output.split("\n").filter((line) => line.startsWith("[sesame][error]") && line.includes(missing)).length, output).toBeGreaterThan(0)
 }

@@ -21,7 +21,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, delimiter, dirname, join } from "node:path"
-import { block, commandLines, guideBlocks, type GuideBlock } from "./guide.js"
+import { block, commandLines, expandHome, guideBlocks, manifestOf, type GuideBlock } from "./guide.js"
 import { packedTarballs, repositoryRoot } from "./pack.js"
 import { runLine, userEnv } from "./processes.js"
 
@@ -40,19 +40,7 @@ export interface SolidStartApp {
   readonly timings: { node: number; pack: number; install: number; typecheck: number }
 }
 
-/** `line` with the guide's `~/` made the test's home folder. */
-export function expandHome(line: string, home: string): string {
-  return line.replaceAll("~/", `${home}/`)
-}
 
-interface Manifest {
-  name: string
-  version: string
-  dependencies?: Record<string, string>
-  optionalDependencies?: Record<string, string>
-}
-
-const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest
 
 function pinned(name: string): string {
   const { dependencies = {}, optionalDependencies = {} } = manifestOf(example)

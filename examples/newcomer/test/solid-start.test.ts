@@ -24,10 +24,10 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
 import { artifactsDir, describeViolations, freePort, launchBrowser, runAxe, saveScreenshot } from "@sesame/testing"
-import { block, commandLines } from "./guide.js"
+import { block, commandLines, expandHome } from "./guide.js"
 import { repositoryRoot } from "./pack.js"
-import { runLine, startServer, type Server } from "./processes.js"
-import { createSolidStartApp, expandHome, guidePath, type SolidStartApp } from "./solid-start-app.js"
+import { expectRefusedWithout, runLine, startServer, type Server } from "./processes.js"
+import { createSolidStartApp, guidePath, type SolidStartApp } from "./solid-start-app.js"
 
 const user = { email: "ada@example.com", password: "analytical engine", name: "Ada Lovelace", id: "ada" }
 const suite = "newcomer-solid-start"
@@ -278,25 +278,18 @@ describe("docs/solid-start.md, followed by a newcomer", () => {
     const line = commandLines(block(app.blocks, "start"))[1]!
     const envFile = join(app.dir, ".env.local")
     const cases = [
-      { missing: "AUTH_SECRET", line: line.replace(" --env-file=.env.local", "") },
-      { missing: "AUTH_URL", line: line.replace(/ AUTH_URL=\S+/, "") },
+      { missing: "AUTH_SECRET" as const, line: line.replace(" --env-file=.env.local", "") },
+      { missing: "AUTH_URL" as const, line: line.replace(/ AUTH_URL=\S+/, "") },
     ]
     for (const { missing, line: without } of cases) {
       expect(without, missing).not.toBe(line)
       // The secret is also in .env.local, which the server must not find by itself.
-      if (missing === "AUTH_SECRET") renameSync(envFile, `${envFile}.off`)
-      const port = await freePort()
-      const server = await start(without.replace("localhost:3000", `localhost:${port}`), app.env({ PORT: String(port), HOST: "127.0.0.1" }), port)
-      let status: number
-      let output: string
-      try {
-        status = (await fetch(`http://127.0.0.1:${port}/api/auth/session`)).status
-      } finally {
-        output = await stop(server, `start-without-${missing}`)
-        if (missing === "AUTH_SECRET") renameSync(`${envFile}.off`, envFile)
-      }
-      expect(status, missing).toBe(500)
-      expect(output.split("\n").filter((l) => l.startsWith("[sesame][error]") && l.includes(missing)).length, output).toBeGreaterThan(0)
+      await expectRefusedWithout(
+        missing,
+        envFile,
+        (port) => start(without.replace("localhost:3000", `localhost:${port}`), app.env({ PORT: String(port), HOST: "127.0.0.1" }), port),
+        (server) => stop(server, `start-without-${missing}`),
+      )
     }
   }, 120_000)
 })
