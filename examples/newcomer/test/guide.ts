@@ -14,6 +14,7 @@
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { repositoryRoot } from "./pack.js"
 
 export interface GuideBlock {
   /** The marker's name: `auth` in `<!-- example: auth (…) -->`. */
@@ -80,4 +81,24 @@ export interface Manifest {
 /** The package.json in `dir`. */
 export function manifestOf(dir: string): Manifest {
   return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest
+}
+
+/**
+ * The guide's install step: its `npm pack` line (whose `--workspace` folders name the packages to
+ * pack) and its `npm install` line. The other lines (`cd`, `npm ci`, `npm run build`, `mkdir -p`)
+ * are the ones the test stands in for; any other line is one the test does not know how to follow.
+ */
+export function installStep(blocks: readonly GuideBlock[]): { packLine: string; installLine: string; packages: string[] } {
+  let packLine: string | undefined
+  let installLine: string | undefined
+  for (const line of commandLines(block(blocks, "install"))) {
+    if (line.startsWith("npm pack ")) packLine = line
+    else if (line.startsWith("npm install ")) installLine = line
+    else if (!/^(cd \S+|npm ci|npm run build|mkdir -p \S+)$/.test(line)) throw new Error(`The test does not know how to follow this line of the guide's install step: ${line}`)
+  }
+  if (!packLine || !installLine) throw new Error("The guide's install step lacks its npm pack or npm install line")
+  if (!packLine.endsWith("--pack-destination ~/sesame-packs")) throw new Error(`The npm pack line does not put the tarballs where the install line reads them: ${packLine}`)
+  const folders = [...packLine.matchAll(/--workspace (\S+)/g)].map((m) => m[1]!)
+  if (folders.length === 0) throw new Error(`no --workspace on the guide's npm pack line: ${packLine}`)
+  return { packLine, installLine, packages: folders.map((folder) => manifestOf(join(repositoryRoot, folder)).name) }
 }

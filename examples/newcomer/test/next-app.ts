@@ -15,10 +15,10 @@
  *
  * @module
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, dirname, join } from "node:path"
-import { block, commandLines, expandHome, guideBlocks, manifestOf, type GuideBlock, type Manifest } from "./guide.js"
+import { block, expandHome, guideBlocks, installStep, manifestOf, type GuideBlock, type Manifest } from "./guide.js"
 import { packedTarballs, repositoryRoot } from "./pack.js"
 import { runLine, userEnv } from "./processes.js"
 
@@ -85,11 +85,6 @@ function scaffoldTsconfig(guidePaths: { compilerOptions: Record<string, unknown>
 }
 
 /** The package names of the `--workspace` folders on the guide's `npm pack` line. */
-function packedNames(packLine: string): string[] {
-  const folders = [...packLine.matchAll(/--workspace (\S+)/g)].map((m) => m[1]!)
-  if (folders.length === 0) throw new Error(`no --workspace on the guide's npm pack line: ${packLine}`)
-  return folders.map((folder) => manifestOf(join(repositoryRoot, folder)).name)
-}
 
 /**
  * Follows steps 1 and 2 of the guide, and writes its files: returns the installed app. The lines of
@@ -105,18 +100,10 @@ export async function createNextApp(): Promise<NextApp> {
   mkdirSync(dir)
   mkdirSync(packs)
 
-  let packLine: string | undefined
-  let installLine: string | undefined
-  for (const line of commandLines(block(blocks, "install"))) {
-    if (line.startsWith("npm pack ")) packLine = line
-    else if (line.startsWith("npm install ")) installLine = line
-    else if (!/^(cd \S+|npm ci|npm run build|mkdir -p \S+)$/.test(line)) throw new Error(`The test does not know how to follow this line of the guide's install step: ${line}`)
-  }
-  if (!packLine || !installLine) throw new Error("The guide's install step lacks its npm pack or npm install line")
-  if (!packLine.endsWith("--pack-destination ~/sesame-packs")) throw new Error(`The npm pack line does not put the tarballs where the install line reads them: ${packLine}`)
+  const { installLine, packages } = installStep(blocks)
 
   let started = performance.now()
-  const tarballs = await packedTarballs(packedNames(packLine))
+  const tarballs = await packedTarballs(packages)
   for (const tarball of tarballs.values()) copyFileSync(tarball, join(packs, basename(tarball)))
   const pack = (performance.now() - started) / 1000
   // The install line names exactly the tarballs that the pack line makes.

@@ -18,10 +18,10 @@
  *
  * @module
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, delimiter, dirname, join } from "node:path"
-import { block, commandLines, expandHome, guideBlocks, manifestOf, type GuideBlock } from "./guide.js"
+import { expandHome, guideBlocks, installStep, manifestOf, type GuideBlock } from "./guide.js"
 import { packedTarballs, repositoryRoot } from "./pack.js"
 import { runLine, userEnv } from "./processes.js"
 
@@ -87,11 +87,6 @@ function nodeForSolidStart(): string {
 }
 
 /** The package names of the `--workspace` folders on the guide's `npm pack` line. */
-function packedNames(packLine: string): string[] {
-  const folders = [...packLine.matchAll(/--workspace (\S+)/g)].map((m) => m[1]!)
-  if (folders.length === 0) throw new Error(`no --workspace on the guide's npm pack line: ${packLine}`)
-  return folders.map((folder) => manifestOf(join(repositoryRoot, folder)).name)
-}
 
 const seconds = (started: number) => (performance.now() - started) / 1000
 
@@ -114,18 +109,10 @@ export async function createSolidStartApp(): Promise<SolidStartApp> {
   const node = seconds(started)
   const env = (extra: Record<string, string> = {}) => userEnv({ ...extra, PATH: `${nodeDir}${delimiter}${process.env.PATH ?? ""}` })
 
-  let packLine: string | undefined
-  let installLine: string | undefined
-  for (const line of commandLines(block(blocks, "install"))) {
-    if (line.startsWith("npm pack ")) packLine = line
-    else if (line.startsWith("npm install ")) installLine = line
-    else if (!/^(cd \S+|npm ci|npm run build|mkdir -p \S+)$/.test(line)) throw new Error(`The test does not know how to follow this line of the guide's install step: ${line}`)
-  }
-  if (!packLine || !installLine) throw new Error("The guide's install step lacks its npm pack or npm install line")
-  if (!packLine.endsWith("--pack-destination ~/sesame-packs")) throw new Error(`The npm pack line does not put the tarballs where the install line reads them: ${packLine}`)
+  const { installLine, packages } = installStep(blocks)
 
   started = performance.now()
-  const tarballs = await packedTarballs(packedNames(packLine))
+  const tarballs = await packedTarballs(packages)
   for (const tarball of tarballs.values()) cpSync(tarball, join(packs, basename(tarball)))
   const pack = seconds(started)
   // The install line names exactly the tarballs that the pack line makes.

@@ -19,7 +19,7 @@
  * Screenshots of each step: test-artifacts/screenshots/newcomer-solid-start/; what each server
  * printed: test-artifacts/newcomer-solid-start/*.log.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
