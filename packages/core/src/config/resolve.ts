@@ -380,6 +380,7 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
           `provider "${p.id}"`,
           "getUser",
           "getUserByEmail",
+          "getUserByAccount",
           "createUser",
           "linkAccount",
           "getAccount",
