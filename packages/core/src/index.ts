@@ -17,7 +17,6 @@ import { dispatch } from "./actions/index.js"
 import { resolveConfig, type Resolution } from "./config/resolve.js"
 import { AuthError } from "./errors.js"
 import { createContext, type RequestContext } from "./http/context.js"
-import { forgetRepeatedCsrfCookie } from "./http/csrf.js"
 import { asAuthError, badRequestResponse, errorResponse } from "./http/error-response.js"
 import { BadRequest, matchRoute, parseBody, parseQuery, requestCookies } from "./http/request.js"
 import { json, toResponse, type InternalResponse } from "./http/response.js"
@@ -130,7 +129,6 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
     if (!route) throw new BadRequest(`${url.pathname} is not an authentication endpoint.`)
     const query = parseQuery(url.searchParams)
     const body = method === "POST" ? await parseBody(request) : {}
-    const cookies = requestCookies(request)
     ctx = createContext({
       config: resolved,
       request,
@@ -141,12 +139,8 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
       providerId: route.providerId,
       query,
       body,
-      cookies,
+      cookies: requestCookies(request),
     })
-    // Before anything reads the CSRF state: a CSRF cookie sent twice is trusted in neither copy.
-    if (forgetRepeatedCsrfCookie(cookies, ctx.cookieOptions.csrfToken.name)) {
-      resolved.logger.debug("the request carries the CSRF cookie more than once (a planted cookie?); neither copy is used")
-    }
   } catch (error) {
     if (error instanceof BadRequest) {
       resolved.logger.debug(`bad request: ${error.message}`)

@@ -154,7 +154,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     if (redirectProxyUrl !== undefined && !isHttpUrl(redirectProxyUrl)) {
       fail(new InvalidEndpoints(`\`redirectProxyUrl\` (or AUTH_REDIRECT_PROXY_URL) must be an http(s) URL; got "${redirectProxyUrl}".`))
     }
-    // Explicit trust only: the inferred default (outside production, say) says nothing about a proxy.
+    // Explicit trust only: a hosting platform's default says nothing about the proxies in front of the app.
     const trustProxy = config.trustHost ?? envFlag(env.SESAME_TRUST_HOST ?? env.AUTH_TRUST_HOST) ?? false
     const resolvedProviders = resolveProviders(config.providers, { env, experimental, trustProxy, redirectProxyUrl })
     const { available: providers, oauth: oauthProviders, unavailable } = resolvedProviders

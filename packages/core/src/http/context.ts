@@ -17,7 +17,7 @@ import { isLoopbackHost } from "../config/origins.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { AuthError, MissingSecretError, UntrustedHost } from "../errors.js"
 import type { Provider } from "../types.js"
-import type { CookiesOptions, ResponseCookie } from "./cookies.js"
+import type { CookiesOptions, ParsedCookies, RequestCookies, ResponseCookie } from "./cookies.js"
 import { csrfState, type CsrfState } from "./csrf.js"
 import type { Action } from "./request.js"
 
@@ -37,7 +37,7 @@ export interface RequestContext {
   readonly provider: Provider | undefined
   readonly query: Readonly<Record<string, string>>
   readonly body: Readonly<Record<string, unknown>>
-  readonly cookies: ReadonlyMap<string, string>
+  readonly cookies: RequestCookies
   readonly secure: boolean
   readonly cookieOptions: CookiesOptions
   /** The client wants redirects as `200 {url}`. */
@@ -130,7 +130,7 @@ export interface ContextInput {
   providerId: string | undefined
   query: Record<string, string>
   body: Record<string, unknown>
-  cookies: Map<string, string>
+  cookies: ParsedCookies
 }
 
 export function createContext(input: ContextInput): RequestContext {
@@ -162,15 +162,21 @@ export function createContext(input: ContextInput): RequestContext {
     returnRedirect: !!request.headers.get("x-auth-return-redirect"),
     setCookies,
     csrf() {
-      csrf ??= csrfState(
-        cookies.get(cookieOptions.csrfToken.name),
-        input.method === "POST" ? body.csrfToken : undefined,
-        config.secrets,
-        cookieOptions.csrfToken,
-      ).then((state) => {
-        if (state.cookie) setCookies.push(state.cookie)
-        return state
-      })
+      csrf ??= (() => {
+        const { name } = cookieOptions.csrfToken
+        // A CSRF cookie sent twice is trusted in neither copy (`http/csrf.ts`, layer 2).
+        const repeated = cookies.repeated.has(name)
+        if (repeated) config.logger.debug("the request carries the CSRF cookie more than once (a planted cookie?); neither copy is used")
+        return csrfState(
+          repeated ? undefined : cookies.get(name),
+          input.method === "POST" ? body.csrfToken : undefined,
+          config.secrets,
+          cookieOptions.csrfToken,
+        ).then((state) => {
+          if (state.cookie) setCookies.push(state.cookie)
+          return state
+        })
+      })()
       return csrf
     },
     callbackUrl() {

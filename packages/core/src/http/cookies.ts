@@ -122,6 +122,9 @@ export class ParsedCookies extends Map<string, string> {
   readonly repeated = new Set<string>()
 }
 
+/** A request's cookies as the actions read them: by name, and the names sent more than once. */
+export type RequestCookies = ReadonlyMap<string, string> & { readonly repeated: ReadonlySet<string> }
+
 /** Parses a `Cookie` header. The first occurrence of a name wins; undecodable values are kept raw. */
 export function parseCookieHeader(header: string | null | undefined): ParsedCookies {
   const cookies = new ParsedCookies()
@@ -177,7 +180,7 @@ export function expiredCookie(name: string, options: CookieOptions): ResponseCoo
   return { name, value: "", options: { ...rest, maxAge: 0 } }
 }
 
-function chunkNames(cookies: Map<string, string>, name: string): string[] {
+function chunkNames(cookies: ReadonlyMap<string, string>, name: string): string[] {
   const found: string[] = []
   for (const key of cookies.keys()) {
     if (key === name) found.push(key)
@@ -187,7 +190,7 @@ function chunkNames(cookies: Map<string, string>, name: string): string[] {
 }
 
 /** Reads a possibly chunked cookie: `name`, or `name.0` + `name.1` + … in order. */
-export function readChunkedCookie(cookies: Map<string, string>, name: string): string | undefined {
+export function readChunkedCookie(cookies: ReadonlyMap<string, string>, name: string): string | undefined {
   if (cookies.has(`${name}.0`)) {
     let value = ""
     for (let i = 0; i < maxChunks; i++) {
@@ -208,7 +211,7 @@ export function writeChunkedCookie(
   name: string,
   value: string,
   options: CookieOptions,
-  requestCookies: Map<string, string>,
+  requestCookies: ReadonlyMap<string, string>,
 ): ResponseCookie[] {
   const out: ResponseCookie[] = []
   const written = new Set<string>()
@@ -233,7 +236,7 @@ export function writeChunkedCookie(
 }
 
 /** Deletions for `name` and every chunk of it that the request carried. */
-export function clearChunkedCookie(name: string, options: CookieOptions, requestCookies: Map<string, string>): ResponseCookie[] {
+export function clearChunkedCookie(name: string, options: CookieOptions, requestCookies: ReadonlyMap<string, string>): ResponseCookie[] {
   const names = chunkNames(requestCookies, name)
   if (names.length === 0) names.push(name)
   return names.map((n) => expiredCookie(n, options))

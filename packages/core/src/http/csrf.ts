@@ -41,7 +41,7 @@
 import { backend } from "#crypto"
 import { encoder, randomHex, toHex } from "../crypto/encoding.js"
 import { timingSafeEqual } from "../crypto/timing.js"
-import type { CookieOption, ParsedCookies, ResponseCookie } from "./cookies.js"
+import type { CookieOption, ResponseCookie } from "./cookies.js"
 
 export interface CsrfState {
   /** The token to put in forms. */
@@ -88,15 +88,4 @@ export async function csrfState(
   const token = randomHex(32)
   const value = `${token}|${await sign(secrets[0]!, token)}`
   return { token, verified: false, cookie: { name: cookie.name, value, options: cookie.options } }
-}
-
-/**
- * Forgets the CSRF cookie `name` when the request carried it more than once (layer 2 above), so
- * that neither copy is verified or reused. It must run before the request's CSRF state is first
- * read. Returns whether it forgot one.
- */
-export function forgetRepeatedCsrfCookie(cookies: ParsedCookies, name: string): boolean {
-  if (!cookies.repeated.has(name)) return false
-  cookies.delete(name)
-  return true
 }

@@ -42,7 +42,7 @@ async function requestTokenHash(ctx: RequestContext): Promise<string | null> {
 
 function clearSessionCookie(ctx: RequestContext): void {
   const { name, options } = ctx.cookieOptions.sessionToken
-  ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.cookies as Map<string, string>))
+  ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.cookies))
 }
 
 function setSessionCookie(ctx: RequestContext, token: string, expires: Date): void {

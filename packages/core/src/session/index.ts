@@ -6,7 +6,6 @@
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { AdapterUser } from "../adapters/types.js"
 import type { RequestContext } from "../http/context.js"
-import { ParsedCookies } from "../http/cookies.js"
 import type { User } from "../types.js"
 import { databaseStrategy } from "./database.js"
 import { jwtStrategy } from "./jwt.js"
@@ -25,10 +24,7 @@ export function sessionStrategy(config: ResolvedConfig): SessionStrategy {
  * domain does not sign anyone out for good.
  */
 export async function signedInUser(ctx: RequestContext): Promise<User | AdapterUser | null> {
-  const { cookies } = ctx
-  if (cookies instanceof ParsedCookies) {
-    const name = ctx.cookieOptions.sessionToken.name
-    for (const repeated of cookies.repeated) if (repeated === name || repeated.startsWith(`${name}.`)) return null
-  }
+  const name = ctx.cookieOptions.sessionToken.name
+  for (const repeated of ctx.cookies.repeated) if (repeated === name || repeated.startsWith(`${name}.`)) return null
   return sessionStrategy(ctx.config).currentUser(ctx)
 }

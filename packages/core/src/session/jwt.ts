@@ -61,7 +61,7 @@ function endOf(ctx: RequestContext, own: OwnClaims): number {
 
 async function decodeCookie(ctx: RequestContext): Promise<{ present: boolean; token: JWT | null }> {
   const { name } = ctx.cookieOptions.sessionToken
-  const raw = readChunkedCookie(ctx.cookies as Map<string, string>, name)
+  const raw = readChunkedCookie(ctx.cookies, name)
   if (!raw) return { present: false, token: null }
   try {
     const token = await ctx.config.jwt.decode({ token: raw, secret: ctx.config.secrets as string[], salt: name })
@@ -75,7 +75,7 @@ async function decodeCookie(ctx: RequestContext): Promise<{ present: boolean; to
 
 function clearSessionCookie(ctx: RequestContext): void {
   const { name, options } = ctx.cookieOptions.sessionToken
-  ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.cookies as Map<string, string>))
+  ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.cookies))
 }
 
 /**
@@ -90,7 +90,7 @@ async function writeSessionCookie(ctx: RequestContext, token: JWT, now: number, 
   const maxAge = Math.min(config.jwt.maxAge, Math.floor(end / 1000) - Math.floor(now / 1000))
   if (!(maxAge > 0)) return null
   const encoded = await config.jwt.encode({ token, secret: config.secrets as string[], salt: name, maxAge })
-  ctx.setCookies.push(...writeChunkedCookie(name, encoded, { ...options, expires }, ctx.cookies as Map<string, string>))
+  ctx.setCookies.push(...writeChunkedCookie(name, encoded, { ...options, expires }, ctx.cookies))
   return expires
 }
 
