@@ -12,8 +12,9 @@
  *
  * @module
  */
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
 import { repositoryRoot } from "./pack.js"
 
 export interface GuideBlock {
@@ -101,4 +102,26 @@ export function installStep(blocks: readonly GuideBlock[]): { packLine: string; 
   const folders = [...packLine.matchAll(/--workspace (\S+)/g)].map((m) => m[1]!)
   if (folders.length === 0) throw new Error(`no --workspace on the guide's npm pack line: ${packLine}`)
   return { packLine, installLine, packages: folders.map((folder) => manifestOf(join(repositoryRoot, folder)).name) }
+}
+
+/** Writes every block of the guide that names a file into the app folder `dir`. */
+export function writeGuideFiles(blocks: readonly GuideBlock[], dir: string): void {
+  for (const { file, code } of blocks) {
+    if (!file) continue
+    mkdirSync(dirname(join(dir, file)), { recursive: true })
+    writeFileSync(join(dir, file), code)
+  }
+}
+
+/**
+ * A newcomer's home folder as the guides lay it out, outside the repository: `~/sesame` (the
+ * clone: here a link to this repository), `~/sesame-packs` (made, empty) and `~/my-app` (the
+ * app's folder, not made).
+ */
+export function newcomerHome(name: string): { home: string; dir: string; packs: string } {
+  const home = mkdtempSync(join(tmpdir(), `sesame-newcomer-${name}-`))
+  symlinkSync(repositoryRoot, join(home, "sesame"))
+  const packs = join(home, "sesame-packs")
+  mkdirSync(packs)
+  return { home, dir: join(home, "my-app"), packs }
 }

@@ -15,11 +15,10 @@
  *
  * @module
  */
-import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { basename, dirname, join } from "node:path"
-import { block, expandHome, guideBlocks, installStep, manifestOf, type GuideBlock, type Manifest } from "./guide.js"
-import { packedTarballs, repositoryRoot } from "./pack.js"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { block, expandHome, guideBlocks, installStep, manifestOf, newcomerHome, writeGuideFiles, type GuideBlock, type Manifest } from "./guide.js"
+import { packInto, repositoryRoot } from "./pack.js"
 import { runLine, userEnv } from "./processes.js"
 
 export const guidePath = join(repositoryRoot, "docs", "next.md")
@@ -93,32 +92,19 @@ function scaffoldTsconfig(guidePaths: { compilerOptions: Record<string, unknown>
  */
 export async function createNextApp(): Promise<NextApp> {
   const blocks = guideBlocks(guidePath)
-  const home = mkdtempSync(join(tmpdir(), "sesame-newcomer-next-"))
-  symlinkSync(repositoryRoot, join(home, "sesame"))
-  const dir = join(home, "my-app")
-  const packs = join(home, "sesame-packs")
+  const { home, dir, packs } = newcomerHome("next")
   mkdirSync(dir)
-  mkdirSync(packs)
 
   const { installLine, packages } = installStep(blocks)
 
   let started = performance.now()
-  const tarballs = await packedTarballs(packages)
-  for (const tarball of tarballs.values()) copyFileSync(tarball, join(packs, basename(tarball)))
+  await packInto(packages, packs, installLine)
   const pack = (performance.now() - started) / 1000
-  // The install line names exactly the tarballs that the pack line makes.
-  const named = [...installLine.matchAll(/~\/sesame-packs\/(\S+\.tgz)/g)].map((m) => m[1]!).sort()
-  const made = [...tarballs.values()].map((t) => basename(t)).sort()
-  if (named.join(" ") !== made.join(" ")) throw new Error(`The guide installs ${named.join(", ")} but npm pack makes ${made.join(", ")}`)
 
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(scaffoldManifest(), null, 2)}\n`)
   const paths = JSON.parse(block(blocks, "tsconfig-paths").code) as { compilerOptions: Record<string, unknown> }
   writeFileSync(join(dir, "tsconfig.json"), `${JSON.stringify(scaffoldTsconfig(paths), null, 2)}\n`)
-  for (const { file, code } of blocks) {
-    if (!file) continue
-    mkdirSync(dirname(join(dir, file)), { recursive: true })
-    writeFileSync(join(dir, file), code)
-  }
+  writeGuideFiles(blocks, dir)
 
   started = performance.now()
   runLine(`${expandHome(installLine, home)} --prefer-offline --no-audit --no-fund`, dir, userEnv())

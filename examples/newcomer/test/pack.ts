@@ -17,9 +17,9 @@
  */
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, relative } from "node:path"
+import { basename, join, relative } from "node:path"
 
 export const repositoryRoot = join(import.meta.dirname, "..", "..", "..")
 
@@ -173,4 +173,16 @@ export async function packedTarballs(names: readonly string[]): Promise<Map<stri
     }
     return tarballs
   })
+}
+
+/**
+ * Packs `packages` into the folder `packs` (the guide's `~/sesame-packs`) and checks that the
+ * guide's `installLine` names exactly the tarballs that packing made.
+ */
+export async function packInto(packages: readonly string[], packs: string, installLine: string): Promise<void> {
+  const tarballs = await packedTarballs(packages)
+  for (const tarball of tarballs.values()) copyFileSync(tarball, join(packs, basename(tarball)))
+  const named = [...installLine.matchAll(/~\/sesame-packs\/(\S+\.tgz)/g)].map((m) => m[1]!).sort()
+  const made = [...tarballs.values()].map((t) => basename(t)).sort()
+  if (named.join(" ") !== made.join(" ")) throw new Error(`The guide installs ${named.join(", ")} but npm pack makes ${made.join(", ")}`)
 }

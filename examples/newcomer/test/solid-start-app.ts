@@ -18,11 +18,11 @@
  *
  * @module
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { basename, delimiter, dirname, join } from "node:path"
-import { expandHome, guideBlocks, installStep, manifestOf, type GuideBlock } from "./guide.js"
-import { packedTarballs, repositoryRoot } from "./pack.js"
+import { delimiter, dirname, join } from "node:path"
+import { expandHome, guideBlocks, installStep, manifestOf, newcomerHome, writeGuideFiles, type GuideBlock } from "./guide.js"
+import { packInto, repositoryRoot } from "./pack.js"
 import { runLine, userEnv } from "./processes.js"
 
 export const guidePath = join(repositoryRoot, "docs", "solid-start.md")
@@ -98,11 +98,7 @@ const seconds = (started: number) => (performance.now() - started) / 1000
  */
 export async function createSolidStartApp(): Promise<SolidStartApp> {
   const blocks = guideBlocks(guidePath)
-  const home = mkdtempSync(join(tmpdir(), "sesame-newcomer-solid-start-"))
-  symlinkSync(repositoryRoot, join(home, "sesame"))
-  const dir = join(home, "my-app")
-  const packs = join(home, "sesame-packs")
-  mkdirSync(packs)
+  const { home, dir, packs } = newcomerHome("solid-start")
 
   let started = performance.now()
   const nodeDir = nodeForSolidStart()
@@ -112,22 +108,13 @@ export async function createSolidStartApp(): Promise<SolidStartApp> {
   const { installLine, packages } = installStep(blocks)
 
   started = performance.now()
-  const tarballs = await packedTarballs(packages)
-  for (const tarball of tarballs.values()) cpSync(tarball, join(packs, basename(tarball)))
+  await packInto(packages, packs, installLine)
   const pack = seconds(started)
-  // The install line names exactly the tarballs that the pack line makes.
-  const named = [...installLine.matchAll(/~\/sesame-packs\/(\S+\.tgz)/g)].map((m) => m[1]!).sort()
-  const made = [...tarballs.values()].map((t) => basename(t)).sort()
-  if (named.join(" ") !== made.join(" ")) throw new Error(`The guide installs ${named.join(", ")} but npm pack makes ${made.join(", ")}`)
 
   cpSync(join(template, "src"), join(dir, "src"), { recursive: true })
   cpSync(join(template, "tsconfig.json"), join(dir, "tsconfig.json"))
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(scaffoldManifest(), null, 2)}\n`)
-  for (const { file, code } of blocks) {
-    if (!file) continue
-    mkdirSync(dirname(join(dir, file)), { recursive: true })
-    writeFileSync(join(dir, file), code)
-  }
+  writeGuideFiles(blocks, dir)
 
   started = performance.now()
   runLine(`${expandHome(installLine, home)} --prefer-offline --no-audit --no-fund`, dir, env())
