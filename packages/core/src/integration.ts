@@ -21,6 +21,6 @@ import type { AuthConfig } from "./types.js"
 export function appOrigin(config: AuthConfig, request: { readonly headers: Headers; readonly url: string }): string | null {
   const resolution = resolveConfig(config)
   if (!resolution.ok) return null
-  const origin = requestOrigin(request, resolution.config)
+  const origin = requestOrigin(request.headers, new URL(request.url), resolution.config)
   return typeof origin === "string" ? origin : null
 }

@@ -79,19 +79,18 @@ function originOf(url: URL, protocol: string, ...hosts: (string | null | undefin
 
 /**
  * The app's origin for this request; else the error to answer with (`UntrustedHost` or
- * `MissingSecretError`, saying what to configure). Only the request's `headers` and `url` are read.
+ * `MissingSecretError`, saying what to configure). `url` is the request's URL, parsed once by the caller.
  */
-export function requestOrigin(request: Pick<Request, "headers" | "url">, config: ResolvedConfig): string | AuthError {
+export function requestOrigin(headers: Headers, url: URL, config: ResolvedConfig): string | AuthError {
   let origin: URL
   if (config.publicUrl) {
     origin = config.publicUrl
   } else {
-    const url = new URL(request.url)
-    const host = request.headers.get("host")
+    const host = headers.get("host")
     if (config.hostPolicy === "proxy") {
-      const proto = lastValue(request.headers.get("x-forwarded-proto"))?.toLowerCase()
+      const proto = lastValue(headers.get("x-forwarded-proto"))?.toLowerCase()
       const protocol = proto === "https" || proto === "http" ? proto : url.protocol.slice(0, -1)
-      origin = originOf(url, protocol, lastValue(request.headers.get("x-forwarded-host")), host)
+      origin = originOf(url, protocol, lastValue(headers.get("x-forwarded-host")), host)
     } else {
       origin = originOf(url, url.protocol.slice(0, -1), host)
       if (!isLoopbackHost(origin.hostname)) {
@@ -135,7 +134,7 @@ export interface ContextInput {
 
 export function createContext(input: ContextInput): RequestContext {
   const { config, request, url, query, body, cookies } = input
-  const origin = requestOrigin(request, config)
+  const origin = requestOrigin(request.headers, url, config)
   if (typeof origin !== "string") throw origin
   const secure = config.useSecureCookies ?? origin.startsWith("https:")
   const cookieOptions = config.cookies(secure)
