@@ -87,7 +87,6 @@ ${body}
       "Content-Security-Policy": contentSecurityPolicy(nonce, scripts.length > 0),
       "X-Frame-Options": "DENY",
       "Referrer-Policy": "no-referrer",
-      "X-Content-Type-Options": "nosniff",
     },
     body: document.value,
   }

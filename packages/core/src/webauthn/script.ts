@@ -26,7 +26,6 @@ export function servePasskeyScript(ctx: RequestContext): InternalResponse {
     "Content-Type": "text/javascript; charset=utf-8",
     "Cache-Control": ctx.query.v === passkeyScriptVersion ? "public, max-age=31536000, immutable" : "no-cache",
     ETag: etag,
-    "X-Content-Type-Options": "nosniff",
   }
   if (ctx.request.headers.get("if-none-match") === etag) return { status: 304, headers }
   return { status: 200, headers, body: passkeyScript }
