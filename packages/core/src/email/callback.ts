@@ -18,6 +18,7 @@ import { checkSignIn } from "../account/authorize.js"
 import { completeSignIn } from "../account/complete.js"
 import { decideForEmail } from "../account/sign-in.js"
 import { translatorFor } from "../actions/pages.js"
+import { stillValid, useOneTime } from "../adapters/one-time-tokens.js"
 import type { VerificationToken } from "../adapters/types.js"
 import { MissingCSRF, Verification } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
@@ -26,7 +27,7 @@ import { confirmEmailPage } from "../pages/confirm-email.js"
 import { emailAdapter, emailIdentity } from "./identity.js"
 import { callbackEndpoint, maxLinkParameterLength } from "./links.js"
 import { isPrefetch } from "./prefetch.js"
-import { hashVerificationToken } from "./token.js"
+import { emailTokenPurpose } from "./token.js"
 import type { EmailConfig } from "./types.js"
 
 interface LinkParameters {
@@ -69,13 +70,8 @@ async function showConfirmation(ctx: RequestContext, provider: EmailConfig): Pro
 }
 
 /** Uses (and so deletes) the stored token, trying the hash under each secret. */
-async function useToken(ctx: RequestContext, provider: EmailConfig, { token, email }: LinkParameters): Promise<VerificationToken | null> {
-  const adapter = emailAdapter(ctx, provider)
-  for (const secret of provider.secret ? [provider.secret] : ctx.config.secrets) {
-    const stored = await adapter.useVerificationToken({ identifier: email, token: await hashVerificationToken(token, secret) })
-    if (stored) return stored
-  }
-  return null
+function useToken(ctx: RequestContext, provider: EmailConfig, { token, email }: LinkParameters): Promise<VerificationToken | null> {
+  return useOneTime(emailAdapter(ctx, provider), email, emailTokenPurpose, token, provider.secret ? [provider.secret] : ctx.config.secrets)
 }
 
 async function confirm(ctx: RequestContext, provider: EmailConfig): Promise<InternalResponse> {
@@ -84,9 +80,7 @@ async function confirm(ctx: RequestContext, provider: EmailConfig): Promise<Inte
   const link = linkParameters(ctx.body)
   const stored = await useToken(ctx, provider, link)
   if (!stored) throw new Verification("The sign-in link is unknown, already used, or for another address.")
-  // An adapter that serialises dates may hand back a string; anything unreadable counts as expired.
-  const expires = new Date(stored.expires).getTime()
-  if (!(expires > Date.now())) throw new Verification("The sign-in link has expired.")
+  if (!stillValid(stored)) throw new Verification("The sign-in link has expired.")
 
   const { user, account } = await emailIdentity(ctx, provider, link.email)
   const redirect = await checkSignIn(ctx, { user, account, email: {} })

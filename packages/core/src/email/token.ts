@@ -8,15 +8,18 @@
  *
  * @module
  */
-import { backend } from "#crypto"
-import { encoder, randomToken, toHex } from "../crypto/encoding.js"
+import { oneTimeHash } from "../adapters/one-time-tokens.js"
+import { randomToken } from "../crypto/encoding.js"
 
 /** 32 random bytes, base64url: the default `generateVerificationToken`. */
 export function defaultVerificationToken(): string {
   return randomToken(32)
 }
 
+/** The purpose under which email tokens are hashed (`adapters/one-time-tokens.ts`). */
+export const emailTokenPurpose = "sesame-email-token"
+
 /** The value stored as `VerificationToken.token`. */
-export async function hashVerificationToken(token: string, secret: string): Promise<string> {
-  return toHex(await backend.hmacSha256(encoder.encode(secret), `sesame-email-token:${token}`))
+export function hashVerificationToken(token: string, secret: string): Promise<string> {
+  return oneTimeHash(emailTokenPurpose, token, secret)
 }

@@ -21,9 +21,8 @@
  *
  * @module
  */
-import { backend } from "#crypto"
 import type { CheckedAdapter } from "../adapters/wrap.js"
-import { encoder, toHex } from "../crypto/encoding.js"
+import { oneTimeHash, stillValid, useOneTime } from "../adapters/one-time-tokens.js"
 import { WebAuthnVerificationError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { expiredCookie } from "../http/cookies.js"
@@ -51,10 +50,8 @@ function identifier(provider: ResolvedWebAuthnProvider): string {
   return `webauthn-challenge:${provider.id}`
 }
 
-/** What the adapter stores for a challenge: HMAC-SHA-256 keyed with the secret, hex. */
-async function challengeHash(challenge: string, secret: string): Promise<string> {
-  return toHex(await backend.hmacSha256(encoder.encode(secret), `sesame-webauthn-challenge:${challenge}`))
-}
+/** The purpose under which challenges are hashed for the adapter (`adapters/one-time-tokens.ts`). */
+const challengePurpose = "sesame-webauthn-challenge"
 
 function adapterOf(ctx: RequestContext): CheckedAdapter {
   // Configuration validation guarantees an adapter with the verification-token methods for webauthn.
@@ -68,7 +65,7 @@ export async function setChallenge(ctx: RequestContext, provider: ResolvedWebAut
   const [secret] = ctx.config.secrets as [string]
   await adapterOf(ctx).createVerificationToken({
     identifier: identifier(provider),
-    token: await challengeHash(challenge.challenge, secret),
+    token: await oneTimeHash(challengePurpose, challenge.challenge, secret),
     expires: new Date(Date.now() + lifetime * 1000),
   })
   const value = await encode<Challenge>({ token: challenge, secret: [...ctx.config.secrets], salt: name, maxAge: lifetime })
@@ -80,13 +77,8 @@ export async function setChallenge(ctx: RequestContext, provider: ResolvedWebAut
  * Each secret is tried, newest first, so that a ceremony started before a rotation still completes.
  */
 async function consume(ctx: RequestContext, provider: ResolvedWebAuthnProvider, challenge: string): Promise<boolean> {
-  const adapter = adapterOf(ctx)
-  for (const secret of ctx.config.secrets) {
-    const stored = await adapter.useVerificationToken({ identifier: identifier(provider), token: await challengeHash(challenge, secret) })
-    // An adapter that serialises dates may hand back a string; anything unreadable counts as expired.
-    if (stored) return new Date(stored.expires).getTime() > Date.now()
-  }
-  return false
+  const stored = await useOneTime(adapterOf(ctx), identifier(provider), challengePurpose, challenge, ctx.config.secrets)
+  return stored !== null && stillValid(stored)
 }
 
 function isChallenge(value: Record<string, unknown> | null): value is Record<string, unknown> & Challenge {
