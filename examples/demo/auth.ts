@@ -9,7 +9,7 @@ import { adapter } from "./lib/store"
 
 export const basePath = "/api/auth"
 
-export const config: AuthConfig = {
+const config: AuthConfig = {
   basePath,
   adapter,
   providers,
@@ -23,4 +23,17 @@ export const config: AuthConfig = {
   },
 }
 
-export const { handlers, auth, signOut } = Sesame(config)
+export const {
+  handlers,
+  auth,
+  signIn,
+  signOut,
+  // The signed-in user's accounts, sessions and passkeys, for the home page and its actions.
+  listAccounts,
+  unlinkAccount,
+  deleteUser,
+  listSessions,
+  revokeSession,
+  listPasskeys,
+  deletePasskey,
+} = Sesame(config)

@@ -1,7 +1,8 @@
 /**
  * One instance of an app that runs as several: each instance is this process, on its own port, and
  * all of them share users and sessions through one database. Credentials sign-in (any email, the
- * password "open sesame") with database sessions.
+ * password "open sesame") with database sessions, throttled against password guessing: the
+ * failure counts live in the same database, so guesses spread over the instances add up.
  *
  *   npx sesame migrate --adapter pg --url "$DATABASE_URL"     (once per deployment)
  *   DATABASE_URL=postgres://… AUTH_SECRET=… PORT=3001 node examples/shared-db/server.mjs
@@ -46,6 +47,7 @@ export const config = {
   providers: [
     Credentials({
       createUser: true,
+      throttle: true,
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       authorize: ({ email, password }) => (password === "open sesame" && email ? { email: String(email).trim().toLowerCase() } : null),
     }),

@@ -1,9 +1,8 @@
-import { listPasskeys, listSessions } from "@sesame/core"
 import Link from "next/link"
-import { auth, basePath, config } from "../auth"
-import { adapter } from "../lib/store"
-import { browserRequest } from "../lib/request"
+import { auth, basePath, listAccounts, listPasskeys, listSessions } from "../auth"
+import { hasPassword } from "../lib/demo-account"
 import { deletePasskeyAction, revokeSessionAction } from "./actions"
+import { Accounts } from "./components/accounts"
 import { AddPasskey } from "./components/add-passkey"
 
 // Sessions change with every sign-in: never serve this page from a cache.
@@ -11,18 +10,33 @@ export const dynamic = "force-dynamic"
 
 const time = (date: Date | null) => (date ? date.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "unknown")
 
-const notices: Record<string, string> = {
-  LastSignInMethod: "That passkey is your last way to sign in, so it was kept.",
+/** What the actions' `?notice=` means: Sesame's refusals, and the end of a deletion. */
+const notices: Record<string, { text: string; error: boolean }> = {
+  LastSignInMethod: { text: "That passkey is your last way to sign in, so it was kept.", error: true },
+  LastAccount: { text: "That account is your last way to sign in, so it stays linked. Link another one first.", error: true },
+  SignInTooOld: { text: "Deleting your account needs a sign-in from the last 10 minutes. Sign out, sign in again, then delete it.", error: true },
+  Deleted: { text: "Your account was deleted, and you are signed out.", error: false },
+}
+
+function Notice({ notice }: { notice: string | string[] | undefined }) {
+  const message = typeof notice === "string" ? notices[notice] : undefined
+  if (!message) return null
+  return (
+    <p role="status" data-testid="notice" className={message.error ? "error" : undefined}>
+      {message.text}
+    </p>
+  )
 }
 
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await auth()
-  const { notice } = await searchParams
+  const { notice, confirm } = await searchParams
   if (!session?.user) {
     return (
       <>
         <h1>Sesame demo</h1>
         <p data-testid="status">You are not signed in.</p>
+        <Notice notice={notice} />
         <p>
           <a href={`${basePath}/signin?callbackUrl=/`}>Sign in</a> with the demo account, the local OpenID provider, an
           emailed link or a passkey. The console that started the app lists the test accounts.
@@ -34,16 +48,13 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
     )
   }
 
-  const request = await browserRequest()
   const userId = (session.user as { id?: string }).id
-  const [sessions, passkeys, accounts] = await Promise.all([
-    listSessions(request, config),
-    listPasskeys(request, config),
-    userId ? adapter.listAccountsByUserId!(userId) : [],
+  const [sessions, passkeys, accounts, password] = await Promise.all([
+    listSessions(),
+    listPasskeys(),
+    listAccounts(),
+    userId ? hasPassword(userId) : false,
   ])
-  // Passkeys have their own section below.
-  const linked = accounts.filter((account) => account.type !== "webauthn")
-  const message = typeof notice === "string" ? notices[notice] : undefined
 
   return (
     <>
@@ -51,40 +62,12 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
       <p data-testid="status">
         Signed in as <strong>{session.user.name ?? session.user.email}</strong> ({session.user.email})
       </p>
-      {message ? (
-        <p role="status" className="error">
-          {message}
-        </p>
-      ) : null}
+      <Notice notice={notice} />
       <p>
         <Link href="/protected">Go to the protected page</Link>
       </p>
 
-      <section aria-labelledby="accounts-heading">
-        <h2 id="accounts-heading">Linked accounts</h2>
-        {linked.length === 0 ? (
-          <p className="muted">No accounts of identity providers are linked to this user.</p>
-        ) : (
-          <table data-testid="accounts">
-            <thead>
-              <tr>
-                <th>Provider</th>
-                <th>Type</th>
-                <th>Account id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {linked.map((account) => (
-                <tr key={`${account.provider}:${account.providerAccountId}`}>
-                  <td>{account.provider}</td>
-                  <td>{account.type}</td>
-                  <td>{account.providerAccountId}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <Accounts accounts={accounts ?? []} hasPassword={password} confirmDelete={confirm === "delete-account"} />
 
       <section aria-labelledby="passkeys-heading">
         <h2 id="passkeys-heading">Passkeys</h2>

@@ -1,7 +1,8 @@
 /**
  * The sign-in methods, from the environment that `npm start` sets up:
  *
- * - credentials: the demo account (lib/demo-account.ts);
+ * - credentials: the demo account (lib/demo-account.ts), throttled against password guessing
+ *   (after 5 wrong passwords for an address, a growing wait, answered like a wrong password);
  * - OAuth: GitHub, Google, GitLab and Discord when their `AUTH_<ID>_ID` is set, else the local
  *   "Sesame Dev IdP" when `AUTH_DEV_IDP_ISSUER` is (Sesame reads `AUTH_<ID>_ID`, `_SECRET` and
  *   `_ISSUER` itself);
@@ -29,6 +30,9 @@ const real: Provider[] = [
 
 const oauth: Provider[] = real.length > 0 ? real : env.AUTH_DEV_IDP_ISSUER ? [{ id: "dev-idp", name: "Sesame Dev IdP", type: "oidc" }] : []
 
+/** The identity providers a signed-in user can link (a sign-in with them links the account). */
+export const linkableProviders: { id: string; name: string }[] = oauth.map((provider) => ({ id: provider.id!, name: provider.name! }))
+
 export const providers: Provider[] = [
   Credentials({
     name: "email and password",
@@ -36,6 +40,8 @@ export const providers: Provider[] = [
       email: { label: "Email", type: "email", autocomplete: "username" },
       password: { label: "Password", type: "password", autocomplete: "current-password" },
     },
+    // Counted per posted `email`, in the adapter's counters (SQLite), so restarts keep the counts.
+    throttle: true,
     authorize: ({ email, password }) => checkPassword(email, password),
   }),
   ...oauth,

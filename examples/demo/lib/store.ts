@@ -1,6 +1,6 @@
 /**
- * The demo's one SQLite file: Sesame's tables (through `@sesame/adapter-sqlite`) and the demo's
- * own `demo_passwords`, which keeps the credentials sign-in's argon2id hashes next to the users.
+ * The demo's one SQLite file: Sesame's tables (through `@sesame/adapter-sqlite`), the password
+ * hashes of the credentials sign-in and the throttle's counters among them.
  *
  * `DATABASE_FILE` names the file (default `.data/sesame.db` in the app's folder, made on first use).
  */
@@ -16,20 +16,3 @@ mkdirSync(dirname(file), { recursive: true })
 const database = new Database(file)
 // Creates or upgrades Sesame's tables, and turns on foreign keys and WAL, before anything else runs.
 export const adapter = SqliteAdapter(database)
-
-database.exec(`CREATE TABLE IF NOT EXISTS demo_passwords (
-  user_id TEXT PRIMARY KEY REFERENCES sesame_users(id) ON DELETE CASCADE,
-  hash TEXT NOT NULL
-)`)
-
-/** The stored password hash of the user with this email, or null. */
-export function passwordHashOf(email: string): { userId: string; hash: string } | null {
-  const row = database
-    .prepare("SELECT p.user_id AS userId, p.hash AS hash FROM demo_passwords p JOIN sesame_users u ON u.id = p.user_id WHERE u.email = ?")
-    .get(email) as { userId: string; hash: string } | undefined
-  return row ?? null
-}
-
-export function setPasswordHash(userId: string, hash: string): void {
-  database.prepare("INSERT INTO demo_passwords (user_id, hash) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash").run(userId, hash)
-}

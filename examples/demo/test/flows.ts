@@ -9,15 +9,15 @@ import { describeViolations, runAxe, saveScreenshot } from "@sesame/testing"
 export const demoAccount = { email: "demo@example.com", password: "sesame-demo" }
 
 /** A screenshot kept as a test artefact, and no serious or critical accessibility finding. */
-async function shot(page: Page, name: string): Promise<void> {
+export async function shot(page: Page, name: string): Promise<void> {
   await saveScreenshot(page, "demo", name)
   const axe = await runAxe(page)
   const blocking = [...axe.byImpact.critical, ...axe.byImpact.serious]
   expect(blocking, `${name}: ${describeViolations(blocking)}`).toEqual([])
 }
-const status = (page: Page) => page.getByTestId("status").textContent()
+export const status = (page: Page) => page.getByTestId("status").textContent()
 
-async function openSignIn(page: Page): Promise<void> {
+export async function openSignIn(page: Page): Promise<void> {
   await page.goto("/")
   await page.getByRole("link", { name: "Sign in" }).first().click()
   await page.waitForURL((url) => url.pathname === "/api/auth/signin")

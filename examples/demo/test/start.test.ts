@@ -9,6 +9,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser } from "playwright-core"
 import { freePort, launchBrowser } from "@sesame/testing"
+import { accountFlow, throttleFlow } from "./account-flows.js"
 import { credentialsFlow, emailFlow, idpFlow, passkeyFlow, revokeFlow } from "./flows.js"
 import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
 
@@ -75,6 +76,14 @@ describe("npm start on a fresh clone", () => {
 
   it("revokes another session and its own, signing each browser out", async () => {
     await revokeFlow(browser!, demo!.banner.origin)
+  }, 120_000)
+
+  it("links the IdP to the password user, unlinks it and deletes the user", async () => {
+    await accountFlow(browser!, demo!.banner.origin, demo!.banner.idpIssuer)
+  }, 120_000)
+
+  it("throttles password guessing, answering a refused attempt like a wrong password plus Retry-After", async () => {
+    await throttleFlow(browser!, demo!.banner.origin)
   }, 120_000)
 
   it("stops every process on Ctrl-C, and starts again without building", async () => {

@@ -71,10 +71,10 @@ export class Browser {
     return response
   }
 
-  /** Signs in with the credentials provider through `origin`; returns the response (a redirect). */
-  async signIn(origin: string, email: string): Promise<Response> {
+  /** Signs in with the credentials provider through `origin` (with `password`, the right one by default); returns the response (a redirect). */
+  async signIn(origin: string, email: string, password = "open sesame"): Promise<Response> {
     const { csrfToken } = (await (await this.request(origin, "/auth/csrf")).json()) as { csrfToken: string }
-    return this.request(origin, "/auth/callback/credentials", { csrfToken, email, password: "open sesame", callbackUrl: `${origin}/welcome` })
+    return this.request(origin, "/auth/callback/credentials", { csrfToken, email, password, callbackUrl: `${origin}/welcome` })
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
  * Three app instances, three processes on three loopback ports, sharing one store: a session
- * started through one is valid on the others, and a sign-out through one ends it everywhere.
+ * started through one is valid on the others, and a sign-out through one ends it everywhere; and
+ * password guesses spread over the instances are counted together by the sign-in throttle.
  * Run once against PostgreSQL (schema created by the real `sesame migrate`, as a deployment would)
  * and once against Redis, when @sesame/adapter-redis exists in the workspace.
  */
@@ -49,6 +50,31 @@ function sharesSessions(instances: () => Instance[], sessionRows?: () => Promise
     // The other browser's session is untouched.
     for (const origin of [a, b, c]) expect((await other.session(origin))?.user?.email).toBe(email)
     await expectStored(1)
+  })
+
+  it("password guesses spread over the instances are throttled together", async () => {
+    const all = instances().map((i) => i.origin)
+    const email = `grace-${crypto.randomUUID().slice(0, 8)}@example.com`
+    const wrong = (origin: string) => {
+      const url = new URL(`${origin}/auth/signin`)
+      url.searchParams.set("callbackUrl", `${origin}/welcome`)
+      url.searchParams.set("error", "CredentialsSignin")
+      url.searchParams.set("code", "credentials")
+      return url.href
+    }
+    // Five free failures, round-robin over the three instances.
+    for (let i = 0; i < 5; i++) {
+      const origin = all[i % 3]!
+      const guess = await new Browser().signIn(origin, email, `guess ${i}`)
+      expect(guess.headers.get("location")).toBe(wrong(origin))
+      expect(guess.headers.get("retry-after")).toBeNull()
+    }
+    // The next attempt waits wherever it lands, even with the right password; nothing else is told.
+    for (const origin of all) {
+      const refused = await new Browser().signIn(origin, email)
+      expect(refused.headers.get("location")).toBe(wrong(origin))
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+    }
   })
 }
 

@@ -1,14 +1,15 @@
 /**
  * The adapter's methods, written once over a `Store` (see `store/`). Integrity is the schema's:
  * unique keys, and foreign keys that refuse rows for unknown users and cascade a user's deletion
- * to its accounts, sessions and passkeys. A rule broken by a write comes back as the driver's
- * error, which the method rejects with.
+ * to its accounts, sessions, passkeys and password. A counter's increment is one upsert whose new
+ * count is a `CASE` on the stored row, so concurrent increments each count. A rule broken by a
+ * write comes back as the driver's error, which the method rejects with.
  *
  * @module
  */
 import type { Adapter } from "@sesame/core/adapters"
-import { and, eq, ne } from "drizzle-orm"
-import { columnValues, toAccount, toAuthenticator, toSession, toUser, toVerificationToken } from "./rows.js"
+import { and, eq, gt, lte, ne, sql } from "drizzle-orm"
+import { columnValues, toAccount, toAuthenticator, toCounter, toPassword, toSession, toUser, toVerificationToken } from "./rows.js"
 import type { Row, Store } from "./store/types.js"
 import type { SesameTables } from "./tables.js"
 
@@ -20,12 +21,14 @@ const fixed = {
 } as const
 
 export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
-  const { users, accounts, sessions, verificationTokens: tokens, authenticators } = t
+  const { users, accounts, sessions, verificationTokens: tokens, authenticators, passwords, counters } = t
   const userKey = (id: string) => eq(users.id, id)
   const accountKey = (provider: string, providerAccountId: string) => and(eq(accounts.provider, provider), eq(accounts.providerAccountId, providerAccountId))!
   const sessionKey = (sessionToken: string) => eq(sessions.sessionToken, sessionToken)
   const tokenKey = (identifier: string, token: string) => and(eq(tokens.identifier, identifier), eq(tokens.token, token))!
   const authenticatorKey = (credentialID: string) => eq(authenticators.credentialID, credentialID)
+  const passwordKey = (userId: string) => eq(passwords.userId, userId)
+  const counterKey = (key: string) => eq(counters.key, key)
   const map = <T>(row: Row | null, to: (row: Row) => T): T | null => (row ? to(row) : null)
 
   const adapter: Adapter = {
@@ -101,6 +104,26 @@ export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
       return toAuthenticator(row)
     },
     deleteAuthenticator: async (credentialID) => map(await store.removeOne(authenticators, authenticatorKey(credentialID)), toAuthenticator),
+
+    getPassword: async (userId) => map(await store.find(passwords, passwordKey(userId)), toPassword),
+    async setPassword(password) {
+      const values = columnValues(passwords, password)
+      const { userId: _key, ...replaced } = values
+      return toPassword(await store.upsert(passwords, values, passwords.userId, replaced, passwordKey(password.userId)))
+    },
+    async deletePassword(userId) {
+      await store.remove(passwords, passwordKey(userId))
+    },
+
+    async incrementCounter(key, expires) {
+      // Decided on the stored row: a counter that expired by now starts again at 1.
+      const count = sql`CASE WHEN ${lte(counters.expires, new Date())} THEN 1 ELSE ${counters.count} + 1 END`
+      return toCounter(await store.upsert(counters, { key, count: 1, expires }, counters.key, { count, expires }, counterKey(key)))
+    },
+    getCounter: async (key) => map(await store.find(counters, and(counterKey(key), gt(counters.expires, new Date()))!), toCounter),
+    async deleteCounter(key) {
+      await store.remove(counters, counterKey(key))
+    },
 
     transaction: (fn) => store.transaction((tx) => fn(drizzleAdapter(tx, t))),
   }

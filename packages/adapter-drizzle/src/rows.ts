@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
+import type { AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
 import { getTableColumns, type Table } from "drizzle-orm"
 import type { Row } from "./store/types.js"
 
@@ -40,3 +40,7 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
     ...(createdAt !== null && createdAt !== undefined ? { createdAt: createdAt as Date } : {}),
   }
 }
+
+export const toPassword = (row: Row): AdapterPassword => ({ userId: row.userId as string, hash: row.hash as string, updatedAt: row.updatedAt as Date })
+
+export const toCounter = (row: Row): AdapterCounter => ({ key: row.key as string, count: Number(row.count), expires: row.expires as Date })

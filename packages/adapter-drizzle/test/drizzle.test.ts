@@ -15,6 +15,7 @@ import mysql from "mysql2/promise"
 import pg from "pg"
 import { sqliteCreateSql } from "./create-tables.js"
 import { mariaDbRun, postgresRun } from "./services.js"
+import { renamedTables } from "../../sql-common/test/shared/tables.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { describeSqlite, mariaDb, postgres, sqlite, withTables, type DialectRun } from "./dialects.js"
 
@@ -99,11 +100,18 @@ describe.each(runs.map((run) => [run.name, run] as const))("DrizzleAdapter on %s
     expect(on("sesame_verificationTokens")).toContainEqual({ unique: true, columns: ["identifier", "token"] })
     expect(on("sesame_authenticators")).toContainEqual({ unique: true, columns: ["credentialID"] })
     expect(on("sesame_authenticators")).toContainEqual({ unique: false, columns: ["userId"] })
-    expect(cascades.filter((c) => c.startsWith("sesame_")).sort()).toEqual(["sesame_accounts.userId", "sesame_authenticators.userId", "sesame_sessions.userId"])
+    expect(on("sesame_passwords")).toContainEqual({ unique: true, columns: ["userId"] })
+    expect(on("sesame_counters")).toContainEqual({ unique: true, columns: ["key"] })
+    expect(cascades.filter((c) => c.startsWith("sesame_")).sort()).toEqual([
+      "sesame_accounts.userId",
+      "sesame_authenticators.userId",
+      "sesame_passwords.userId",
+      "sesame_sessions.userId",
+    ])
   })
 
   it("works with an app's users table that adds a column, under other table names", async () => {
-    const names = { users: "app_users", accounts: "app_accounts", sessions: "app_sessions", verificationTokens: "app_tokens", authenticators: "app_passkeys" }
+    const names = renamedTables
     const tables = run.extendedTables(names)
     await run.create(tables)
     const app = run.adapter({ tables })
@@ -120,8 +128,10 @@ describe.each(runs.map((run) => [run.name, run] as const))("DrizzleAdapter on %s
     const sessionToken = `s-${unique()}`
     await app.createSession!({ sessionToken, userId: admin.id, expires: new Date(Date.now() + hour) })
     expect(((await app.getSessionAndUser!(sessionToken))?.user as Member).role).toBe("admin")
+    await app.setPassword!({ userId: admin.id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date(1_700_000_000_123) })
     await app.deleteUser!(admin.id)
     const raw = run.raw(names)
+    expect(await raw.password!(admin.id)).toBeNull()
     expect(await raw.account(account)).toBeNull()
     expect(await raw.session(sessionToken)).toBeNull()
     // The default tables were not touched.
@@ -211,7 +221,7 @@ describe("DrizzleAdapter on SQLite: the schema of @sesame/adapter-sqlite", () =>
     for (const statement of await sqliteCreateSql(sqliteTables())) fromDrizzle.exec(statement)
     const fromAdapter = new Database(":memory:")
     migrate(fromAdapter)
-    for (const table of ["sesame_users", "sesame_accounts", "sesame_sessions", "sesame_verificationTokens", "sesame_authenticators"]) {
+    for (const table of ["sesame_users", "sesame_accounts", "sesame_sessions", "sesame_verificationTokens", "sesame_authenticators", "sesame_passwords", "sesame_counters"]) {
       expect(columns(fromDrizzle, table)).toEqual(columns(fromAdapter, table))
     }
     const facts = (db: Database.Database) => {

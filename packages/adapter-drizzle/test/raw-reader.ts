@@ -6,14 +6,14 @@
  */
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-drizzle"
-import { toAccount, toAuthenticator, toSession, toUser, toVerificationToken } from "../src/rows.js"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toUser, toVerificationToken } from "../src/rows.js"
 import type { Row } from "../src/store/types.js"
 
 /** Runs `sql` (with `?` placeholders) and resolves with its rows. */
 export type Query = (sql: string, params: unknown[]) => Promise<Row[]>
 
-const dates = new Set(["emailVerified", "expires", "createdAt", "lastUsedAt"])
-const numbers = new Set(["expires_at", "counter"])
+const dates = new Set(["emailVerified", "expires", "createdAt", "lastUsedAt", "updatedAt"])
+const numbers = new Set(["expires_at", "counter", "count"])
 
 function normalise(row: Row): Row {
   return Object.fromEntries(
@@ -48,6 +48,8 @@ export function rawReader(query: Query, quote: (name: string) => string, tables:
       return read(toVerificationToken, `SELECT * FROM ${quote(t.verificationTokens)} WHERE ${identifier_} = ? AND ${token_} = ?`, identifier, token)
     },
     authenticator: (id) => read(toAuthenticator, `SELECT * FROM ${quote(t.authenticators)} WHERE ${quote("credentialID")} = ?`, id),
+    password: (userId) => read(toPassword, `SELECT * FROM ${quote(t.passwords)} WHERE ${quote("userId")} = ?`, userId),
+    counter: (key) => read(toCounter, `SELECT * FROM ${quote(t.counters)} WHERE ${quote("key")} = ?`, key),
   }
 }
 

@@ -14,7 +14,10 @@
  * must be one step, they run in a transaction. `useVerificationToken` locks the token's row
  * (`SELECT … FOR UPDATE`) and deletes it in one transaction: of concurrent uses of one sign-in link,
  * the first holds the lock and the others, once it commits, find no row, so exactly one gets the
- * token. Driver errors reject the method's promise (Sesame reports them as `AdapterError`).
+ * token. `incrementCounter` is one `INSERT … ON DUPLICATE KEY UPDATE`, which locks the counter's
+ * row until its transaction ends, followed by a read of the row in that transaction: concurrent
+ * increments each count, and each reads its own result. Driver errors reject the method's promise
+ * (Sesame reports them as `AdapterError`).
  *
  * @module
  */
@@ -23,16 +26,22 @@ import {
   accountColumns,
   accountTokenColumns,
   authenticatorColumns,
+  incrementCounterSql,
   sessionColumns,
+  setPasswordSql,
   toAccount,
   toAuthenticator,
+  toCounter,
+  toPassword,
   toPrefixedUser,
   toSession,
   toUser,
   toVerificationToken,
+  updateSql,
   userColumns,
   type Row,
   type TableNames,
+  type UpsertDialect,
 } from "@sesame/sql-common"
 import type { Pool } from "mysql2/promise"
 import { exec, inTransaction, rows, type Queryable } from "./connection.js"
@@ -46,15 +55,8 @@ export interface MysqlAdapterOptions {
   tables?: Partial<TableNames>
 }
 
-/** `UPDATE … SET` for the given columns of `values` that are present; null when there are none. */
-function updateSql(table: string, columns: readonly string[], values: Record<string, unknown>, where: string[]): { sql: string; params: unknown[] } | null {
-  const set = columns.filter((c) => values[c] !== undefined)
-  if (set.length === 0) return null
-  return {
-    sql: `UPDATE \`${table}\` SET ${set.map((c) => `\`${c}\` = ?`).join(", ")} WHERE ${where.map((c) => `\`${c}\` = ?`).join(" AND ")}`,
-    params: set.map((c) => values[c]),
-  }
-}
+/** How this adapter writes the partial `UPDATE` and the upserts of `@sesame/sql-common`. */
+const dialect: UpsertDialect = { quote: (name) => `\`${name}\``, placeholder: () => "?", returning: false, upsert: "on-duplicate-key" }
 
 const columnList = (columns: readonly string[]) => columns.map((c) => `\`${c}\``).join(", ")
 const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ")
@@ -73,6 +75,7 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
     one(toAccount, `SELECT * FROM \`${t.accounts}\` WHERE \`provider\` = ? AND \`providerAccountId\` = ?`, [provider, providerAccountId])
   const session = (sessionToken: string) => one(toSession, `SELECT * FROM \`${t.sessions}\` WHERE \`sessionToken\` = ?`, [sessionToken])
   const authenticator = (credentialID: string) => one(toAuthenticator, `SELECT * FROM \`${t.authenticators}\` WHERE \`credentialID\` = ?`, [credentialID])
+  const password = (userId: string) => one(toPassword, `SELECT * FROM \`${t.passwords}\` WHERE \`userId\` = ?`, [userId])
 
   const adapter: Adapter = {
     async createUser(input) {
@@ -95,7 +98,7 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
         [provider, providerAccountId],
       ),
     async updateUser(input) {
-      const update = updateSql(t.users, userColumns, input, ["id"])
+      const update = updateSql(dialect, t.users, userColumns, input, ["id"])
       if (update) await exec(db, update.sql, [...update.params, input.id])
       const found = await user(input.id)
       if (!found) throw new Error(`No user with id "${input.id}".`)
@@ -119,7 +122,7 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
     },
     getAccount: (providerAccountId, provider) => account(provider, providerAccountId),
     async updateAccount(input) {
-      const update = updateSql(t.accounts, accountTokenColumns, input, ["provider", "providerAccountId"])
+      const update = updateSql(dialect, t.accounts, accountTokenColumns, input, ["provider", "providerAccountId"])
       if (update) await exec(db, update.sql, [...update.params, input.provider, input.providerAccountId])
       return account(input.provider, input.providerAccountId)
     },
@@ -143,7 +146,7 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
       return row ? { session: toSession(row), user: toPrefixedUser(row) } : null
     },
     async updateSession(input) {
-      const update = updateSql(t.sessions, sessionColumns, input, ["sessionToken"])
+      const update = updateSql(dialect, t.sessions, sessionColumns, input, ["sessionToken"])
       if (!update) return null
       await exec(db, update.sql, [...update.params, input.sessionToken])
       return session(input.sessionToken)
@@ -203,6 +206,29 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
       const found = await authenticator(credentialID)
       await exec(db, `DELETE FROM \`${t.authenticators}\` WHERE \`credentialID\` = ?`, [credentialID])
       return found
+    },
+
+    getPassword: password,
+    async setPassword(input) {
+      const upsert = setPasswordSql(dialect, t.passwords, input)
+      await exec(db, upsert.sql, upsert.params)
+      return (await password(input.userId))!
+    },
+    async deletePassword(userId) {
+      await exec(db, `DELETE FROM \`${t.passwords}\` WHERE \`userId\` = ?`, [userId])
+    },
+
+    incrementCounter: (key, expires) =>
+      atomically(async (tx) => {
+        // The upsert holds the row's lock until commit, so the read sees this increment's count.
+        const upsert = incrementCounterSql(dialect, t.counters, key, expires, new Date())
+        await exec(tx, upsert.sql, upsert.params)
+        const [row] = await rows(tx, `SELECT * FROM \`${t.counters}\` WHERE \`key\` = ?`, [key])
+        return toCounter(row!)
+      }),
+    getCounter: (key) => one(toCounter, `SELECT * FROM \`${t.counters}\` WHERE \`key\` = ? AND \`expires\` > ?`, [key, new Date()]),
+    async deleteCounter(key) {
+      await exec(db, `DELETE FROM \`${t.counters}\` WHERE \`key\` = ?`, [key])
     },
 
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 /**
- * The MySQL/MariaDB schema: five InnoDB tables with foreign keys (cascading on user deletion), the
+ * The MySQL/MariaDB schema: seven InnoDB tables with foreign keys (cascading on user deletion), the
  * unique constraints of the contract, and an index on every column the adapter looks rows up by.
  *
  * - Text compares exactly (`utf8mb4_bin`), as in PostgreSQL and SQLite: MySQL's default collations
@@ -94,6 +94,25 @@ export const migrations: Migration[] = [
   PRIMARY KEY (\`credentialID\`),
   KEY \`userId_idx\` (\`userId\`),
   CONSTRAINT \`${t.authenticators}_userId_fkey\` FOREIGN KEY (\`userId\`) REFERENCES \`${t.users}\` (\`id\`) ON DELETE CASCADE
+) ${tableOptions}`,
+    ],
+  },
+  {
+    version: 2,
+    description: "create passwords and counters",
+    statements: (t) => [
+      `CREATE TABLE IF NOT EXISTS \`${t.passwords}\` (
+  \`userId\` VARCHAR(255) NOT NULL,
+  \`hash\` TEXT NOT NULL,
+  \`updatedAt\` DATETIME(3) NOT NULL,
+  PRIMARY KEY (\`userId\`),
+  CONSTRAINT \`${t.passwords}_userId_fkey\` FOREIGN KEY (\`userId\`) REFERENCES \`${t.users}\` (\`id\`) ON DELETE CASCADE
+) ${tableOptions}`,
+      `CREATE TABLE IF NOT EXISTS \`${t.counters}\` (
+  \`key\` VARCHAR(255) NOT NULL,
+  \`count\` INT NOT NULL,
+  \`expires\` DATETIME(3) NOT NULL,
+  PRIMARY KEY (\`key\`)
 ) ${tableOptions}`,
     ],
   },

@@ -2,10 +2,10 @@ import { runAdapterTests } from "@sesame/adapter-test"
 import MysqlAdapter, { migrate } from "@sesame/adapter-mysql"
 import { rawReader } from "./raw-reader.js"
 import { testDatabase } from "./database.js"
+import { renamedTables } from "../../sql-common/test/shared/tables.js"
 
 const database = testDatabase("conf")
 const pool = database.pool()
-const renamed = { users: "app_users", accounts: "app_accounts", sessions: "app_sessions", verificationTokens: "app_tokens", authenticators: "app_passkeys" }
 
 // Two adapters on one database: the default table names, and renamed ones beside them.
 runAdapterTests({
@@ -21,10 +21,10 @@ runAdapterTests({
 
 runAdapterTests({
   name: "MysqlAdapter (MariaDB, renamed tables)",
-  adapter: MysqlAdapter(pool, { tables: renamed }),
-  db: rawReader(database.pool(), renamed, {
+  adapter: MysqlAdapter(pool, { tables: renamedTables }),
+  db: rawReader(database.pool(), renamedTables, {
     connect: async () => {
-      await migrate(pool, { tables: renamed, migrationsTable: "app_migrations" })
+      await migrate(pool, { tables: renamedTables, migrationsTable: "app_migrations" })
     },
     disconnect: () => database.drop(),
   }),

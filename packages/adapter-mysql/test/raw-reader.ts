@@ -4,7 +4,7 @@
  */
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-mysql"
-import { toAccount, toAuthenticator, toSession, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
 import type mysql from "mysql2/promise"
 
 export function rawReader(pool: mysql.Pool, tables: Partial<TableNames> = {}, hooks: Pick<AdapterTestDb, "connect" | "disconnect"> = {}): AdapterTestDb {
@@ -22,5 +22,7 @@ export function rawReader(pool: mysql.Pool, tables: Partial<TableNames> = {}, ho
     verificationToken: ({ identifier, token }) =>
       read(toVerificationToken, `SELECT * FROM \`${t.verificationTokens}\` WHERE \`identifier\` = ? AND \`token\` = ?`, identifier, token),
     authenticator: (id) => read(toAuthenticator, `SELECT * FROM \`${t.authenticators}\` WHERE \`credentialID\` = ?`, id),
+    password: (userId) => read(toPassword, `SELECT * FROM \`${t.passwords}\` WHERE \`userId\` = ?`, userId),
+    counter: (key) => read(toCounter, `SELECT * FROM \`${t.counters}\` WHERE \`key\` = ?`, key),
   }
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { cascadingTables, lookupIndexes } from "../../sql-common/test/shared/lookup-indexes.js"
 import type mysql from "mysql2/promise"
-import MysqlAdapter, { migrate, schema } from "@sesame/adapter-mysql"
+import MysqlAdapter, { defaultTableNames, migrate, schema } from "@sesame/adapter-mysql"
+import { checkUpgradeFromVersionOne } from "../../sql-common/test/shared/upgrade.js"
+import { migrations } from "../src/schema.js"
 import { testDatabase } from "./database.js"
 
 const db = testDatabase("schema")
@@ -19,10 +21,37 @@ describe("MySQL/MariaDB schema", () => {
   it("migrate is idempotent, also when three instances run it at once", async () => {
     const pools = [db.pool(), db.pool(), db.pool()]
     const results = await Promise.all(pools.map((p) => migrate(p)))
-    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1])
-    expect(results.map((r) => r.version)).toEqual([1, 1, 1])
-    expect(await migrate(pool)).toEqual({ applied: [], version: 1 })
-    expect(await select(`SELECT \`version\` FROM \`sesame_migrations\``)).toEqual([{ version: 1 }])
+    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1, 2])
+    expect(results.map((r) => r.version)).toEqual([2, 2, 2])
+    expect(await migrate(pool)).toEqual({ applied: [], version: 2 })
+    expect(await select(`SELECT \`version\` FROM \`sesame_migrations\` ORDER BY 1`)).toEqual([{ version: 1 }, { version: 2 }])
+  })
+
+  it("adds the passwords and counters tables to a database at version 1, keeping its rows", async () => {
+    const old = testDatabase("v1")
+    await old.create()
+    const oldPool = old.pool()
+    try {
+      await checkUpgradeFromVersionOne({
+        async createVersionOne() {
+          await oldPool.query(`CREATE TABLE \`sesame_migrations\` (\`version\` INT NOT NULL PRIMARY KEY, \`description\` TEXT NOT NULL, \`appliedAt\` DATETIME(3) NOT NULL)`)
+          for (const statement of migrations[0]!.statements(defaultTableNames)) await oldPool.query(statement)
+          await oldPool.query(`INSERT INTO \`sesame_migrations\` VALUES (1, ?, NOW(3))`, [migrations[0]!.description])
+        },
+        exec: async (sql) => void (await oldPool.query(sql)),
+        migrate: () => migrate(oldPool),
+        async tablesAmong(names) {
+          const [rows] = await oldPool.query<mysql.RowDataPacket[]>(
+            `SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?) ORDER BY 1`,
+            [names],
+          )
+          return rows.map((r) => r.name as string)
+        },
+        adapter: () => MysqlAdapter(oldPool),
+      })
+    } finally {
+      await old.drop()
+    }
   })
 
   it("has foreign keys that cascade, the unique constraints, and an index on every lookup column", async () => {

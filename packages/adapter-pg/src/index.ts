@@ -12,8 +12,9 @@
  * ```
  *
  * Every operation that must be atomic is one statement (`useVerificationToken` is a
- * `DELETE … RETURNING`, so of two concurrent uses of one link exactly one gets the token) or runs in
- * `transaction`, on one pooled connection between BEGIN and COMMIT. Driver errors reject the
+ * `DELETE … RETURNING`, so of two concurrent uses of one link exactly one gets the token;
+ * `incrementCounter` an `INSERT … ON CONFLICT DO UPDATE`, so concurrent increments all count) or runs
+ * in `transaction`, on one pooled connection between BEGIN and COMMIT. Driver errors reject the
  * method's promise (Sesame reports them as `AdapterError`); a pooled connection that dies while
  * idle is discarded and reported to `onPoolError`, never left as an unhandled `error` event.
  *
@@ -24,16 +25,22 @@ import {
   accountColumns,
   accountTokenColumns,
   authenticatorColumns,
+  incrementCounterSql,
   sessionColumns,
+  setPasswordSql,
   toAccount,
   toAuthenticator,
+  toCounter,
+  toPassword,
   toPrefixedUser,
   toSession,
   toUser,
   toVerificationToken,
+  updateSql,
   userColumns,
   type Row,
   type TableNames,
+  type UpsertDialect,
 } from "@sesame/sql-common"
 import type { Pool, PoolClient } from "pg"
 import { tableNames } from "./schema.js"
@@ -56,14 +63,8 @@ export interface PostgresAdapterOptions {
 /** Runs one statement on the pool or on a transaction's connection. */
 type Run = (sql: string, params?: unknown[]) => Promise<{ rows: Row[]; rowCount: number | null }>
 
-/** `UPDATE … SET` for the given columns of `values` that are present; null when there are none. */
-function updateSql(table: string, columns: readonly string[], values: Record<string, unknown>, where: string[]): { sql: string; params: unknown[] } | null {
-  const set = columns.filter((c) => values[c] !== undefined)
-  if (set.length === 0) return null
-  const assignments = set.map((c, i) => `"${c}" = $${i + 1}`).join(", ")
-  const conditions = where.map((c, i) => `"${c}" = $${set.length + i + 1}`).join(" AND ")
-  return { sql: `UPDATE "${table}" SET ${assignments} WHERE ${conditions} RETURNING *`, params: set.map((c) => values[c]) }
-}
+/** How this adapter writes the partial `UPDATE` and the upserts of `@sesame/sql-common`. */
+const dialect: UpsertDialect = { quote: (name) => `"${name}"`, placeholder: (position) => `$${position}`, returning: true, upsert: "on-conflict" }
 
 const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(", ")
 
@@ -95,7 +96,7 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
         [provider, providerAccountId],
       ),
     async updateUser(user) {
-      const update = updateSql(t.users, userColumns, user, ["id"])
+      const update = updateSql(dialect, t.users, userColumns, user, ["id"])
       const found = update
         ? await one(toUser, update.sql, [...update.params, user.id])
         : await one(toUser, `SELECT * FROM "${t.users}" WHERE "id" = $1`, [user.id])
@@ -114,7 +115,7 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
     getAccount: (providerAccountId, provider) =>
       one(toAccount, `SELECT * FROM "${t.accounts}" WHERE "provider" = $1 AND "providerAccountId" = $2`, [provider, providerAccountId]),
     async updateAccount(account) {
-      const update = updateSql(t.accounts, accountTokenColumns, account, ["provider", "providerAccountId"])
+      const update = updateSql(dialect, t.accounts, accountTokenColumns, account, ["provider", "providerAccountId"])
       return update
         ? one(toAccount, update.sql, [...update.params, account.provider, account.providerAccountId])
         : one(toAccount, `SELECT * FROM "${t.accounts}" WHERE "provider" = $1 AND "providerAccountId" = $2`, [account.provider, account.providerAccountId])
@@ -139,7 +140,7 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
       return row ? { session: toSession(row), user: toPrefixedUser(row) } : null
     },
     async updateSession(session) {
-      const update = updateSql(t.sessions, sessionColumns, session, ["sessionToken"])
+      const update = updateSql(dialect, t.sessions, sessionColumns, session, ["sessionToken"])
       return update ? one(toSession, update.sql, [...update.params, session.sessionToken]) : null
     },
     deleteSession: (sessionToken) => one(toSession, `DELETE FROM "${t.sessions}" WHERE "sessionToken" = $1 RETURNING *`, [sessionToken]),
@@ -192,6 +193,24 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
       return found
     },
     deleteAuthenticator: (credentialID) => one(toAuthenticator, `DELETE FROM "${t.authenticators}" WHERE "credentialID" = $1 RETURNING *`, [credentialID]),
+
+    getPassword: (userId) => one(toPassword, `SELECT * FROM "${t.passwords}" WHERE "userId" = $1`, [userId]),
+    async setPassword(password) {
+      const upsert = setPasswordSql(dialect, t.passwords, password)
+      return (await one(toPassword, upsert.sql, upsert.params))!
+    },
+    async deletePassword(userId) {
+      await run(`DELETE FROM "${t.passwords}" WHERE "userId" = $1`, [userId])
+    },
+
+    async incrementCounter(key, expires) {
+      const upsert = incrementCounterSql(dialect, t.counters, key, expires, new Date())
+      return (await one(toCounter, upsert.sql, upsert.params))!
+    },
+    getCounter: (key) => one(toCounter, `SELECT * FROM "${t.counters}" WHERE "key" = $1 AND "expires" > $2`, [key, new Date()]),
+    async deleteCounter(key) {
+      await run(`DELETE FROM "${t.counters}" WHERE "key" = $1`, [key])
+    },
 
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
       // Nested calls join the transaction already open.

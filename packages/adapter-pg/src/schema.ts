@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL schema: five tables with foreign keys (cascading on user deletion), the unique
+ * The PostgreSQL schema: seven tables with foreign keys (cascading on user deletion), the unique
  * constraints of the contract, and an index on every column the adapter looks rows up by. Dates
  * are `timestamptz(3)` (millisecond precision, like a JS `Date`), flags `boolean`, and the two
  * integers that can outgrow 32 bits (an account's `expires_at`, a passkey's signature counter, an
@@ -81,6 +81,25 @@ export const migrations: Migration[] = [
   CONSTRAINT "${t.authenticators}_userId_fkey" FOREIGN KEY ("userId") REFERENCES "${t.users}" ("id") ON DELETE CASCADE
 )`,
       `CREATE INDEX "${t.authenticators}_userId_idx" ON "${t.authenticators}" ("userId")`,
+    ],
+  },
+  {
+    version: 2,
+    description: "create passwords and counters",
+    statements: (t) => [
+      `CREATE TABLE "${t.passwords}" (
+  "userId" TEXT NOT NULL,
+  "hash" TEXT NOT NULL,
+  "updatedAt" TIMESTAMPTZ(3) NOT NULL,
+  CONSTRAINT "${t.passwords}_pkey" PRIMARY KEY ("userId"),
+  CONSTRAINT "${t.passwords}_userId_fkey" FOREIGN KEY ("userId") REFERENCES "${t.users}" ("id") ON DELETE CASCADE
+)`,
+      `CREATE TABLE "${t.counters}" (
+  "key" TEXT NOT NULL,
+  "count" INTEGER NOT NULL,
+  "expires" TIMESTAMPTZ(3) NOT NULL,
+  CONSTRAINT "${t.counters}_pkey" PRIMARY KEY ("key")
+)`,
     ],
   },
 ]

@@ -2,10 +2,10 @@ import { runAdapterTests } from "@sesame/adapter-test"
 import PostgresAdapter, { migrate } from "@sesame/adapter-pg"
 import { rawReader } from "./raw-reader.js"
 import { testSchema } from "./database.js"
+import { renamedTables } from "../../sql-common/test/shared/tables.js"
 
 const schema = testSchema("conf")
 const pool = schema.pool()
-const renamed = { users: "app_users", accounts: "app_accounts", sessions: "app_sessions", verificationTokens: "app_tokens", authenticators: "app_passkeys" }
 
 // Two adapters on one schema: the default table names, and renamed ones beside them.
 runAdapterTests({
@@ -21,10 +21,10 @@ runAdapterTests({
 
 runAdapterTests({
   name: "PostgresAdapter (renamed tables)",
-  adapter: PostgresAdapter(pool, { tables: renamed }),
-  db: rawReader(schema.pool(), renamed, {
+  adapter: PostgresAdapter(pool, { tables: renamedTables }),
+  db: rawReader(schema.pool(), renamedTables, {
     connect: async () => {
-      await migrate(pool, { tables: renamed, migrationsTable: "app_migrations" })
+      await migrate(pool, { tables: renamedTables, migrationsTable: "app_migrations" })
     },
     disconnect: () => schema.drop(),
   }),

@@ -4,7 +4,7 @@
  */
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-pg"
-import { toAccount, toAuthenticator, toSession, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
 import type pg from "pg"
 
 export function rawReader(pool: pg.Pool, tables: Partial<TableNames> = {}, hooks: Pick<AdapterTestDb, "connect" | "disconnect"> = {}): AdapterTestDb {
@@ -22,5 +22,7 @@ export function rawReader(pool: pg.Pool, tables: Partial<TableNames> = {}, hooks
     verificationToken: ({ identifier, token }) =>
       read(toVerificationToken, `SELECT * FROM "${t.verificationTokens}" WHERE "identifier" = $1 AND "token" = $2`, identifier, token),
     authenticator: (id) => read(toAuthenticator, `SELECT * FROM "${t.authenticators}" WHERE "credentialID" = $1`, id),
+    password: (userId) => read(toPassword, `SELECT * FROM "${t.passwords}" WHERE "userId" = $1`, userId),
+    counter: (key) => read(toCounter, `SELECT * FROM "${t.counters}" WHERE "key" = $1`, key),
   }
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { cascadingTables, lookupIndexes } from "../../sql-common/test/shared/lookup-indexes.js"
-import PostgresAdapter, { migrate, schema } from "@sesame/adapter-pg"
+import PostgresAdapter, { defaultTableNames, migrate, schema } from "@sesame/adapter-pg"
+import { checkUpgradeFromVersionOne } from "../../sql-common/test/shared/upgrade.js"
+import { migrations } from "../src/schema.js"
 import { testSchema } from "./database.js"
 
 const db = testSchema("schema")
@@ -26,11 +28,38 @@ describe("PostgreSQL schema", () => {
   it("migrate is idempotent, also when three instances run it at once", async () => {
     const pools = [db.pool(), db.pool(), db.pool()]
     const results = await Promise.all(pools.map((p) => migrate(p)))
-    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1])
-    expect(results.map((r) => r.version)).toEqual([1, 1, 1])
-    expect(await migrate(pool)).toEqual({ applied: [], version: 1 })
-    const { rows } = await pool.query(`SELECT "version", "description" FROM "sesame_migrations"`)
-    expect(rows).toEqual([{ version: 1, description: expect.stringContaining("create users") }])
+    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1, 2])
+    expect(results.map((r) => r.version)).toEqual([2, 2, 2])
+    expect(await migrate(pool)).toEqual({ applied: [], version: 2 })
+    const { rows } = await pool.query(`SELECT "version", "description" FROM "sesame_migrations" ORDER BY "version"`)
+    expect(rows).toEqual([
+      { version: 1, description: expect.stringContaining("create users") },
+      { version: 2, description: "create passwords and counters" },
+    ])
+  })
+
+  it("adds the passwords and counters tables to a database at version 1, keeping its rows", async () => {
+    const old = testSchema("v1")
+    await old.create()
+    const oldPool = old.pool()
+    try {
+      await checkUpgradeFromVersionOne({
+        async createVersionOne() {
+          await oldPool.query(`CREATE TABLE "sesame_migrations" ("version" INTEGER PRIMARY KEY, "description" TEXT NOT NULL, "appliedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT now())`)
+          for (const statement of migrations[0]!.statements(defaultTableNames)) await oldPool.query(statement)
+          await oldPool.query(`INSERT INTO "sesame_migrations" ("version", "description") VALUES (1, $1)`, [migrations[0]!.description])
+        },
+        exec: async (sql) => void (await oldPool.query(sql)),
+        migrate: () => migrate(oldPool),
+        async tablesAmong(names) {
+          const { rows } = await oldPool.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY($1) ORDER BY 1`, [names])
+          return rows.map((r) => r.name)
+        },
+        adapter: () => PostgresAdapter(oldPool),
+      })
+    } finally {
+      await old.drop()
+    }
   })
 
   it("has foreign keys that cascade, the unique constraints, and an index on every lookup column", async () => {

@@ -12,6 +12,8 @@
  * | `token:<identifier>:<token>` | hash | a verification token |
  * | `authenticator:<credentialID>` | hash | a WebAuthn credential |
  * | `user-authenticators:<id>` | set | the user's credential ids |
+ * | `password:<id>` | hash | the user's password hash |
+ * | `counter:<key>` | hash | an attempt counter, expiring at its `expires` |
  *
  * Each namespace ends at its first colon, so a key of one namespace never equals a key of
  * another. Keys made of two parts escape `%` and `:` in each part, so that `a:b` + `c` and `a` +
@@ -47,5 +49,7 @@ export function keys(prefix: string) {
     verificationToken: (identifier: string, token: string) => `${prefix}token:${tokenRef(identifier, token)}`,
     authenticator: (credentialID: string) => `${prefix}authenticator:${credentialID}`,
     userAuthenticators: (id: string) => `${prefix}user-authenticators:${id}`,
+    password: (id: string) => `${prefix}password:${id}`,
+    counter: (key: string) => `${prefix}counter:${key}`,
   }
 }

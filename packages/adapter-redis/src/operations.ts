@@ -12,10 +12,13 @@ import {
   accountTokenFields,
   authenticatorFields,
   fields,
+  passwordFields,
   sessionFields,
   sessionUpdateFields,
   toAccount,
   toAuthenticator,
+  toCounter,
+  toPassword,
   toSession,
   toUser,
   toVerificationToken,
@@ -108,5 +111,21 @@ export function operations(call: Call, options: OperationOptions): AdapterMethod
       return found(await result(["updateAuthenticator", credentialID, fields(data, ["name"], true)], toAuthenticator))
     },
     deleteAuthenticator: (credentialID) => result(["deleteAuthenticator", credentialID], toAuthenticator),
+
+    getPassword: (userId) => result(["getPassword", userId], toPassword),
+    async setPassword(password) {
+      return found(await result(["setPassword", fields(password, passwordFields)], toPassword))
+    },
+    async deletePassword(userId) {
+      await call(["deletePassword", userId])
+    },
+
+    async incrementCounter(key, expires) {
+      return found(await result(["incrementCounter", key, String(expires.getTime())], toCounter))
+    },
+    getCounter: (key) => result(["getCounter", key], toCounter),
+    async deleteCounter(key) {
+      await call(["deleteCounter", key])
+    },
   }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
+import type { AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
 
 /** Hash fields as written: a string, or null to remove the field (updates only). */
 export type Fields = Record<string, string | null>
@@ -116,4 +116,16 @@ export function toAuthenticator(flat: FlatRecord): AdapterAuthenticator {
     ...(row.name === undefined ? {} : { name: row.name }),
     ...(row.createdAt === undefined ? {} : { createdAt: date(row.createdAt) }),
   }
+}
+
+export const passwordFields = ["userId", "hash", "updatedAt"] as const
+
+export function toPassword(flat: FlatRecord): AdapterPassword {
+  const row = toObject(flat)
+  return { userId: row.userId!, hash: row.hash!, updatedAt: date(row.updatedAt)! }
+}
+
+export function toCounter(flat: FlatRecord): AdapterCounter {
+  const row = toObject(flat)
+  return { key: row.key!, count: Number(row.count), expires: date(row.expires)! }
 }

@@ -42,6 +42,12 @@ export type OperationName =
   | "listAuthenticatorsByUserId"
   | "updateAuthenticator"
   | "deleteAuthenticator"
+  | "getPassword"
+  | "setPassword"
+  | "deletePassword"
+  | "incrementCounter"
+  | "getCounter"
+  | "deleteCounter"
 
 /** One operation: its name and arguments (strings, or hash fields). */
 export type Operation = readonly [OperationName, ...(string | Fields)[]]

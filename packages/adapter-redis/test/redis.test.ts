@@ -62,6 +62,19 @@ describe("expiry", () => {
     await expectTtl(k.verificationToken(second.identifier, second.token), second.expires.getTime() - Date.now())
   })
 
+  it("a counter's key expires at its expires, and moves with each increment; a password's key does not expire", async () => {
+    const key = `password:account:${unique()}`
+    const expires = new Date(Date.now() + hour)
+    await adapter.incrementCounter!(key, expires)
+    await expectTtl(k.counter(key), expires.getTime() - Date.now())
+    const later = new Date(Date.now() + 2 * hour)
+    await adapter.incrementCounter!(key, later)
+    await expectTtl(k.counter(key), later.getTime() - Date.now())
+    const { id } = await adapter.createUser!(user())
+    await adapter.setPassword!({ userId: id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date() })
+    expect(await client.pttl(k.password(id))).toBe(-1)
+  })
+
   it("an expired session's key is gone: not found, and pruned from the user's set at the next sign-in", async () => {
     const { id } = await adapter.createUser!(user())
     const sessionToken = `s-${unique()}`
@@ -133,6 +146,9 @@ describe("keys", () => {
       const token = { identifier: created.email, token: unique(), expires: new Date(Date.now() + hour) }
       await scoped.createVerificationToken!(token)
       await scoped.transaction!(async (tx) => tx.updateUser!({ id: created.id, name: "Renamed" }))
+      await scoped.setPassword!({ userId: created.id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date() })
+      const counter = `password:ip:${unique()}`
+      await scoped.incrementCounter!(counter, new Date(Date.now() + hour))
 
       // Another run of this test may have picked the same database at the same moment.
       const everything = (await db.keys("*")).filter((key) => !/^sesame-test-[0-9a-f]{8}:/.test(key) || key.startsWith(prefix))
@@ -140,7 +156,9 @@ describe("keys", () => {
       expect(everything.map((key) => key.slice(prefix.length).split(":")[0]).sort()).toEqual([
         "account",
         "authenticator",
+        "counter",
         "email",
+        "password",
         "session",
         "token",
         "user",
@@ -152,6 +170,7 @@ describe("keys", () => {
 
       await scoped.deleteUser!(created.id)
       await scoped.useVerificationToken!(token)
+      await scoped.deleteCounter!(counter)
       expect(await keysUnder(db, prefix)).toEqual([])
     } finally {
       await dropPrefix(db, prefix)

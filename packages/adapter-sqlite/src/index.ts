@@ -21,15 +21,21 @@ import type Database from "better-sqlite3"
 import { migrate, openDatabase, type MigrateOptions } from "./migrate.js"
 import {
   accountTokenColumns,
+  incrementCounterSql,
   sessionColumns,
+  setPasswordSql,
   toAccount,
   toAuthenticator,
+  toCounter,
+  toPassword,
   toPrefixedUser,
   toSession,
   toUser,
   toVerificationToken,
+  updateSql,
   userColumns,
   type Row,
+  type UpsertDialect,
   Gate,
 } from "@sesame/sql-common"
 import { tableNames, type TableNames } from "./schema.js"
@@ -81,19 +87,22 @@ function statements(db: Database.Database, t: TableNames) {
     updateCounter: p(`UPDATE "${t.authenticators}" SET "counter" = ? WHERE "credentialID" = ? RETURNING *`),
     renameAuthenticator: p(`UPDATE "${t.authenticators}" SET "name" = ? WHERE "credentialID" = ? RETURNING *`),
     deleteAuthenticator: p(`DELETE FROM "${t.authenticators}" WHERE "credentialID" = ? RETURNING *`),
+    password: p(`SELECT * FROM "${t.passwords}" WHERE "userId" = ?`),
+    deletePassword: p(`DELETE FROM "${t.passwords}" WHERE "userId" = ?`),
+    counter: p(`SELECT * FROM "${t.counters}" WHERE "key" = ? AND "expires" > ?`),
+    deleteCounter: p(`DELETE FROM "${t.counters}" WHERE "key" = ?`),
   }
 }
 
 type Statements = ReturnType<typeof statements>
 
-/** `UPDATE … SET` for the given columns of `values` that are present; null when there are none. */
-function updateSql(table: string, columns: readonly string[], values: Record<string, unknown>, where: string): { sql: string; params: unknown[] } | null {
-  const set = columns.filter((c) => values[c] !== undefined)
-  if (set.length === 0) return null
-  return {
-    sql: `UPDATE "${table}" SET ${set.map((c) => `"${c}" = ?`).join(", ")} WHERE ${where} RETURNING *`,
-    params: set.map((c) => (values[c] instanceof Date ? (values[c] as Date).getTime() : values[c])),
-  }
+/** How this adapter writes the partial `UPDATE` and the upserts of `@sesame/sql-common`. */
+const dialect: UpsertDialect = {
+  quote: (name) => `"${name}"`,
+  placeholder: () => "?",
+  returning: true,
+  toParameter: (value) => (value instanceof Date ? value.getTime() : value),
+  upsert: "on-conflict",
 }
 
 function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, inTransaction: boolean): Adapter {
@@ -126,7 +135,7 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
     },
     async updateUser(user) {
       await ready()
-      const update = updateSql(t.users, userColumns, user, `"id" = ?`)
+      const update = updateSql(dialect, t.users, userColumns, user, ["id"])
       const row = update ? get(db.prepare(update.sql), ...update.params, user.id) : get(q.userById, user.id)
       if (!row) throw new Error(`No user with id "${user.id}".`)
       return toUser(row)
@@ -160,7 +169,7 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
     },
     async updateAccount(account) {
       await ready()
-      const update = updateSql(t.accounts, accountTokenColumns, account, `"provider" = ? AND "providerAccountId" = ?`)
+      const update = updateSql(dialect, t.accounts, accountTokenColumns, account, ["provider", "providerAccountId"])
       const row = update
         ? get(db.prepare(update.sql), ...update.params, account.provider, account.providerAccountId)
         : get(q.account, account.provider, account.providerAccountId)
@@ -185,7 +194,7 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
     },
     async updateSession(session) {
       await ready()
-      const update = updateSql(t.sessions, sessionColumns, session, `"sessionToken" = ?`)
+      const update = updateSql(dialect, t.sessions, sessionColumns, session, ["sessionToken"])
       const row = update ? get(db.prepare(update.sql), ...update.params, session.sessionToken) : null
       return row && toSession(row)
     },
@@ -252,6 +261,34 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
     async deleteAuthenticator(credentialID) {
       await ready()
       return one(q.deleteAuthenticator, toAuthenticator, credentialID)
+    },
+
+    async getPassword(userId) {
+      await ready()
+      return one(q.password, toPassword, userId)
+    },
+    async setPassword(password) {
+      await ready()
+      const upsert = setPasswordSql(dialect, t.passwords, password)
+      return toPassword(get(db.prepare(upsert.sql), ...upsert.params)!)
+    },
+    async deletePassword(userId) {
+      await ready()
+      q.deletePassword.run(userId)
+    },
+
+    async incrementCounter(key, expires) {
+      await ready()
+      const upsert = incrementCounterSql(dialect, t.counters, key, expires, new Date())
+      return toCounter(get(db.prepare(upsert.sql), ...upsert.params)!)
+    },
+    async getCounter(key) {
+      await ready()
+      return one(q.counter, toCounter, key, Date.now())
+    },
+    async deleteCounter(key) {
+      await ready()
+      q.deleteCounter.run(key)
     },
 
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 /**
- * The SQLite schema: five tables with foreign keys (cascading on user deletion), the unique
+ * The SQLite schema: seven tables with foreign keys (cascading on user deletion), the unique
  * constraints of the contract, and an index on every column the adapter looks rows up by.
  * Migrations are numbered and recorded in `sesame_migrations`, so `migrate` is idempotent.
  *
@@ -73,6 +73,22 @@ export const migrations: Migration[] = [
   "createdAt" INTEGER
 )`,
       `CREATE INDEX "${t.authenticators}_userId_idx" ON "${t.authenticators}" ("userId")`,
+    ],
+  },
+  {
+    version: 2,
+    description: "create passwords and counters",
+    statements: (t) => [
+      `CREATE TABLE "${t.passwords}" (
+  "userId" TEXT PRIMARY KEY NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
+  "hash" TEXT NOT NULL,
+  "updatedAt" INTEGER NOT NULL
+)`,
+      `CREATE TABLE "${t.counters}" (
+  "key" TEXT PRIMARY KEY NOT NULL,
+  "count" INTEGER NOT NULL,
+  "expires" INTEGER NOT NULL
+)`,
     ],
   },
 ]

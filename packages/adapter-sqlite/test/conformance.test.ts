@@ -5,6 +5,7 @@ import Database from "better-sqlite3"
 import { runAdapterTests } from "@sesame/adapter-test"
 import SqliteAdapter from "@sesame/adapter-sqlite"
 import { rawReader } from "./raw-reader.js"
+import { renamedTables } from "../../sql-common/test/shared/tables.js"
 
 const file = join(mkdtempSync(join(tmpdir(), "sesame-sqlite-")), "auth.db")
 const adapter = SqliteAdapter(file)
@@ -18,10 +19,9 @@ runAdapterTests({
 })
 
 const memory = new Database(":memory:")
-const renamed = { users: "app_users", accounts: "app_accounts", sessions: "app_sessions", verificationTokens: "app_tokens", authenticators: "app_passkeys" }
 
 runAdapterTests({
   name: "SqliteAdapter (:memory:, renamed tables)",
-  adapter: SqliteAdapter(memory, { tables: renamed }),
-  db: rawReader(memory, renamed),
+  adapter: SqliteAdapter(memory, { tables: renamedTables }),
+  db: rawReader(memory, renamedTables),
 })

@@ -5,7 +5,7 @@
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-sqlite"
 import type Database from "better-sqlite3"
-import { toAccount, toAuthenticator, toSession, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
 
 export function rawReader(db: Database.Database, tables: Partial<TableNames> = {}, disconnect?: () => void): AdapterTestDb {
   const t = { ...defaultTableNames, ...tables }
@@ -22,5 +22,7 @@ export function rawReader(db: Database.Database, tables: Partial<TableNames> = {
     verificationToken: ({ identifier, token }) =>
       read(toVerificationToken, `SELECT * FROM "${t.verificationTokens}" WHERE identifier = ? AND token = ?`, identifier, token),
     authenticator: (id) => read(toAuthenticator, `SELECT * FROM "${t.authenticators}" WHERE credentialID = ?`, id),
+    password: (userId) => read(toPassword, `SELECT * FROM "${t.passwords}" WHERE userId = ?`, userId),
+    counter: (key) => read(toCounter, `SELECT * FROM "${t.counters}" WHERE key = ?`, key),
   }
 }

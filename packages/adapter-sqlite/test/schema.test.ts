@@ -1,26 +1,45 @@
 import Database from "better-sqlite3"
 import { describe, expect, it } from "vitest"
-import SqliteAdapter, { migrate, schema } from "@sesame/adapter-sqlite"
+import SqliteAdapter, { defaultTableNames, migrate, schema } from "@sesame/adapter-sqlite"
+import { defaultTables } from "../../sql-common/test/shared/tables.js"
+import { checkUpgradeFromVersionOne } from "../../sql-common/test/shared/upgrade.js"
+import { migrations } from "../src/schema.js"
 
 describe("schema", () => {
   it("migrate is idempotent: the second run applies nothing", () => {
     const db = new Database(":memory:")
     const first = migrate(db)
-    expect(first.applied.map((m) => m.version)).toEqual([1])
-    expect(first.version).toBe(1)
+    expect(first.applied.map((m) => m.version)).toEqual([1, 2])
+    expect(first.version).toBe(2)
     const second = migrate(db)
-    expect(second).toEqual({ applied: [], version: 1 })
+    expect(second).toEqual({ applied: [], version: 2 })
     // Making an adapter on a migrated database migrates nothing either.
     SqliteAdapter(db)
-    expect((db.prepare(`SELECT COUNT(*) AS n FROM sesame_migrations`).get() as { n: number }).n).toBe(1)
+    expect((db.prepare(`SELECT COUNT(*) AS n FROM sesame_migrations`).get() as { n: number }).n).toBe(2)
   })
 
-  it("has the five tables, foreign keys with cascades, unique constraints and lookup indexes", () => {
+  it("adds the passwords and counters tables to a database at version 1, keeping its rows", async () => {
+    const db = new Database(":memory:")
+    await checkUpgradeFromVersionOne({
+      async createVersionOne() {
+        db.exec(`CREATE TABLE sesame_migrations ("version" INTEGER PRIMARY KEY NOT NULL, "description" TEXT NOT NULL, "appliedAt" INTEGER NOT NULL)`)
+        for (const statement of migrations[0]!.statements(defaultTableNames)) db.exec(statement)
+        db.prepare(`INSERT INTO sesame_migrations VALUES (1, ?, ?)`).run(migrations[0]!.description, Date.now())
+      },
+      exec: async (sql) => void db.exec(sql),
+      migrate: async () => migrate(db),
+      tablesAmong: async (names) =>
+        (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map((r) => r.name).filter((n) => names.includes(n)),
+      adapter: () => SqliteAdapter(db, { migrate: false }),
+    })
+  })
+
+  it("has the seven tables, foreign keys with cascades, unique constraints and lookup indexes", () => {
     const db = new Database(":memory:")
     migrate(db)
     const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'sesame_%' ORDER BY name`).all() as { name: string }[]).map((r) => r.name)
-    expect(tables).toEqual(["sesame_accounts", "sesame_authenticators", "sesame_migrations", "sesame_sessions", "sesame_users", "sesame_verificationTokens"])
-    for (const table of ["sesame_accounts", "sesame_sessions", "sesame_authenticators"]) {
+    expect(tables).toEqual(defaultTables)
+    for (const table of ["sesame_accounts", "sesame_sessions", "sesame_authenticators", "sesame_passwords"]) {
       const keys = db.prepare(`PRAGMA foreign_key_list("${table}")`).all() as { table: string; on_delete: string }[]
       expect(keys).toEqual([expect.objectContaining({ table: "sesame_users", on_delete: "CASCADE" })])
     }
@@ -37,6 +56,9 @@ describe("schema", () => {
     expect(indexes("sesame_verificationTokens")).toContainEqual({ unique: 1, columns: ["identifier", "token"] })
     expect(indexes("sesame_authenticators")).toContainEqual({ unique: 1, columns: ["credentialID"] })
     expect(indexes("sesame_authenticators")).toContainEqual({ unique: 0, columns: ["userId"] })
+    expect(indexes("sesame_passwords")).toContainEqual({ unique: 1, columns: ["userId"] })
+    expect(indexes("sesame_counters")).toContainEqual({ unique: 1, columns: ["key"] })
+    expect(db.prepare(`PRAGMA foreign_key_list("sesame_counters")`).all()).toEqual([])
   })
 
   it("prints the SQL with the configured table names, and refuses unsafe names", () => {

@@ -13,7 +13,16 @@
  *
  * @module
  */
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterCounter,
+  AdapterPassword,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@sesame/core/adapters"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 /** Raw reads of the store, each returning null when the row is absent. */
@@ -25,10 +34,13 @@ export interface AdapterTestDb {
   session(sessionToken: string): Promise<AdapterSession | null>
   verificationToken(key: { identifier: string; token: string }): Promise<VerificationToken | null>
   authenticator?(credentialID: string): Promise<AdapterAuthenticator | null>
+  password?(userId: string): Promise<AdapterPassword | null>
+  /** The stored counter, expired or not. */
+  counter?(key: string): Promise<AdapterCounter | null>
 }
 
 /** Optional parts of the contract an adapter may leave out; their tests are then skipped. */
-export type AdapterFeature = "authenticators" | "sessionManagement" | "accountManagement" | "transactions"
+export type AdapterFeature = "authenticators" | "sessionManagement" | "accountManagement" | "transactions" | "passwords" | "counters"
 
 export interface AdapterTestOptions {
   /** The title of the suite. */
@@ -442,6 +454,124 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         await expect(Promise.resolve().then(() => a("updateAuthenticator")(`nope-${unique()}`, { name: "x" }))).rejects.toBeInstanceOf(Error)
         await a("deleteAuthenticator")(authenticator.credentialID)
         expect(await a("getAuthenticator")(authenticator.credentialID)).toBeNull()
+      })
+    })
+
+    describe.skipIf(skip.has("passwords"))("passwords", () => {
+      // What real hashers write: a PHC string, and an imported bcrypt hash.
+      const argon2 = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$J0nKc3b7vUCeN8yGv+YQ7Xh0pH7n0k2l1c4lqvKcWqE"
+      const bcrypt = "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy"
+
+      it("setPassword stores the hash and returns it; getPassword reads it; a user without one gets null", async () => {
+        const user = await createUser()
+        expect(await a("getPassword")(user.id)).toBeNull()
+        const password = { userId: user.id, hash: argon2, updatedAt: seconds() }
+        expect(await a("setPassword")(password)).toEqual(password)
+        expect(await a("getPassword")(user.id)).toEqual(password)
+        if (db.password) expect(await db.password(user.id)).toEqual(password)
+        expect(await a("getPassword")(crypto.randomUUID())).toBeNull()
+      })
+
+      it("setPassword replaces the earlier hash", async () => {
+        const user = await createUser()
+        await a("setPassword")({ userId: user.id, hash: bcrypt, updatedAt: seconds(-day) })
+        const replaced = { userId: user.id, hash: argon2, updatedAt: seconds() }
+        expect(await a("setPassword")(replaced)).toEqual(replaced)
+        expect(await a("getPassword")(user.id)).toEqual(replaced)
+        if (db.password) expect(await db.password(user.id)).toEqual(replaced)
+      })
+
+      it("deletePassword removes it, and does nothing for a user without one", async () => {
+        const user = await createUser()
+        await a("setPassword")({ userId: user.id, hash: argon2, updatedAt: seconds() })
+        await a("deletePassword")(user.id)
+        expect(await a("getPassword")(user.id)).toBeNull()
+        if (db.password) expect(await db.password(user.id)).toBeNull()
+        await a("deletePassword")(user.id)
+        await a("deletePassword")(crypto.randomUUID())
+        expect(await db.user(user.id)).toEqual(user)
+      })
+
+      it("setPassword throws for an unknown user", async () => {
+        const userId = crypto.randomUUID()
+        await expect(Promise.resolve().then(() => a("setPassword")({ userId, hash: argon2, updatedAt: seconds() }))).rejects.toBeInstanceOf(Error)
+        expect(await a("getPassword")(userId)).toBeNull()
+      })
+
+      it("deleteUser removes the user's password", async () => {
+        const user = await createUser()
+        const other = await createUser()
+        await a("setPassword")({ userId: user.id, hash: argon2, updatedAt: seconds() })
+        await a("setPassword")({ userId: other.id, hash: bcrypt, updatedAt: seconds() })
+        await a("deleteUser")(user.id)
+        expect(await a("getPassword")(user.id)).toBeNull()
+        if (db.password) expect(await db.password(user.id)).toBeNull()
+        expect((await a("getPassword")(other.id))?.hash).toBe(bcrypt)
+      })
+    })
+
+    describe.skipIf(skip.has("counters"))("counters", () => {
+      const counterKey = () => `password:account:${unique()}${unique()}`
+
+      it("incrementCounter starts at 1, then counts up and moves the expiry; getCounter reads it", async () => {
+        const key = counterKey()
+        expect(await a("getCounter")(key)).toBeNull()
+        const first = seconds(60_000)
+        expect(await a("incrementCounter")(key, first)).toEqual({ key, count: 1, expires: first })
+        const later = seconds(120_000)
+        expect(await a("incrementCounter")(key, later)).toEqual({ key, count: 2, expires: later })
+        expect(await a("getCounter")(key)).toEqual({ key, count: 2, expires: later })
+        if (db.counter) expect(await db.counter(key)).toEqual({ key, count: 2, expires: later })
+        expect(await a("getCounter")(counterKey())).toBeNull()
+      })
+
+      it("keeps counters apart by key, for keys of up to 255 characters", async () => {
+        const ip = `password:ip:2001:db8::${unique()}`
+        const long = `password:account:${"f".repeat(255 - "password:account:".length - 8)}${unique()}`
+        expect(long).toHaveLength(255)
+        const expires = seconds(60_000)
+        await a("incrementCounter")(ip, expires)
+        await a("incrementCounter")(ip, expires)
+        expect(await a("incrementCounter")(long, expires)).toEqual({ key: long, count: 1, expires })
+        expect((await a("getCounter")(ip))?.count).toBe(2)
+        expect(await a("getCounter")(long)).toEqual({ key: long, count: 1, expires })
+        expect(await a("getCounter")(long.slice(0, -1))).toBeNull()
+      })
+
+      it("an expired counter reads as null, and the next increment starts again at 1", async () => {
+        const key = counterKey()
+        await a("incrementCounter")(key, seconds(60_000))
+        await a("incrementCounter")(key, seconds(60_000))
+        // The third increment counts the live counter, then sets an expiry already past.
+        const past = seconds(-60_000)
+        expect(await a("incrementCounter")(key, past)).toEqual({ key, count: 3, expires: past })
+        expect(await a("getCounter")(key)).toBeNull()
+        const next = seconds(60_000)
+        expect(await a("incrementCounter")(key, next)).toEqual({ key, count: 1, expires: next })
+        expect(await a("getCounter")(key)).toEqual({ key, count: 1, expires: next })
+      })
+
+      it("deleteCounter removes it, and does nothing for a missing key", async () => {
+        const key = counterKey()
+        await a("incrementCounter")(key, seconds(60_000))
+        await a("deleteCounter")(key)
+        expect(await a("getCounter")(key)).toBeNull()
+        if (db.counter) expect(await db.counter(key)).toBeNull()
+        await a("deleteCounter")(key)
+        expect((await a("incrementCounter")(key, seconds(60_000))).count).toBe(1)
+      })
+
+      it("twenty concurrent increments of one key count twenty, each returning its own count", async () => {
+        // A read-then-write increment loses counts here; the contract asks for one atomic step.
+        for (const fresh of [true, false]) {
+          const key = counterKey()
+          if (!fresh) await a("incrementCounter")(key, seconds(60_000))
+          const base = fresh ? 0 : 1
+          const expires = seconds(60_000)
+          const results = await Promise.all(Array.from({ length: 20 }, () => a("incrementCounter")(key, expires)))
+          expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => base + i + 1))
+          expect((await a("getCounter")(key))?.count).toBe(base + 20)
+        }
       })
     })
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { testSchema } from "../../adapter-pg/test/database.js"
 import { testDatabase } from "../../adapter-mysql/test/database.js"
 import { sesame } from "./run.js"
+import { defaultTables } from "../../sql-common/test/shared/tables.js"
 
 const pgSchema = testSchema("cli")
 const mysqlDatabase = testDatabase("cli")
@@ -23,17 +24,19 @@ afterAll(async () => {
   await Promise.all([pgSchema.drop(), mysqlDatabase.drop()])
 })
 
-const tables = ["sesame_accounts", "sesame_authenticators", "sesame_migrations", "sesame_sessions", "sesame_users", "sesame_verificationTokens"]
+const tables = defaultTables
 
 /** Runs migrate twice, with a user written in between that the second run must leave alone. */
 async function twice(adapter: string, url: string, insertUser: () => Promise<void>, countUsers: () => Promise<number>) {
   const first = await sesame(["migrate", "--adapter", adapter, "--url", url])
   expect(first).toMatchObject({ code: 0, stderr: "" })
-  expect(first.stdout).toMatch(/^Applied migration 1: create users, accounts, sessions, verification tokens and authenticators\.\n.* is now at version 1\.\n$/)
+  expect(first.stdout).toMatch(
+    /^Applied migration 1: create users, accounts, sessions, verification tokens and authenticators\.\nApplied migration 2: create passwords and counters\.\n.* is now at version 2\.\n$/,
+  )
   await insertUser()
   const second = await sesame(["migrate", "--adapter", adapter, "--url", url])
   expect(second).toMatchObject({ code: 0, stderr: "" })
-  expect(second.stdout).toMatch(/^Nothing to do: the .* schema at .* is already at version 1\.\n$/)
+  expect(second.stdout).toMatch(/^Nothing to do: the .* schema at .* is already at version 2\.\n$/)
   expect(await countUsers()).toBe(1)
 }
 
@@ -48,7 +51,7 @@ describe("sesame migrate, run twice: the second run is a no-op", () => {
     )
     const { rows } = await pool.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1`)
     expect(rows.map((r) => r.name)).toEqual(tables)
-    expect((await pool.query(`SELECT version FROM sesame_migrations`)).rows).toEqual([{ version: 1 }])
+    expect((await pool.query(`SELECT version FROM sesame_migrations ORDER BY 1`)).rows).toEqual([{ version: 1 }, { version: 2 }])
   })
 
   it("MySQL (MariaDB)", async () => {
@@ -62,7 +65,7 @@ describe("sesame migrate, run twice: the second run is a no-op", () => {
     )
     const [rows] = await pool.query<mysql.RowDataPacket[]>("SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1")
     expect(rows.map((r) => r.name)).toEqual(tables)
-    expect(await count("SELECT COUNT(*) AS n FROM sesame_migrations")).toBe(1)
+    expect(await count("SELECT COUNT(*) AS n FROM sesame_migrations")).toBe(2)
   })
 
   it("SQLite", async () => {
@@ -96,7 +99,16 @@ describe("sesame migrate, run twice: the second run is a no-op", () => {
     const db = new Database(file)
     const names = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map((r) => r.name)
     db.close()
-    expect(names).toEqual(["logins", "people", "sesame_accounts", "sesame_authenticators", "sesame_migrations", "sesame_verificationTokens"])
+    expect(names).toEqual([
+      "logins",
+      "people",
+      "sesame_accounts",
+      "sesame_authenticators",
+      "sesame_counters",
+      "sesame_migrations",
+      "sesame_passwords",
+      "sesame_verificationTokens",
+    ])
   })
 })
 
@@ -111,5 +123,10 @@ describe("sesame schema", () => {
     expect(mysql.stdout).toContain("DATETIME(3)")
     const sqlite = await sesame(["schema", "--adapter", "sqlite"])
     expect(sqlite.stdout).toContain(`CREATE TABLE "sesame_sessions"`)
+    for (const printed of [pg.stdout, sqlite.stdout]) expect(printed).toContain(`CREATE TABLE "sesame_passwords"`)
+    expect(mysql.stdout).toContain("CREATE TABLE IF NOT EXISTS `sesame_counters`")
+    const renamed = await sesame(["schema", "--adapter", "pg", "--tables", "passwords=app_passwords,counters=app_counters"])
+    expect(renamed.stdout).toContain(`CREATE TABLE "app_passwords"`)
+    expect(renamed.stdout).toContain(`CREATE TABLE "app_counters"`)
   })
 })

@@ -16,6 +16,7 @@ export type ErrorType =
   | "AccessTokenError"
   | "AccountNotLinked"
   | "AdapterError"
+  | "BadRequest"
   | "CallbackRouteError"
   | "CredentialsSignin"
   | "DuplicateConditionalUI"
@@ -23,7 +24,6 @@ export type ErrorType =
   | "ErrorPageLoop"
   | "EventError"
   | "ExperimentalFeatureNotEnabled"
-  | "InvalidCallbackUrl"
   | "InvalidCheck"
   | "InvalidEndpoints"
   | "InvalidProvider"
@@ -40,7 +40,6 @@ export type ErrorType =
   | "OAuthSignInError"
   | "SessionTokenError"
   | "SignOutError"
-  | "UnknownAction"
   | "UnsupportedStrategy"
   | "UntrustedHost"
   | "Verification"
@@ -107,6 +106,21 @@ export class CredentialsSignin extends SignInError {
   override readonly type = "CredentialsSignin" as const
   /** Shown in the URL as `code=`. */
   code = "credentials"
+}
+
+/**
+ * A sign-in refused before its credentials were checked, because there were too many failed
+ * attempts for the account or the client (brute-force throttling). It is answered exactly as a
+ * wrong password is (`error=CredentialsSignin&code=credentials`), so it tells nothing about the
+ * password, plus a `Retry-After` header for clients that want it.
+ */
+export class TooManyAttempts extends CredentialsSignin {
+  constructor(
+    /** Seconds until another attempt may be made. */
+    readonly retryAfter: number,
+  ) {
+    super(`Too many failed sign-in attempts; the next may be made in ${retryAfter} s.`)
+  }
 }
 
 /** An OAuth account's email already belongs to another user and linking is not allowed. */
@@ -207,10 +221,6 @@ export class MissingWebAuthnAutocomplete extends AuthError {
 export class ErrorPageLoop extends AuthError {
   override readonly type = "ErrorPageLoop" as const
 }
-/** A callback URL is not an http(s) URL. */
-export class InvalidCallbackUrl extends AuthError {
-  override readonly type = "InvalidCallbackUrl" as const
-}
 
 /** An adapter method threw. The cause holds the driver's error. */
 export class AdapterError extends AuthError {
@@ -235,10 +245,6 @@ export class SessionTokenError extends AuthError {
 /** Signing out failed. */
 export class SignOutError extends AuthError {
   override readonly type = "SignOutError" as const
-}
-/** The request names no known action, or uses a method the action does not accept. */
-export class UnknownAction extends AuthError {
-  override readonly type = "UnknownAction" as const
 }
 /** A provider's `profile` callback threw or returned no id. */
 export class OAuthProfileParseError extends AuthError {
@@ -266,12 +272,34 @@ export class AccessTokenError extends AuthError {
   }
 }
 
+/**
+ * A request the client got wrong: malformed input, an endpoint or provider that does not exist, a
+ * state-changing request from another site. It is answered with its 4xx `status` and a short JSON
+ * body, `{ error, message }`, and logged at debug level only (`http/error-response.ts`): it is the
+ * client's doing, not the server's, and no flow redirects for it.
+ */
+export class BadRequest extends AuthError {
+  override readonly type = "BadRequest" as const
+  /** The `error` of the JSON answer: the class name unless given. */
+  readonly error: string
+
+  constructor(
+    message: string,
+    readonly status: 400 | 403 | 404 | 413 | 415 = 400,
+    error?: string,
+  ) {
+    super(message)
+    this.error = error ?? this.name
+  }
+}
+
 /** Union of every concrete error class, so that `switch (error.type)` narrows. */
 export type AnyAuthError =
   | AccessDenied
   | AccessTokenError
   | AccountNotLinked
   | AdapterError
+  | BadRequest
   | CallbackRouteError
   | CredentialsSignin
   | DuplicateConditionalUI
@@ -279,7 +307,6 @@ export type AnyAuthError =
   | ErrorPageLoop
   | EventError
   | ExperimentalFeatureNotEnabled
-  | InvalidCallbackUrl
   | InvalidCheck
   | InvalidEndpoints
   | InvalidProvider
@@ -296,7 +323,6 @@ export type AnyAuthError =
   | OAuthSignInError
   | SessionTokenError
   | SignOutError
-  | UnknownAction
   | UnsupportedStrategy
   | UntrustedHost
   | Verification

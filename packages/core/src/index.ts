@@ -12,16 +12,15 @@
  *
  * @module
  */
-import { configurationErrorPage } from "./actions/error.js"
 import { dispatch } from "./actions/index.js"
-import { resolveConfig, type Resolution } from "./config/resolve.js"
-import { AuthError } from "./errors.js"
+import { resolveConfig } from "./config/resolve.js"
+import { AuthError, BadRequest } from "./errors.js"
 import { createContext, type RequestContext } from "./http/context.js"
-import { asAuthError, badRequestResponse, errorResponse } from "./http/error-response.js"
-import { BadRequest, matchRoute, parseBody, parseQuery, requestCookies } from "./http/request.js"
-import { json, toResponse, type InternalResponse } from "./http/response.js"
+import { asAuthError, badRequestResponse, configurationJson, configurationResponse, errorResponse } from "./http/error-response.js"
+import { matchRoute, parseBody, parseQuery, requestCookies } from "./http/request.js"
+import { toResponse, type InternalResponse } from "./http/response.js"
 import { printError } from "./logger.js"
-import type { raw } from "./symbols.js"
+import { raw } from "./symbols.js"
 import type { AuthConfig, LazyAuthConfig } from "./types.js"
 
 export type {
@@ -46,10 +45,13 @@ export type {
   SessionOptions,
   SignInCallbackParams,
   SignInEventMessage,
+  SignInFailureMessage,
   Theme,
   User,
 } from "./types.js"
-export type { CredentialInput, CredentialsConfig } from "./credentials/types.js"
+export type { CredentialInput, CredentialsConfig, CredentialsThrottleOptions } from "./credentials/types.js"
+export type { ThrottleLimits, ThrottleOptions } from "./password/throttle.js"
+export type { CounterStore } from "./password/counters.js"
 export type { EmailConfig, EmailRateLimitOptions, RateLimitStore, SendVerificationRequestParams, VerificationEmail } from "./email/types.js"
 export type {
   AnyOAuthConfig,
@@ -76,6 +78,18 @@ export type { MessageKey, MessageOverrides, Messages } from "./pages/messages.js
 export { raw, skipCSRFCheck } from "./symbols.js"
 export { listSessions, revokeOtherSessions, revokeSession, type SessionInfo } from "./session/management.js"
 export {
+  deleteUser,
+  listAccounts,
+  unlinkAccount,
+  type AccountInfo,
+  type AccountUnlinking,
+  type DeleteUserOptions,
+  type UnlinkRefusal,
+  type UserDeletion,
+  type UserDeletionRefusal,
+} from "./account/management.js"
+export type { WaysInOptions } from "./account/ways-in.js"
+export {
   deletePasskey,
   listPasskeys,
   renamePasskey,
@@ -83,11 +97,6 @@ export {
   type PasskeyDeletion,
   type PasskeyDeletionRefusal,
 } from "./webauthn/management.js"
-
-const configurationMessage = "There is a problem with the server configuration. Check the server logs for more information."
-
-/** Actions whose configuration error is shown as a page rather than JSON. */
-const pageActions: ReadonlySet<string> = new Set(["signin", "signout", "error", "verify-request"])
 
 /**
  * Handles a request to one of the authentication endpoints under `basePath` and returns the
@@ -106,22 +115,23 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
   } catch (error) {
     // No configuration, so no configured logger: the built-in one prints it.
     printError(new Error("The lazy configuration function threw.", { cause: error instanceof Error ? error : new Error(String(error)) }))
-    return toResponse(json({ message: configurationMessage }, 500), { returnRedirect: false, head: false })
+    return toResponse(configurationJson(), { returnRedirect: false, head: false })
   }
-  const isRaw = !!config?.raw
+  // Only the symbol itself: a truthy value that merely looks like it must not change what Auth() returns.
+  const isRaw = config?.raw === raw
   const resolution = resolveConfig(config)
   const url = new URL(request.url)
   const head = request.method === "HEAD"
   const method = head ? "GET" : request.method
   const route = matchRoute(url.pathname, resolution.ok ? resolution.config.basePath : resolution.basePath)
+  const finish = (internal: InternalResponse, ctx?: RequestContext) =>
+    isRaw ? internal : toResponse(internal, { returnRedirect: ctx?.returnRedirect ?? false, head })
   if (!resolution.ok) {
     if (isRaw) throw resolution.error
     resolution.logger.error(resolution.error)
-    return configurationError(resolution, route?.action, method, request, head)
+    return finish(configurationResponse(resolution, route?.action, method, request))
   }
   const resolved = resolution.config
-  const finish = (internal: InternalResponse, ctx?: RequestContext) =>
-    isRaw ? internal : toResponse(internal, { returnRedirect: ctx?.returnRedirect ?? false, head })
 
   let ctx: RequestContext
   try {
@@ -151,13 +161,14 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
     resolved.logger.error(authError)
     if (isRaw) throw authError
     const known = { basePath: resolved.basePath, pages: resolved.pages, publicOrigin: resolved.publicUrl?.origin }
-    return configurationError(known, route?.action, method, request, head)
+    return finish(configurationResponse(known, route?.action, method, request))
   }
 
   try {
     return finish(await dispatch(ctx), ctx)
   } catch (error) {
-    if (isRaw && error instanceof AuthError && !ctx.returnRedirect) {
+    // Raw callers get the error to handle, except a client's mistake, which stays its 4xx answer.
+    if (isRaw && error instanceof AuthError && !(error instanceof BadRequest) && !ctx.returnRedirect) {
       resolved.logger.error(error)
       throw error
     }
@@ -165,20 +176,7 @@ export async function Auth(request: Request, configOrLazy: AuthConfig | LazyAuth
       return finish(await errorResponse(ctx, error), ctx)
     } catch (secondary) {
       resolved.logger.error(asAuthError(secondary))
-      return finish(json({ message: configurationMessage }, 500))
+      return finish(configurationJson())
     }
   }
-}
-
-function configurationError(
-  known: Pick<Extract<Resolution, { ok: false }>, "basePath" | "pages" | "publicOrigin">,
-  action: string | undefined,
-  method: string,
-  request: Request,
-  head: boolean,
-): Response {
-  if (method === "GET" && action && pageActions.has(action)) {
-    return toResponse(configurationErrorPage(request, known.basePath, known.pages, known.publicOrigin), { returnRedirect: false, head })
-  }
-  return toResponse(json({ message: configurationMessage }, 500), { returnRedirect: false, head })
 }

@@ -1,12 +1,44 @@
 /**
  * `@sesame/core/integration`: what framework integrations (`@sesame/next`, `@sesame/solid-start`)
- * need from the core beyond `Auth()`, so that they follow the core's rules instead of copying them.
+ * need from the core beyond `Auth()`, so that they follow the core's rules instead of copying them:
+ * where the endpoints live ({@link basePathOf}), the app's origin ({@link appOrigin}), the log
+ * ({@link logFor}), and the session of a page's request with the cookies that keep it alive
+ * ({@link readSession}, {@link setCookieLines}).
+ *
+ * `config` is, everywhere here, the very object the integration passes to `Auth()`: the core
+ * resolves a configuration once per object.
  *
  * @module
  */
+import { normaliseBasePath } from "./config/base-path.js"
+import { envUrl, readEnv } from "./config/env.js"
 import { resolveConfig } from "./config/resolve.js"
+import { serializeCookie, type ResponseCookie } from "./http/cookies.js"
 import { requestOrigin } from "./http/context.js"
-import type { AuthConfig } from "./types.js"
+import { Auth } from "./index.js"
+import { printLine } from "./logger.js"
+import { raw } from "./symbols.js"
+import type { AuthConfig, Session } from "./types.js"
+
+/** What is read of a request: its headers, and its URL as the last resort for the origin. */
+export interface RequestLike {
+  readonly headers: Headers
+  readonly url: string
+}
+
+/**
+ * The base path the core routes by for `config`: `basePath`, else the path of `AUTH_URL` /
+ * `SESAME_URL` when it has one, else `fallback`, the integration's default (`/api/auth`, where
+ * their catch-all routes live, rather than the core's `/auth`). Without trailing slashes, as the
+ * core writes it. A path the core cannot use is returned as it is: the core's endpoints then
+ * answer with the configuration error that names it.
+ */
+export function basePathOf(config: { readonly basePath?: string | undefined }, fallback: string): string {
+  if (config.basePath !== undefined) return normaliseBasePath(config.basePath)
+  const url = envUrl(readEnv())
+  const fromUrl = url !== undefined && URL.canParse(url) ? normaliseBasePath(new URL(url).pathname) : ""
+  return fromUrl || normaliseBasePath(fallback)
+}
 
 /**
  * The app's origin for a request, by the core's rules: `AUTH_URL` when set; with `trustHost`, the
@@ -14,13 +46,124 @@ import type { AuthConfig } from "./types.js"
  * of a request for a loopback host. Null when the configuration does not resolve or refuses the
  * request (a foreign host without `AUTH_URL` or `trustHost`): the core's endpoints then answer with
  * the configuration error, and an integration must not build URLs on that host either.
- *
- * `config` should be the very object the integration passes to `Auth()`: it is resolved once per
- * object.
  */
-export function appOrigin(config: AuthConfig, request: { readonly headers: Headers; readonly url: string }): string | null {
+export function appOrigin(config: AuthConfig, request: RequestLike): string | null {
   const resolution = resolveConfig(config)
   if (!resolution.ok) return null
   const origin = requestOrigin(request.headers, new URL(request.url), resolution.config)
   return typeof origin === "string" ? origin : null
 }
+
+/** An integration's log: the configured logger, printing as the core's does. */
+export interface IntegrationLogger {
+  /**
+   * A failure the integration handled: `message` says what it did about it (`auth() … answers
+   * null`), `cause` is what was thrown. A custom `logger.error` gets an `Error` with this text and
+   * the `cause`; the built-in logger prints one line, naming the cause by its `type`.
+   */
+  error(message: string, cause?: unknown): void
+  /** A line for `debug: true`: to a custom `logger.debug`, else printed; nothing without `debug`. */
+  debug(message: string): void
+}
+
+/**
+ * `type: message` of what was thrown: an `AuthError`'s `type`, never a class name, which the
+ * minifier of a production build renames (`A: No secret is set…`). Read from the object rather
+ * than by `instanceof`, because a bundler may hold more than one copy of the core.
+ */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const type: unknown = (error as { type?: unknown }).type
+  return `${typeof type === "string" ? type : error.name}: ${error.message}`
+}
+
+/**
+ * The log of `config`, or the built-in log when there is no configuration (a lazy configuration
+ * that threw).
+ */
+export function logFor(config: AuthConfig | undefined): IntegrationLogger {
+  const custom = config?.logger
+  return {
+    error(message, cause) {
+      const text = cause === undefined ? message : `${message}: ${describeError(cause)}`
+      if (custom?.error) custom.error(new Error(text, cause === undefined ? undefined : { cause }))
+      else printLine("error", text)
+    },
+    debug(message) {
+      if (!config) return
+      const resolution = resolveConfig(config)
+      ;(resolution.ok ? resolution.config.logger : resolution.logger).debug(message)
+    },
+  }
+}
+
+/** The session of a request, and the cookies to set on the response to keep it alive. */
+export interface SessionRead {
+  /** The session as `GET <basePath>/session` answers it (the `jwt` and `session` callbacks ran), or null. */
+  readonly session: Session | null
+  /**
+   * The cookies that read set: a JWT re-encrypted with a later expiry, a database session's new
+   * expiry, or a cleared cookie that was no good. Set them on the response to the request, or the
+   * session ends at the old expiry however active its user is.
+   */
+  readonly cookies: readonly ResponseCookie[]
+}
+
+/**
+ * Headers of the page's request that must not reach the session read: those of its body (a
+ * server action's, a server function's), and a client's wish for redirects as JSON.
+ */
+const notForwarded = ["content-length", "content-type", "transfer-encoding", "x-auth-return-redirect"]
+
+const rawConfigs = new WeakMap<AuthConfig, AuthConfig & { raw: typeof raw }>()
+
+/** `config` with `raw`, made once per object so that the core resolves it once. */
+function rawOf(config: AuthConfig): AuthConfig & { raw: typeof raw } {
+  let result = rawConfigs.get(config)
+  if (!result) {
+    result = { ...config, raw }
+    rawConfigs.set(config, result)
+  }
+  return result
+}
+
+/**
+ * Reads the session of `request` (a page's, a server function's, a proxy's) through the core's own
+ * `session` endpoint under the configured base path, with the request's cookies and the headers
+ * the origin comes from: exactly what the browser would get from `GET <basePath>/session`.
+ *
+ * Throws what the core throws for the read (an `AuthError`: a configuration that cannot be used,
+ * a host it refuses, an adapter that fails); the integration decides how to fail closed.
+ */
+export async function readSession(config: AuthConfig, request: RequestLike): Promise<SessionRead> {
+  const reader = rawOf(config)
+  const headers = new Headers(request.headers)
+  for (const name of notForwarded) headers.delete(name)
+  const resolution = resolveConfig(reader)
+  const basePath = resolution.ok ? resolution.config.basePath : resolution.basePath
+  const origin = appOrigin(reader, request) ?? new URL(request.url).origin
+  const response = await Auth(new Request(`${origin}${basePath}/session`, { headers }), reader)
+  const body: unknown = response.body
+  const isSession = (response.status ?? 200) === 200 && typeof body === "object" && body !== null && !Array.isArray(body)
+  return { session: isSession ? (body as Session) : null, cookies: response.cookies ?? [] }
+}
+
+/**
+ * `Set-Cookie` values for `cookies`, serialised by the core's cookie policy (`http/cookies.ts`):
+ * the attributes the core decided, as they are, for a response the integration writes itself.
+ */
+export function setCookieLines(cookies: readonly ResponseCookie[]): string[] {
+  return cookies.map(serializeCookie)
+}
+
+/** The cookie name of a `Set-Cookie` value (`name=value; Path=/` → `name`). */
+export function setCookieName(line: string): string {
+  return line.slice(0, Math.max(0, line.indexOf("="))).trim()
+}
+
+/**
+ * The shape of the core's server functions for the signed-in user (`listAccounts`,
+ * `deletePasskey`, …): the request being handled, the configuration, then their own arguments.
+ * Integrations bind the first two.
+ */
+export type ServerFunction<Args extends unknown[], Result> = (request: Request, config: AuthConfig, ...args: Args) => Promise<Result>

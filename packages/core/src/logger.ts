@@ -168,6 +168,14 @@ export function printError(error: Error): void {
   else console.error(`[sesame][error] ${formatError(error)}`)
 }
 
+/**
+ * Prints one line of an integration's own at `level`, as the built-in logger prints its lines: with
+ * the `[sesame][level]` prefix and every control character escaped.
+ */
+export function printLine(level: "error" | "warn" | "debug", text: string): void {
+  console[level](`[sesame][${level}] ${escapeLogText(text)}`)
+}
+
 const printedKey = Symbol.for("sesame.printed-once")
 
 /**

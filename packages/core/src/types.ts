@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { AccountInfo } from "./account/management.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/types.js"
 import type { CredentialsConfig } from "./credentials/types.js"
 import type { EmailConfig } from "./email/types.js"
@@ -209,6 +210,15 @@ export interface SignInEventMessage {
   isNewUser?: boolean
 }
 
+export interface SignInFailureMessage {
+  provider: string
+  identifier: string | null
+  /** Why: the credentials were refused, or too many attempts failed before this one. */
+  reason: "credentials" | "throttled"
+  /** With `throttled`: seconds until another attempt may be made. */
+  retryAfter?: number
+}
+
 /** Functions told about what happened. They cannot change the flow; a throw is only logged. */
 export interface EventCallbacks {
   signIn: (message: SignInEventMessage) => Awaitable<void>
@@ -217,6 +227,16 @@ export interface EventCallbacks {
   createUser: (message: { user: User | AdapterUser }) => Awaitable<void>
   updateUser: (message: { user: User | AdapterUser }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
+  /** A provider account was removed from the user (`unlinkAccount`). No tokens are included. */
+  unlinkAccount: (message: { user: AdapterUser; account: AccountInfo }) => Awaitable<void>
+  /**
+   * A credentials sign-in failed: `authorize` refused it, or the throttle refused the attempt before
+   * `authorize` ran (`retryAfter`, in seconds). `identifier` is the posted value that names the
+   * account (the throttle's `field`, else `email` or `username`), never the password.
+   */
+  signInFailure: (message: SignInFailureMessage) => Awaitable<void>
+  /** The user was deleted with everything stored for them (`deleteUser`). */
+  deleteUser: (message: { user: AdapterUser }) => Awaitable<void>
   /** JWT strategy: `session` and `token`; database strategy: `session`. */
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>
 }

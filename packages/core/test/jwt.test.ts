@@ -203,3 +203,60 @@ describe("getToken", () => {
     }
   })
 })
+
+describe("getToken without a secret reads the environment as Auth() does (issue 18)", () => {
+  const sesameSecret = "sesame-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
+  const authSecret = "auth-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
+  const older = "older-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
+  const cookieRequest = (token: string) => new Request("http://x/", { headers: { cookie: `sesame.session-token=${token}` } })
+
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  /** An environment with only the given secret variables set. */
+  function secretEnv(vars: Record<string, string>): void {
+    for (const name of ["SESAME_SECRET", "AUTH_SECRET"]) {
+      for (const suffix of ["", "_1", "_2", "_3"]) vi.stubEnv(`${name}${suffix}`, undefined)
+    }
+    for (const [name, value] of Object.entries(vars)) vi.stubEnv(name, value)
+  }
+
+  it("with SESAME_SECRET and AUTH_SECRET both set, uses SESAME_SECRET, the documented order", async () => {
+    secretEnv({ SESAME_SECRET: sesameSecret, AUTH_SECRET: authSecret })
+    const bySesame = await encode({ token: claims, secret: sesameSecret, salt })
+    const byAuth = await encode({ token: claims, secret: authSecret, salt })
+    expect(await getToken({ req: cookieRequest(bySesame) })).toMatchObject(claims)
+    expect(await getToken({ req: cookieRequest(byAuth) })).toBeNull()
+  })
+
+  it("uses AUTH_SECRET when SESAME_SECRET is not set", async () => {
+    secretEnv({ AUTH_SECRET: authSecret })
+    const token = await encode({ token: claims, secret: authSecret, salt })
+    expect(await getToken({ req: cookieRequest(token) })).toMatchObject(claims)
+  })
+
+  it("reads a token sealed with an older rotated secret (SESAME_SECRET_1 or AUTH_SECRET_2)", async () => {
+    secretEnv({ SESAME_SECRET: sesameSecret, SESAME_SECRET_1: older })
+    const token = await encode({ token: claims, secret: older, salt })
+    expect(await getToken({ req: cookieRequest(token) })).toMatchObject(claims)
+
+    secretEnv({ AUTH_SECRET: authSecret, AUTH_SECRET_2: older })
+    expect(await getToken({ req: cookieRequest(token) })).toMatchObject(claims)
+  })
+
+  it("throws MissingSecretError when none of those variables is set", async () => {
+    secretEnv({})
+    await expect(getToken({ req: cookieRequest("x") })).rejects.toBeInstanceOf(MissingSecretError)
+  })
+})
+
+describe("getToken with a list of secrets", () => {
+  it("reads a token sealed with an older secret of the list", async () => {
+    const older = "older-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
+    const token = await encode({ token: claims, secret: older, salt })
+    const req = new Request("http://x/", { headers: { cookie: `sesame.session-token=${token}` } })
+    expect(await getToken({ req, secret: [secret, older] })).toMatchObject(claims)
+    expect(await getToken({ req, secret: [secret] })).toBeNull()
+  })
+})

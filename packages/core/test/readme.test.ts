@@ -8,7 +8,7 @@ import { startDevIdp } from "@sesame/dev-idp"
 import type { AuthConfig } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
 import { SoftAuthenticator, type CreationOptionsJSON } from "@sesame/testing"
-import { aliceCredentials, CookieJar, secret, signInAlice } from "./helpers.js"
+import { aliceCredentials, CookieJar, csrfToken, secret, send, signInAlice } from "./helpers.js"
 import { accounts, client, clientSecret, session, signIn } from "./oauth/harness.js"
 
 const root = join(import.meta.dirname, "..", "..", "..")
@@ -82,6 +82,58 @@ describe("README session management", () => {
     expect(await example.signOutDevice(me, config, listed.find((s) => !s.current)!.id)).toBe(true)
     expect(await example.signOutEverywhereElse(me, config)).toBe(1)
     expect(await example.devices(me, config)).toHaveLength(1)
+  })
+})
+
+describe("package README: passwords you keep yourself", () => {
+  it("runs as written: sign-up refuses a weak password, sign-in verifies, throttling refuses the sixth guess", async () => {
+    const example = (await importExample(join(root, "packages", "core", "README.md"), "password-credentials")) as {
+      signUp: (email: string, password: string) => Promise<{ ok: boolean; reason?: string }>
+      config: AuthConfig
+    }
+    expect(await example.signUp("ada@example.com", "short")).toEqual({ ok: false, reason: "too-short" })
+    expect(await example.signUp("ada@example.com", "ada@example.com")).toEqual({ ok: false, reason: "matches-context" })
+    expect(await example.signUp("ada@example.com", "analytical engine")).toEqual({ ok: true })
+    const config = { ...example.config, trustHost: true }
+    const attempt = async (email: string, password: string) => {
+      const jar = new CookieJar()
+      const response = await send(config, "/auth/callback/credentials", { jar, form: { csrfToken: await csrfToken(config, jar), email, password } })
+      return { signedIn: !!jar.get("sesame.session-token"), retryAfter: response.headers.get("retry-after") }
+    }
+    expect((await attempt("ada@example.com", "analytical engine")).signedIn).toBe(true)
+    expect((await attempt("nobody@example.com", "analytical engine")).signedIn).toBe(false)
+    for (let i = 0; i < 5; i++) expect(await attempt("ada@example.com", `guess ${i}`)).toEqual({ signedIn: false, retryAfter: null })
+    expect(await attempt("ada@example.com", "analytical engine")).toEqual({ signedIn: false, retryAfter: "1" })
+  })
+})
+
+describe("README account management", () => {
+  it("lists, unlinks (never the last way in) and deletes, as written", async () => {
+    mkdirSync(scratch, { recursive: true })
+    const file = join(scratch, "account-management.ts")
+    writeFileSync(file, readmeExample(join(root, "README.md"), "account-management"))
+    const example = (await import(file)) as {
+      linkedAccounts: (r: Request, c: AuthConfig) => Promise<{ provider: string; providerAccountId: string }[] | null>
+      disconnect: (r: Request, c: AuthConfig, provider: string, id: string) => Promise<unknown>
+      closeAccount: (r: Request, c: AuthConfig) => Promise<unknown>
+    }
+    const idp = await startDevIdp({ clients: [client("dev"), client("work")], accounts })
+    try {
+      const adapter = MemoryAdapter()
+      const provider = (id: string) => ({ id, name: id, type: "oidc" as const, issuer: idp.issuer, clientId: id, clientSecret })
+      const config: AuthConfig = { secret, trustHost: true, adapter, providers: [provider("dev"), provider("work")] }
+      const jar = new CookieJar()
+      await signIn(config, jar, "dev")
+      await signIn(config, jar, "work")
+      const me = () => new Request("http://localhost:3000/", { headers: { cookie: jar.header() } })
+      expect((await example.linkedAccounts(me(), config))!.map((a) => a.provider)).toEqual(["dev", "work"])
+      expect(await example.disconnect(me(), config, "work", "alice")).toEqual({ unlinked: true })
+      expect(await example.disconnect(me(), config, "dev", "alice")).toEqual({ unlinked: false, reason: "LastSignInMethod" })
+      expect(await example.closeAccount(me(), config)).toEqual({ deleted: true })
+      expect(adapter.tables.users.size).toBe(0)
+    } finally {
+      await idp.close()
+    }
   })
 })
 

@@ -64,7 +64,7 @@ async function finish(url: string, redirect: boolean): Promise<string> {
 /** Runs a POST through the core with the action's cookies, and writes the cookies it sets. */
 async function post(prepared: Prepared, path: string, body: { form?: Record<string, string>; json?: unknown }): Promise<InternalResponse> {
   const { headers, store } = await browserHeaders()
-  const response = await callCore(prepared, coreRequest(prepared, headers, path, { method: "POST", ...body }), true)
+  const response = await callCore(prepared, coreRequest(prepared, headers, path, { method: "POST", ...body }))
   if (!writeCookies(store, response.cookies ?? [])) {
     throw new AuthError("signIn, signOut and unstable_update set cookies, so they only work in server actions and route handlers.")
   }

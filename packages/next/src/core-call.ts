@@ -1,12 +1,12 @@
 /**
- * Calls into the core for the parts of this package that are not HTTP endpoints (`auth()`, the
- * guard, the server actions): each builds a request to the endpoint that does the job, with the
- * browser's headers and cookies, and gets back the core's internal response (`raw`), whose cookies
- * it then writes wherever Next.js lets it.
+ * Calls into the core for the server actions and `auth(req, res)`: each builds a request to the
+ * endpoint that does the job, with the browser's headers and cookies; the actions get back the
+ * core's internal response (`raw`), whose cookies they then write through `cookies()`. (`auth()`
+ * and the guard read the session through `readSession` of `@sesame/core/integration`.)
  *
  * @module
  */
-import { Auth, type InternalResponse, type ResponseCookie, type Session } from "@sesame/core"
+import { Auth, type InternalResponse } from "@sesame/core"
 import type { Prepared } from "./config.js"
 import { publicOrigin } from "./origin.js"
 
@@ -41,15 +41,7 @@ export function coreRequest(prepared: Prepared, browserHeaders: Headers, path: s
   return new Request(`${origin}${prepared.basePath}/${path}`, { method: call.method ?? "GET", headers, body })
 }
 
-/** Runs `request` through the core; throws what the core throws (`AuthError`s, configuration errors). */
-export function callCore(prepared: Prepared, request: Request, forAction = false): Promise<InternalResponse> {
-  return Auth(request, forAction ? prepared.actions : prepared.reader)
-}
-
-/** The session of the browser whose headers these are, and the cookies that keep it alive. */
-export async function readSession(prepared: Prepared, headers: Headers): Promise<{ session: Session | null; cookies: ResponseCookie[] }> {
-  const response = await callCore(prepared, coreRequest(prepared, headers, "session"))
-  const body = response.body
-  const session = (response.status ?? 200) === 200 && body && typeof body === "object" ? (body as Session) : null
-  return { session, cookies: response.cookies ?? [] }
+/** Runs an action's `request` through the core; throws what the core throws (`AuthError`s, configuration errors). */
+export function callCore(prepared: Prepared, request: Request): Promise<InternalResponse> {
+  return Auth(request, prepared.actions)
 }

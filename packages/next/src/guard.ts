@@ -27,10 +27,10 @@
  * @module
  */
 import type { ResponseCookie, Session } from "@sesame/core"
+import { logFor, readSession } from "@sesame/core/integration"
 import { NextRequest, NextResponse } from "next/server.js"
-import { describeError, load, type Prepared } from "./config.js"
+import { load, type Prepared } from "./config.js"
 import { withCookies } from "./cookies.js"
-import { readSession } from "./core-call.js"
 import { publicOrigin } from "./origin.js"
 import type { AuthenticatedHandler, NextAuthRequest, PrimaryAuthConfigInput } from "./types.js"
 
@@ -117,24 +117,24 @@ export async function guard<Context>(
   try {
     prepared = await load(input, request)
   } catch (error) {
-    console.error("[sesame][error] The lazy configuration function threw:", error)
+    logFor(undefined).error("The lazy configuration function threw", error)
     return new Response("There is a problem with the server configuration. Check the server logs for more information.", { status: 500 })
   }
   if (isAuthEndpoint(prepared, request.nextUrl.pathname)) return proceed(request, null, context, handler)
   let session: Session | null = null
-  let cookies: ResponseCookie[] = []
+  let cookies: readonly ResponseCookie[] = []
   try {
-    prepared.debug(`guard: reading the session for ${request.nextUrl.pathname}`)
-    ;({ session, cookies } = await readSession(prepared, request.headers))
+    prepared.log.debug(`guard: reading the session for ${request.nextUrl.pathname}`)
+    ;({ session, cookies } = await readSession(prepared.handlers, request))
   } catch (error) {
-    prepared.logError(`The guard could not read the session and treats the request as signed out: ${describeError(error)}`, error)
+    prepared.log.error("The guard could not read the session and treats the request as signed out", error)
   }
   const origin = publicOrigin(prepared, request.headers, request.url)
   const url = new URL(request.nextUrl.pathname + request.nextUrl.search, origin)
 
   let decision = await decide(prepared, request, url, origin, session)
   if (decision instanceof Response && isRedirect(decision) && (await loops(prepared, request, decision, origin, session))) {
-    prepared.logError(
+    prepared.log.error(
       `callbacks.authorized redirects ${url.pathname} to ${decision.headers.get("location")}, and following it through the same callback comes back round: the browser would loop. Sending the visitor to the sign-in page instead. Let authorized allow the target, or leave it out of the matcher.`,
     )
     decision = false

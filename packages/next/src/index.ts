@@ -19,6 +19,7 @@ import { cache } from "react"
 import { signInAction, signOutAction, updateAction } from "./actions.js"
 import { createHandlers } from "./handlers.js"
 import { guard } from "./guard.js"
+import { serverFunctions } from "./server-functions.js"
 import { sessionForPages, sessionFromNext } from "./server-session.js"
 import type {
   AuthenticatedHandler,
@@ -35,11 +36,20 @@ import type { NextRequest } from "next/server.js"
 
 export type {
   Account,
+  AccountInfo,
+  AccountUnlinking,
   AuthConfig,
   DefaultSession,
+  DeletePasskeyOptions,
+  DeleteUserOptions,
+  PasskeyDeletion,
+  PasskeyInfo,
   Profile,
   Session,
+  SessionInfo,
   User,
+  UserDeletion,
+  WaysInOptions,
 } from "@sesame/core"
 export type { JWT } from "@sesame/core/jwt"
 export { AuthError, CredentialsSignin } from "@sesame/core/errors"
@@ -57,6 +67,7 @@ export type {
   PrimaryAuthConfigInput,
   PrimaryCallbacksOptions,
   SesameResult,
+  ServerFunctions,
   SessionUpdate,
   SignInAction,
   SignInOptions,
@@ -77,8 +88,9 @@ function isPagesContext(value: unknown): value is PagesContext {
  * returns it (the request is absent in server components and server actions).
  *
  * @returns `handlers` for the catch-all route under `basePath` (`/api/auth` by default), `auth`
- * (the session, the proxy/middleware guard and handler wrapper), and the server actions `signIn`,
- * `signOut` and `unstable_update`.
+ * (the session, the proxy/middleware guard and handler wrapper), the server actions `signIn`,
+ * `signOut` and `unstable_update`, and the server functions for the signed-in user's accounts,
+ * sessions and passkeys (`listAccounts`, `unlinkAccount`, `deleteUser`, … see `ServerFunctions`).
  */
 export default function Sesame(config: PrimaryAuthConfigInput): SesameResult {
   // One session read per request however many server components ask: React's `cache` is scoped
@@ -103,5 +115,6 @@ export default function Sesame(config: PrimaryAuthConfigInput): SesameResult {
     signIn: ((provider, options, authorizationParams) => signInAction(config, provider, options, authorizationParams)) as SignInAction,
     signOut: ((options) => signOutAction(config, options)) as SignOutAction,
     unstable_update: (data) => updateAction(config, data),
+    ...serverFunctions(config),
   }
 }

@@ -16,16 +16,15 @@
  * @module
  */
 import { Auth, type Session } from "@sesame/core"
+import { logFor, readSession } from "@sesame/core/integration"
 import { cookies, headers } from "next/headers.js"
-import { describeError, load, type Prepared } from "./config.js"
+import { load, type Prepared } from "./config.js"
 import { appendSetCookie, writeCookies } from "./cookies.js"
-import { cookieHeader, coreRequest, readSession } from "./core-call.js"
+import { cookieHeader, coreRequest } from "./core-call.js"
 import type { PagesRequest, PagesResponse, PrimaryAuthConfigInput } from "./types.js"
 
 function failClosed(prepared: Prepared | undefined, form: string, error: unknown): null {
-  const message = `${form} could not read the session and answers null (signed out): ${describeError(error)}`
-  if (prepared) prepared.logError(message, error)
-  else console.error(`[sesame][error] ${message}`)
+  ;(prepared?.log ?? logFor(undefined)).error(`${form} could not read the session and answers null (signed out)`, error)
   return null
 }
 
@@ -43,8 +42,9 @@ export async function sessionFromNext(input: PrimaryAuthConfigInput): Promise<Se
   let prepared: Prepared | undefined
   try {
     prepared = await load(input, undefined)
-    prepared.debug("auth(): reading the session")
-    const { session, cookies: refreshed } = await readSession(prepared, browser)
+    prepared.log.debug("auth(): reading the session")
+    // No URL of the request in server components: the origin comes from the headers, by the core's rule.
+    const { session, cookies: refreshed } = await readSession(prepared.handlers, { headers: browser, url: "http://localhost" })
     writeCookies(store, refreshed)
     return session
   } catch (error) {

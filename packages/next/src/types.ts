@@ -4,7 +4,21 @@
  *
  * @module
  */
-import type { AuthConfig, Awaitable, CallbacksOptions, Session } from "@sesame/core"
+import type {
+  AccountInfo,
+  AccountUnlinking,
+  AuthConfig,
+  Awaitable,
+  CallbacksOptions,
+  DeletePasskeyOptions,
+  DeleteUserOptions,
+  PasskeyDeletion,
+  PasskeyInfo,
+  Session,
+  SessionInfo,
+  UserDeletion,
+  WaysInOptions,
+} from "@sesame/core"
 import type { NextRequest } from "next/server.js"
 
 /** What the `authorized` callback receives. */
@@ -112,8 +126,41 @@ export interface SignOutAction {
 /** What `unstable_update` takes: a partial session, or an object with a partial user. */
 export type SessionUpdate = Partial<Session> | { user: Partial<NonNullable<Session["user"]>> }
 
+/**
+ * The core's functions for the signed-in user, bound to the request being handled: call them in
+ * server components, route handlers and server actions. Each reads the session from the browser's
+ * cookies (either strategy) and only ever acts for that user; all but the session functions need an
+ * `adapter`. They answer as the `@sesame/core` functions of the same names do.
+ */
+export interface ServerFunctions {
+  /** The provider accounts linked to the user (never tokens), or null when signed out. */
+  listAccounts(): Promise<AccountInfo[] | null>
+  /**
+   * Removes one of the user's provider accounts (from `listAccounts`), unless it is their last way
+   * to sign in; `options.canSignInWithout` tells of ways Sesame cannot see (a password).
+   */
+  unlinkAccount(account: { provider: string; providerAccountId: string }, options?: WaysInOptions): Promise<AccountUnlinking>
+  /**
+   * Deletes the user with their accounts, sessions and passkeys, when the session's sign-in is
+   * recent (`options.maxSignInAge`, default 10 minutes). Sign a JWT session out afterwards.
+   */
+  deleteUser(options?: DeleteUserOptions): Promise<UserDeletion>
+  /** The user's database sessions, newest first, or null when signed out. */
+  listSessions(): Promise<SessionInfo[] | null>
+  /** Revokes one of the user's sessions by its `id` (from `listSessions`); whether one was revoked. */
+  revokeSession(id: string): Promise<boolean>
+  /** Signs the user out everywhere but this browser; how many sessions ended. */
+  revokeOtherSessions(): Promise<number>
+  /** The user's passkeys, oldest first, or null when signed out. */
+  listPasskeys(): Promise<PasskeyInfo[] | null>
+  /** Names one of the user's passkeys; null when signed out or not theirs. Throws a `TypeError` for a bad name. */
+  renamePasskey(id: string, name: string): Promise<PasskeyInfo | null>
+  /** Deletes one of the user's passkeys with its account, unless it is their last way to sign in. */
+  deletePasskey(id: string, options?: DeletePasskeyOptions): Promise<PasskeyDeletion>
+}
+
 /** What `Sesame()` returns. */
-export interface SesameResult {
+export interface SesameResult extends ServerFunctions {
   /** `export const { GET, POST } = handlers` in `app/api/auth/[...sesame]/route.ts`. */
   handlers: { GET: (request: NextRequest) => Promise<Response>; POST: (request: NextRequest) => Promise<Response> }
   auth: AuthFunction

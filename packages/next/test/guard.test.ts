@@ -44,6 +44,16 @@ describe("auth as proxy or middleware", () => {
     expect(response.headers.get("x-middleware-set-cookie")).toContain(sessionCookie)
   })
 
+  it("writes the core's Set-Cookie lines, and leaves a cookie the response sets itself as it was", async () => {
+    const own = "theme=dark; Path=/; SameSite=Strict"
+    const config = jwtConfig({ callbacks: { authorized: () => new Response(null, { status: 403, headers: { "set-cookie": own } }) } })
+    const cookie = await signedIn(config)
+    const lines = (await Sesame(config).auth(proxied("/admin", cookie))).headers.getSetCookie()
+    expect(lines[0]).toBe(own)
+    // The attributes the core's cookie policy decided, serialised by the core (Next.js would write `SameSite=lax`).
+    expect(lines.find((c) => c.startsWith(`${sessionCookie}=`))).toMatch(/; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/)
+  })
+
   it("sends a signed-out visitor to the sign-in page with a callbackUrl back, on the public origin", async () => {
     const { auth } = Sesame(jwtConfig({ callbacks: signedInOnly }))
     const response = await auth(proxied("/dashboard?tab=2"))

@@ -4,7 +4,10 @@
  * - `SolidAuth(config)`: `{ GET, POST }` for `src/routes/api/auth/[...sesame].ts`;
  * - `getSession(request, options)`: the session or `null`;
  * - `requireSession(request, options, redirectTo?)`: the guard for server functions and queries;
- * - `authMiddleware(options, { protect, redirectTo? })`: the guard for `createMiddleware`.
+ * - `authMiddleware(options, { protect, redirectTo? })`: the guard for `createMiddleware`;
+ * - `listAccounts(request, options)`, `unlinkAccount`, `deleteUser`, `listSessions`,
+ *   `revokeSession`, `revokeOtherSessions`, `listPasskeys`, `renamePasskey`, `deletePasskey`: the
+ *   signed-in user's accounts, sessions and passkeys.
  *
  * The browser side is `@sesame/solid-start/client`.
  *
@@ -13,7 +16,30 @@
 export { SolidAuth, type SolidAuthHandler, type SolidAuthHandlers } from "./handlers.js"
 export { getSession, requireSession, type AuthenticatedSession } from "./session.js"
 export { authMiddleware, type AuthMiddleware, type ProtectOptions } from "./middleware.js"
+export {
+  deleteUser,
+  deletePasskey,
+  listAccounts,
+  listPasskeys,
+  listSessions,
+  renamePasskey,
+  revokeOtherSessions,
+  revokeSession,
+  unlinkAccount,
+} from "./server-functions.js"
 export type { SolidAuthConfig, SolidAuthOptions } from "./config.js"
 export type { RequestEventLike } from "./event.js"
 export { defaultPrefix } from "./prefix.js"
-export type { Session, User } from "@sesame/core"
+export type {
+  AccountInfo,
+  AccountUnlinking,
+  DeletePasskeyOptions,
+  DeleteUserOptions,
+  PasskeyDeletion,
+  PasskeyInfo,
+  Session,
+  SessionInfo,
+  User,
+  UserDeletion,
+  WaysInOptions,
+} from "@sesame/core"

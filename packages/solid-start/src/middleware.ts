@@ -7,18 +7,24 @@
  * makes no document request; data a protected page loads through a server function is guarded
  * there (`requireSession`), or under a protected path of its own.
  *
+ * On a protected path it keeps the session alive, as `@sesame/next`'s guard does: the cookies the
+ * session read sets go on the event's response when the request goes on, and on the redirect
+ * when it does not (a cleared cookie that was no good).
+ *
  * The auth routes under the prefix are never guarded, whatever `protect` says: they are how a
  * visitor signs in (the built-in sign-in page, the callbacks) and how the browser reads the
  * session, so guarding them could only loop. `protect: ["/"]` thus guards the whole app but them.
  *
  * @module
  */
+import { setCookieLines } from "@sesame/core/integration"
 import type { SolidAuthOptions } from "./config.js"
 import { coreConfig } from "./config.js"
 import type { RequestEventLike } from "./event.js"
+import { writeSessionCookies } from "./keep-alive.js"
 import { isUnderPrefix } from "./prefix.js"
 import { guardRedirect, guardTarget } from "./redirect.js"
-import { getSession } from "./session.js"
+import { readOrNull } from "./session.js"
 
 /** Which paths need a signed-in user, and where the others are sent. */
 export interface ProtectOptions {
@@ -66,8 +72,15 @@ export function authMiddleware(options: SolidAuthOptions, { protect, redirectTo 
   }
   return async (event) => {
     if (!isProtected(new URL(event.request.url).pathname)) return undefined
-    const session = await getSession(event.request, options)
-    return session?.user ? undefined : guardRedirect(target, event.request, core)
+    const { session, cookies } = await readOrNull(core.config, event.request, "authMiddleware")
+    if (session?.user) {
+      if (event.response) writeSessionCookies(event.response.headers, cookies)
+      return undefined
+    }
+    // On the redirect itself, not the event: SolidStart 1.x would send the event's lines as well.
+    const redirect = guardRedirect(target, event.request, core)
+    for (const line of setCookieLines(cookies)) redirect.headers.append("set-cookie", line)
+    return redirect
   }
 }
 

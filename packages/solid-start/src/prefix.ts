@@ -1,10 +1,13 @@
 /**
  * The prefix: the path under which the auth routes live (default `/api/auth`, where SolidStart
- * serves `src/routes/api/auth/[...sesame].ts`). Shared by the server and the browser code, so it
- * imports nothing.
+ * serves `src/routes/api/auth/[...sesame].ts`). It is the core's `basePath`, checked and written by
+ * the core's rule (`@sesame/core/client`, which a browser bundle can take: this module is shared
+ * by the server and the browser code), with two rules of SolidStart's own: no backslash (browsers
+ * read it as `/`), and not `/` (the auth routes need a path of their own).
  *
  * @module
  */
+import { isBasePath, normaliseBasePath } from "@sesame/core/client"
 
 /** Where the auth routes live unless configured otherwise. */
 export const defaultPrefix = "/api/auth"
@@ -15,10 +18,10 @@ export const defaultPrefix = "/api/auth"
  */
 export function normalisePrefix(prefix: unknown, owner: string): string {
   if (prefix === undefined) return defaultPrefix
-  if (typeof prefix !== "string" || !prefix.startsWith("/") || /[?#\s\\]/.test(prefix) || prefix.includes("//")) {
+  if (!isBasePath(prefix) || prefix.includes("\\")) {
     throw new TypeError(`${owner}: \`prefix\` must be a path such as "/api/auth" (no query, fragment or spaces); got ${JSON.stringify(prefix)}.`)
   }
-  const trimmed = prefix.replace(/\/+$/, "")
+  const trimmed = normaliseBasePath(prefix)
   if (trimmed === "") throw new TypeError(`${owner}: \`prefix\` cannot be "/": the auth routes need a path of their own, such as "/api/auth".`)
   return trimmed
 }

@@ -2,24 +2,28 @@
  * Reading the session on the server: `getSession(request, options)`, and `requireSession`, the
  * server-side guard of a protected route.
  *
- * The session is read through core's own `session` endpoint under the configured prefix (never a
- * hard-coded path, which is what Auth.js's SolidStart integration does), with the request's
- * cookies and the headers core derives the origin from. So it is exactly what the browser would get
- * from `GET <prefix>/session`: the `jwt` and `session` callbacks run, a database session is looked
- * up and extended.
+ * The session is read by the core's `readSession` (`@sesame/core/integration`), through the
+ * core's own `session` endpoint under the configured prefix (never a hard-coded path, which is
+ * what Auth.js's SolidStart integration does), with the request's cookies and the headers the
+ * core derives the origin from. So it is exactly what the browser would get from
+ * `GET <prefix>/session`: the `jwt` and `session` callbacks run, a database session is looked up
+ * and extended.
  *
  * It fails closed: anything but a `200` with a session object (a configuration error, an adapter
- * that throws, a malformed answer) is `null`. Core logs the cause.
+ * that throws, a malformed answer) is `null`, and the cause is logged through the configured
+ * logger.
  *
- * It reads and does not write: cookies the session endpoint would set (a JWT session's sliding
- * expiry) are dropped, because a server-rendered page may already have sent its headers. The
- * browser renews them whenever it fetches the session itself (the client's `createSession` does on
- * load and on focus).
+ * It keeps the session alive, as `@sesame/next`'s `auth()` does: the cookies the read sets (a JWT
+ * session's sliding expiry, a database session's new expiry, a cleared cookie) are written onto
+ * the response of the SolidStart request being handled (see `keep-alive.ts`), so an active user
+ * is not signed out at the old expiry.
  *
  * @module
  */
-import { Auth, type Session, type User } from "@sesame/core"
+import type { AuthConfig, Session, User } from "@sesame/core"
+import { logFor, readSession, type SessionRead } from "@sesame/core/integration"
 import { coreConfig, type SolidAuthOptions } from "./config.js"
+import { responseHeadersOf, writeSessionCookies } from "./keep-alive.js"
 import { guardRedirect, guardTarget } from "./redirect.js"
 
 /** A session with a user: what a protected route can rely on. */
@@ -33,20 +37,25 @@ export type AuthenticatedSession = Session & { user: User }
  * @param options - the configuration given to `SolidAuth` (its `prefix` is honoured; `raw` is not
  *   accepted).
  * @returns what `GET <prefix>/session` returns: the session as the `session` callback shapes it, or
- *   `null`.
+ *   `null`. Called while SolidStart handles `request` (`getRequestEvent()!.request`), it also sets
+ *   the refreshed session cookies on that request's response.
  */
 export async function getSession(request: Request, options: SolidAuthOptions): Promise<Session | null> {
-  const { prefix, config } = coreConfig(options, "getSession")
-  // The request's own headers: its cookies, and the Host / X-Forwarded-* headers the origin comes from.
-  const session = new Request(new URL(`${prefix}/session`, request.url), { method: "GET", headers: request.headers })
+  const { config } = coreConfig(options, "getSession")
+  // Before any await: where async context is emulated, the event may be lost after one.
+  const headers = responseHeadersOf(request)
+  const { session, cookies } = await readOrNull(config, request, "getSession")
+  if (headers) writeSessionCookies(headers, cookies)
+  return session
+}
+
+/** The session of `request` and the cookies that keep it alive; no session and no cookie when it cannot be read (logged). */
+export async function readOrNull(config: AuthConfig, request: Request, owner: string): Promise<SessionRead> {
   try {
-    const response = await Auth(session, config)
-    if (response.status !== 200) return null
-    const body: unknown = await response.json()
-    return isSession(body) ? body : null
-  } catch {
-    // Auth() does not throw; a body that is not JSON is the only way here, and it is no session.
-    return null
+    return await readSession(config, request)
+  } catch (error) {
+    logFor(config).error(`${owner} could not read the session and answers null (signed out)`, error)
+    return { session: null, cookies: [] }
   }
 }
 
@@ -84,8 +93,4 @@ export async function requireSession(request: Request, options: SolidAuthOptions
   const session = await getSession(request, options)
   if (!session?.user) throw guardRedirect(target, request, core)
   return session as AuthenticatedSession
-}
-
-function isSession(value: unknown): value is Session {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
 }

@@ -1,8 +1,9 @@
 /**
  * `@sesame/sql-common`: what Sesame's SQL adapters (SQLite, PostgreSQL, MySQL/MariaDB) share
  * because it is the same logic in each: the table names and their validation, the column lists,
- * the mapping from rows to models, and the shape of migrations. Internal: its API follows the
- * adapters and has no stability promise of its own.
+ * the mapping from rows to models, the partial `UPDATE` statement, the password and counter
+ * upserts, and the shape of migrations. Internal: its API follows the adapters and has no
+ * stability promise of its own.
  *
  * @module
  */
@@ -16,6 +17,8 @@ export {
   sessionColumns,
   toAccount,
   toAuthenticator,
+  toCounter,
+  toPassword,
   toPrefixedUser,
   toSession,
   toUser,
@@ -24,3 +27,5 @@ export {
   type Row,
 } from "./rows.js"
 export { Gate } from "./gate.js"
+export { updateSql, type UpdateDialect, type UpdateStatement } from "./update.js"
+export { incrementCounterSql, setPasswordSql, type Statement, type UpsertDialect } from "./upsert.js"

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
+import type { AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
 
 export type Row = Record<string, unknown>
 
@@ -105,4 +105,12 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
     ...(row.name !== null && row.name !== undefined ? { name: row.name as string } : {}),
     ...(row.createdAt !== null && row.createdAt !== undefined ? { createdAt: readDate(row.createdAt)! } : {}),
   }
+}
+
+export function toPassword(row: Row): AdapterPassword {
+  return { userId: row.userId as string, hash: row.hash as string, updatedAt: readDate(row.updatedAt)! }
+}
+
+export function toCounter(row: Row): AdapterCounter {
+  return { key: row.key as string, count: Number(row.count), expires: readDate(row.expires)! }
 }

@@ -1,5 +1,5 @@
 /**
- * Table names. Every SQL adapter lets the app rename its five tables, and interpolates the names
+ * Table names. Every SQL adapter lets the app rename its seven tables, and interpolates the names
  * into SQL (identifiers cannot be bound parameters), so a name must be a plain identifier: letters,
  * digits and underscores, not starting with a digit. The length limit leaves room for the index
  * and constraint names derived from it (`<table>_provider_key`) within PostgreSQL's 63 and
@@ -8,13 +8,17 @@
  * @module
  */
 
-/** Names of the five tables. Defaults: `sesame_users`, `sesame_accounts`, … */
+/** Names of the seven tables. Defaults: `sesame_users`, `sesame_accounts`, … */
 export interface TableNames {
   users: string
   accounts: string
   sessions: string
   verificationTokens: string
   authenticators: string
+  /** Users' password hashes, one row a user. */
+  passwords: string
+  /** Attempt counters (brute-force defence), one row a key. */
+  counters: string
 }
 
 export const defaultTableNames: TableNames = {
@@ -23,6 +27,8 @@ export const defaultTableNames: TableNames = {
   sessions: "sesame_sessions",
   verificationTokens: "sesame_verificationTokens",
   authenticators: "sesame_authenticators",
+  passwords: "sesame_passwords",
+  counters: "sesame_counters",
 }
 
 /** The table that records applied migrations, unless renamed. */

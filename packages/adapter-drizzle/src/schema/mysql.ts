@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { bigint, boolean, customType, datetime, index, mysqlTable, primaryKey, text, uniqueIndex, type MySqlColumn, type MySqlTable } from "drizzle-orm/mysql-core"
+import { bigint, boolean, customType, datetime, index, int, mysqlTable, primaryKey, text, uniqueIndex, type MySqlColumn, type MySqlTable } from "drizzle-orm/mysql-core"
 import { tableNames, type TableNames } from "./names.js"
 
 /** What the other tables and the adapter need of a users table. */
@@ -61,7 +61,7 @@ export interface MysqlTablesOptions<U extends UsersTable> {
   users?: U
 }
 
-/** The five tables, named as `options` say. */
+/** The seven tables, named as `options` say. */
 export function mysqlTables<U extends UsersTable = DefaultUsers>(options: MysqlTablesOptions<U> = {}) {
   const n = tableNames(options.names)
   const users = options.users ?? (usersTable(n.users) as unknown as U)
@@ -131,7 +131,20 @@ export function mysqlTables<U extends UsersTable = DefaultUsers>(options: MysqlT
     (t) => [index(`${n.authenticators}_userId_idx`).on(t.userId)],
   )
 
-  return { users, accounts, sessions, verificationTokens, authenticators }
+  const passwords = mysqlTable(n.passwords, {
+    userId: userId().primaryKey(),
+    hash: text("hash").notNull(),
+    updatedAt: time("updatedAt").notNull(),
+  })
+
+  // `count` before `expires`: see `counters` in `../tables.ts`.
+  const counters = mysqlTable(n.counters, {
+    key: key("key").primaryKey(),
+    count: int("count").notNull(),
+    expires: time("expires").notNull(),
+  })
+
+  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters }
 }
 
 const defaults = mysqlTables()
@@ -140,3 +153,5 @@ export const accounts = defaults.accounts
 export const sessions = defaults.sessions
 export const verificationTokens = defaults.verificationTokens
 export const authenticators = defaults.authenticators
+export const passwords = defaults.passwords
+export const counters = defaults.counters

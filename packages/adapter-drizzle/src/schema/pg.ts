@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { bigint, boolean, index, pgSchema, pgTable, primaryKey, text, timestamp, uniqueIndex, type PgColumn, type PgTable } from "drizzle-orm/pg-core"
+import { bigint, boolean, index, integer, pgSchema, pgTable, primaryKey, text, timestamp, uniqueIndex, type PgColumn, type PgTable } from "drizzle-orm/pg-core"
 import { tableNames, type TableNames } from "./names.js"
 
 /** What the other tables and the adapter need of a users table. */
@@ -52,7 +52,7 @@ export interface PgTablesOptions<U extends UsersTable> {
   users?: U
 }
 
-/** The five tables, named and placed as `options` say. */
+/** The seven tables, named and placed as `options` say. */
 export function pgTables<U extends UsersTable = DefaultUsers>(options: PgTablesOptions<U> = {}) {
   const n = tableNames(options.names)
   const table = (options.schema ? pgSchema(options.schema).table.bind(pgSchema(options.schema)) : pgTable) as typeof pgTable
@@ -123,7 +123,20 @@ export function pgTables<U extends UsersTable = DefaultUsers>(options: PgTablesO
     (t) => [index(`${n.authenticators}_userId_idx`).on(t.userId)],
   )
 
-  return { users, accounts, sessions, verificationTokens, authenticators }
+  const passwords = table(n.passwords, {
+    userId: userId().primaryKey(),
+    hash: text("hash").notNull(),
+    updatedAt: time("updatedAt").notNull(),
+  })
+
+  // `count` before `expires`: see `counters` in `../tables.ts`.
+  const counters = table(n.counters, {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    expires: time("expires").notNull(),
+  })
+
+  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters }
 }
 
 const defaults = pgTables()
@@ -132,3 +145,5 @@ export const accounts = defaults.accounts
 export const sessions = defaults.sessions
 export const verificationTokens = defaults.verificationTokens
 export const authenticators = defaults.authenticators
+export const passwords = defaults.passwords
+export const counters = defaults.counters

@@ -49,7 +49,7 @@ export interface SqliteTablesOptions<U extends UsersTable> {
   users?: U
 }
 
-/** The five tables, named as `options` say. */
+/** The seven tables, named as `options` say. */
 export function sqliteTables<U extends UsersTable = DefaultUsers>(options: SqliteTablesOptions<U> = {}) {
   const n = tableNames(options.names)
   const users = options.users ?? (usersTable(n.users) as unknown as U)
@@ -119,7 +119,20 @@ export function sqliteTables<U extends UsersTable = DefaultUsers>(options: Sqlit
     (t) => [index(`${n.authenticators}_userId_idx`).on(t.userId)],
   )
 
-  return { users, accounts, sessions, verificationTokens, authenticators }
+  const passwords = sqliteTable(n.passwords, {
+    userId: userId().primaryKey(),
+    hash: text("hash").notNull(),
+    updatedAt: time("updatedAt").notNull(),
+  })
+
+  // `count` before `expires`: see `counters` in `../tables.ts`.
+  const counters = sqliteTable(n.counters, {
+    key: text("key").primaryKey(),
+    count: integer("count", { mode: "number" }).notNull(),
+    expires: time("expires").notNull(),
+  })
+
+  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters }
 }
 
 const defaults = sqliteTables()
@@ -128,3 +141,5 @@ export const accounts = defaults.accounts
 export const sessions = defaults.sessions
 export const verificationTokens = defaults.verificationTokens
 export const authenticators = defaults.authenticators
+export const passwords = defaults.passwords
+export const counters = defaults.counters

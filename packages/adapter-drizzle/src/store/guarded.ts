@@ -35,6 +35,7 @@ export function guarded(store: Store): Store {
     findAll: guard(store.findAll),
     updateOne: guard(store.updateOne),
     removeOne: guard(store.removeOne),
+    upsert: guard(store.upsert),
     remove: guard(store.remove),
     transaction: guard((fn) => store.transaction((tx) => fn(guarded(tx)))),
   }

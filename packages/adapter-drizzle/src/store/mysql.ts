@@ -2,7 +2,8 @@
  * MySQL and MariaDB through Drizzle (mysql2). MySQL has no `RETURNING`, so a write is followed by
  * a read of its row by key, and a delete that must return its row reads it first and then lets
  * the `DELETE` decide: of concurrent deletes of one row, only one affects it, and only that one
- * returns the row (so a verification token is still used once). Transactions are Drizzle's; with
+ * returns the row (so a verification token is still used once). An upsert and its read run in one
+ * transaction: the upsert locks the row until commit, so the read sees that upsert's result. Transactions are Drizzle's; with
  * a pool, each gets a connection of its own.
  *
  * @module
@@ -44,6 +45,14 @@ export function mysqlStore(db: MySqlDb, inTransaction = false): Store {
       const row = await store.find(table, where)
       if (!row) return null
       return affectedRows(await db.delete(t(table)).where(where)) > 0 ? row : null
+    },
+    async upsert(table, values, target, set, key) {
+      if (!inTransaction) return db.transaction((tx) => mysqlStore(tx, true).upsert(table, values, target, set, key))
+      // ON DUPLICATE KEY UPDATE names no target: MySQL matches any unique key, here the primary one.
+      await db.insert(t(table)).values(values).onDuplicateKeyUpdate({ set })
+      const row = await store.find(table, key)
+      if (!row) throw new Error("The upserted row could not be read back.")
+      return row
     },
     async remove(table, where) {
       return affectedRows(await db.delete(t(table)).where(where))

@@ -6,7 +6,7 @@
  * @module
  */
 import type { SQL, Table } from "drizzle-orm"
-import type { PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core"
+import type { PgColumn, PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core"
 import type { Row, Store } from "./types.js"
 
 /** Any Drizzle PostgreSQL database, whatever its driver and schema. */
@@ -31,6 +31,10 @@ export function pgStore(db: PgDb, inTransaction = false): Store {
     async removeOne(table, where) {
       const [row] = await db.delete(t(table)).where(where).returning()
       return (row as Row | undefined) ?? null
+    },
+    async upsert(table, values, target, set) {
+      const [row] = await db.insert(t(table)).values(values).onConflictDoUpdate({ target: target as PgColumn, set }).returning()
+      return row as Row
     },
     async remove(table: Table, where: SQL) {
       return (await db.delete(t(table)).where(where).returning()).length

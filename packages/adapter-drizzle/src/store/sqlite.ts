@@ -8,7 +8,7 @@
  * @module
  */
 import { sql, type Table } from "drizzle-orm"
-import type { BaseSQLiteDatabase, SQLiteTable } from "drizzle-orm/sqlite-core"
+import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core"
 import { Gate } from "@sesame/sql-common"
 import type { Row, Store } from "./types.js"
 
@@ -43,6 +43,11 @@ export function sqliteStore(db: SqliteDb, gate = new Gate(), inTransaction = fal
       await ready()
       const [row] = await db.delete(t(table)).where(where).returning()
       return (row as Row | undefined) ?? null
+    },
+    async upsert(table, values, target, set) {
+      await ready()
+      const [row] = await db.insert(t(table)).values(values).onConflictDoUpdate({ target: target as SQLiteColumn, set }).returning()
+      return row as Row
     },
     async remove(table, where) {
       await ready()

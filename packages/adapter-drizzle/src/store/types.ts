@@ -1,5 +1,5 @@
 /**
- * What the adapter needs of a dialect: six statements and a transaction. Each dialect implements
+ * What the adapter needs of a dialect: seven statements and a transaction. Each dialect implements
  * them with its own Drizzle query builder (`pg.ts`, `mysql.ts`, `sqlite.ts`), so the adapter's
  * rules are written once (`../adapter.ts`).
  *
@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { SQL, Table } from "drizzle-orm"
+import type { Column, SQL, Table } from "drizzle-orm"
 
 /** A row as Drizzle returns it: column keys to values already mapped (dates, booleans, numbers). */
 export type Row = Record<string, unknown>
@@ -25,6 +25,12 @@ export interface Store {
    * calls for one row, exactly one gets it.
    */
   removeOne(table: Table, where: SQL): Promise<Row | null>
+  /**
+   * Inserts `values`, or, when a row with the same primary key `target` exists, sets `set` on that
+   * row instead, in one statement (so that concurrent calls each take effect on the row the one
+   * before left). Resolves with the row as it is after the statement, which `key` selects.
+   */
+  upsert(table: Table, values: Row, target: Column, set: Row, key: SQL): Promise<Row>
   /** Deletes the rows `where` selects; resolves with how many there were. */
   remove(table: Table, where: SQL): Promise<number>
   /**

@@ -1,7 +1,7 @@
 /**
  * Users, with the email index kept in step: `email:<email>` names the user, and creating or
  * renaming to a taken address fails inside the script, so two clients racing for one address
- * cannot both win. Deleting a user deletes its accounts, sessions and authenticators.
+ * cannot both win. Deleting a user deletes its accounts, sessions, authenticators and password.
  *
  * @module
  */
@@ -54,6 +54,7 @@ OPS.deleteUser = function(id)
   del(userAccountsKey(id))
   del(userSessionsKey(id))
   del(userAuthenticatorsKey(id))
+  del(passwordKey(id))
   del(emailKey(redis.call('HGET', key, 'email')))
   del(key)
   return user

@@ -6,12 +6,11 @@
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import { sessionStrategy } from "../session/index.js"
 import type { SignInResult } from "../session/types.js"
 
 export async function completeSignIn(ctx: RequestContext, result: SignInResult): Promise<InternalResponse> {
   const { config } = ctx
-  await sessionStrategy(config).start(ctx, result)
+  await config.sessionStrategy.start(ctx, result)
   await emit(config, "signIn", {
     user: result.user,
     account: result.account,

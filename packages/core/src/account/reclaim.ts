@@ -9,8 +9,8 @@
  * the owner: account pre-hijacking. If the owner were refused instead, they would be locked out of
  * their own address.
  *
- * So the proof wins and everything attached before it goes: every linked account and passkey and
- * every database session of that user are removed, its name and image replaced by the prover's
+ * So the proof wins and everything attached before it goes: every linked account, passkey and
+ * stored password and every database session of that user are removed, its name and image replaced by the prover's
  * when a provider's profile came with the proof, and the address marked verified, in one transaction when the adapter has them. The user's id is
  * kept, so an app's rows that point at it survive. JWT sessions cannot be deleted: they carry a mark
  * when they were issued to an unverified user and end once the address is verified (`session/`).
@@ -52,6 +52,8 @@ export async function reclaimAddress(ctx: RequestContext, adapter: CheckedAdapte
       await tx.unlinkAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
     }
     if (tx.has("deleteSessionsByUserId")) await tx.deleteSessionsByUserId(owner.id)
+    // A password set by whoever claimed the address is one of the ways in that go.
+    if (tx.has("deletePassword")) await tx.deletePassword(owner.id)
     const profile = prover ? { name: prover.name ?? null, image: prover.image ?? null } : {}
     return tx.updateUser({ id: owner.id, ...profile, emailVerified: new Date() })
   })

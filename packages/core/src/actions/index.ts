@@ -1,88 +1,128 @@
 /**
- * The flat (method, action) dispatcher, and the checks each request gets:
+ * The dispatcher: one row per (method, action), and the checks each request gets before its
+ * action runs, made here and nowhere else.
  *
- * | method | action                   | same origin (here)          | CSRF token (in the action)      |
- * | ------ | ------------------------ | --------------------------- | ------------------------------- |
- * | GET    | `callback/:oauth`/`oidc` | no: the provider's redirect | no: `state`, PKCE, nonce        |
- * | GET    | every other              | no: changes nothing         | no                              |
- * | POST   | `signin/:provider`       | yes                         | yes                             |
- * | POST   | `signout`                | yes                         | yes                             |
- * | POST   | `session`                | yes                         | yes                             |
- * | POST   | `callback/:credentials`  | yes                         | yes                             |
- * | POST   | `callback/:email`        | yes                         | yes                             |
- * | POST   | `callback/:webauthn`     | yes                         | no: the sealed challenge cookie |
- * | POST   | `callback/:oauth`/`oidc` | no: `form_post`             | no: `state`, PKCE, nonce        |
+ * | method | endpoint                | provider                         | same origin         | CSRF token              |
+ * | ------ | ----------------------- | -------------------------------- | ------------------- | ----------------------- |
+ * | GET    | `providers`, `csrf`, `session`, `signin`, `signout`, `error`, `verify-request`, `webauthn-script` | none | no | no |
+ * | GET    | `signin/:provider`      | unavailable refused; unknown ok  | no                  | no                      |
+ * | GET    | `callback/:provider`    | must exist                       | no                  | no (`state`, PKCE, nonce; email links post back) |
+ * | GET    | `webauthn-options/:p`   | must exist, a `webauthn` one     | no                  | no (changes no session) |
+ * | POST   | `session`, `signout`    | none                             | yes                 | yes                     |
+ * | POST   | `signin`                | none                             | yes                 | no (shows the page)     |
+ * | POST   | `signin/:provider`      | must exist                       | yes                 | yes                     |
+ * | POST   | `callback/:provider`    | must exist                       | yes, but `oauth`/`oidc` | `credentials`, `email` |
  *
- * "Same origin" is `http/origin-check.ts`: refused when the browser says the request comes from
- * another origin or site. Every POST gets it except those in {@link crossSitePosts}, so a POST
- * added later is checked unless someone decides otherwise here. `skipCSRFCheck` turns off the CSRF
- * token only; a framework's server action that forwards the browser's headers passes the origin
- * check as the browser's own same-origin post would.
+ * - **Provider.** A path that names a provider must name one that exists (`404`), unless the row
+ *   says otherwise; one left out for its missing settings (`config/providers.ts`) answers its
+ *   `Configuration` error where the row refuses it, so that the log names the variables to set.
+ *   An endpoint that needs a provider but has none in its path is a `404`.
+ * - **Same origin** (`http/origin-check.ts`): every POST, refused when the browser says it comes
+ *   from another origin or site, except the OAuth/OIDC callback: with `response_mode=form_post`
+ *   (Apple and others) the provider's page posts it cross-site by design, and `state`, PKCE and
+ *   the nonce tie it to the browser that started the sign-in. A POST added later is checked unless
+ *   its row says otherwise. It runs first, before the provider is looked at.
+ * - **CSRF token** (`http/csrf.ts`): a failure is `MissingCSRF`. `skipCSRFCheck` turns it off; a
+ *   framework's server action that forwards the browser's headers passes the origin check as the
+ *   browser's own same-origin post would. The passkey callback needs no token: its SameSite=Lax,
+ *   sealed challenge cookie does the job.
+ *
+ * What a failure becomes (a `BadRequest`'s 4xx, a redirect to the sign-in or error page) is
+ * `http/error-response.ts`'s decision.
  *
  * @module
  */
+import type { ResolvedProvider } from "../config/providers.js"
+import { BadRequest, MissingCSRF } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { assertSameOrigin } from "../http/origin-check.js"
-import { BadRequest } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
+import type { Awaitable, ProviderType } from "../types.js"
 import { callback } from "./callback.js"
 import { csrf } from "./csrf.js"
 import { showError } from "./error.js"
 import { providers } from "./providers.js"
 import { getSession, updateSession } from "./session.js"
-import { showSignIn, showSignInForProvider, signIn } from "./signin.js"
+import { backToSignInPage, showSignIn, signIn } from "./signin.js"
 import { showSignOut, signOut } from "./signout.js"
 import { showVerifyRequest } from "./verify-request.js"
 import { webauthnOptions, webauthnScript } from "./webauthn.js"
 
-/**
- * The POSTs a browser may send from another site, as `action provider-type`. The OAuth and OIDC
- * callbacks: with `response_mode=form_post` (Apple and others) the provider's page posts the
- * response cross-site by design, and `state`, PKCE and the nonce tie it to the browser that
- * started the sign-in.
- */
-const crossSitePosts: ReadonlySet<string> = new Set(["callback oauth", "callback oidc"])
+/** What an action runs with: the provider its path names, when its row asks for one. */
+type Run<P = ResolvedProvider> = (ctx: RequestContext, provider: P) => Awaitable<InternalResponse>
 
-function mustBeSameOrigin(ctx: RequestContext): boolean {
-  return !crossSitePosts.has(ctx.provider ? `${ctx.action} ${ctx.provider.type}` : ctx.action)
+interface Route {
+  /** The path names a provider: which kinds the endpoint serves (another is a `400`), whether an unknown one is let through. */
+  provider?: { kinds?: readonly ProviderType[]; unknown?: "allowed" }
+  /** The provider left out for missing settings answers its `Configuration` error. */
+  refuseUnavailable?: boolean
+  /** The CSRF token is checked: always, or for these provider kinds. */
+  csrf?: true | readonly ProviderType[]
+  /** Provider kinds whose POSTs may come from another site (see the module documentation). */
+  crossSite?: readonly ProviderType[]
+  run: Run<never>
 }
 
-export async function dispatch(ctx: RequestContext): Promise<InternalResponse> {
-  if (ctx.method === "POST" && mustBeSameOrigin(ctx)) assertSameOrigin(ctx)
-  if (ctx.method === "GET") {
-    switch (ctx.action) {
-      case "providers":
-        return providers(ctx)
-      case "csrf":
-        return csrf(ctx)
-      case "session":
-        return getSession(ctx)
-      case "signin":
-        return ctx.providerId === undefined ? showSignIn(ctx) : showSignInForProvider(ctx)
-      case "signout":
-        return showSignOut(ctx)
-      case "callback":
-        return callback(ctx)
-      case "error":
-        return showError(ctx)
-      case "verify-request":
-        return showVerifyRequest(ctx)
-      case "webauthn-options":
-        return webauthnOptions(ctx)
-      case "webauthn-script":
-        return webauthnScript(ctx)
-    }
-  } else {
-    switch (ctx.action) {
-      case "session":
-        return updateSession(ctx)
-      case "signin":
-        return signIn(ctx)
-      case "signout":
-        return signOut(ctx)
-      case "callback":
-        return callback(ctx)
-    }
+function route<P extends ResolvedProvider | undefined = undefined>(row: Omit<Route, "run"> & { run: Run<P> }): Route {
+  return row as Route
+}
+
+const allKinds: readonly ProviderType[] = ["credentials", "oauth", "oidc", "email", "webauthn"]
+
+/** The rows, keyed `METHOD action` or `METHOD action/:provider`. */
+const routes: Readonly<Record<string, Route>> = {
+  "GET providers": route({ run: providers }),
+  "GET csrf": route({ run: csrf }),
+  "GET session": route({ run: getSession }),
+  "GET signin": route({ run: showSignIn }),
+  "GET signin/:provider": route<ResolvedProvider | undefined>({ provider: { unknown: "allowed" }, refuseUnavailable: true, run: backToSignInPage }),
+  "GET signout": route({ run: showSignOut }),
+  "GET callback/:provider": route<ResolvedProvider>({ provider: {}, refuseUnavailable: true, run: callback }),
+  "GET error": route({ run: (ctx) => showError(ctx) }),
+  "GET verify-request": route({ run: showVerifyRequest }),
+  "GET webauthn-options/:provider": route({ provider: { kinds: ["webauthn"] }, run: webauthnOptions }),
+  "GET webauthn-script": route({ run: webauthnScript }),
+  "POST session": route({ csrf: true, run: updateSession }),
+  "POST signin": route({ run: backToSignInPage }),
+  "POST signin/:provider": route<ResolvedProvider>({ provider: {}, refuseUnavailable: true, csrf: true, run: signIn }),
+  "POST signout": route({ csrf: true, run: signOut }),
+  "POST callback/:provider": route<ResolvedProvider>({
+    provider: {},
+    refuseUnavailable: true,
+    csrf: ["credentials", "email"],
+    crossSite: ["oauth", "oidc"],
+    run: callback,
+  }),
+}
+
+/** Why a request has no row: an endpoint that needs a provider got none (404), or the method is not served there. */
+function noRoute(ctx: RequestContext): BadRequest {
+  if (ctx.providerId === undefined && routes[`${ctx.method} ${ctx.action}/:provider`]) {
+    return new BadRequest(`The ${ctx.action} endpoint needs a provider.`, 404)
   }
-  throw new BadRequest(`${ctx.method} ${ctx.action} is not supported.`)
+  return new BadRequest(`${ctx.method} ${ctx.action} is not supported.`)
+}
+
+function has(list: true | readonly ProviderType[] | undefined, provider: ResolvedProvider | undefined): boolean {
+  return list === true || (!!list && !!provider && list.includes(provider.type))
+}
+
+/** Runs the request's action after the checks its row asks for. */
+export async function dispatch(ctx: RequestContext): Promise<InternalResponse> {
+  const { config, providerId } = ctx
+  const provider = providerId === undefined ? undefined : config.providers.get(providerId)
+  const row = routes[`${ctx.method} ${ctx.action}${providerId === undefined ? "" : "/:provider"}`]
+  if (ctx.method === "POST" && !has(row?.crossSite, provider)) assertSameOrigin(ctx)
+  if (!row) throw noRoute(ctx)
+  if (row.provider && providerId !== undefined) {
+    const unavailable = row.refuseUnavailable ? config.unavailableProviders.get(providerId) : undefined
+    if (unavailable) throw unavailable
+    if (!provider && row.provider.unknown !== "allowed") throw new BadRequest(`There is no provider "${providerId}".`, 404)
+    const kinds = row.provider.kinds ?? allKinds
+    if (provider && !kinds.includes(provider.type)) throw new BadRequest(`Provider "${provider.id}" does not serve the ${ctx.action} endpoint.`)
+  }
+  if (has(row.csrf, provider) && !config.skipCSRFCheck && !(await ctx.csrf()).verified) {
+    throw new MissingCSRF("The CSRF token is missing or does not match.")
+  }
+  return (row.run as Run<ResolvedProvider | undefined>)(ctx, provider)
 }

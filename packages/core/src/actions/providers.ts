@@ -9,7 +9,7 @@ import type { AppProvider } from "../types.js"
 
 export function providers(ctx: RequestContext): InternalResponse {
   const list: Record<string, AppProvider> = {}
-  for (const p of ctx.config.providers) {
+  for (const p of ctx.config.providers.values()) {
     const id = encodeURIComponent(p.id)
     list[p.id] = {
       id: p.id,

@@ -6,7 +6,7 @@
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { verifyRequestPage } from "../pages/verify-request.js"
-import { customPage, translatorFor } from "./pages.js"
+import { customPage, translatorFor } from "../pages/where.js"
 
 export function showVerifyRequest(ctx: RequestContext): InternalResponse {
   const custom = customPage(ctx, "verifyRequest", ctx.query)

@@ -1,13 +1,14 @@
 /**
  * An adapter that keeps everything in memory: for tests, examples and quick starts. It implements
- * the whole contract, including authenticators and session management, with the same integrity
- * rules as the SQL adapters: unique emails, unique (provider, providerAccountId), unique session
- * tokens and credential ids, references to existing users, and cascading deletes. Every value is
- * copied in and out, so callers never share objects with the store.
+ * the whole contract, including authenticators, session management, passwords and counters, with
+ * the same integrity rules as the SQL adapters: unique emails, unique (provider, providerAccountId),
+ * unique session tokens and credential ids, references to existing users, and cascading deletes.
+ * Every value is copied in and out, so callers never share objects with the store. A counter's
+ * increment reads and writes with no `await` in between, so concurrent increments all count.
  *
  * @module
  */
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "./types.js"
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterUser, VerificationToken } from "./types.js"
 
 /** The adapter plus its raw tables, for tests that inspect what was stored. */
 export interface MemoryAdapter extends Required<Omit<Adapter, "transaction">> {
@@ -17,6 +18,8 @@ export interface MemoryAdapter extends Required<Omit<Adapter, "transaction">> {
     sessions: Map<string, AdapterSession>
     verificationTokens: Map<string, VerificationToken>
     authenticators: Map<string, AdapterAuthenticator>
+    passwords: Map<string, AdapterPassword>
+    counters: Map<string, AdapterCounter>
   }
 }
 
@@ -34,14 +37,22 @@ export function MemoryAdapter(): MemoryAdapter {
   const sessions = new Map<string, AdapterSession>()
   const verificationTokens = new Map<string, VerificationToken>()
   const authenticators = new Map<string, AdapterAuthenticator>()
+  const passwords = new Map<string, AdapterPassword>()
+  const counters = new Map<string, AdapterCounter>()
 
   const userByEmail = (email: string) => [...users.values()].find((u) => u.email === email) ?? null
   const requireUser = (id: string) => {
     if (!users.has(id)) throw new Error(`No user with id "${id}".`)
   }
+  /** The counter `key` while it lives; an expired one is dropped, as if it had expired away. */
+  const liveCounter = (key: string) => {
+    const counter = counters.get(key)
+    if (counter && counter.expires.getTime() <= Date.now()) counters.delete(key)
+    return counters.get(key) ?? null
+  }
 
   return {
-    tables: { users, accounts, sessions, verificationTokens, authenticators },
+    tables: { users, accounts, sessions, verificationTokens, authenticators, passwords, counters },
 
     async createUser(user) {
       if (userByEmail(user.email)) throw new Error("A user with this email already exists.")
@@ -80,6 +91,7 @@ export function MemoryAdapter(): MemoryAdapter {
       for (const [key, account] of accounts) if (account.userId === id) accounts.delete(key)
       for (const [key, session] of sessions) if (session.userId === id) sessions.delete(key)
       for (const [key, authenticator] of authenticators) if (authenticator.userId === id) authenticators.delete(key)
+      passwords.delete(id)
       return copy(user)
     },
 
@@ -191,6 +203,32 @@ export function MemoryAdapter(): MemoryAdapter {
       const authenticator = authenticators.get(credentialID)
       authenticators.delete(credentialID)
       return authenticator ? copy(authenticator) : null
+    },
+
+    async getPassword(userId) {
+      const password = passwords.get(userId)
+      return password ? copy(password) : null
+    },
+    async setPassword(password) {
+      requireUser(password.userId)
+      passwords.set(password.userId, copy(password))
+      return copy(password)
+    },
+    async deletePassword(userId) {
+      passwords.delete(userId)
+    },
+
+    async incrementCounter(key, expires) {
+      const counter = { key, count: (liveCounter(key)?.count ?? 0) + 1, expires: new Date(expires) }
+      counters.set(key, counter)
+      return copy(counter)
+    },
+    async getCounter(key) {
+      const counter = liveCounter(key)
+      return counter ? copy(counter) : null
+    },
+    async deleteCounter(key) {
+      counters.delete(key)
     },
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The adapter contract: how Sesame reads and writes users, accounts, sessions, verification tokens
- * and authenticators. Every method is optional; configuration validation names the methods the
+ * The adapter contract: how Sesame reads and writes users, accounts, sessions, verification tokens,
+ * authenticators, password hashes and attempt counters. Every method is optional; configuration validation names the methods the
  * chosen features need, and a call to a missing method fails with `MissingAdapterMethods`.
  *
  * Two rules go beyond Auth.js:
@@ -69,6 +69,22 @@ export interface AdapterAuthenticator {
   createdAt?: Date | null
 }
 
+/** A user's password as stored: only its hash, never the password. */
+export interface AdapterPassword {
+  userId: string
+  /** The hash, as its hasher writes it: a PHC string (`$argon2id$v=19$m=19456,t=2,p=1$…`) or an imported format (`$2b$…`). */
+  hash: string
+  /** When the password was last set. */
+  updatedAt: Date
+}
+
+/** A counter of attempts under a key (brute-force defence, rate limits), kept until `expires`. */
+export interface AdapterCounter {
+  key: string
+  count: number
+  expires: Date
+}
+
 /** The persistence contract. */
 export interface Adapter {
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
@@ -76,7 +92,7 @@ export interface Adapter {
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>
   getUserByAccount?(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
-  /** Removes the user with their accounts, sessions and authenticators. */
+  /** Removes the user with their accounts, sessions, authenticators and password. */
   deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>
   linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>
   unlinkAccount?(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterAccount | undefined | void>
@@ -109,6 +125,22 @@ export interface Adapter {
   updateAuthenticator?(credentialID: string, data: Partial<Pick<AdapterAuthenticator, "name">>): Awaitable<AdapterAuthenticator>
   /** Removes a passkey. */
   deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null | undefined | void>
+  /** The user's password, or null when they have none. */
+  getPassword?(userId: string): Awaitable<AdapterPassword | null>
+  /** Stores the user's password hash, replacing any earlier one. Throws for an unknown user. */
+  setPassword?(password: AdapterPassword): Awaitable<AdapterPassword>
+  /** Removes the user's password (nothing when they have none). */
+  deletePassword?(userId: string): Awaitable<void>
+  /**
+   * Adds one to the counter `key` and sets its expiry to `expires`, in one atomic step: a counter
+   * that is missing or has expired starts again at 1. Returns the counter after the increment.
+   * Concurrent increments of one key must each count (no lost update).
+   */
+  incrementCounter?(key: string, expires: Date): Awaitable<AdapterCounter>
+  /** The counter `key`, or null when it is missing or has expired. */
+  getCounter?(key: string): Awaitable<AdapterCounter | null>
+  /** Removes the counter `key` (nothing when it is missing). */
+  deleteCounter?(key: string): Awaitable<void>
   /**
    * Runs `fn` with an adapter bound to one transaction: committed when `fn` resolves, rolled back
    * when it throws.

@@ -47,6 +47,12 @@ const methods: AdapterMethod[] = [
   "updateAuthenticatorCounter",
   "updateAuthenticator",
   "deleteAuthenticator",
+  "getPassword",
+  "setPassword",
+  "deletePassword",
+  "incrementCounter",
+  "getCounter",
+  "deleteCounter",
 ]
 
 /** Wraps `adapter` for internal use. */

@@ -10,6 +10,8 @@
  */
 import type { Session } from "../types.js"
 
+export { isBasePath, normaliseBasePath } from "../config/base-path.js"
+
 /** A provider as `GET {basePath}/providers` lists it. */
 export interface ClientProvider {
   id: string

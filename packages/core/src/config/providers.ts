@@ -20,22 +20,35 @@
  *
  * @module
  */
-import { resolveEmailProvider } from "../email/resolve.js"
-import { ExperimentalFeatureNotEnabled, InvalidProvider, MissingAuthorize, type AuthError } from "../errors.js"
+import type { CheckedAdapter } from "../adapters/wrap.js"
+import { resolveCredentialsProvider, withThrottleStore, type CredentialsProvider } from "../credentials/provider.js"
+import { resolveEmailProvider, type EmailProvider } from "../email/resolve.js"
+import { ExperimentalFeatureNotEnabled, InvalidProvider, MissingAdapter, type AuthError } from "../errors.js"
 import { missingSettings, resolveOAuthProvider, type OAuthProvider, type ProviderSetting } from "../oauth/provider.js"
 import type { OAuthConfig } from "../oauth/types.js"
 import type { AuthConfig, ExperimentalOptions, Provider, ProviderType } from "../types.js"
-import { resolveWebAuthnProvider } from "../webauthn/provider.js"
+import { resolveWebAuthnProvider, type PasskeyProvider } from "../webauthn/provider.js"
 import { providerEnvName, type Env } from "./env.js"
 
-/** The providers of a configuration. */
+/**
+ * A provider as the request path uses it: one shape per kind, keyed on `type`, each carrying what
+ * its flows need (the validated options with their defaults as `config`, and the adapter for the
+ * kinds that store something), so that no flow looks anything up again or casts.
+ */
+export type ResolvedProvider = OAuthProvider | EmailProvider | CredentialsProvider | PasskeyProvider
+
+/** A provider checked and with its defaults, before the adapter is attached (`bindProviders`). */
+type Unbound = OAuthProvider | Omit<EmailProvider, "adapter"> | Omit<CredentialsProvider, "users"> | Omit<PasskeyProvider, "adapter">
+
+/** The providers of a configuration, before the adapter is attached. */
 export interface ResolvedProviders {
-  /** Every configured provider, in order, unavailable ones included (for checks that must not depend on the environment). */
+  /**
+   * Every configured provider's options, in order, unavailable ones included (for checks that must
+   * not depend on the environment).
+   */
   readonly all: readonly Provider[]
   /** The providers that can be used, in order. */
-  readonly available: readonly Provider[]
-  /** The `oauth` and `oidc` providers that can be used, validated and with their defaults, by id. */
-  readonly oauth: ReadonlyMap<string, OAuthProvider>
+  readonly available: readonly Unbound[]
   /** The providers that cannot be used, by id, with the error saying which settings they lack. */
   readonly unavailable: ReadonlyMap<string, AuthError>
 }
@@ -43,10 +56,12 @@ export interface ResolvedProviders {
 export interface ProviderContext {
   env: Env
   experimental: ExperimentalOptions
-  /** Whether the email rate limit may read `X-Forwarded-For` (an explicit `trustHost`). */
+  /** Whether per-client limits (the email rate limit, sign-in throttling) may read `X-Forwarded-For` (an explicit `trustHost`). */
   trustProxy: boolean
   /** The configuration-wide `redirectProxyUrl`. */
   redirectProxyUrl: string | undefined
+  /** The configuration's secrets, newest first. */
+  secrets: readonly string[]
 }
 
 /** Provider kinds this build implements. */
@@ -56,20 +71,51 @@ const providerTypes: ReadonlySet<string> = new Set<ProviderType>(["oidc", "oauth
 
 /** Resolves `providers`. Throws an `AuthError` for a configuration error. */
 export function resolveProviders(input: AuthConfig["providers"], context: ProviderContext): ResolvedProviders {
-  const all = readProviders(input, context)
-  const oauth = new Map<string, OAuthProvider>()
+  const read = readProviders(input, context)
+  const available: Unbound[] = []
   const unavailable = new Map<string, AuthError>()
-  for (const provider of all) {
-    if (provider.type !== "oauth" && provider.type !== "oidc") continue
+  for (const provider of read) {
+    if (provider.type !== "oauth" && provider.type !== "oidc") {
+      available.push(provider)
+      continue
+    }
     const missing = missingSettings(provider)
     if (missing.length > 0) unavailable.set(provider.id, unavailableError(provider, missing))
-    else oauth.set(provider.id, resolveOAuthProvider(provider, context.redirectProxyUrl))
+    else available.push(resolveOAuthProvider(provider, context.redirectProxyUrl))
   }
-  const available = all.filter((p) => !unavailable.has(p.id))
   if (available.length === 0 && unavailable.size > 0) {
     throw new InvalidProvider([...unavailable.values()].map((e) => e.message).join(" "))
   }
-  return { all, available, oauth, unavailable }
+  return { all: read.map((p) => (p.type === "oauth" || p.type === "oidc" ? p : p.config)), available, unavailable }
+}
+
+/**
+ * The usable providers by id, in order, each with the adapter it needs: the configuration has
+ * checked that the adapter exists and has the methods they call (`config/resolve.ts`), so a
+ * provider that needs one and finds none here is a mistake in that check.
+ */
+export function bindProviders(
+  providers: ResolvedProviders,
+  adapter: CheckedAdapter | undefined,
+  databaseSessions: boolean,
+): ReadonlyMap<string, ResolvedProvider> {
+  const needed = (id: string): CheckedAdapter => {
+    if (!adapter) throw new MissingAdapter(`Provider "${id}" stores tokens, so it needs an \`adapter\`.`)
+    return adapter
+  }
+  const bound = providers.available.map((p): ResolvedProvider => {
+    switch (p.type) {
+      case "oauth":
+      case "oidc":
+        return p
+      case "email":
+      case "webauthn":
+        return Object.freeze({ ...p, adapter: needed(p.id) })
+      case "credentials":
+        return Object.freeze({ ...p, users: databaseSessions ? adapter : undefined, throttle: withThrottleStore(p, adapter) })
+    }
+  })
+  return new Map(bound.map((p) => [p.id, p]))
 }
 
 /** How each setting is named: in words, in the environment, in the provider's options. */
@@ -91,8 +137,11 @@ function unavailableError(provider: OAuthConfig, missing: readonly ProviderSetti
   )
 }
 
-/** Checks each entry, applies the name and the environment's values. */
-function readProviders(input: AuthConfig["providers"], { env, experimental, trustProxy }: ProviderContext): Provider[] {
+/**
+ * Checks each entry and applies the name and the environment's values: the `oauth`/`oidc` options
+ * (resolved once their settings are known to be there), the other kinds resolved.
+ */
+function readProviders(input: AuthConfig["providers"], { env, experimental, trustProxy, secrets }: ProviderContext): (OAuthConfig | Exclude<Unbound, OAuthProvider>)[] {
   if (!Array.isArray(input)) throw new InvalidProvider("`providers` must be an array of providers.")
   const seen = new Set<string>()
   return input.map((entry, index) => {
@@ -113,10 +162,7 @@ function readProviders(input: AuthConfig["providers"], { env, experimental, trus
     const name = typeof provider.name === "string" && provider.name ? provider.name : id
     switch (provider.type) {
       case "credentials":
-        if (typeof provider.authorize !== "function") {
-          throw new MissingAuthorize(`The credentials provider "${id}" needs an \`authorize(credentials, request)\` function.`)
-        }
-        return { ...provider, name, credentials: provider.credentials ?? {} }
+        return resolveCredentialsProvider(provider, name, trustProxy)
       case "oauth":
       case "oidc": {
         // Endpoints, checks and client authentication are validated by resolveOAuthProvider.
@@ -130,7 +176,7 @@ function readProviders(input: AuthConfig["providers"], { env, experimental, trus
         }
       }
       case "email":
-        return resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`], trustProxy })
+        return resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`], trustProxy, secrets })
       case "webauthn":
         if (!experimental.enableWebAuthn) {
           throw new ExperimentalFeatureNotEnabled(

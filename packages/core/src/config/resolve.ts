@@ -23,10 +23,13 @@ import {
 import { cookieProblem, defaultCookies, mergeCookies, type CookiesOptions, type PartialCookiesOptions } from "../http/cookies.js"
 import { decode, encode, type JWTOptions } from "../jwt/index.js"
 import { createLogger, type Logger, type WarningCode } from "../logger.js"
-import type { OAuthProvider } from "../oauth/provider.js"
 import type { MessageOverrides } from "../pages/messages.js"
-import { raw, skipCSRFCheck } from "../symbols.js"
+import { databaseStrategy } from "../session/database.js"
+import { jwtStrategy } from "../session/jwt.js"
+import type { SessionStrategy } from "../session/types.js"
+import { skipCSRFCheck } from "../symbols.js"
 import { checkWebAuthnProviders } from "../webauthn/provider.js"
+import type { WebAuthnConfig } from "../webauthn/types.js"
 import type {
   AuthConfig,
   CallbacksOptions,
@@ -38,10 +41,11 @@ import type {
   Theme,
 } from "../types.js"
 import { resolveMessages, resolveTheme } from "./appearance.js"
+import { isBasePath, normaliseBasePath } from "./base-path.js"
 import { developmentSecret } from "./development-secret.js"
 import { defaultAbsoluteMaxAge, defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
 import { envFlag, envSecretEntries, envTrustedOrigins, envTrustHost, envUrl, isProduction, readEnv, type Env, type NamedSecret } from "./env.js"
-import { resolveProviders } from "./providers.js"
+import { bindProviders, resolveProviders, type ResolvedProvider } from "./providers.js"
 import { trustedOrigins as parseTrustedOrigins, type TrustedOrigins } from "./origins.js"
 import { secretWeakness } from "./secret-strength.js"
 
@@ -65,15 +69,18 @@ export interface ResolvedConfig {
   readonly generatedSecret: boolean
   /** Origins other than the app's own that it vouches for (`trustedOrigins`). */
   readonly trustedOrigins: TrustedOrigins
-  /** The providers that can be used (see `providers.ts` for those that cannot). */
-  readonly providers: readonly Provider[]
-  readonly providerById: ReadonlyMap<string, Provider>
-  /** The `oauth` and `oidc` providers that can be used, validated and with their defaults, by id. */
-  readonly oauthProviders: ReadonlyMap<string, OAuthProvider>
+  /** The providers that can be used, by id, in the configured order (see `providers.ts` for those that cannot). */
+  readonly providers: ReadonlyMap<string, ResolvedProvider>
   /** Providers left out because their settings are missing, by id, with the error that names them. */
   readonly unavailableProviders: ReadonlyMap<string, AuthError>
+  /**
+   * The adapter, for what uses it when there is one (linking provider accounts, checking marked JWT
+   * sessions). Flows that cannot work without it take theirs from their provider or session strategy.
+   */
   readonly adapter: CheckedAdapter | undefined
   readonly session: Readonly<SessionOptions>
+  /** How sessions are kept: the JWT strategy, or the database strategy bound to the adapter. */
+  readonly sessionStrategy: SessionStrategy
   readonly jwt: Readonly<JWTOptions>
   readonly callbacks: Readonly<CallbacksOptions>
   readonly events: Readonly<Partial<EventCallbacks>>
@@ -83,7 +90,6 @@ export interface ResolvedConfig {
   readonly logger: Logger
   readonly debug: boolean
   readonly skipCSRFCheck: boolean
-  readonly raw: boolean
   readonly useSecureCookies: boolean | undefined
   readonly experimental: Readonly<ExperimentalOptions>
   readonly redirectProxyUrl: string | undefined
@@ -156,15 +162,17 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     }
     // Explicit trust only: a hosting platform's default says nothing about the proxies in front of the app.
     const trustProxy = config.trustHost ?? envFlag(env.SESAME_TRUST_HOST ?? env.AUTH_TRUST_HOST) ?? false
-    const resolvedProviders = resolveProviders(config.providers, { env, experimental, trustProxy, redirectProxyUrl })
-    const { available: providers, oauth: oauthProviders, unavailable } = resolvedProviders
-    checkWebAuthnProviders(resolvedProviders.all)
-    if ([...oauthProviders.values()].some((p) => p.checks.size === 0)) warnings.push("oauth-checks-none")
+    const resolvedProviders = resolveProviders(config.providers, { env, experimental, trustProxy, redirectProxyUrl, secrets })
+    const { unavailable } = resolvedProviders
+    checkWebAuthnProviders(resolvedProviders.all.filter((p): p is WebAuthnConfig => p.type === "webauthn"))
+    if (resolvedProviders.available.some((p) => (p.type === "oauth" || p.type === "oidc") && p.checks.size === 0)) warnings.push("oauth-checks-none")
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
     const session = resolveSession(config.session, config.adapter)
     const adapter = config.adapter ? checkAdapter(config.adapter, logger) : undefined
     // Every provider, unavailable ones too: what the adapter lacks does not depend on the environment.
     checkAdapterCoverage(config.adapter, session, resolvedProviders.all)
+    const providers = bindProviders(resolvedProviders, adapter, session.strategy === "database")
+    const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))
     const callbacks = resolveCallbacks(config.callbacks)
     const jwt: JWTOptions = {
       maxAge: config.jwt?.maxAge ?? session.maxAge,
@@ -193,12 +201,11 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       hostPolicy,
       generatedSecret: generated,
       trustedOrigins: trusted,
-      providers: Object.freeze(providers),
-      providerById: new Map(providers.map((p) => [p.id, p])),
-      oauthProviders,
+      providers,
       unavailableProviders: unavailable,
       adapter,
       session: Object.freeze(session),
+      sessionStrategy,
       jwt: Object.freeze(jwt),
       callbacks: Object.freeze(callbacks),
       events: Object.freeze({ ...config.events }),
@@ -208,7 +215,6 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       logger,
       debug: !!config.debug,
       skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
-      raw: config.raw === raw,
       useSecureCookies: config.useSecureCookies,
       experimental: Object.freeze(experimental),
       redirectProxyUrl,
@@ -257,14 +263,10 @@ function resolveBasePath(configured: string | undefined, publicUrl: URL | undefi
     warnings.push("env-url-basepath-redundant")
   }
   const value = configured ?? fromUrl ?? defaultBasePath
-  if (typeof value !== "string" || !value.startsWith("/") || /[?#\s]/.test(value) || value.includes("//")) {
+  if (!isBasePath(value)) {
     fail(new InvalidEndpoints(`\`basePath\` must be a path such as "/auth" (no query, fragment or spaces); got ${JSON.stringify(value)}.`))
   }
   return normaliseBasePath(value)
-}
-
-function normaliseBasePath(path: string): string {
-  return path.replace(/\/+$/, "")
 }
 
 function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: WarningCode[]): { secrets: string[]; generated: boolean } {

@@ -1,22 +1,25 @@
 /**
- * `POST callback/:credentials-provider`: checks CSRF, calls `authorize`, and signs the user in.
+ * `POST callback/:credentials-provider` (the dispatcher has checked the CSRF token): asks the
+ * throttle, when the provider has one, whether the attempt may go ahead; calls `authorize`, and
+ * hands the user it returns to the sign-in decision.
  *
  * `authorize` receives the posted fields (without `csrfToken`) and a request rebuilt with those
  * fields as a JSON body, since the original body has been read. Returning null, or throwing
  * `CredentialsSignin`, sends the user back to the sign-in page with `error=CredentialsSignin` and
  * the error's `code`; any other throw is a server error, logged in full and shown as
- * `Configuration`, so that no detail of it reaches a URL.
+ * `Configuration`, so that no detail of it reaches a URL. Each refusal (and each attempt the
+ * throttle turns away, answered the same way plus `Retry-After`) sends `signInFailure`.
  *
  * @module
  */
-import { checkSignIn } from "../account/authorize.js"
-import { completeSignIn } from "../account/complete.js"
-import { decideForCredentials } from "../account/sign-in.js"
-import { CallbackRouteError, CredentialsSignin, MissingCSRF } from "../errors.js"
+import { signIn } from "../account/sign-in.js"
+import { CallbackRouteError, CredentialsSignin, TooManyAttempts } from "../errors.js"
+import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import type { Account, User } from "../types.js"
-import type { CredentialsConfig } from "./types.js"
+import { attemptFailed, attemptSucceeded, beginAttempt, type ThrottleSubject } from "../password/throttle.js"
+import type { User } from "../types.js"
+import type { CredentialsProvider } from "./provider.js"
 
 function rebuiltRequest(ctx: RequestContext, fields: Record<string, unknown>): Request {
   const headers = new Headers(ctx.request.headers)
@@ -25,29 +28,43 @@ function rebuiltRequest(ctx: RequestContext, fields: Record<string, unknown>): R
   return new Request(ctx.request.url, { method: "POST", headers, body: JSON.stringify(fields) })
 }
 
-export async function credentialsCallback(ctx: RequestContext, provider: CredentialsConfig): Promise<InternalResponse> {
-  const csrf = await ctx.csrf()
-  if (!ctx.config.skipCSRFCheck && !csrf.verified) throw new MissingCSRF("The CSRF token is missing or does not match.")
+/** The posted value that names the account: the throttle's field, else `email` or `username`. */
+function identifierOf(provider: CredentialsProvider, fields: Record<string, unknown>): string | null {
+  const field = provider.throttle?.field ?? ["email", "username"].find((f) => typeof fields[f] === "string")
+  const value = field === undefined ? undefined : fields[field]
+  return typeof value === "string" ? value : null
+}
+
+async function refused(ctx: RequestContext, provider: CredentialsProvider, identifier: string | null, subject: ThrottleSubject | undefined, error: CredentialsSignin): Promise<never> {
+  if (subject && provider.throttle) await attemptFailed(provider.throttle.limits, subject)
+  await emit(ctx.config, "signInFailure", { provider: provider.id, identifier, reason: "credentials" })
+  throw error
+}
+
+export async function credentialsCallback(ctx: RequestContext, provider: CredentialsProvider): Promise<InternalResponse> {
   const { csrfToken: _csrfToken, ...fields } = ctx.body
+  const identifier = identifierOf(provider, fields)
+  const { throttle } = provider
+  const subject = throttle ? { account: identifier ?? "", ip: throttle.clientIp?.(ctx.request) ?? null } : undefined
+  if (throttle && subject) {
+    const decision = await beginAttempt(throttle.limits, subject)
+    if (!decision.allowed) {
+      await emit(ctx.config, "signInFailure", { provider: provider.id, identifier, reason: "throttled", retryAfter: decision.retryAfter })
+      throw new TooManyAttempts(decision.retryAfter)
+    }
+  }
   let returned: User | null
   try {
-    returned = await provider.authorize(fields, rebuiltRequest(ctx, fields))
+    returned = await provider.config.authorize(fields, rebuiltRequest(ctx, fields))
   } catch (error) {
-    if (error instanceof CredentialsSignin) throw error
+    if (error instanceof CredentialsSignin) return refused(ctx, provider, identifier, subject, error)
     throw new CallbackRouteError(`The authorize function of provider "${provider.id}" threw.`, { cause: error })
   }
-  if (!returned) throw new CredentialsSignin("authorize returned no user.")
+  if (!returned) return refused(ctx, provider, identifier, subject, new CredentialsSignin("authorize returned no user."))
   if (typeof returned !== "object") {
     throw new CallbackRouteError(`The authorize function of provider "${provider.id}" must return a user object or null.`)
   }
-  const user: User = { ...returned, id: returned.id != null ? String(returned.id) : crypto.randomUUID() }
-  const account: Account = { provider: provider.id, type: "credentials", providerAccountId: user.id! }
-  const redirect = await checkSignIn(ctx, { user, account, credentials: fields })
-  if (redirect) return { redirect, cookies: ctx.setCookies }
-  const decision = await decideForCredentials(ctx, provider, user)
-  return completeSignIn(ctx, {
-    user: decision.user,
-    account: { ...account, providerAccountId: String(decision.user.id) },
-    isNewUser: decision.isNewUser,
-  })
+  const user: User & { id: string } = { ...returned, id: returned.id != null ? String(returned.id) : crypto.randomUUID() }
+  if (throttle && subject) await attemptSucceeded(throttle.limits, subject)
+  return signIn(ctx, { kind: "credentials", provider, user, fields })
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { ThrottleOptions } from "../password/throttle.js"
 import type { Awaitable, CommonProviderOptions, User } from "../types.js"
 
 /** One field of the generated sign-in form. */
@@ -15,6 +16,18 @@ export interface CredentialInput {
   autocomplete?: string
   required?: boolean
   value?: string
+}
+
+/** Brute-force throttling of a credentials provider: the limits, and where the account and the client come from. */
+export interface CredentialsThrottleOptions extends ThrottleOptions {
+  /** The posted field that names the account. Default: `email` when the form has that field, else `username`. */
+  field?: string
+  /**
+   * The client's IP address, for the per-IP limits. Default: the last `X-Forwarded-For` entry when
+   * the configuration explicitly trusts the proxy in front of it (`trustHost: true` or
+   * `AUTH_TRUST_HOST=true`), else none, and then there is no per-IP limit.
+   */
+  clientIp?: (request: Request) => string | null | undefined
 }
 
 /** A provider that signs users in with an app-defined `authorize` function. */
@@ -33,4 +46,14 @@ export interface CredentialsConfig<Fields extends Record<string, CredentialInput
    * adapter does not know (matched by id, then email). Default false: such a sign-in is refused.
    */
   createUser?: boolean
+  /**
+   * Brute-force throttling of this provider's sign-ins, per account and per client IP: after a few
+   * failures each attempt waits longer (1 s, 2 s, 4 s… up to a minute), and many failures lock the
+   * account for a while (15 minutes after 20 by default). A refused attempt is answered exactly as
+   * a wrong password (`CredentialsSignin`), without calling `authorize`, plus `Retry-After`. Off by
+   * default, since `authorize` is your code; `true` for the defaults, or the limits. Counts are
+   * kept in the adapter when it has counters (shared by every instance of the app), else in this
+   * process's memory, unless `store` says otherwise.
+   */
+  throttle?: boolean | CredentialsThrottleOptions
 }

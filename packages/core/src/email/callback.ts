@@ -4,9 +4,10 @@
  * Opening the link (`GET`, and so `HEAD`) consumes nothing: it shows a page whose one button posts
  * the link's parameters back with a CSRF token minted for that page (see
  * `pages/confirm-email.ts` for why). Prefetches and previews get a `503` without even that page.
- * Only the `POST` uses the token: `useVerificationToken` returns and deletes it in one step, so of
- * two confirmations of one link exactly one finds it; then the expiry is checked, the `signIn`
- * callback runs again (without `verificationRequest`), and the sign-in decision and session follow.
+ * Only the `POST` (whose CSRF token the dispatcher checked) uses the token: `useVerificationToken`
+ * returns and deletes it in one step, so of two confirmations of one link exactly one finds it;
+ * then the expiry is checked, and the address, now proven, goes to the sign-in decision
+ * (`account/sign-in.ts`), where the `signIn` callback runs again (without `verificationRequest`).
  *
  * A link that is unknown, already used, expired, for another address, or missing its parameters
  * ends on the error page with `Verification`. With secrets being rotated, a link made under an
@@ -14,21 +15,18 @@
  *
  * @module
  */
-import { checkSignIn } from "../account/authorize.js"
-import { completeSignIn } from "../account/complete.js"
-import { decideForEmail } from "../account/sign-in.js"
-import { translatorFor } from "../actions/pages.js"
+import { signIn } from "../account/sign-in.js"
 import { stillValid, useOneTime } from "../adapters/one-time-tokens.js"
 import type { VerificationToken } from "../adapters/types.js"
-import { MissingCSRF, Verification } from "../errors.js"
+import { Verification } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { confirmEmailPage } from "../pages/confirm-email.js"
-import { emailAdapter, emailIdentity } from "./identity.js"
+import { translatorFor } from "../pages/where.js"
 import { callbackEndpoint, maxLinkParameterLength } from "./links.js"
 import { isPrefetch } from "./prefetch.js"
+import type { EmailProvider } from "./resolve.js"
 import { emailTokenPurpose } from "./token.js"
-import type { EmailConfig } from "./types.js"
 
 interface LinkParameters {
   token: string
@@ -50,7 +48,7 @@ function prefetchAnswer(): InternalResponse {
   }
 }
 
-async function showConfirmation(ctx: RequestContext, provider: EmailConfig): Promise<InternalResponse> {
+async function showConfirmation(ctx: RequestContext, provider: EmailProvider): Promise<InternalResponse> {
   if (isPrefetch(ctx.request)) return prefetchAnswer()
   const { token, email } = linkParameters(ctx.query)
   const { token: csrfToken } = await ctx.csrf()
@@ -70,25 +68,18 @@ async function showConfirmation(ctx: RequestContext, provider: EmailConfig): Pro
 }
 
 /** Uses (and so deletes) the stored token, trying the hash under each secret. */
-function useToken(ctx: RequestContext, provider: EmailConfig, { token, email }: LinkParameters): Promise<VerificationToken | null> {
-  return useOneTime(emailAdapter(ctx, provider), email, emailTokenPurpose, token, provider.secret ? [provider.secret] : ctx.config.secrets)
+function useToken(provider: EmailProvider, { token, email }: LinkParameters): Promise<VerificationToken | null> {
+  return useOneTime(provider.adapter, email, emailTokenPurpose, token, provider.tokenSecrets)
 }
 
-async function confirm(ctx: RequestContext, provider: EmailConfig): Promise<InternalResponse> {
-  const csrf = await ctx.csrf()
-  if (!ctx.config.skipCSRFCheck && !csrf.verified) throw new MissingCSRF("The CSRF token is missing or does not match.")
+async function confirm(ctx: RequestContext, provider: EmailProvider): Promise<InternalResponse> {
   const link = linkParameters(ctx.body)
-  const stored = await useToken(ctx, provider, link)
+  const stored = await useToken(provider, link)
   if (!stored) throw new Verification("The sign-in link is unknown, already used, or for another address.")
   if (!stillValid(stored)) throw new Verification("The sign-in link has expired.")
-
-  const { user, account } = await emailIdentity(ctx, provider, link.email)
-  const redirect = await checkSignIn(ctx, { user, account, email: {} })
-  if (redirect) return { redirect, cookies: ctx.setCookies }
-  const decision = await decideForEmail(ctx, link.email)
-  return completeSignIn(ctx, { user: decision.user, account: { ...account, userId: decision.user.id }, isNewUser: decision.isNewUser })
+  return signIn(ctx, { kind: "email", provider, email: link.email })
 }
 
-export function emailCallback(ctx: RequestContext, provider: EmailConfig): Promise<InternalResponse> {
+export function emailCallback(ctx: RequestContext, provider: EmailProvider): Promise<InternalResponse> {
   return ctx.method === "POST" ? confirm(ctx, provider) : showConfirmation(ctx, provider)
 }

@@ -11,16 +11,16 @@ import type { EmailConfig } from "./types.js"
 export const maxLinkParameterLength = 512
 
 /** `callback/:provider`: the link's path, and where the confirmation page posts. */
-export function callbackEndpoint(ctx: RequestContext, provider: EmailConfig): string {
+export function callbackEndpoint(ctx: RequestContext, provider: Pick<EmailConfig, "id">): string {
   return `${ctx.authUrl}/callback/${encodeURIComponent(provider.id)}`
 }
 
 /** The link sent by email (the parameters of Auth.js: `callbackUrl`, `token`, `email`). */
-export function signInLink(ctx: RequestContext, provider: EmailConfig, params: { callbackUrl: string; token: string; email: string }): string {
+export function signInLink(ctx: RequestContext, provider: Pick<EmailConfig, "id">, params: { callbackUrl: string; token: string; email: string }): string {
   return `${callbackEndpoint(ctx, provider)}?${new URLSearchParams(params)}`
 }
 
 /** Where every link request ends, sent or not: `verify-request?provider=<id>&type=email`. */
-export function verifyRequestUrl(ctx: RequestContext, provider: EmailConfig): string {
+export function verifyRequestUrl(ctx: RequestContext, provider: Pick<EmailConfig, "id">): string {
   return `${ctx.authUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email" })}`
 }

@@ -33,12 +33,21 @@ const specials: readonly [RegExp, string][] = [
 ]
 
 /**
- * Trims and lower-cases `input` (after Unicode NFKC, so look-alike full-width characters become
- * plain ones) and checks that it is one plain address. Throws a `TypeError` saying what is wrong.
+ * The folding every address gets before it names a user: Unicode NFKC (look-alike full-width
+ * characters become plain ones), trimmed, lower case. Addresses from providers get only this: the
+ * provider delivers to them, whatever their syntax.
+ */
+export function foldEmail(input: string): string {
+  return input.normalize("NFKC").trim().toLowerCase()
+}
+
+/**
+ * Folds `input` ({@link foldEmail}) and checks that it is one plain address. Throws a `TypeError`
+ * saying what is wrong.
  */
 export function normalizeEmail(input: string): string {
   if (typeof input !== "string") throw new TypeError("The email address is missing.")
-  const value = input.normalize("NFKC").trim().toLowerCase()
+  const value = foldEmail(input)
   if (!value) throw new TypeError("The email address is missing.")
   if (value.length > maxTotal) throw new TypeError(`The email address is longer than ${maxTotal} characters.`)
   for (const [pattern, what] of specials) {
@@ -57,4 +66,13 @@ export function normalizeEmail(input: string): string {
     throw new TypeError("The domain after the @ is not a valid host name.")
   }
   return value
+}
+
+/** `input` normalised ({@link normalizeEmail}), or null when it is not one plain address. */
+export function parseEmail(input: string): string | null {
+  try {
+    return normalizeEmail(input)
+  } catch {
+    return null
+  }
 }

@@ -75,13 +75,6 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
  */
 export const processRateLimitStore: RateLimitStore = memoryRateLimitStore()
 
-/** The last `X-Forwarded-For` entry: the address the trusted proxy saw. */
-export function lastForwardedFor(request: Request): string | null {
-  const header = request.headers.get("x-forwarded-for")
-  const last = header?.split(",").pop()?.trim()
-  return last || null
-}
-
 /** No real IP is this long: a longer value (from an app's `clientIp`) is cut, not stored whole. */
 const maxKeyPart = 100
 

@@ -1,36 +1,44 @@
 /**
  * Resolving an email provider: its defaults filled in and its options checked once, when the
- * configuration is resolved, so that a sign-in only reads ready values.
- *
- * The resolved settings are kept in a WeakMap keyed by the resolved provider object: actions can
- * only get settings for a provider that went through here.
+ * configuration is resolved, so that a sign-in only reads ready values ({@link EmailProvider}).
  *
  * @module
  */
+import type { CheckedAdapter } from "../adapters/wrap.js"
 import { defaultEmailMaxAge, defaultEmailRateLimit } from "../config/defaults.js"
 import { InvalidProvider } from "../errors.js"
+import { clientIpRule } from "../http/client-ip.js"
 import type { Awaitable } from "../types.js"
 import { normalizeEmail } from "./normalize.js"
-import { lastForwardedFor, processRateLimitStore, type ResolvedRateLimit } from "./rate-limit.js"
+import { processRateLimitStore, type ResolvedRateLimit } from "./rate-limit.js"
 import { defaultVerificationToken } from "./token.js"
 import type { EmailConfig, EmailRateLimitOptions } from "./types.js"
 
-/** What the email actions need of a provider. */
-export interface EmailSettings {
+/** An `email` provider as its flows use it: every default applied, and the adapter its links are kept in. */
+export interface EmailProvider {
+  readonly type: "email"
+  readonly id: string
+  readonly name: string
+  /** The provider's options with their defaults, as `sendVerificationRequest` receives them. */
+  readonly config: EmailConfig
+  /** Where the links' tokens are stored and users found (validated with the configuration). */
+  readonly adapter: CheckedAdapter
   /** Link lifetime in milliseconds. */
-  maxAgeMs: number
-  normalize: (identifier: string) => string
-  generateToken: () => Awaitable<string>
-  rateLimit: ResolvedRateLimit | undefined
+  readonly maxAgeMs: number
+  readonly normalize: (identifier: string) => string
+  readonly generateToken: () => Awaitable<string>
+  readonly rateLimit: ResolvedRateLimit | undefined
+  /** The secrets a link's token is hashed with, newest first: the provider's own `secret`, else the configuration's. */
+  readonly tokenSecrets: readonly string[]
 }
-
-const settingsOf = new WeakMap<EmailConfig, EmailSettings>()
 
 export interface EmailResolveOptions {
   name: string
   apiKey: string | undefined
   /** The configuration explicitly trusts the proxy in front of the app (not merely inferred). */
   trustProxy: boolean
+  /** The configuration's secrets, newest first. */
+  secrets: readonly string[]
 }
 
 function invalid(id: string, message: string): never {
@@ -66,12 +74,15 @@ function resolveRateLimit(id: string, input: EmailRateLimitOptions | false | und
     perIp,
     windowMs: window * 1000,
     store,
-    clientIp: input?.clientIp ?? (trustProxy ? lastForwardedFor : undefined),
+    clientIp: clientIpRule(input?.clientIp, trustProxy),
   }
 }
 
-/** The provider with its defaults; throws `InvalidProvider` naming a bad option. */
-export function resolveEmailProvider(provider: EmailConfig, options: EmailResolveOptions): EmailConfig {
+/**
+ * The provider with its defaults, all but its adapter (attached once the adapter is checked, see
+ * `config/providers.ts`); throws `InvalidProvider` naming a bad option.
+ */
+export function resolveEmailProvider(provider: EmailConfig, options: EmailResolveOptions): Omit<EmailProvider, "adapter"> {
   const { id } = provider
   if (typeof provider.sendVerificationRequest !== "function") invalid(id, "it needs a `sendVerificationRequest` function.")
   const maxAge = provider.maxAge ?? defaultEmailMaxAge
@@ -83,19 +94,15 @@ export function resolveEmailProvider(provider: EmailConfig, options: EmailResolv
   if (provider.secret !== undefined && (typeof provider.secret !== "string" || provider.secret.length === 0)) {
     invalid(id, "`secret` must be a non-empty string.")
   }
-  const resolved: EmailConfig = { ...provider, name: options.name, apiKey: options.apiKey, maxAge }
-  settingsOf.set(resolved, {
+  return {
+    type: "email",
+    id,
+    name: options.name,
+    config: { ...provider, name: options.name, apiKey: options.apiKey, maxAge },
     maxAgeMs: maxAge * 1000,
     normalize: provider.normalizeIdentifier ?? normalizeEmail,
     generateToken: provider.generateVerificationToken ?? defaultVerificationToken,
     rateLimit: resolveRateLimit(id, provider.rateLimit, options.trustProxy),
-  })
-  return resolved
-}
-
-/** The settings of a resolved email provider. */
-export function emailSettings(provider: EmailConfig): EmailSettings {
-  const settings = settingsOf.get(provider)
-  if (!settings) throw new InvalidProvider(`The email provider "${provider.id}" was not resolved with the configuration.`)
-  return settings
+    tokenSecrets: Object.freeze(provider.secret ? [provider.secret] : [...options.secrets]),
+  }
 }

@@ -11,6 +11,7 @@
  */
 import { EmailSignInError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
+import type { EmailProvider } from "./resolve.js"
 import type { SendVerificationRequestParams } from "./types.js"
 
 /** Fields of mail-library errors that say what went wrong without quoting the message. */
@@ -39,13 +40,12 @@ function loggableCause(error: unknown, token: string): Record<string, unknown> {
 /**
  * Sends the link; on failure removes the stored token (`hashedToken`) and throws `EmailSignInError`.
  */
-export async function sendLink(ctx: RequestContext, params: SendVerificationRequestParams, hashedToken: string): Promise<void> {
-  const { provider } = params
+export async function sendLink(ctx: RequestContext, provider: EmailProvider, params: SendVerificationRequestParams, hashedToken: string): Promise<void> {
   try {
-    await provider.sendVerificationRequest(params)
+    await provider.config.sendVerificationRequest(params)
   } catch (error) {
     try {
-      await ctx.config.adapter?.useVerificationToken({ identifier: params.identifier, token: hashedToken })
+      await provider.adapter.useVerificationToken({ identifier: params.identifier, token: hashedToken })
     } catch (cleanup) {
       ctx.config.logger.error(
         new EmailSignInError("The unsent sign-in link's token could not be removed.", { cause: loggableCause(cleanup, params.token) }),

@@ -1,5 +1,5 @@
 /**
- * `POST signin/:email-provider`: asking for a sign-in link (the CSRF check is done by the action).
+ * `POST signin/:email-provider`: asking for a sign-in link (the CSRF check is done by the dispatcher).
  *
  * In order: the address is normalised (a malformed one is refused with `EmailSignin` before
  * anything else happens); the rate limit counts the request; the `signIn` callback runs with
@@ -14,25 +14,23 @@
  *
  * @module
  */
-import { checkSignIn } from "../account/authorize.js"
-import { translatorFor } from "../actions/pages.js"
+import { checkLinkRequest } from "../account/sign-in.js"
 import { EmailSignInError, InvalidProvider } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import { emailAdapter, emailIdentity } from "./identity.js"
+import { translatorFor } from "../pages/where.js"
 import { maxLinkParameterLength, signInLink, verifyRequestUrl } from "./links.js"
 import { verificationEmail } from "./message.js"
 import { overRateLimit } from "./rate-limit.js"
-import { emailSettings, type EmailSettings } from "./resolve.js"
+import type { EmailProvider } from "./resolve.js"
 import { sendLink } from "./send.js"
 import { hashVerificationToken } from "./token.js"
-import type { EmailConfig } from "./types.js"
 
-function normalizedAddress(settings: EmailSettings, provider: EmailConfig, value: unknown): string {
+function normalizedAddress(provider: EmailProvider, value: unknown): string {
   let email: unknown
   try {
     if (typeof value !== "string") throw new TypeError("The email address is missing.")
-    email = settings.normalize(value)
+    email = provider.normalize(value)
   } catch (error) {
     throw new EmailSignInError(`The email provider "${provider.id}" refused the address.`, { cause: error })
   }
@@ -42,41 +40,39 @@ function normalizedAddress(settings: EmailSettings, provider: EmailConfig, value
   return email
 }
 
-async function rateLimited(ctx: RequestContext, settings: EmailSettings, provider: EmailConfig, email: string): Promise<boolean> {
-  if (!settings.rateLimit) return false
+async function rateLimited(ctx: RequestContext, provider: EmailProvider, email: string): Promise<boolean> {
+  if (!provider.rateLimit) return false
   try {
-    return await overRateLimit(settings.rateLimit, provider.id, email, ctx.request)
+    return await overRateLimit(provider.rateLimit, provider.id, email, ctx.request)
   } catch (error) {
     ctx.config.logger.error(new EmailSignInError("The rate-limit store failed; the request was let through.", { cause: error }))
     return false
   }
 }
 
-export async function requestEmailLink(ctx: RequestContext, provider: EmailConfig): Promise<InternalResponse> {
+export async function requestEmailLink(ctx: RequestContext, provider: EmailProvider): Promise<InternalResponse> {
   const { config } = ctx
-  const settings = emailSettings(provider)
-  const email = normalizedAddress(settings, provider, ctx.body.email)
+  const email = normalizedAddress(provider, ctx.body.email)
   const done: InternalResponse = { redirect: verifyRequestUrl(ctx, provider), cookies: ctx.setCookies }
-  if (await rateLimited(ctx, settings, provider, email)) {
+  if (await rateLimited(ctx, provider, email)) {
     config.logger.debug(`email sign-in: over the rate limit of provider "${provider.id}"; no link sent`)
     return done
   }
 
-  const { user, account } = await emailIdentity(ctx, provider, email)
-  const redirect = await checkSignIn(ctx, { user, account, email: { verificationRequest: true } })
+  const redirect = await checkLinkRequest(ctx, { provider, email })
   if (redirect) return { redirect, cookies: ctx.setCookies }
 
-  const token = await settings.generateToken()
+  const token = await provider.generateToken()
   if (typeof token !== "string" || token.length === 0 || token.length > maxLinkParameterLength) {
     throw new InvalidProvider(
       `The \`generateVerificationToken\` of the email provider "${provider.id}" must return a string of 1 to ${maxLinkParameterLength} characters.`,
     )
   }
-  const expires = new Date(Date.now() + settings.maxAgeMs)
+  const expires = new Date(Date.now() + provider.maxAgeMs)
   const url = signInLink(ctx, provider, { callbackUrl: await ctx.callbackUrl(), token, email })
-  const hashed = await hashVerificationToken(token, provider.secret ?? config.secrets[0]!)
-  await emailAdapter(ctx, provider).createVerificationToken({ identifier: email, token: hashed, expires })
+  const hashed = await hashVerificationToken(token, provider.tokenSecrets[0]!)
+  await provider.adapter.createVerificationToken({ identifier: email, token: hashed, expires })
   const message = verificationEmail({ url, host: new URL(ctx.origin).host, theme: config.theme }, translatorFor(ctx))
-  await sendLink(ctx, { identifier: email, url, expires, provider, token, theme: config.theme, request: ctx.request, message }, hashed)
+  await sendLink(ctx, provider, { identifier: email, url, expires, provider: provider.config, token, theme: config.theme, request: ctx.request, message }, hashed)
   return done
 }

@@ -16,7 +16,6 @@
 import { isLoopbackHost } from "../config/origins.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { AuthError, MissingSecretError, UntrustedHost } from "../errors.js"
-import type { Provider } from "../types.js"
 import type { CookiesOptions, ParsedCookies, RequestCookies, ResponseCookie } from "./cookies.js"
 import { csrfState, type CsrfState } from "./csrf.js"
 import type { Action } from "./request.js"
@@ -32,9 +31,8 @@ export interface RequestContext {
   readonly method: "GET" | "POST"
   readonly head: boolean
   readonly action: Action
+  /** The provider named in the path (the dispatcher looks it up). */
   readonly providerId: string | undefined
-  /** The provider named in the path, when it exists. */
-  readonly provider: Provider | undefined
   readonly query: Readonly<Record<string, string>>
   readonly body: Readonly<Record<string, unknown>>
   readonly cookies: RequestCookies
@@ -152,7 +150,6 @@ export function createContext(input: ContextInput): RequestContext {
     head: input.head,
     action: input.action,
     providerId: input.providerId,
-    provider: input.providerId === undefined ? undefined : config.providerById.get(input.providerId),
     query,
     body,
     cookies,

@@ -4,7 +4,9 @@
  * - Names start with `sesame.`. When cookies are secure (https, or `useSecureCookies`), names get
  *   the `__Secure-` prefix, and the CSRF cookie gets `__Host-` (no Domain, Path=/), so a sibling
  *   subdomain cannot plant one.
- * - Every cookie is HttpOnly, SameSite=Lax, Path=/, and Secure when cookies are secure.
+ * - Every cookie is HttpOnly, SameSite=Lax, Path=/, and Secure when cookies are secure. The one
+ *   exception is a sign-in whose callback comes back as a cross-site POST (OAuth `form_post`): its
+ *   check and callback-URL cookies are SameSite=None (see `crossSiteCookieOptions`).
  * - The short-lived check cookies (state, PKCE, nonce, WebAuthn challenge) live 15 minutes.
  * - The session cookie is split into chunks `name.0`, `name.1`, … when its value exceeds what every
  *   browser stores in one cookie (4096 bytes for name and value). Writing it deletes any chunk the
@@ -77,6 +79,16 @@ export function defaultCookies(secure: boolean): CookiesOptions {
     nonce: { name: `${prefix}sesame.nonce`, options: { ...base, maxAge: checkCookieMaxAge } },
     webauthnChallenge: { name: `${prefix}sesame.challenge`, options: { ...base, maxAge: checkCookieMaxAge } },
   }
+}
+
+/**
+ * `options` for a cookie that must ride along a cross-site POST: an OAuth `form_post` callback is a
+ * POST from the provider's site, and browsers send only `SameSite=None` cookies with it, which must
+ * be Secure. Without secure cookies (plain http) no such cookie can exist: `options` are kept
+ * (`Lax`), and such a callback arrives without them.
+ */
+export function crossSiteCookieOptions(options: CookieOptions, secure: boolean): CookieOptions {
+  return secure ? { ...options, sameSite: "none", secure: true } : options
 }
 
 /** The defaults with the user's `cookies` option merged in, role by role. */

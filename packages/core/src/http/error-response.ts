@@ -1,32 +1,46 @@
 /**
  * The one place that turns a failure into a response.
  *
- * - A `BadRequest` (the client sent something malformed, or a state-changing request from another
- *   site: `CrossSiteRequest`) answers its 4xx with a short JSON body, `{ error: <name>, message }`,
- *   and is logged at debug level only: it is the client's doing, not the server's.
+ * - A `BadRequest` (the client sent something malformed, named an endpoint or provider that does
+ *   not exist, or sent a state-changing request from another site: `CrossSiteRequest`) answers
+ *   its 4xx with a short JSON body, `{ error, message }`, and is logged at debug level only: it is
+ *   the client's doing, not the server's.
  * - A failed `POST session` answers `400 null`.
  * - Any other error is logged in full, then the browser is redirected: errors of kind `signIn` to
  *   the sign-in page, the rest to the error page, with `error=<type>` when the type is client-safe
- *   and `error=Configuration` otherwise, plus `code` for `CredentialsSignin`.
+ *   and `error=Configuration` otherwise, plus `code` for `CredentialsSignin` (and `Retry-After` for
+ *   a throttled attempt, `TooManyAttempts`, which is otherwise answered as `CredentialsSignin`).
+ * - A configuration that does not resolve, or refuses the request's host, answers the
+ *   `Configuration` error: the error page for the page endpoints, else `500` with a JSON message
+ *   that says only that (the details are logged).
  *
  * @module
  */
-import { AuthError, CallbackRouteError, CredentialsSignin, isClientError } from "../errors.js"
-import { errorPageLoops } from "../actions/error.js"
-import { signInPageUrl } from "../actions/pages.js"
+import type { Resolution } from "../config/resolve.js"
+import { defaultTheme } from "../config/defaults.js"
+import { AuthError, BadRequest, CallbackRouteError, CredentialsSignin, isClientError, TooManyAttempts } from "../errors.js"
+import { errorPage } from "../pages/error.js"
+import { translatorForRequest } from "../pages/i18n.js"
+import { errorPageLoops, pageLoops, signInPageUrl } from "../pages/where.js"
+import type { PagesOptions } from "../types.js"
 import type { RequestContext } from "./context.js"
-import { BadRequest } from "./request.js"
+import type { Action } from "./request.js"
 import { json, noStore, type InternalResponse } from "./response.js"
 
 /** Codes a credentials provider may put in the URL: short, and nothing to escape. */
 const safeCode = /^[A-Za-z0-9_-]{1,64}$/
+
+const configurationMessage = "There is a problem with the server configuration. Check the server logs for more information."
+
+/** Actions whose configuration error is shown as a page rather than JSON. */
+const pageActions: ReadonlySet<Action> = new Set<Action>(["signin", "signout", "error", "verify-request"])
 
 export function asAuthError(error: unknown): AuthError {
   return error instanceof AuthError ? error : new CallbackRouteError("An unexpected error occurred.", { cause: error })
 }
 
 export function badRequestResponse(error: BadRequest): InternalResponse {
-  return json({ error: error.name, message: error.message }, error.status, noStore)
+  return json({ error: error.error, message: error.message }, error.status, noStore)
 }
 
 export async function errorResponse(ctx: RequestContext, error: unknown): Promise<InternalResponse> {
@@ -49,5 +63,65 @@ export async function errorResponse(ctx: RequestContext, error: unknown): Promis
   }
   url.searchParams.set("error", type)
   if (authError instanceof CredentialsSignin) url.searchParams.set("code", safeCode.test(authError.code) ? authError.code : "credentials")
-  return { redirect: url.href, cookies: ctx.setCookies }
+  const headers = authError instanceof TooManyAttempts ? { "Retry-After": String(authError.retryAfter) } : undefined
+  return { redirect: url.href, cookies: ctx.setCookies, ...(headers ? { headers } : {}) }
+}
+
+/** The `Configuration` error as JSON: where no page can be shown, or nothing is known of the configuration. */
+export function configurationJson(): InternalResponse {
+  return json({ message: configurationMessage }, 500)
+}
+
+/** What an error answer may use of a configuration that failed: see `Resolution`. */
+export type KnownConfiguration = Pick<Extract<Resolution, { ok: false }>, "basePath" | "pages" | "publicOrigin">
+
+/** The `Configuration` error for a request to `action`: the error page for a page, else JSON. */
+export function configurationResponse(known: KnownConfiguration, action: Action | undefined, method: string, request: Request): InternalResponse {
+  if (method === "GET" && action && pageActions.has(action)) {
+    return configurationErrorPage(request, known.basePath, known.pages, known.publicOrigin)
+  }
+  return configurationJson()
+}
+
+/**
+ * The answer to a page request when the configuration does not resolve, or refuses the request's
+ * host: a redirect to `pages.error` with `error=Configuration`, or the built-in page (500) in the
+ * visitor's language. The built-in page is also shown when the request comes from `pages.error`
+ * itself (its `callbackUrl` is that page): the app's error page cannot work with a broken
+ * configuration either, and sending the browser back there would loop.
+ *
+ * `origin` is the app's public origin when it is known (`AUTH_URL`). Otherwise nothing here can
+ * tell whether the request's host is the app's, so every URL is left relative to whatever the
+ * browser asked for: a forged `Host` header is never written into a `Location` or a link.
+ */
+function configurationErrorPage(
+  request: Request,
+  basePath: string,
+  pages: Readonly<Partial<PagesOptions>>,
+  origin: string | undefined,
+): InternalResponse {
+  const url = new URL(request.url)
+  const base = origin ?? url.origin
+  /** `target` as the answer writes it: absolute on the known origin, else as configured. */
+  const written = (configured: string, target: URL) => (origin || !configured.startsWith("/") ? target.href : `${target.pathname}${target.search}`)
+  if (pages.error) {
+    const target = new URL(pages.error, base)
+    if (!pageLoops("error", target, base, basePath) && !isPage(url.searchParams.get("callbackUrl"), target)) {
+      target.searchParams.set("error", "Configuration")
+      return { redirect: written(pages.error, target) }
+    }
+  }
+  const signInUrl = pages.signIn ? written(pages.signIn, new URL(pages.signIn, base)) : `${origin ?? ""}${basePath}/signin`
+  return errorPage({ error: "Configuration", signInUrl, theme: defaultTheme }, translatorForRequest(request))
+}
+
+/** Whether `candidate` (resolved against `page`'s origin) is `page`, whatever its query. */
+function isPage(candidate: string | null, page: URL): boolean {
+  if (!candidate) return false
+  try {
+    const url = new URL(candidate, page.origin)
+    return url.origin === page.origin && url.pathname.replace(/\/+$/, "") === page.pathname.replace(/\/+$/, "")
+  } catch {
+    return false
+  }
 }

@@ -29,13 +29,12 @@
  * @module
  */
 import type { RequestContext } from "./context.js"
-import { BadRequest } from "./request.js"
+import { BadRequest } from "../errors.js"
 
 /** A state-changing request that the browser says comes from another origin or site: a 403. */
 export class CrossSiteRequest extends BadRequest {
   constructor(message: string) {
     super(message, 403)
-    this.name = "CrossSiteRequest"
   }
 }
 

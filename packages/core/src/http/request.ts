@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { BadRequest } from "../errors.js"
 import { parseCookieHeader, type ParsedCookies } from "./cookies.js"
 
 export type Action =
@@ -38,17 +39,6 @@ const actionsWithProvider: ReadonlySet<string> = new Set<Action>(["signin", "cal
 
 /** Largest request body read, in bytes. */
 export const maxBodyBytes = 1024 * 1024
-
-/** A request the client got wrong. */
-export class BadRequest extends Error {
-  constructor(
-    message: string,
-    readonly status: 400 | 403 | 404 | 413 | 415 = 400,
-  ) {
-    super(message)
-    this.name = "BadRequest"
-  }
-}
 
 export interface Route {
   action: Action

@@ -1,11 +1,15 @@
 /**
  * The context of a server function that an app calls with the request it is handling (session and
  * passkey management) rather than an endpoint: the configuration resolved (a lazy one is called
- * with the request) and the request read as a `GET session` would read it.
+ * with the request) and the request read as a `GET session` would read it; and, for the functions
+ * that act for the signed-in user, that user and the adapter they act through.
  *
  * @module
  */
-import { resolveConfig } from "../config/resolve.js"
+import type { AdapterUser } from "../adapters/types.js"
+import type { CheckedAdapter } from "../adapters/wrap.js"
+import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
+import { AuthError } from "../errors.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { createContext, type RequestContext } from "./context.js"
 import { requestCookies } from "./request.js"
@@ -27,4 +31,28 @@ export async function serverContext(request: Request, configOrLazy: AuthConfig |
     body: {},
     cookies: requestCookies(request),
   })
+}
+
+/**
+ * What a server function that acts for the signed-in user works with: `Found` (the user, and what
+ * the function read with it), the configuration and its adapter.
+ */
+export type ServerUser<Found extends { user: AdapterUser }> = Found & { config: ResolvedConfig; adapter: CheckedAdapter }
+
+/**
+ * The request's signed-in user for a server function, or null when the request is not signed in.
+ * `adapterOf` gives the adapter the function acts through, or the error for a configuration that
+ * cannot serve it (thrown before the request is read); `find` reads the user from the request.
+ */
+export async function signedInFor<Found extends { user: AdapterUser }>(
+  request: Request,
+  configOrLazy: AuthConfig | LazyAuthConfig,
+  adapterOf: (config: ResolvedConfig) => CheckedAdapter | AuthError,
+  find: (ctx: RequestContext, adapter: CheckedAdapter) => Promise<Found | null>,
+): Promise<ServerUser<Found> | null> {
+  const ctx = await serverContext(request, configOrLazy)
+  const adapter = adapterOf(ctx.config)
+  if (adapter instanceof AuthError) throw adapter
+  const found = await find(ctx, adapter)
+  return found && { ...found, config: ctx.config, adapter }
 }

@@ -7,18 +7,23 @@
  *   the secrets: it never throws on bad input. With several secrets, the token's `kid` names the
  *   key; put the newest secret first to rotate without ending sessions.
  * - `getToken` reads the session token from a request's cookies (joining chunks) or from an
- *   `Authorization: Bearer` header; given `absoluteMaxAge`, it also refuses a token signed in
- *   (`auth_time`) longer ago. It cannot ask the adapter, so it does not end the sessions of users
- *   whose address was unverified (`email_unverified`); the session endpoint and `auth()` do.
+ *   `Authorization: Bearer` header. Without a `secret` it reads the environment as `Auth()` does
+ *   (`config/env.ts`: the current secret, then the rotated older ones); without a `cookieName` it
+ *   looks for the built-in session cookie (`http/cookies.ts`). Given `absoluteMaxAge`, it also
+ *   refuses a token signed in (`auth_time`) longer ago. It sees no configuration, so only given the
+ *   `adapter` does it end the sessions of users whose address was unverified (`email_unverified`),
+ *   as the session endpoint and `auth()` do.
  *
  * @module
  */
 import type { Adapter, AdapterUser } from "../adapters/types.js"
+import { defaultMaxAge } from "../config/defaults.js"
+import { envSecretEntries, readEnv } from "../config/env.js"
 import { backend } from "#crypto"
 import { decoder, encoder, fromBase64url } from "../crypto/encoding.js"
 import type { ContentEncryption, JweHeader } from "../crypto/types.js"
 import { MissingSecretError } from "../errors.js"
-import { parseCookieHeader, readChunkedCookie } from "../http/cookies.js"
+import { defaultCookies, parseCookieHeader, readChunkedCookie } from "../http/cookies.js"
 import { absoluteEnd } from "../session/lifetime.js"
 import { derivedKey } from "./keys.js"
 
@@ -54,7 +59,7 @@ export interface JWTEncodeParams<Payload = JWT> {
   secret: string | string[]
   /** Binds the token to one use; Sesame uses the cookie name. */
   salt: string
-  /** Lifetime in seconds. Default: 30 days. */
+  /** Lifetime in seconds. Default: 30 days, the default `session.maxAge`. */
   maxAge?: number
 }
 
@@ -77,7 +82,6 @@ export interface JWTOptions {
   decode: (params: JWTDecodeParams) => JWT | null | Promise<JWT | null>
 }
 
-const defaultMaxAge = 30 * 24 * 60 * 60
 /** Seconds of clock skew tolerated when checking `exp` and `nbf`. */
 const clockTolerance = 15
 const encryption: ContentEncryption = "A256CBC-HS512"
@@ -157,13 +161,17 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
 export interface GetTokenParams {
   /** The request (or anything with its headers). */
   req: Request | { headers: Headers | Record<string, string | string[] | undefined>; url?: string }
-  /** Default: `AUTH_SECRET` or `SESAME_SECRET`. */
+  /**
+   * The secret, or the secrets newest first (a token made with any of them is read). Default: the
+   * secrets the environment gives `Auth()`: `SESAME_SECRET` (else `AUTH_SECRET`), then the older
+   * `SESAME_SECRET_1`…`_3` (else `AUTH_SECRET_1`…`_3`).
+   */
   secret?: string | string[]
   /** Default: the cookie name. */
   salt?: string
   /** Whether the cookie has the `__Secure-` prefix. Default: the request URL is https. */
   secureCookie?: boolean
-  /** Default: `sesame.session-token`, with `__Secure-` when `secureCookie`. */
+  /** Default: the built-in session cookie name, `sesame.session-token`, with `__Secure-` when `secureCookie`. */
   cookieName?: string
   /** Return the raw token instead of its claims. Nothing is checked then, `absoluteMaxAge` included. */
   raw?: boolean
@@ -193,11 +201,6 @@ function headerOf(req: GetTokenParams["req"], name: string): string | undefined 
   return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : value
 }
 
-function envSecret(): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
-  return env?.AUTH_SECRET ?? env?.SESAME_SECRET
-}
-
 /**
  * Reads and decodes the session token of a request, from the session cookie (chunks joined) or
  * an `Authorization: Bearer` header. Returns null when there is none or it is invalid.
@@ -210,12 +213,12 @@ function envSecret(): string | undefined {
 export async function getToken(params: GetTokenParams & { raw: true }): Promise<string | null>
 export async function getToken(params: GetTokenParams): Promise<JWT | null>
 export async function getToken(params: GetTokenParams): Promise<JWT | string | null> {
-  const secret = params.secret ?? envSecret()
+  const secret = params.secret ?? envSecretEntries(readEnv()).map((entry) => entry.value)
   if (!secret || (Array.isArray(secret) && secret.length === 0)) {
-    throw new MissingSecretError("getToken needs a secret: pass `secret` or set AUTH_SECRET.")
+    throw new MissingSecretError("getToken needs a secret: pass `secret` or set SESAME_SECRET (or AUTH_SECRET).")
   }
   const secure = params.secureCookie ?? (params.req.url?.startsWith("https://") ?? false)
-  const cookieName = params.cookieName ?? (secure ? "__Secure-sesame.session-token" : "sesame.session-token")
+  const cookieName = params.cookieName ?? defaultCookies(secure).sessionToken.name
   const cookies = parseCookieHeader(headerOf(params.req, "cookie"))
   let token = readChunkedCookie(cookies, cookieName)
   if (!token) {

@@ -14,8 +14,9 @@
 import * as oauth from "oauth4webapi"
 import { InvalidEndpoints, OAuthSignInError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
+import { crossSiteCookieOptions } from "../http/cookies.js"
 import type { InternalResponse } from "../http/response.js"
-import { checkCookies, crossSiteOptions, newCheckValues } from "./checks.js"
+import { checkCookies, newCheckValues } from "./checks.js"
 import { loggableError } from "./protocol-error.js"
 import type { OAuthProvider } from "./provider.js"
 import { ownCallbackUrl, redirectUri, usesProxy } from "./proxy.js"
@@ -75,7 +76,7 @@ export async function startAuthorization(ctx: RequestContext, provider: OAuthPro
 
   ctx.setCookies.push(...(await checkCookies(ctx, provider, values, formPost)))
   const { name, options } = ctx.cookieOptions.callbackUrl
-  ctx.setCookies.push({ name, value: await ctx.callbackUrl(), options: formPost ? crossSiteOptions(ctx, options) : options })
+  ctx.setCookies.push({ name, value: await ctx.callbackUrl(), options: formPost ? crossSiteCookieOptions(options, ctx.secure) : options })
   ctx.config.logger.debug(`oauth: authorization request for provider "${provider.id}"`, { checks: [...provider.checks], formPost })
   return { redirect: url.href, cookies: ctx.setCookies }
 }

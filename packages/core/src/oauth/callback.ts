@@ -11,22 +11,19 @@
  *    (RFC 9207) other than the issuer's are `OAuthCallbackError`.
  * 4. The code is exchanged (with the PKCE verifier) and the tokens checked (`token.ts`), the
  *    profile read and mapped to a user (`profile.ts`).
- * 5. The sign-in decision (`account/`): the linked user is looked up, the `signIn` callback asked,
- *    then the user created, linked or found, and the session started.
+ * 5. The verified identity goes to the sign-in decision (`account/sign-in.ts`).
  *
  * A `POST` callback is a `form_post` response: its parameters are the form fields.
  *
  * @module
  */
 import * as oauth from "oauth4webapi"
-import { checkSignIn } from "../account/authorize.js"
-import { completeSignIn } from "../account/complete.js"
-import { decideForAccount, linkedUser } from "../account/sign-in.js"
+import { signIn } from "../account/sign-in.js"
 import { timingSafeEqual } from "../crypto/timing.js"
 import { InvalidCheck, OAuthCallbackError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import type { Account, Profile } from "../types.js"
+import type { Profile } from "../types.js"
 import { useCheckValues } from "./checks.js"
 import { clientOf } from "./client.js"
 import { fetchProfile, userOf, withCallbackParams } from "./profile.js"
@@ -93,18 +90,5 @@ export async function finishAuthorization(ctx: RequestContext, provider: OAuthPr
   const profile = withCallbackParams(provider, await fetchProfile(provider, metadata, tokens, idToken), params)
   const user = await userOf(provider, profile, tokens)
 
-  const ids = { provider: provider.id, type: provider.type, providerAccountId: user.id }
-  const account: Account = { ...tokens, ...ids }
-  const linked = await linkedUser(ctx, ids)
-  const redirect = await checkSignIn(ctx, { user: linked ?? user, account, profile })
-  if (redirect) return { redirect, cookies: ctx.setCookies }
-  const decision = await decideForAccount(ctx, {
-    user,
-    account: { ...provider.account(tokens), ...ids },
-    linked,
-    allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking,
-    emailVerified: !!user.email && emailVerified(provider, profile),
-    boundToBrowser: provider.checks.size > 0,
-  })
-  return completeSignIn(ctx, { user: decision.user, account, profile, isNewUser: decision.isNewUser, recheck: decision.recheck })
+  return signIn(ctx, { kind: "oauth", provider, user, profile, tokens, emailVerified: !!user.email && emailVerified(provider, profile) })
 }

@@ -3,7 +3,7 @@
  * state and the nonce.
  *
  * Each lives in its own cookie (`sesame.pkce.code_verifier`, `sesame.state`, `sesame.nonce`),
- * encrypted with the secret (a JWE whose key is derived with the cookie name as salt, so one
+ * sealed (`http/sealed-cookie.ts`: encrypted with the secret, the cookie name as salt, so one
  * cookie's value is useless as another's), valid 15 minutes, and bound to the provider it was made
  * for: a value made for one provider is refused by another's callback. The callback clears every
  * check cookie of its provider whatever its outcome, so a value is good for one callback.
@@ -18,7 +18,8 @@
 import * as oauth from "oauth4webapi"
 import { InvalidCheck } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
-import { checkCookieMaxAge, expiredCookie, type CookieOption, type CookieOptions, type ResponseCookie } from "../http/cookies.js"
+import { checkCookieMaxAge, crossSiteCookieOptions, expiredCookie, type CookieOption, type ResponseCookie } from "../http/cookies.js"
+import { sealedCookie, unsealCookie } from "../http/sealed-cookie.js"
 import { decode, encode } from "../jwt/index.js"
 import type { Check, OAuthProvider } from "./provider.js"
 
@@ -50,15 +51,6 @@ function secrets(ctx: RequestContext): string[] {
   return [...ctx.config.secrets]
 }
 
-/**
- * Options that let a cookie ride along a cross-site POST: a `form_post` callback is a POST from the
- * provider's site, and browsers only send `SameSite=None` cookies with it (which must be Secure).
- * On plain http there is no such cookie; the default `Lax` is kept.
- */
-export function crossSiteOptions(ctx: RequestContext, options: CookieOptions): CookieOptions {
-  return ctx.secure ? { ...options, sameSite: "none", secure: true } : options
-}
-
 /** Fresh values for the provider's checks. */
 export async function newCheckValues(ctx: RequestContext, provider: OAuthProvider, state: StateParameter): Promise<CheckValues> {
   const values: CheckValues = {}
@@ -75,7 +67,10 @@ export async function newCheckValues(ctx: RequestContext, provider: OAuthProvide
   return values
 }
 
-/** The cookies that carry `values` to the callback. */
+/**
+ * The cookies that carry `values` to the callback; `crossSite` when the callback comes as a
+ * cross-site POST (`form_post`), which only cross-site cookies ride along.
+ */
 export async function checkCookies(
   ctx: RequestContext,
   provider: OAuthProvider,
@@ -85,8 +80,8 @@ export async function checkCookies(
   const cookies: ResponseCookie[] = []
   for (const [check, value] of Object.entries(values) as [Check, string][]) {
     const { name, options } = cookieOf(ctx, check)
-    const sealed = await encode<SealedCheck>({ token: { value, provider: provider.id }, secret: secrets(ctx), salt: name, maxAge: checkCookieMaxAge })
-    cookies.push({ name, value: sealed, options: crossSite ? crossSiteOptions(ctx, options) : options })
+    const cookie = { name, options: crossSite ? crossSiteCookieOptions(options, ctx.secure) : options }
+    cookies.push(await sealedCookie<SealedCheck>(ctx, cookie, { value, provider: provider.id }, checkCookieMaxAge))
   }
   return cookies
 }
@@ -103,11 +98,9 @@ export async function useCheckValues(ctx: RequestContext, provider: OAuthProvide
   }
   const values: CheckValues = {}
   for (const check of provider.checks) {
-    const { name } = cookieOf(ctx, check)
-    const raw = ctx.cookies.get(name)
+    const sealed = await unsealCookie(ctx, cookieOf(ctx, check).name)
     const cause = { check, provider: provider.id }
-    if (!raw) throw new InvalidCheck(`The ${check} cookie is missing: the sign-in was not started in this browser, or took longer than 15 minutes.`, { cause })
-    const sealed = await decode<Partial<SealedCheck>>({ token: raw, secret: secrets(ctx), salt: name })
+    if (sealed === undefined) throw new InvalidCheck(`The ${check} cookie is missing: the sign-in was not started in this browser, or took longer than 15 minutes.`, { cause })
     if (!sealed || typeof sealed.value !== "string") {
       throw new InvalidCheck(`The ${check} cookie could not be read: it was altered, made with another secret, or has expired.`, { cause })
     }

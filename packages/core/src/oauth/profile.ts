@@ -5,6 +5,7 @@
  * @module
  */
 import * as oauth from "oauth4webapi"
+import { foldEmail } from "../email/normalize.js"
 import { InvalidEndpoints, OAuthCallbackError, OAuthProfileParseError } from "../errors.js"
 import type { Profile, User } from "../types.js"
 import { clientOf } from "./client.js"
@@ -73,7 +74,7 @@ export async function userOf(provider: OAuthProvider, profile: Profile, tokens: 
   }
   // NFKC as for email sign-in, so a look-alike address never names a different user than the one
   // it imitates.
-  const email = typeof user.email === "string" && user.email.trim() ? user.email.normalize("NFKC").trim().toLowerCase() : null
+  const email = typeof user.email === "string" && user.email.trim() ? foldEmail(user.email) : null
   return { ...(user as User), id: String(id), email }
 }
 

@@ -20,7 +20,6 @@
  * @module
  */
 import { providerEnvName } from "../config/env.js"
-import type { ResolvedConfig } from "../config/resolve.js"
 import { InvalidEndpoints, InvalidProvider } from "../errors.js"
 import type { Account, Awaitable, Profile, User } from "../types.js"
 import { isLoopback } from "./http.js"
@@ -81,6 +80,7 @@ export interface OAuthProvider {
   readonly config: OAuthConfig
   readonly id: string
   readonly type: "oauth" | "oidc"
+  readonly name: string
   readonly clientId: string
   readonly clientAuth: ClientAuthentication
   /** The issuer identifier; with it (or `wellKnown`), endpoints are discovered. */
@@ -330,6 +330,7 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
     config,
     id,
     type: config.type,
+    name: config.name,
     clientId: config.clientId,
     clientAuth,
     issuer,
@@ -348,11 +349,4 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
     allowDangerousEmailAccountLinking: config.allowDangerousEmailAccountLinking === true,
     isEmailVerified: config.isEmailVerified?.bind(config) ?? defaultEmailVerified,
   })
-}
-
-/** The resolved form of the `oauth`/`oidc` provider `id` of a configuration; for an unavailable one, the error naming its missing settings. */
-export function oauthProvider(config: ResolvedConfig, id: string): OAuthProvider {
-  const provider = config.oauthProviders.get(id)
-  if (provider) return provider
-  throw config.unavailableProviders.get(id) ?? new InvalidProvider(`There is no OAuth or OIDC provider "${id}".`)
 }

@@ -19,12 +19,12 @@
 import * as oauth from "oauth4webapi"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
-import { AccessTokenError, AuthError, MissingAdapter } from "../errors.js"
+import { AccessTokenError, AuthError, InvalidProvider, MissingAdapter } from "../errors.js"
 import type { AuthConfig } from "../types.js"
 import { clientAuthOf, clientOf } from "./client.js"
 import { httpOptions } from "./http.js"
 import { loggableError } from "./protocol-error.js"
-import { oauthProvider, type OAuthProvider } from "./provider.js"
+import type { OAuthProvider } from "./provider.js"
 import { authorizationServer } from "./server.js"
 import { tokenSet, verifyIdTokenSignature } from "./token.js"
 import type { TokenSet } from "./types.js"
@@ -103,11 +103,18 @@ async function validAccessToken(adapter: CheckedAdapter, provider: OAuthProvider
  * const repos = await fetch("https://api.github.com/user/repos", { headers: { authorization: `Bearer ${token}` } })
  * ```
  */
+/** The usable `oauth`/`oidc` provider `id`; for an unavailable one, the error naming its missing settings. */
+function oauthProviderOf(config: ResolvedConfig, id: string): OAuthProvider {
+  const provider = config.providers.get(id)
+  if (provider?.type === "oauth" || provider?.type === "oidc") return provider
+  throw config.unavailableProviders.get(id) ?? new InvalidProvider(`There is no OAuth or OIDC provider "${id}".`)
+}
+
 export async function getAccessToken(config: AuthConfig, params: GetAccessTokenParams): Promise<string> {
   const resolution = resolveConfig(config)
   if (!resolution.ok) throw resolution.error
   const resolved = resolution.config
-  const provider = oauthProvider(resolved, params.provider)
+  const provider = oauthProviderOf(resolved, params.provider)
   const adapter = resolved.adapter
   if (!adapter) throw new MissingAdapter("getAccessToken reads and stores provider tokens through the adapter; configure one.")
   const providerAccountId = params.providerAccountId ?? (await accountIdOfUser(adapter, provider, params.userId))

@@ -8,67 +8,22 @@
  *
  * @module
  */
-import type { CredentialInput, CredentialsConfig } from "../credentials/types.js"
+import type { CredentialsConfig } from "../credentials/types.js"
 import type { EmailConfig } from "../email/types.js"
 import type { InternalResponse } from "../http/response.js"
 import type { OAuthConfig } from "../oauth/types.js"
-import type { Provider, ProviderType, Theme } from "../types.js"
+import type { Provider, ProviderType } from "../types.js"
+import { passkeySection } from "../webauthn/section.js"
 import { html, type SafeHtml } from "./html.js"
 import type { Translator } from "./i18n.js"
 import { page } from "./layout.js"
+import { credentialField, formAction, hiddenFields, type Section, type SectionContext, type SignInPageParams } from "./section.js"
 import { brandColours, isSafeImageSource } from "./theme.js"
-import { passkeySection } from "../webauthn/section.js"
-
-export interface SignInPageParams {
-  providers: readonly Provider[]
-  /** Origin plus base path: the forms post below it. */
-  authUrl: string
-  csrfToken: string
-  callbackUrl: string
-  /** The `?error=` code, as received. */
-  error: string | undefined
-  /** Prefills the email fields. */
-  email: string | undefined
-  theme: Readonly<Required<Theme>>
-}
-
-/** What a section renderer gets besides its provider. */
-export interface SectionContext {
-  params: SignInPageParams
-  t: Translator
-  /** The provider's position, for ids and class names that must be unique and need no escaping. */
-  index: number
-}
-
-/** One provider's part of the page. */
-export interface Section {
-  markup: SafeHtml
-  /** A bare button: shown in a group with the neighbouring buttons, without a divider between them. */
-  button: boolean
-  /** Extra CSS rules, made only of validated values. */
-  css?: string
-  /**
-   * The section works only with its script: it is rendered hidden (with the divider that joins it
-   * to its neighbours), and the script shows it.
-   */
-  scriptOnly?: boolean
-  /** A same-origin script the section needs (a path), loaded under the page's CSP nonce. */
-  script?: string
-}
 
 type SectionRenderer<P extends Provider> = (provider: P, context: SectionContext) => Section
 
 /** The section renderer of each provider kind. */
 type Renderers = { [K in ProviderType]?: SectionRenderer<Extract<Provider, { type: K }>> }
-
-export function hiddenFields({ csrfToken, callbackUrl }: SignInPageParams): SafeHtml {
-  return html`<input type="hidden" name="csrfToken" value="${csrfToken}">
-<input type="hidden" name="callbackUrl" value="${callbackUrl}">`
-}
-
-export function formAction(params: SignInPageParams, endpoint: "signin" | "callback", provider: Provider): string {
-  return `${params.authUrl}/${endpoint}/${encodeURIComponent(provider.id)}`
-}
 
 function oauthSection(provider: OAuthConfig, { params, t, index }: SectionContext): Section {
   const style = provider.style
@@ -96,20 +51,6 @@ ${hiddenFields(params)}
 <button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
 </form>`,
   }
-}
-
-/** Input types a credentials field may use; anything else is shown as text. */
-const inputTypes: ReadonlySet<string> = new Set(["text", "password", "email", "tel", "number", "url", "search", "date", "time"])
-
-/** A labelled input for a form field; `describedBy` names the id of a hint about it. */
-export function credentialField(name: string, field: CredentialInput, id: string, describedBy?: string): SafeHtml {
-  const type = field.type && inputTypes.has(field.type) ? field.type : "text"
-  return html`<label for="${id}">${field.label ?? name}</label>
-<input id="${id}" name="${name}" type="${type}"${field.placeholder ? html` placeholder="${field.placeholder}"` : ""}${
-    field.autocomplete ? html` autocomplete="${field.autocomplete}"` : ""
-  }${field.required ? html` required` : ""}${field.value !== undefined ? html` value="${field.value}"` : ""}${
-    describedBy ? html` aria-describedby="${describedBy}"` : ""
-  }>`
 }
 
 function credentialsSection(provider: CredentialsConfig, { params, t, index }: SectionContext): Section {

@@ -21,28 +21,18 @@ import type { CheckedAdapter } from "../adapters/wrap.js"
 import { AccessDenied, SessionTokenError, SignOutError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
-import { clearChunkedCookie } from "../http/cookies.js"
 import type { JWT } from "../jwt/index.js"
 import type { Session } from "../types.js"
+import { clearSessionCookie } from "./cookie.js"
 import { absoluteEnd, cappedExpiry, storedSessionLive, storedStart } from "./lifetime.js"
 import { hashSessionToken, maxSessionTokenLength } from "./token.js"
 import type { SessionStrategy } from "./types.js"
-
-function adapterOf(ctx: RequestContext): CheckedAdapter {
-  // Configuration validation guarantees an adapter with the session methods for this strategy.
-  return ctx.config.adapter as CheckedAdapter
-}
 
 /** The hash of the request's session token, or null when it has none (or an absurd one). */
 async function requestTokenHash(ctx: RequestContext): Promise<string | null> {
   const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
   if (!token || token.length > maxSessionTokenLength) return null
   return hashSessionToken(token)
-}
-
-function clearSessionCookie(ctx: RequestContext): void {
-  const { name, options } = ctx.cookieOptions.sessionToken
-  ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.cookies))
 }
 
 function setSessionCookie(ctx: RequestContext, token: string, expires: Date): void {
@@ -59,112 +49,121 @@ function tokenView(user: AdapterUser): JWT {
   return { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null }
 }
 
-export const databaseStrategy: SessionStrategy = {
-  async read(ctx, update) {
-    const { config } = ctx
-    if (!ctx.cookies.has(ctx.cookieOptions.sessionToken.name)) return null
-    const hash = await requestTokenHash(ctx)
-    if (!hash) {
-      clearSessionCookie(ctx)
-      return null
-    }
-    const adapter = adapterOf(ctx)
-    try {
-      const found = await adapter.getSessionAndUser(hash)
-      if (!found) {
+/** The database strategy, bound to the adapter that stores the sessions (the configuration checked its methods). */
+export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
+  return {
+    async read(ctx, update) {
+      const { config } = ctx
+      if (!ctx.cookies.has(ctx.cookieOptions.sessionToken.name)) return null
+      const hash = await requestTokenHash(ctx)
+      if (!hash) {
         clearSessionCookie(ctx)
         return null
       }
-      const { user } = found
-      const now = Date.now()
-      if (!storedSessionLive(config.session, found.session, now)) {
-        await adapter.deleteSession(hash)
-        clearSessionCookie(ctx)
-        return null
-      }
-      const end = absoluteEnd(config.session, storedStart(found.session))
-      // A session stored before `absoluteMaxAge` was set may say it lasts longer; it does not.
-      let expires = new Date(Math.min(new Date(found.session.expires).getTime(), end))
-      const { maxAge, updateAge } = config.session
-      const next = cappedExpiry(now, maxAge, end)
-      let extended = false
-      // Once the expiry has reached the absolute end there is nothing left to extend.
-      const atEnd = expires.getTime() >= end
-      if (expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now && !atEnd) {
-        expires = next
-        await adapter.updateSession({
-          sessionToken: hash,
-          expires,
-          ...(tracksMetadata(adapter) ? { lastUsedAt: new Date(now) } : {}),
-        })
-        extended = true
-      }
-      const defaults: Session = {
-        user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null },
-        expires: expires.toISOString(),
-      }
-      const token = tokenView(user)
-      const session = (await config.callbacks.session(
-        update
-          ? { session: defaults, user, token, trigger: "update", newSession: update.data }
-          : { session: defaults, user, token },
-      )) as Session
-      if (extended) setSessionCookie(ctx, ctx.cookies.get(ctx.cookieOptions.sessionToken.name)!, expires)
-      await emit(config, "session", { session })
-      return session
-    } catch (error) {
-      config.logger.error(new SessionTokenError("Reading the database session failed.", { cause: error }))
-      return null
-    }
-  },
-
-  async start(ctx, { user, recheck }) {
-    const { config } = ctx
-    const adapter = adapterOf(ctx)
-    const token = config.session.generateSessionToken()
-    if (typeof token !== "string" || token.length === 0 || token.length > maxSessionTokenLength) {
-      throw new SessionTokenError("`session.generateSessionToken` must return a non-empty string of at most 512 characters.")
-    }
-    const previous = await requestTokenHash(ctx)
-    if (previous) {
-      // The browser's old session is replaced; do not leave it usable.
-      await adapter.deleteSession(previous).catch((error: unknown) => config.logger.error(error as Error))
-    }
-    const now = Date.now()
-    const expires = cappedExpiry(now, config.session.maxAge, absoluteEnd(config.session, now))
-    const metadata = tracksMetadata(adapter)
-      ? { createdAt: new Date(now), lastUsedAt: new Date(now), userAgent: ctx.request.headers.get("user-agent")?.slice(0, 512) ?? null }
-      : {}
-    const hash = await hashSessionToken(token)
-    await adapter.createSession({ sessionToken: hash, userId: String(user.id), expires, ...metadata })
-    // A reclaim unlinks accounts before it deletes sessions: if the account is still linked now,
-    // any reclaim that follows deletes this session; if it is gone, this session must not live.
-    if (recheck && !(await recheck())) {
-      await adapter.deleteSession(hash)
-      throw new AccessDenied("The account was removed from the user while signing in (its address was proven by its owner).")
-    }
-    setSessionCookie(ctx, token, expires)
-  },
-
-  async end(ctx) {
-    const { config } = ctx
-    const hash = await requestTokenHash(ctx)
-    if (hash) {
       try {
-        const session = await adapterOf(ctx).deleteSession(hash)
-        await emit(config, "signOut", { session: session ?? null })
+        const found = await adapter.getSessionAndUser(hash)
+        if (!found) {
+          clearSessionCookie(ctx)
+          return null
+        }
+        const { user } = found
+        const now = Date.now()
+        if (!storedSessionLive(config.session, found.session, now)) {
+          await adapter.deleteSession(hash)
+          clearSessionCookie(ctx)
+          return null
+        }
+        const end = absoluteEnd(config.session, storedStart(found.session))
+        // A session stored before `absoluteMaxAge` was set may say it lasts longer; it does not.
+        let expires = new Date(Math.min(new Date(found.session.expires).getTime(), end))
+        const { maxAge, updateAge } = config.session
+        const next = cappedExpiry(now, maxAge, end)
+        let extended = false
+        // Once the expiry has reached the absolute end there is nothing left to extend.
+        const atEnd = expires.getTime() >= end
+        if (expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now && !atEnd) {
+          expires = next
+          await adapter.updateSession({
+            sessionToken: hash,
+            expires,
+            ...(tracksMetadata(adapter) ? { lastUsedAt: new Date(now) } : {}),
+          })
+          extended = true
+        }
+        const defaults: Session = {
+          user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null },
+          expires: expires.toISOString(),
+        }
+        const token = tokenView(user)
+        const session = (await config.callbacks.session(
+          update
+            ? { session: defaults, user, token, trigger: "update", newSession: update.data }
+            : { session: defaults, user, token },
+        )) as Session
+        if (extended) setSessionCookie(ctx, ctx.cookies.get(ctx.cookieOptions.sessionToken.name)!, expires)
+        await emit(config, "session", { session })
+        return session
       } catch (error) {
-        config.logger.error(new SignOutError("Deleting the session failed.", { cause: error }))
+        config.logger.error(new SessionTokenError("Reading the database session failed.", { cause: error }))
+        return null
       }
-    }
-    clearSessionCookie(ctx)
-  },
+    },
 
-  async currentUser(ctx) {
-    const hash = await requestTokenHash(ctx)
-    if (!hash) return null
-    const found = await adapterOf(ctx).getSessionAndUser(hash)
-    if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
-    return found.user
-  },
+    async start(ctx, { user, recheck }) {
+      const { config } = ctx
+      const token = config.session.generateSessionToken()
+      if (typeof token !== "string" || token.length === 0 || token.length > maxSessionTokenLength) {
+        throw new SessionTokenError("`session.generateSessionToken` must return a non-empty string of at most 512 characters.")
+      }
+      const previous = await requestTokenHash(ctx)
+      if (previous) {
+        // The browser's old session is replaced; do not leave it usable.
+        await adapter.deleteSession(previous).catch((error: unknown) => config.logger.error(error as Error))
+      }
+      const now = Date.now()
+      const expires = cappedExpiry(now, config.session.maxAge, absoluteEnd(config.session, now))
+      const metadata = tracksMetadata(adapter)
+        ? { createdAt: new Date(now), lastUsedAt: new Date(now), userAgent: ctx.request.headers.get("user-agent")?.slice(0, 512) ?? null }
+        : {}
+      const hash = await hashSessionToken(token)
+      await adapter.createSession({ sessionToken: hash, userId: String(user.id), expires, ...metadata })
+      // A reclaim unlinks accounts before it deletes sessions: if the account is still linked now,
+      // any reclaim that follows deletes this session; if it is gone, this session must not live.
+      if (recheck && !(await recheck())) {
+        await adapter.deleteSession(hash)
+        throw new AccessDenied("The account was removed from the user while signing in (its address was proven by its owner).")
+      }
+      setSessionCookie(ctx, token, expires)
+    },
+
+    async end(ctx) {
+      const { config } = ctx
+      const hash = await requestTokenHash(ctx)
+      if (hash) {
+        try {
+          const session = await adapter.deleteSession(hash)
+          await emit(config, "signOut", { session: session ?? null })
+        } catch (error) {
+          config.logger.error(new SignOutError("Deleting the session failed.", { cause: error }))
+        }
+      }
+      clearSessionCookie(ctx)
+    },
+
+    async currentUser(ctx) {
+      const hash = await requestTokenHash(ctx)
+      if (!hash) return null
+      const found = await adapter.getSessionAndUser(hash)
+      if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
+      return found.user
+    },
+
+    async signedInAt(ctx) {
+      const hash = await requestTokenHash(ctx)
+      if (!hash) return undefined
+      const found = await adapter.getSessionAndUser(hash)
+      if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return undefined
+      return storedStart(found.session)
+    },
+  }
 }

@@ -1,19 +1,12 @@
 /**
- * The session strategy of a configuration.
+ * Who is signed in on this browser. (The strategy that keeps sessions is the configuration's
+ * `sessionStrategy`.)
  *
  * @module
  */
-import type { ResolvedConfig } from "../config/resolve.js"
 import type { AdapterUser } from "../adapters/types.js"
 import type { RequestContext } from "../http/context.js"
 import type { User } from "../types.js"
-import { databaseStrategy } from "./database.js"
-import { jwtStrategy } from "./jwt.js"
-import type { SessionStrategy } from "./types.js"
-
-export function sessionStrategy(config: ResolvedConfig): SessionStrategy {
-  return config.session.strategy === "database" ? databaseStrategy : jwtStrategy
-}
 
 /**
  * The user signed in on this browser, for decisions that attach something to them (linking an
@@ -26,5 +19,5 @@ export function sessionStrategy(config: ResolvedConfig): SessionStrategy {
 export async function signedInUser(ctx: RequestContext): Promise<User | AdapterUser | null> {
   const name = ctx.cookieOptions.sessionToken.name
   for (const repeated of ctx.cookies.repeated) if (repeated === name || repeated.startsWith(`${name}.`)) return null
-  return sessionStrategy(ctx.config).currentUser(ctx)
+  return ctx.config.sessionStrategy.currentUser(ctx)
 }

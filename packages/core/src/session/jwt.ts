@@ -29,9 +29,10 @@ import type { AdapterUser } from "../adapters/types.js"
 import { JWTSessionError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
-import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
+import { readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
 import type { JWT } from "../jwt/index.js"
 import type { Account, Session, User } from "../types.js"
+import { clearSessionCookie } from "./cookie.js"
 import { absoluteEnd, cappedExpiry } from "./lifetime.js"
 import type { SessionStrategy } from "./types.js"
 
@@ -71,11 +72,6 @@ async function decodeCookie(ctx: RequestContext): Promise<{ present: boolean; to
     ctx.config.logger.debug("session token did not decode", { error: error instanceof Error ? error.name : "unknown" })
     return { present: true, token: null }
   }
-}
-
-function clearSessionCookie(ctx: RequestContext): void {
-  const { name, options } = ctx.cookieOptions.sessionToken
-  ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.cookies))
 }
 
 /**
@@ -227,5 +223,13 @@ export const jwtStrategy: SessionStrategy = {
     }
     if (own.email_unverified) return null
     return { id: token.sub, name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null }
+  },
+
+  async signedInAt(ctx) {
+    const { token } = await decodeCookie(ctx)
+    if (!token?.sub) return undefined
+    const own = ownClaims(token)
+    if (own.auth_time === undefined || !(Date.now() < endOf(ctx, own))) return undefined
+    return own.auth_time * 1000
   },
 }

@@ -8,10 +8,10 @@
  * @module
  */
 import type { AdapterUser } from "../adapters/types.js"
-import type { CheckedAdapter } from "../adapters/wrap.js"
+import type { ResolvedConfig } from "../config/resolve.js"
 import { UnsupportedStrategy } from "../errors.js"
-import { serverContext } from "../http/server-context.js"
-import type { AuthConfig, LazyAuthConfig, SessionOptions } from "../types.js"
+import { signedInFor, type ServerUser } from "../http/server-context.js"
+import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { storedSessionLive } from "./lifetime.js"
 import { hashSessionToken, maxSessionTokenLength, publicSessionId } from "./token.js"
 
@@ -29,26 +29,20 @@ export interface SessionInfo {
   userAgent: string | null
 }
 
-interface SignedIn {
-  adapter: CheckedAdapter
-  user: AdapterUser
-  currentHash: string
-  options: SessionOptions
-}
-
-/** The request's valid database session and its user, or null. Throws for a bad configuration. */
-async function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<SignedIn | null> {
-  const ctx = await serverContext(request, configOrLazy)
-  const resolved = ctx.config
-  if (resolved.session.strategy !== "database" || !resolved.adapter) {
-    throw new UnsupportedStrategy("Session management needs database sessions: configure an adapter (and no `session.strategy: \"jwt\"`).")
-  }
-  const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
-  if (!token || token.length > maxSessionTokenLength) return null
-  const currentHash = await hashSessionToken(token)
-  const found = await resolved.adapter.getSessionAndUser(currentHash)
-  if (!found || !storedSessionLive(resolved.session, found.session, Date.now())) return null
-  return { adapter: resolved.adapter, user: found.user, currentHash, options: resolved.session }
+/** The request's valid database session (the hash of its token) and its user, or null. Throws for a bad configuration. */
+function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<ServerUser<{ user: AdapterUser; currentHash: string }> | null> {
+  const adapterOf = (config: ResolvedConfig) =>
+    config.session.strategy === "database" && config.adapter
+      ? config.adapter
+      : new UnsupportedStrategy("Session management needs database sessions: configure an adapter (and no `session.strategy: \"jwt\"`).")
+  return signedInFor(request, configOrLazy, adapterOf, async (ctx, adapter) => {
+    const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
+    if (!token || token.length > maxSessionTokenLength) return null
+    const currentHash = await hashSessionToken(token)
+    const found = await adapter.getSessionAndUser(currentHash)
+    if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
+    return { user: found.user, currentHash }
+  })
 }
 
 /**
@@ -63,7 +57,7 @@ export async function listSessions(request: Request, config: AuthConfig | LazyAu
   const me = await signedIn(request, config)
   if (!me) return null
   const now = Date.now()
-  const sessions = (await me.adapter.listSessionsByUserId(me.user.id)).filter((s) => storedSessionLive(me.options, s, now))
+  const sessions = (await me.adapter.listSessionsByUserId(me.user.id)).filter((s) => storedSessionLive(me.config.session, s, now))
   const infos = await Promise.all(
     sessions.map(async (s) => ({
       id: await publicSessionId(s.sessionToken),

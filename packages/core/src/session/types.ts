@@ -30,4 +30,10 @@ export interface SessionStrategy {
   end(ctx: RequestContext): Promise<void>
   /** The user of the request's valid session, if any (used to link accounts). */
   currentUser(ctx: RequestContext): Promise<User | AdapterUser | null>
+  /**
+   * When the request's valid session started (ms since the epoch): the sign-in it came from. Undefined
+   * when there is no valid session or its start is not known (a JWT without `auth_time`, a stored
+   * session without `createdAt`).
+   */
+  signedInAt(ctx: RequestContext): Promise<number | undefined>
 }

@@ -8,32 +8,27 @@
  *   new counter is stored (`updateAuthenticatorCounter`) before anything else, so a response can
  *   never be counted twice; then the account (`getAccount`) names the user.
  * - **register**: the attestation must verify over this challenge, origin and RP ID; the credential
- *   must be new. The passkey is for the user the challenge names: the user signed in when the
- *   ceremony started (who must still be the one signed in), or a new user with the challenge's
- *   email (nobody may have signed in meanwhile). The account (`type: "webauthn"`, the credential
- *   id as `providerAccountId`) and its authenticator are written together, with the user when
- *   there is one to create.
+ *   must be new. Whose passkey it is, is `account/passkeys.ts`'s decision (`newPasskeyOwner`). The
+ *   account (`type: "webauthn"`, the credential id as `providerAccountId`) and its authenticator
+ *   are written together by the sign-in decision, with the user when there is one to create.
  *
- * Every failure to verify is a `WebAuthnVerificationError`, and no session starts. No CSRF token is
+ * Either way the verified passkey goes to the sign-in decision (`account/sign-in.ts`). Every
+ * failure to verify is a `WebAuthnVerificationError`, and no session starts. No CSRF token is
  * needed: the SameSite=Lax, sealed challenge cookie does its job, since a cross-site POST does not
  * carry it, and a response is only valid for the challenge it signs.
  *
  * @module
  */
-import { checkSignIn } from "../account/authorize.js"
-import { completeSignIn } from "../account/complete.js"
-import { decideForAccount } from "../account/sign-in.js"
-import type { AdapterAuthenticator, AdapterUser } from "../adapters/types.js"
-import type { CheckedAdapter } from "../adapters/wrap.js"
-import { AccountNotLinked, WebAuthnVerificationError } from "../errors.js"
+import { newPasskeyOwner } from "../account/passkeys.js"
+import { signIn } from "../account/sign-in.js"
+import type { AdapterAuthenticator } from "../adapters/types.js"
+import { WebAuthnVerificationError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import type { Account } from "../types.js"
 import { useChallenge, type Challenge } from "./challenge.js"
 import { fromBase64, storedCredentialId, toBase64 } from "./credential-id.js"
-import { currentAdapterUser } from "./current-user.js"
 import { simpleWebAuthn } from "./library.js"
-import type { ResolvedWebAuthnProvider } from "./provider.js"
+import type { PasskeyProvider } from "./provider.js"
 import { relyingParty, type ResolvedRelyingParty } from "./relying-party.js"
 import { authenticationResponse, postedCeremony, registrationResponse } from "./response.js"
 
@@ -46,11 +41,7 @@ async function verifying<T>(step: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-function account(provider: ResolvedWebAuthnProvider, credentialID: string): Account {
-  return { provider: provider.id, type: "webauthn", providerAccountId: credentialID }
-}
-
-export async function webAuthnCallback(ctx: RequestContext, provider: ResolvedWebAuthnProvider): Promise<InternalResponse> {
+export async function webAuthnCallback(ctx: RequestContext, provider: PasskeyProvider): Promise<InternalResponse> {
   // The challenge is read (and its cookie deleted) first, so that a request that fails in any way
   // still uses it up.
   const challenge = await useChallenge(ctx, provider)
@@ -62,8 +53,8 @@ export async function webAuthnCallback(ctx: RequestContext, provider: ResolvedWe
   return action === "authenticate" ? authenticate(ctx, provider, challenge, rp) : register(ctx, provider, challenge, rp)
 }
 
-async function authenticate(ctx: RequestContext, provider: ResolvedWebAuthnProvider, challenge: Challenge, rp: ResolvedRelyingParty): Promise<InternalResponse> {
-  const adapter = ctx.config.adapter as CheckedAdapter
+async function authenticate(ctx: RequestContext, provider: PasskeyProvider, challenge: Challenge, rp: ResolvedRelyingParty): Promise<InternalResponse> {
+  const { adapter } = provider
   const response = authenticationResponse(ctx.body.data)
   const credentialID = storedCredentialId(response.id)
   const stored = credentialID ? await adapter.getAuthenticator(credentialID) : null
@@ -84,7 +75,7 @@ async function authenticate(ctx: RequestContext, provider: ResolvedWebAuthnProvi
         counter: stored.counter,
         ...(stored.transports ? { transports: stored.transports.split(",") } : {}),
       },
-      requireUserVerification: provider.userVerification === "required",
+      requireUserVerification: provider.config.userVerification === "required",
     }),
   )
   if (!verification.verified) throw new WebAuthnVerificationError("The passkey's signature did not verify.", { cause: { provider: provider.id } })
@@ -95,15 +86,11 @@ async function authenticate(ctx: RequestContext, provider: ResolvedWebAuthnProvi
   if (!user) {
     throw new WebAuthnVerificationError(`The passkey has no account with provider "${provider.id}".`, { cause: { provider: provider.id } })
   }
-  const signingIn = account(provider, stored.providerAccountId)
-  const redirect = await checkSignIn(ctx, { user, account: signingIn })
-  if (redirect) return { redirect, cookies: ctx.setCookies }
-  const decision = await decideForAccount(ctx, { user, account: signingIn, linked: user, notLinked: AccountNotLinked })
-  return completeSignIn(ctx, { user: decision.user, account: signingIn, isNewUser: false, recheck: decision.recheck })
+  return signIn(ctx, { kind: "passkey", provider, user, providerAccountId: stored.providerAccountId })
 }
 
-async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider, challenge: Challenge, rp: ResolvedRelyingParty): Promise<InternalResponse> {
-  const adapter = ctx.config.adapter as CheckedAdapter
+async function register(ctx: RequestContext, provider: PasskeyProvider, challenge: Challenge, rp: ResolvedRelyingParty): Promise<InternalResponse> {
+  const { adapter } = provider
   const response = registrationResponse(ctx.body.data)
   const lib = await simpleWebAuthn()
   const verification = await verifying("registration", () =>
@@ -112,7 +99,7 @@ async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider,
       expectedChallenge: challenge.challenge,
       expectedOrigin: rp.origins,
       expectedRPID: rp.id,
-      requireUserVerification: provider.userVerification === "required",
+      requireUserVerification: provider.config.userVerification === "required",
     }),
   )
   if (!verification.verified) throw new WebAuthnVerificationError("The passkey's attestation did not verify.", { cause: { provider: provider.id } })
@@ -123,20 +110,7 @@ async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider,
     throw new WebAuthnVerificationError("This passkey is already registered.", { cause: { provider: provider.id } })
   }
 
-  const current = await currentAdapterUser(ctx)
-  let user: AdapterUser | { email: string; name: null }
-  if (challenge.userId !== undefined) {
-    if (current?.id !== challenge.userId) {
-      throw new WebAuthnVerificationError("The signed-in user changed since the passkey registration started.", { cause: { provider: provider.id } })
-    }
-    user = current
-  } else if (challenge.email !== undefined && !current) {
-    user = { email: challenge.email, name: null }
-  } else {
-    throw new WebAuthnVerificationError("Someone signed in since the passkey registration started.", { cause: { provider: provider.id } })
-  }
-
-  const signingUp = account(provider, credentialID)
+  const user = await newPasskeyOwner(ctx, provider, challenge)
   const authenticator = (userId: string): AdapterAuthenticator => ({
     credentialID,
     userId,
@@ -149,21 +123,5 @@ async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider,
     name: null,
     createdAt: new Date(),
   })
-  const redirect = await checkSignIn(ctx, { user, account: signingUp })
-  if (redirect) return { redirect, cookies: ctx.setCookies }
-  const decision = await decideForAccount(ctx, {
-    user,
-    account: signingUp,
-    linked: null,
-    notLinked: AccountNotLinked,
-    onLink: async (tx, userId) => {
-      await tx.createAuthenticator(authenticator(userId))
-    },
-  })
-  return completeSignIn(ctx, {
-    user: decision.user,
-    account: { ...signingUp, userId: String(decision.user.id) },
-    isNewUser: decision.isNewUser,
-    recheck: decision.recheck,
-  })
+  return signIn(ctx, { kind: "new-passkey", provider, user, credentialID, authenticator })
 }

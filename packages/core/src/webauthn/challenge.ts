@@ -2,8 +2,8 @@
  * The challenge of a passkey ceremony, carried from `webauthn-options` to the callback in the
  * `sesame.challenge` cookie.
  *
- * The cookie is sealed like the OAuth check cookies (a JWE under the secret, with the cookie name
- * as salt), HttpOnly and SameSite=Lax, and its contents name the provider and the ceremony
+ * The cookie is sealed like the OAuth check cookies (`http/sealed-cookie.ts`), HttpOnly and
+ * SameSite=Lax, and its contents name the provider and the ceremony
  * (`authenticate` or `register`) it was made for; for a registration they also name who the
  * passkey is for: the signed-in user's id, or the new user's email address. The sealed value
  * expires a minute after the ceremony's timeout, whatever the cookie's own lifetime.
@@ -21,15 +21,15 @@
  *
  * @module
  */
-import type { CheckedAdapter } from "../adapters/wrap.js"
+import type { Ceremony } from "../account/passkeys.js"
 import { oneTimeHash, stillValid, useOneTime } from "../adapters/one-time-tokens.js"
 import { WebAuthnVerificationError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { expiredCookie } from "../http/cookies.js"
-import { decode, encode } from "../jwt/index.js"
-import type { ResolvedWebAuthnProvider } from "./provider.js"
+import { sealedCookie, unsealCookie } from "../http/sealed-cookie.js"
+import type { PasskeyProvider } from "./provider.js"
 
-export type Ceremony = "authenticate" | "register"
+export type { Ceremony }
 
 export interface Challenge {
   provider: string
@@ -46,38 +46,32 @@ export interface Challenge {
 const graceSeconds = 60
 
 /** The verification-token identifier under which a provider's challenges are remembered. */
-function identifier(provider: ResolvedWebAuthnProvider): string {
+function identifier(provider: PasskeyProvider): string {
   return `webauthn-challenge:${provider.id}`
 }
 
 /** The purpose under which challenges are hashed for the adapter (`adapters/one-time-tokens.ts`). */
 const challengePurpose = "sesame-webauthn-challenge"
 
-function adapterOf(ctx: RequestContext): CheckedAdapter {
-  // Configuration validation guarantees an adapter with the verification-token methods for webauthn.
-  return ctx.config.adapter as CheckedAdapter
-}
-
 /** Remembers the challenge server-side and queues the challenge cookie on the response. */
-export async function setChallenge(ctx: RequestContext, provider: ResolvedWebAuthnProvider, challenge: Challenge): Promise<void> {
+export async function setChallenge(ctx: RequestContext, provider: PasskeyProvider, challenge: Challenge): Promise<void> {
   const { name, options } = ctx.cookieOptions.webauthnChallenge
-  const lifetime = Math.ceil(provider.timeout / 1000) + graceSeconds
+  const lifetime = Math.ceil(provider.config.timeout / 1000) + graceSeconds
   const [secret] = ctx.config.secrets as [string]
-  await adapterOf(ctx).createVerificationToken({
+  await provider.adapter.createVerificationToken({
     identifier: identifier(provider),
     token: await oneTimeHash(challengePurpose, challenge.challenge, secret),
     expires: new Date(Date.now() + lifetime * 1000),
   })
-  const value = await encode<Challenge>({ token: challenge, secret: [...ctx.config.secrets], salt: name, maxAge: lifetime })
-  ctx.setCookies.push({ name, value, options })
+  ctx.setCookies.push(await sealedCookie(ctx, { name, options }, challenge, lifetime))
 }
 
 /**
  * Consumes the remembered challenge: true when it was issued here, not used yet and not expired.
  * Each secret is tried, newest first, so that a ceremony started before a rotation still completes.
  */
-async function consume(ctx: RequestContext, provider: ResolvedWebAuthnProvider, challenge: string): Promise<boolean> {
-  const stored = await useOneTime(adapterOf(ctx), identifier(provider), challengePurpose, challenge, ctx.config.secrets)
+async function consume(ctx: RequestContext, provider: PasskeyProvider, challenge: string): Promise<boolean> {
+  const stored = await useOneTime(provider.adapter, identifier(provider), challengePurpose, challenge, ctx.config.secrets)
   return stored !== null && stillValid(stored)
 }
 
@@ -98,16 +92,15 @@ function isChallenge(value: Record<string, unknown> | null): value is Record<str
  * cookie's deletion. Throws `WebAuthnVerificationError` when the cookie is missing, altered,
  * expired, or made for another provider, or when the challenge was already used.
  */
-export async function useChallenge(ctx: RequestContext, provider: ResolvedWebAuthnProvider): Promise<Challenge> {
+export async function useChallenge(ctx: RequestContext, provider: PasskeyProvider): Promise<Challenge> {
   const { name, options } = ctx.cookieOptions.webauthnChallenge
   ctx.setCookies.push(expiredCookie(name, options))
-  const raw = ctx.cookies.get(name)
-  if (!raw) {
+  const sealed = await unsealCookie(ctx, name)
+  if (sealed === undefined) {
     throw new WebAuthnVerificationError("The challenge cookie is missing: the ceremony was not started in this browser, was already used, or took too long.", {
       cause: { provider: provider.id },
     })
   }
-  const sealed = await decode<Record<string, unknown>>({ token: raw, secret: [...ctx.config.secrets], salt: name })
   if (!isChallenge(sealed)) {
     throw new WebAuthnVerificationError("The challenge cookie could not be read: it was altered, made with another secret, or has expired.", {
       cause: { provider: provider.id },

@@ -4,45 +4,26 @@
  * cookies (either strategy) and only ever touch that user's passkeys: another user's passkey id is
  * "not found".
  *
- * Deleting is refused when the passkey is the user's last way to sign in. What counts as another
- * way, checked in the transaction that deletes:
- * - another passkey of the user whose account belongs to a configured WebAuthn provider;
- * - an account linked to the user with a configured OAuth or OIDC provider (read with the adapter's
- *   `listAccountsByUserId`; without it, no such account is counted, so the check errs on refusing);
- * - a configured email provider, since the user can always ask for a link to their address;
- * - what the app says through `canSignInWithout`: a credentials provider's `authorize` is the
- *   app's own code, so only the app knows whether this user has, say, a password.
+ * Deleting is refused when the passkey is the user's last way to sign in, by the rule of
+ * `account/ways-in.ts`, checked in the transaction that deletes.
  *
  * The adapter needs `updateAuthenticator` to rename, and `deleteAuthenticator` and `unlinkAccount`
  * to delete (the passkey's authenticator and its `webauthn` account go together).
  *
  * @module
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters/types.js"
-import type { CheckedAdapter } from "../adapters/wrap.js"
-import type { ResolvedConfig } from "../config/resolve.js"
-import { MissingAdapter } from "../errors.js"
-import { serverContext } from "../http/server-context.js"
-import type { AuthConfig, Awaitable, LazyAuthConfig } from "../types.js"
-import { currentAdapterUser } from "./current-user.js"
+import { signedInUser, type SignedInUser } from "../account/management.js"
+import { keepsAWayIn, passkeyAccounts, type WaysInOptions } from "../account/ways-in.js"
+import type { AdapterAuthenticator } from "../adapters/types.js"
+import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import type { PasskeyInfo } from "./types.js"
 
 /** Longest passkey name accepted, in characters. */
 const maxPasskeyNameLength = 64
 
-interface SignedIn {
-  config: ResolvedConfig
-  adapter: CheckedAdapter
-  user: AdapterUser
-}
-
 /** The request's signed-in user (either session strategy), or null. Throws for a bad configuration. */
-async function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<SignedIn | null> {
-  const ctx = await serverContext(request, configOrLazy)
-  const resolved = ctx.config
-  if (!resolved.adapter) throw new MissingAdapter("Passkey management needs an `adapter`, where the passkeys are stored.")
-  const user = await currentAdapterUser(ctx)
-  return user ? { config: resolved, adapter: resolved.adapter, user } : null
+function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<SignedInUser | null> {
+  return signedInUser(request, configOrLazy, "Passkey management needs an `adapter`, where the passkeys are stored.")
 }
 
 function info(authenticator: AdapterAuthenticator): PasskeyInfo {
@@ -57,7 +38,7 @@ function info(authenticator: AdapterAuthenticator): PasskeyInfo {
 }
 
 /** The user's passkey `id`, or null when it does not exist or is someone else's. */
-async function owned(me: SignedIn, id: unknown): Promise<AdapterAuthenticator | null> {
+async function owned(me: SignedInUser, id: unknown): Promise<AdapterAuthenticator | null> {
   if (typeof id !== "string" || id.length === 0) return null
   const authenticator = await me.adapter.getAuthenticator(id)
   return authenticator && authenticator.userId === me.user.id ? authenticator : null
@@ -99,38 +80,7 @@ export type PasskeyDeletionRefusal = "NotSignedIn" | "NotFound" | "LastSignInMet
 
 export type PasskeyDeletion = { deleted: true } | { deleted: false; reason: PasskeyDeletionRefusal }
 
-export interface DeletePasskeyOptions {
-  /**
-   * Whether the user can sign in without passkeys in a way Sesame cannot see, such as a password
-   * your credentials provider checks. Default: no.
-   */
-  canSignInWithout?: (user: AdapterUser) => Awaitable<boolean>
-}
-
-/** The `webauthn` accounts of configured providers that belong to `authenticator`. */
-async function accountsOf(me: SignedIn, adapter: CheckedAdapter, authenticator: AdapterAuthenticator): Promise<AdapterAccount[]> {
-  const found: AdapterAccount[] = []
-  for (const provider of me.config.providers) {
-    if (provider.type !== "webauthn") continue
-    const account = await adapter.getAccount(authenticator.providerAccountId, provider.id)
-    if (account && account.userId === me.user.id) found.push(account)
-  }
-  return found
-}
-
-/** Whether the user keeps a way to sign in once `leaving` is gone (see the module's list). */
-async function keepsAWayIn(me: SignedIn, adapter: CheckedAdapter, leaving: AdapterAuthenticator, options: DeletePasskeyOptions): Promise<boolean> {
-  const { config, user } = me
-  if (user.email && config.providers.some((p) => p.type === "email")) return true
-  for (const other of await adapter.listAuthenticatorsByUserId(user.id)) {
-    if (other.credentialID !== leaving.credentialID && (await accountsOf(me, adapter, other)).length > 0) return true
-  }
-  if (adapter.has("listAccountsByUserId")) {
-    const oauth = (await adapter.listAccountsByUserId(user.id)).filter((a) => a.type === "oauth" || a.type === "oidc")
-    if (oauth.some((a) => config.oauthProviders.has(a.provider))) return true
-  }
-  return (await options.canSignInWithout?.(user)) === true
-}
+export type DeletePasskeyOptions = WaysInOptions
 
 /**
  * Deletes one of the request user's passkeys, with its `webauthn` account, unless it is their last
@@ -154,8 +104,10 @@ export async function deletePasskey(
   return me.adapter.transaction(async (adapter): Promise<PasskeyDeletion> => {
     const authenticator = await owned({ ...me, adapter }, id)
     if (!authenticator) return { deleted: false, reason: "NotFound" }
-    if (!(await keepsAWayIn(me, adapter, authenticator, options))) return { deleted: false, reason: "LastSignInMethod" }
-    for (const account of await accountsOf(me, adapter, authenticator)) {
+    const accounts = await passkeyAccounts(me.config, adapter, me.user, authenticator)
+    const leaving = { passkey: authenticator, ...(accounts[0] ? { account: accounts[0] } : {}) }
+    if (!(await keepsAWayIn(me.config, adapter, me.user, leaving, options))) return { deleted: false, reason: "LastSignInMethod" }
+    for (const account of accounts) {
       await adapter.unlinkAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
     }
     await adapter.deleteAuthenticator(authenticator.credentialID)

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { DuplicateConditionalUI, InvalidProvider, MissingWebAuthnAutocomplete } from "../errors.js"
+import type { CheckedAdapter } from "../adapters/wrap.js"
 import type { CredentialInput } from "../credentials/types.js"
-import type { Provider } from "../types.js"
+import { DuplicateConditionalUI, InvalidProvider, MissingWebAuthnAutocomplete } from "../errors.js"
 import type { RelyingParty, WebAuthnConfig } from "./types.js"
 
 /** Milliseconds the browser waits for the user. */
@@ -20,9 +20,19 @@ export function defaultFormFields(): Record<string, CredentialInput> {
   return { email: { type: "email", autocomplete: "username webauthn" } }
 }
 
-/** A provider after `resolveWebAuthnProvider`: every option has its value. */
-export type ResolvedWebAuthnProvider = WebAuthnConfig &
+/** A provider's options after `resolveWebAuthnProvider`: every option has its value. */
+export type ResolvedWebAuthnConfig = WebAuthnConfig &
   Required<Pick<WebAuthnConfig, "enableConditionalUI" | "formFields" | "userVerification" | "residentKey" | "timeout">>
+
+/** A `webauthn` provider as its flows use it: its options with their defaults, and the adapter that keeps passkeys. */
+export interface PasskeyProvider {
+  readonly type: "webauthn"
+  readonly id: string
+  readonly name: string
+  readonly config: ResolvedWebAuthnConfig
+  /** Where passkeys, their accounts and the ceremonies' challenges are stored (validated with the configuration). */
+  readonly adapter: CheckedAdapter
+}
 
 const requirements: ReadonlySet<unknown> = new Set(["required", "preferred", "discouraged"])
 const ipAddress = /^(\d{1,3}\.){3}\d{1,3}$|:/
@@ -57,11 +67,14 @@ function checkRelyingParty(id: string, rp: Partial<RelyingParty> | undefined): v
   }
 }
 
-/** Fills in the defaults of `provider` and checks its options. Throws `InvalidProvider`. */
-export function resolveWebAuthnProvider(provider: WebAuthnConfig): ResolvedWebAuthnProvider {
+/**
+ * Fills in the defaults of `provider` and checks its options: the provider, all but its adapter
+ * (attached once the adapter is checked, see `config/providers.ts`). Throws `InvalidProvider`.
+ */
+export function resolveWebAuthnProvider(provider: WebAuthnConfig): Omit<PasskeyProvider, "adapter"> {
   const { id } = provider
   checkRelyingParty(id, provider.relayingParty)
-  const resolved: ResolvedWebAuthnProvider = {
+  const resolved: ResolvedWebAuthnConfig = {
     ...provider,
     enableConditionalUI: provider.enableConditionalUI ?? true,
     formFields: provider.formFields ?? defaultFormFields(),
@@ -75,7 +88,7 @@ export function resolveWebAuthnProvider(provider: WebAuthnConfig): ResolvedWebAu
     invalid(id, `\`timeout\` must be a positive number of milliseconds; got ${JSON.stringify(resolved.timeout)}.`)
   }
   if (!resolved.formFields || typeof resolved.formFields !== "object") invalid(id, "`formFields` must be an object of fields by name.")
-  return resolved
+  return { type: "webauthn", id, name: resolved.name, config: resolved }
 }
 
 /**
@@ -83,8 +96,8 @@ export function resolveWebAuthnProvider(provider: WebAuthnConfig): ResolvedWebAu
  * at a time, so at most one provider may ask for it, and browsers only offer passkeys in a field
  * whose `autocomplete` ends with `webauthn`.
  */
-export function checkWebAuthnProviders(providers: readonly Provider[]): void {
-  const conditional = providers.filter((p): p is WebAuthnConfig => p.type === "webauthn" && p.enableConditionalUI !== false)
+export function checkWebAuthnProviders(configs: readonly WebAuthnConfig[]): void {
+  const conditional = configs.filter((p) => p.enableConditionalUI !== false)
   if (conditional.length > 1) {
     throw new DuplicateConditionalUI(
       `WebAuthn providers ${conditional.map((p) => `"${p.id}"`).join(" and ")} both enable conditional UI; set \`enableConditionalUI: false\` on all but one.`,

@@ -5,7 +5,7 @@
  * @module
  */
 import type { RequestContext } from "../http/context.js"
-import type { ResolvedWebAuthnProvider } from "./provider.js"
+import type { PasskeyProvider } from "./provider.js"
 
 export interface ResolvedRelyingParty {
   id: string
@@ -14,9 +14,9 @@ export interface ResolvedRelyingParty {
   origins: string[]
 }
 
-export function relyingParty(ctx: RequestContext, provider: ResolvedWebAuthnProvider): ResolvedRelyingParty {
+export function relyingParty(ctx: RequestContext, provider: Pick<PasskeyProvider, "config">): ResolvedRelyingParty {
   const url = new URL(ctx.origin)
-  const overrides = provider.relayingParty ?? {}
+  const overrides = provider.config.relayingParty ?? {}
   const origin = overrides.origin ?? ctx.origin
   return {
     id: overrides.id ?? url.hostname,

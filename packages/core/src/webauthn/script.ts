@@ -10,7 +10,7 @@
  * @module
  */
 import type { RequestContext } from "../http/context.js"
-import { BadRequest } from "../http/request.js"
+import { BadRequest } from "../errors.js"
 import type { InternalResponse } from "../http/response.js"
 import { passkeyScript, passkeyScriptVersion } from "./script.generated.js"
 
@@ -20,7 +20,7 @@ export function passkeyScriptUrl(basePath: string): string {
 }
 
 export function servePasskeyScript(ctx: RequestContext): InternalResponse {
-  if (!ctx.config.providers.some((p) => p.type === "webauthn")) throw new BadRequest("No WebAuthn provider is configured.", 404)
+  if (![...ctx.config.providers.values()].some((p) => p.type === "webauthn")) throw new BadRequest("No WebAuthn provider is configured.", 404)
   const etag = `"${passkeyScriptVersion}"`
   const headers: Record<string, string> = {
     "Content-Type": "text/javascript; charset=utf-8",

@@ -10,7 +10,7 @@
  * @module
  */
 import { html } from "../pages/html.js"
-import { credentialField, formAction, hiddenFields, type Section, type SectionContext } from "../pages/signin.js"
+import { credentialField, formAction, hiddenFields, type Section, type SectionContext } from "../pages/section.js"
 import { defaultFormFields } from "./provider.js"
 import { passkeyScriptUrl } from "./script.js"
 import type { WebAuthnConfig } from "./types.js"

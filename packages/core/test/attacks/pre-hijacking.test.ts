@@ -98,6 +98,8 @@ describe.each(["database", "jwt"] as const)("passkey squatting (%s sessions)", (
     const squatted = await target.adapter.getUserByEmail(victim)
     expect(squatted?.emailVerified).toBeNull()
     expect((await session(target.config, attacker))?.user?.email).toBe(victim)
+    // A password the squatter got stored for the user (an app's own sign-up, say) is a way in too.
+    await target.adapter.setPassword({ userId: squatted!.id, hash: "$argon2id$squatter", updatedAt: new Date() })
 
     const browser = new CookieJar()
     const confirmed = await signInByEmail(target, browser, victim)
@@ -110,6 +112,7 @@ describe.each(["database", "jwt"] as const)("passkey squatting (%s sessions)", (
     expect(owner?.emailVerified).toBeInstanceOf(Date)
     expect(await target.adapter.listAuthenticatorsByUserId(owner!.id)).toEqual([])
     expect(await target.adapter.listAccountsByUserId(owner!.id)).toEqual([])
+    expect(await target.adapter.getPassword(owner!.id)).toBeNull()
 
     // The attacker's session from the squat is over, and his passkey signs nobody in.
     expect(await session(target.config, attacker)).toBeNull()

@@ -49,7 +49,7 @@ describe("the factories", () => {
     const { config } = setup()
     const resolution = resolveConfig(config, {})
     if (!resolution.ok) throw resolution.error
-    expect(resolution.config.providers[0]).toEqual({
+    expect(resolution.config.providers.get("passkey")?.config).toEqual({
       id: "passkey",
       name: "Passkey",
       type: "webauthn",

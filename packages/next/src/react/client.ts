@@ -12,7 +12,16 @@
  * @module
  */
 import type { Session } from "@sesame/core"
-import { fetchCsrfToken, fetchProviders, fetchSession as readSession, formFields, navigate, postForm, type ClientProvider } from "@sesame/core/client"
+import {
+  fetchCsrfToken,
+  fetchProviders,
+  fetchSession as readSession,
+  formFields,
+  navigate,
+  normaliseBasePath,
+  postForm,
+  type ClientProvider,
+} from "@sesame/core/client"
 
 export type { ClientProvider }
 
@@ -23,7 +32,7 @@ let currentBasePath = defaultBasePath
 
 /** Makes `basePath` the one the functions of this module use by default (the `SessionProvider` calls it). */
 export function setDefaultBasePath(basePath: string): void {
-  currentBasePath = basePath.replace(/\/+$/, "")
+  currentBasePath = normaliseBasePath(basePath)
 }
 
 /** Options of every function here. */
@@ -33,7 +42,8 @@ export interface ClientOptions {
 }
 
 function base(options?: ClientOptions): string {
-  return options?.basePath?.replace(/\/+$/, "") ?? currentBasePath
+  const basePath = options?.basePath
+  return basePath === undefined ? currentBasePath : normaliseBasePath(basePath)
 }
 
 // ---- change notifications ---------------------------------------------------------------------

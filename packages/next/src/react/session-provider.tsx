@@ -16,6 +16,7 @@
  * @module
  */
 import type { Session } from "@sesame/core"
+import { normaliseBasePath } from "@sesame/core/client"
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react"
 import { announce, defaultBasePath, fetchSession, onSessionChange, setDefaultBasePath, updateSession } from "./client.js"
 
@@ -63,7 +64,7 @@ function identity(session: Session | null | undefined): string {
 /** Makes the session available to `useSession` below it. */
 export function SessionProvider(props: SessionProviderProps): ReactNode {
   const { children, session: initial, refetchInterval = 0, refetchOnWindowFocus = true, refetchWhenOffline = false } = props
-  const basePath = (props.basePath ?? defaultBasePath).replace(/\/+$/, "")
+  const basePath = normaliseBasePath(props.basePath ?? defaultBasePath)
   setDefaultBasePath(basePath)
   const [session, setSession] = useState<Session | null | undefined>(initial)
   const current = useRef(session)

@@ -19,7 +19,9 @@ export const lookupIndexes: IndexShape[] = [
   { table: "sesame_verificationTokens", unique: true, columns: ["identifier", "token"] },
   { table: "sesame_authenticators", unique: true, columns: ["credentialID"] },
   { table: "sesame_authenticators", unique: false, columns: ["userId"] },
+  { table: "sesame_passwords", unique: true, columns: ["userId"] },
+  { table: "sesame_counters", unique: true, columns: ["key"] },
 ]
 
 /** The tables whose foreign key to users cascades on delete. */
-export const cascadingTables = ["sesame_accounts", "sesame_authenticators", "sesame_sessions"]
+export const cascadingTables = ["sesame_accounts", "sesame_authenticators", "sesame_passwords", "sesame_sessions"]

@@ -1,7 +1,7 @@
 /**
- * Where a page is shown: the built-in one, or a redirect to the app's own (`pages` option) that
- * carries what the built-in page would have used (`callbackUrl`, `error`, `code`, or for
- * verify-request the whole query).
+ * Where a page is shown, and in which language: the built-in one, or a redirect to the app's own
+ * (`pages` option) that carries what the built-in page would have used (`callbackUrl`, `error`,
+ * `code`, or for verify-request the whole query).
  *
  * A configured page that is the very endpoint it replaces (`pages.error: "/auth/error"`) would
  * redirect to itself forever; that is logged as `ErrorPageLoop` and the built-in page is shown.
@@ -12,8 +12,8 @@ import { ErrorPageLoop } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { matchRoute, type Action } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
-import { translatorForRequest, type Translator } from "../pages/i18n.js"
 import type { PagesOptions } from "../types.js"
+import { translatorForRequest, type Translator } from "./i18n.js"
 
 /** The built-in endpoint each configurable page replaces (`newUser` replaces none). */
 const endpointOf: Record<keyof PagesOptions, Action | undefined> = {
@@ -57,4 +57,10 @@ export function translatorFor(ctx: RequestContext): Translator {
 /** The URL of the sign-in page, built-in or custom. */
 export function signInPageUrl(ctx: RequestContext): string {
   return ctx.config.pages.signIn ? new URL(ctx.config.pages.signIn, ctx.origin).href : `${ctx.authUrl}/signin`
+}
+
+/** Whether `pages.error` points back at the error endpoint, which would redirect forever. */
+export function errorPageLoops(ctx: RequestContext): boolean {
+  const custom = ctx.config.pages.error
+  return !!custom && pageLoops("error", new URL(custom, ctx.origin), ctx.origin, ctx.config.basePath)
 }

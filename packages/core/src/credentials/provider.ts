@@ -1,0 +1,74 @@
+/**
+ * A `credentials` provider as its flow uses it.
+ *
+ * @module
+ */
+import type { CheckedAdapter } from "../adapters/wrap.js"
+import { InvalidProvider, MissingAuthorize } from "../errors.js"
+import { clientIpRule } from "../http/client-ip.js"
+import { passwordThrottle, type PasswordThrottle } from "../password/throttle.js"
+import type { CredentialsConfig } from "./types.js"
+
+/** A credentials provider's throttle, resolved: its limits and store, the field naming the account, the client's IP. */
+export interface CredentialsThrottle {
+  readonly limits: PasswordThrottle
+  readonly field: string
+  readonly clientIp: ((request: Request) => string | null | undefined) | undefined
+}
+
+export interface CredentialsProvider {
+  readonly type: "credentials"
+  readonly id: string
+  readonly name: string
+  /** The provider's options with their defaults (`credentials: {}` when none are given). */
+  readonly config: CredentialsConfig
+  /**
+   * With database sessions, the adapter where the users `authorize` returns are found (and created
+   * with `createUser`); undefined with JWT sessions, which store nothing.
+   */
+  readonly users: CheckedAdapter | undefined
+  /** Brute-force throttling, when the provider turns it on. */
+  readonly throttle: CredentialsThrottle | undefined
+}
+
+/**
+ * Checks `provider` and fills in its defaults: all but `users` and the throttle's default store,
+ * which come with the adapter (see `config/providers.ts`). Throws `MissingAuthorize` or
+ * `InvalidProvider`.
+ */
+export function resolveCredentialsProvider(provider: CredentialsConfig, name: string, trustProxy: boolean): Omit<CredentialsProvider, "users"> {
+  if (typeof provider.authorize !== "function") {
+    throw new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize(credentials, request)\` function.`)
+  }
+  const config = { ...provider, name, credentials: provider.credentials ?? {} }
+  return { type: "credentials", id: provider.id, name, config, throttle: resolveThrottle(config, trustProxy) }
+}
+
+function resolveThrottle(provider: CredentialsConfig, trustProxy: boolean): CredentialsThrottle | undefined {
+  const { throttle } = provider
+  if (throttle === undefined || throttle === false) return undefined
+  const invalid = (message: string, cause?: unknown) => new InvalidProvider(`The credentials provider "${provider.id}": ${message}`, cause === undefined ? undefined : { cause })
+  if (throttle !== true && (typeof throttle !== "object" || throttle === null)) throw invalid("`throttle` must be true, false or an object of limits.")
+  const { field: named, clientIp, ...options } = throttle === true ? {} : throttle
+  const field = named ?? ["email", "username"].find((f) => f in provider.credentials)
+  if (typeof field !== "string" || field.length === 0) {
+    throw invalid("`throttle` needs `field`, the posted field that names the account (the form has no `email` or `username` field).")
+  }
+  if (clientIp !== undefined && typeof clientIp !== "function") throw invalid("`throttle.clientIp` must be a function.")
+  let limits: PasswordThrottle | false
+  try {
+    limits = passwordThrottle(options)
+  } catch (error) {
+    throw invalid(`\`throttle\`: ${error instanceof Error ? error.message : String(error)}`, error)
+  }
+  if (!limits) return undefined
+  return { limits, field, clientIp: clientIpRule(clientIp, trustProxy) }
+}
+
+/** The throttle with its store: the one the app gave, else the adapter's counters when it has them, else this process's memory. */
+export function withThrottleStore(provider: Omit<CredentialsProvider, "users">, adapter: CheckedAdapter | undefined): CredentialsThrottle | undefined {
+  const { throttle } = provider
+  const explicit = provider.config.throttle !== true && provider.config.throttle ? provider.config.throttle.store : undefined
+  if (!throttle || explicit || !adapter?.has("incrementCounter")) return throttle
+  return { ...throttle, limits: { ...throttle.limits, store: adapter } }
+}

@@ -1,0 +1,76 @@
+/**
+ * What every section of the sign-in page is made of: the page's parameters, the contract between
+ * the page and a section renderer, and the form parts that sections share (the hidden CSRF and
+ * callback-URL fields, the form action, a labelled field). Apart from `signin.ts` so that a
+ * provider kind that renders its own section elsewhere (the passkey form, `webauthn/section.ts`)
+ * uses them without importing the page that lists it.
+ *
+ * @module
+ */
+import type { CredentialInput } from "../credentials/types.js"
+import type { Provider, Theme } from "../types.js"
+import { html, type SafeHtml } from "./html.js"
+import type { Translator } from "./i18n.js"
+
+/** What the sign-in page shows, and where its forms post. */
+export interface SignInPageParams {
+  providers: readonly Provider[]
+  /** Origin plus base path: the forms post below it. */
+  authUrl: string
+  csrfToken: string
+  callbackUrl: string
+  /** The `?error=` code, as received. */
+  error: string | undefined
+  /** Prefills the email fields. */
+  email: string | undefined
+  theme: Readonly<Required<Theme>>
+}
+
+/** What a section renderer gets besides its provider. */
+export interface SectionContext {
+  params: SignInPageParams
+  t: Translator
+  /** The provider's position, for ids and class names that must be unique and need no escaping. */
+  index: number
+}
+
+/** One provider's part of the page. */
+export interface Section {
+  markup: SafeHtml
+  /** A bare button: shown in a group with the neighbouring buttons, without a divider between them. */
+  button: boolean
+  /** Extra CSS rules, made only of validated values. */
+  css?: string
+  /**
+   * The section works only with its script: it is rendered hidden (with the divider that joins it
+   * to its neighbours), and the script shows it.
+   */
+  scriptOnly?: boolean
+  /** A same-origin script the section needs (a path), loaded under the page's CSP nonce. */
+  script?: string
+}
+
+/** The fields every form of the page posts: the CSRF token and the callback URL. */
+export function hiddenFields({ csrfToken, callbackUrl }: SignInPageParams): SafeHtml {
+  return html`<input type="hidden" name="csrfToken" value="${csrfToken}">
+<input type="hidden" name="callbackUrl" value="${callbackUrl}">`
+}
+
+/** Where a provider's form posts: its `signin` or `callback` endpoint. */
+export function formAction(params: SignInPageParams, endpoint: "signin" | "callback", provider: Provider): string {
+  return `${params.authUrl}/${endpoint}/${encodeURIComponent(provider.id)}`
+}
+
+/** Input types a credentials field may use; anything else is shown as text. */
+const inputTypes: ReadonlySet<string> = new Set(["text", "password", "email", "tel", "number", "url", "search", "date", "time"])
+
+/** A labelled input for a form field; `describedBy` names the id of a hint about it. */
+export function credentialField(name: string, field: CredentialInput, id: string, describedBy?: string): SafeHtml {
+  const type = field.type && inputTypes.has(field.type) ? field.type : "text"
+  return html`<label for="${id}">${field.label ?? name}</label>
+<input id="${id}" name="${name}" type="${type}"${field.placeholder ? html` placeholder="${field.placeholder}"` : ""}${
+    field.autocomplete ? html` autocomplete="${field.autocomplete}"` : ""
+  }${field.required ? html` required` : ""}${field.value !== undefined ? html` value="${field.value}"` : ""}${
+    describedBy ? html` aria-describedby="${describedBy}"` : ""
+  }>`
+}

@@ -1,0 +1,55 @@
+/**
+ * The core's server functions for the signed-in user (account, session and passkey management),
+ * bound to the request Next.js is handling: server components, route handlers and server actions
+ * have the browser's headers (`next/headers`) but no `Request`, so each call builds one the way
+ * the server actions do (`coreRequest`: the browser's headers and the cookies of `cookies()`, at the
+ * public origin the core's `appOrigin` gives) and passes the configuration `handlers` uses, so the
+ * core resolves that one object once for every use.
+ *
+ * Errors are the caller's, as with the core functions: a configuration without an adapter, or a
+ * passkey name that is not allowed, throws.
+ *
+ * @module
+ */
+import {
+  deletePasskey,
+  deleteUser,
+  listAccounts,
+  listPasskeys,
+  listSessions,
+  renamePasskey,
+  revokeOtherSessions,
+  revokeSession,
+  unlinkAccount,
+} from "@sesame/core"
+import type { ServerFunction } from "@sesame/core/integration"
+import { load } from "./config.js"
+import { coreRequest } from "./core-call.js"
+import { browserHeaders } from "./server-session.js"
+import type { PrimaryAuthConfigInput, ServerFunctions } from "./types.js"
+
+/** `fn` with the request being handled and the package's core configuration filled in. */
+function bound<Args extends unknown[], Result>(input: PrimaryAuthConfigInput, fn: ServerFunction<Args, Result>) {
+  return async (...args: Args): Promise<Result> => {
+    // Before the configuration: reading the headers is what tells Next.js the page is dynamic.
+    const { headers } = await browserHeaders()
+    const prepared = await load(input, undefined)
+    // The request a `GET session` would be: the core reads the session from it as that endpoint does.
+    return fn(coreRequest(prepared, headers, "session"), prepared.handlers, ...args)
+  }
+}
+
+/** The server functions of `Sesame(config)`. */
+export function serverFunctions(input: PrimaryAuthConfigInput): ServerFunctions {
+  return {
+    listAccounts: bound(input, listAccounts),
+    unlinkAccount: bound(input, unlinkAccount),
+    deleteUser: bound(input, deleteUser),
+    listSessions: bound(input, listSessions),
+    revokeSession: bound(input, revokeSession),
+    revokeOtherSessions: bound(input, revokeOtherSessions),
+    listPasskeys: bound(input, listPasskeys),
+    renamePasskey: bound(input, renamePasskey),
+    deletePasskey: bound(input, deletePasskey),
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The server functions of `Sesame(config)` (accounts, sessions, passkeys), with `next/headers`
+ * standing in for Next.js and everything of Sesame's running for real: they act for the user of
+ * the browser's cookies, through the configuration `handlers` uses.
+ */
+import { aliceCredentials, current, newRequest, secret } from "./next-request.js"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { MemoryAdapter } from "@sesame/core/adapters"
+import GitHub from "@sesame/core/providers/github"
+import Sesame, { type PrimaryAuthConfig } from "@sesame/next"
+
+const alice = { email: "alice@example.com", password: "wonderland", redirect: false } as const
+const passkey = {
+  credentialID: "cred-1",
+  providerAccountId: "cred-1",
+  credentialPublicKey: "cHVibGlj",
+  counter: 0,
+  credentialDeviceType: "multiDevice",
+  credentialBackedUp: true,
+  transports: "internal",
+}
+
+beforeEach(() => {
+  current.jar.clear()
+  newRequest()
+})
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+/** Database sessions in memory, with Alice created on her first sign-in; GitHub configured too. */
+function databaseConfig(extra: Partial<PrimaryAuthConfig> = {}) {
+  const adapter = MemoryAdapter()
+  const config: PrimaryAuthConfig = {
+    secret,
+    trustHost: true,
+    adapter,
+    session: { strategy: "database" },
+    providers: [aliceCredentials(true), GitHub({ clientId: "app", clientSecret: "a-long-client-secret-0123456789abcdef" })],
+    ...extra,
+  }
+  return { adapter, config }
+}
+
+/** Alice signed in (the cookie in the jar), her GitHub account and a passkey linked; her user id. */
+async function aliceWithAccounts(sesame: ReturnType<typeof Sesame>, adapter: ReturnType<typeof MemoryAdapter>): Promise<string> {
+  await sesame.signIn("credentials", alice)
+  const userId = [...adapter.tables.users.values()][0]!.id
+  await adapter.linkAccount({ userId, type: "oauth", provider: "github", providerAccountId: "1234" })
+  await adapter.linkAccount({ userId, type: "webauthn", provider: "passkey", providerAccountId: passkey.providerAccountId })
+  await adapter.createAuthenticator({ ...passkey, userId })
+  return userId
+}
+
+describe("server functions of Sesame(config)", () => {
+  it("answer as signed out without a session cookie", async () => {
+    const { config } = databaseConfig()
+    const sesame = Sesame(config)
+    expect(await sesame.listAccounts()).toBeNull()
+    expect(await sesame.listSessions()).toBeNull()
+    expect(await sesame.listPasskeys()).toBeNull()
+    expect(await sesame.unlinkAccount({ provider: "github", providerAccountId: "1234" })).toEqual({ unlinked: false, reason: "NotSignedIn" })
+    expect(await sesame.deleteUser()).toEqual({ deleted: false, reason: "NotSignedIn" })
+    expect(await sesame.revokeSession("x")).toBe(false)
+    expect(await sesame.revokeOtherSessions()).toBe(0)
+    expect(await sesame.renamePasskey("cred-1", "Laptop")).toBeNull()
+    expect(await sesame.deletePasskey("cred-1")).toEqual({ deleted: false, reason: "NotSignedIn" })
+  })
+
+  it("list and unlink the accounts of the browser's user, keeping a way to sign in", async () => {
+    const { adapter, config } = databaseConfig()
+    const sesame = Sesame(config)
+    await aliceWithAccounts(sesame, adapter)
+    expect(await sesame.listAccounts()).toEqual(
+      expect.arrayContaining([
+        { provider: "github", providerAccountId: "1234", type: "oauth", providerName: "GitHub" },
+        { provider: "passkey", providerAccountId: "cred-1", type: "webauthn", providerName: "passkey" },
+      ]),
+    )
+    // GitHub stays, so the passkey's account may go, and its passkey with it.
+    expect(await sesame.unlinkAccount({ provider: "passkey", providerAccountId: "cred-1" })).toEqual({ unlinked: true })
+    expect(await sesame.listPasskeys()).toEqual([])
+    // GitHub is now the only way in, unless the app says there is another (a password).
+    expect(await sesame.unlinkAccount({ provider: "github", providerAccountId: "1234" })).toEqual({ unlinked: false, reason: "LastSignInMethod" })
+    expect(await sesame.unlinkAccount({ provider: "github", providerAccountId: "1234" }, { canSignInWithout: () => true })).toEqual({ unlinked: true })
+    expect(await sesame.unlinkAccount({ provider: "github", providerAccountId: "1234" })).toEqual({ unlinked: false, reason: "NotFound" })
+    expect(await sesame.listAccounts()).toEqual([])
+  })
+
+  it("list, rename and delete passkeys", async () => {
+    const { adapter, config } = databaseConfig()
+    const sesame = Sesame(config)
+    await aliceWithAccounts(sesame, adapter)
+    expect(await sesame.listPasskeys()).toEqual([expect.objectContaining({ id: "cred-1", name: null, transports: ["internal"] })])
+    expect(await sesame.renamePasskey("cred-1", "  Work laptop ")).toMatchObject({ id: "cred-1", name: "Work laptop" })
+    expect(await sesame.renamePasskey("someone-else", "x")).toBeNull()
+    await expect(sesame.renamePasskey("cred-1", "")).rejects.toThrow(TypeError)
+    // GitHub is still linked, so the passkey may go.
+    expect(await sesame.deletePasskey("cred-1")).toEqual({ deleted: true })
+    expect(await sesame.deletePasskey("cred-1")).toEqual({ deleted: false, reason: "NotFound" })
+    expect(await sesame.listPasskeys()).toEqual([])
+  })
+
+  it("list and revoke the user's sessions, from the browser's own", async () => {
+    const { config } = databaseConfig()
+    const sesame = Sesame(config)
+    await sesame.signIn("credentials", alice)
+    const elsewhere = new Map(current.jar)
+    current.jar.clear()
+    await sesame.signIn("credentials", alice)
+    const sessions = await sesame.listSessions()
+    expect(sessions?.map((s) => s.current).sort()).toEqual([false, true])
+    expect(await sesame.revokeSession("not-an-id")).toBe(false)
+    const other = sessions!.find((s) => !s.current)!
+    expect(await sesame.revokeSession(other.id)).toBe(true)
+    expect((await sesame.listSessions())?.map((s) => s.current)).toEqual([true])
+
+    // The other browser signs in again; "sign out everywhere else" ends it.
+    const here = new Map(current.jar)
+    current.jar.clear()
+    for (const [name, value] of elsewhere) current.jar.set(name, value)
+    expect(await sesame.auth()).toBeNull()
+    await sesame.signIn("credentials", alice)
+    current.jar.clear()
+    for (const [name, value] of here) current.jar.set(name, value)
+    expect(await sesame.revokeOtherSessions()).toBe(1)
+    expect(await sesame.listSessions()).toHaveLength(1)
+  })
+
+  it("delete the user only after a recent sign-in", async () => {
+    const { adapter, config } = databaseConfig()
+    const sesame = Sesame(config)
+    await sesame.signIn("credentials", alice)
+    const now = Date.now()
+    vi.spyOn(Date, "now").mockReturnValue(now + 5_000)
+    expect(await sesame.deleteUser({ maxSignInAge: 1 })).toEqual({ deleted: false, reason: "SignInTooOld" })
+    vi.restoreAllMocks()
+    expect(await sesame.deleteUser()).toEqual({ deleted: true })
+    expect(adapter.tables.users.size).toBe(0)
+    expect(await sesame.auth()).toBeNull()
+  })
+
+  it("pass the configuration handlers use: a lazy one is called without a request, a custom basePath is kept", async () => {
+    const { adapter, config } = databaseConfig({ basePath: "/auth" })
+    const lazy = vi.fn(() => config)
+    const sesame = Sesame(lazy)
+    await sesame.signIn("credentials", alice)
+    await adapter.linkAccount({ userId: [...adapter.tables.users.values()][0]!.id, type: "oauth", provider: "github", providerAccountId: "1" })
+    expect(await sesame.listAccounts()).toEqual([expect.objectContaining({ provider: "github" })])
+    expect(lazy).toHaveBeenCalledWith(undefined)
+  })
+
+  it("work in a server component, where cookies cannot be set", async () => {
+    const { config } = databaseConfig()
+    const sesame = Sesame(config)
+    await sesame.signIn("credentials", alice)
+    newRequest({ readonly: true })
+    expect(await sesame.listSessions()).toEqual([expect.objectContaining({ current: true })])
+    expect(await sesame.listAccounts()).toEqual([])
+    expect(current.written.size).toBe(0)
+  })
+
+  it("throw the core's configuration error to the caller (no adapter)", async () => {
+    const sesame = Sesame({ secret, trustHost: true, providers: [aliceCredentials()] })
+    await sesame.signIn("credentials", alice)
+    await expect(sesame.listAccounts()).rejects.toThrow(/adapter/)
+    await expect(sesame.listPasskeys()).rejects.toThrow(/adapter/)
+  })
+})

@@ -1,0 +1,69 @@
+/**
+ * The core's server functions for the signed-in user (account, session and passkey management),
+ * taking the request and the configuration the way `getSession(request, options)` does: the
+ * request SolidStart is handling (`getRequestEvent()!.request` in a server function) and the
+ * options given to `SolidAuth`, turned into the core configuration `SolidAuth` itself uses, so the
+ * core resolves that one object once for every use.
+ *
+ * Unlike `getSession`, they do not fail closed: they act for the user, and the caller must know
+ * when that did not happen. Errors are the caller's, as with the core functions (a configuration
+ * without an adapter, a passkey name that is not allowed).
+ *
+ * @module
+ */
+import * as core from "@sesame/core"
+import type { ServerFunction } from "@sesame/core/integration"
+import { coreConfig, type SolidAuthOptions } from "./config.js"
+
+/**
+ * `fn` taking the integration's options instead of the core configuration. (The parameter is
+ * `config`, not `options`: several functions have `options` of their own among `args`.)
+ */
+function withOptions<Args extends unknown[], Result>(fn: ServerFunction<Args, Result>, owner: string) {
+  return async (request: Request, config: SolidAuthOptions, ...args: Args): Promise<Result> =>
+    fn(request, coreConfig(config, owner).config, ...args)
+}
+
+/**
+ * The provider accounts linked to the request's user (never tokens), or null when it is not signed
+ * in. Needs an `adapter`.
+ *
+ * @example
+ * ```ts
+ * const accounts = await listAccounts(getRequestEvent()!.request, authConfig)
+ * // [{ provider: "github", providerAccountId: "1234", type: "oauth", providerName: "GitHub" }]
+ * ```
+ */
+export const listAccounts = withOptions(core.listAccounts, "listAccounts")
+
+/**
+ * Removes one of the request user's provider accounts (from `listAccounts`), unless it is their
+ * last way to sign in: `{ unlinked: true }`, or `{ unlinked: false, reason }`.
+ * `options.canSignInWithout` tells of ways Sesame cannot see (a password).
+ */
+export const unlinkAccount = withOptions(core.unlinkAccount, "unlinkAccount")
+
+/**
+ * Deletes the request's user with their accounts, sessions and passkeys, when the session's sign-in
+ * is recent (`options.maxSignInAge`, default 10 minutes): `{ deleted: true }`, or
+ * `{ deleted: false, reason }`. Sign a JWT session out afterwards.
+ */
+export const deleteUser = withOptions(core.deleteUser, "deleteUser")
+
+/** The request user's database sessions, newest first, or null when it is not signed in. */
+export const listSessions = withOptions(core.listSessions, "listSessions")
+
+/** Revokes one of the request user's sessions by its `id` (from `listSessions`); whether one was revoked. */
+export const revokeSession = withOptions(core.revokeSession, "revokeSession")
+
+/** Signs the request's user out everywhere but this session; how many sessions ended. */
+export const revokeOtherSessions = withOptions(core.revokeOtherSessions, "revokeOtherSessions")
+
+/** The request user's passkeys, oldest first, or null when it is not signed in. */
+export const listPasskeys = withOptions(core.listPasskeys, "listPasskeys")
+
+/** Names one of the request user's passkeys; null when not signed in or not theirs. Throws a `TypeError` for a bad name. */
+export const renamePasskey = withOptions(core.renamePasskey, "renamePasskey")
+
+/** Deletes one of the request user's passkeys with its account, unless it is their last way to sign in. */
+export const deletePasskey = withOptions(core.deletePasskey, "deletePasskey")
