@@ -38,6 +38,10 @@ export async function runAxe(
   page: Page,
   options: RunOptions = { runOnly: { type: "tag", values: [...defaultAxeTags] }, resultTypes: ["violations"] },
 ): Promise<AxeReport> {
+  // Next.js streams a page's metadata after its body on a client-side navigation (a server action
+  // that redirects, for one): for a moment the new page is on screen without its <title>. Give the
+  // title that moment; a page that really has none still fails axe's document-title rule below.
+  await page.waitForFunction(() => document.title.trim() !== "", undefined, { timeout: 3000 }).catch(() => {})
   await page.evaluate(await loadAxe())
   const results = await page.evaluate(
     (runOptions) => (window as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe.run(document, runOptions),
