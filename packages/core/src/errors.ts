@@ -20,6 +20,7 @@ export type ErrorType =
   | "CallbackRouteError"
   | "CredentialsSignin"
   | "DuplicateConditionalUI"
+  | "EmailNotVerified"
   | "EmailSignin"
   | "ErrorPageLoop"
   | "EventError"
@@ -134,6 +135,14 @@ export class OAuthCallbackError extends SignInError {
 /** Starting an OAuth sign-in failed: the provider's endpoints could not be discovered. */
 export class OAuthSignInError extends SignInError {
   override readonly type = "OAuthSignInError" as const
+}
+/**
+ * A password sign-in with the right password, for an address that is not confirmed yet (the
+ * provider requires it): a new confirmation link was sent. Only someone who knows the password
+ * sees this answer, so it tells nobody else that the address has an account.
+ */
+export class EmailNotVerified extends SignInError {
+  override readonly type = "EmailNotVerified" as const
 }
 /** Sending the verification email failed. */
 export class EmailSignInError extends SignInError {
@@ -314,6 +323,7 @@ export type AnyAuthError =
   | MissingAdapter
   | MissingAdapterMethods
   | MissingAuthorize
+  | EmailNotVerified
   | MissingCSRF
   | MissingSecretError
   | MissingWebAuthnAutocomplete
@@ -336,6 +346,7 @@ export const clientSafeErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "AccessDenied",
   "AccountNotLinked",
   "CredentialsSignin",
+  "EmailNotVerified",
   "EmailSignin",
   "InvalidCheck",
   "MissingCSRF",

@@ -46,6 +46,7 @@ export type {
   SignInCallbackParams,
   SignInEventMessage,
   SignInFailureMessage,
+  PasswordChangeMessage,
   Theme,
   User,
 } from "./types.js"
@@ -89,6 +90,17 @@ export {
   type UserDeletionRefusal,
 } from "./account/management.js"
 export type { WaysInOptions } from "./account/ways-in.js"
+export {
+  changePassword,
+  hasPassword,
+  setPassword,
+  type PasswordChangeRefusal,
+  type PasswordChanging,
+  type PasswordSetRefusal,
+  type PasswordSetting,
+  type SetPasswordOptions,
+} from "./password/account.js"
+export type { PasswordConfig, PasswordEmailKind, PasswordEmailParams } from "./password/types.js"
 export {
   deletePasskey,
   listPasskeys,

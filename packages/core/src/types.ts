@@ -14,6 +14,7 @@ import type { JWT, JWTOptions } from "./jwt/index.js"
 import type { LoggerInstance } from "./logger.js"
 import type { AnyOAuthConfig, OAuthConfig } from "./oauth/types.js"
 import type { MessageOverrides } from "./pages/messages.js"
+import type { PasswordConfig } from "./password/types.js"
 import type { raw, skipCSRFCheck } from "./symbols.js"
 import type { WebAuthnConfig } from "./webauthn/types.js"
 
@@ -70,7 +71,7 @@ export interface Profile {
 }
 
 /** The kinds of provider. */
-export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn"
+export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn" | "password"
 
 /** A provider account and, for OAuth, its token set. */
 export interface Account {
@@ -103,7 +104,7 @@ export interface CommonProviderOptions {
 }
 
 /** Any provider object. An OAuth provider may be typed with its own profile type (`AnyOAuthConfig`). */
-export type Provider = OAuthConfig | AnyOAuthConfig | CredentialsConfig | EmailConfig | WebAuthnConfig
+export type Provider = OAuthConfig | AnyOAuthConfig | CredentialsConfig | EmailConfig | WebAuthnConfig | PasswordConfig
 
 /** A provider, or a provider factory called with no options (`providers: [GitHub]`). */
 export type ProviderInput = Provider | (() => Provider)
@@ -213,10 +214,19 @@ export interface SignInEventMessage {
 export interface SignInFailureMessage {
   provider: string
   identifier: string | null
-  /** Why: the credentials were refused, or too many attempts failed before this one. */
-  reason: "credentials" | "throttled"
+  /**
+   * Why: the credentials (or password) were refused, too many attempts failed before this one, or
+   * (password provider) the password was right but the address is not confirmed yet.
+   */
+  reason: "credentials" | "throttled" | "unverified"
   /** With `throttled`: seconds until another attempt may be made. */
   retryAfter?: number
+}
+
+export interface PasswordChangeMessage {
+  user: AdapterUser
+  how: "set" | "changed" | "reset"
+  sessionsEnded: number
 }
 
 /** Functions told about what happened. They cannot change the flow; a throw is only logged. */
@@ -235,6 +245,12 @@ export interface EventCallbacks {
    * account (the throttle's `field`, else `email` or `username`), never the password.
    */
   signInFailure: (message: SignInFailureMessage) => Awaitable<void>
+  /**
+   * A user's password was set (`set`: a first password, `setPassword`), changed by its owner
+   * (`changed`: `changePassword`), or replaced through a reset link (`reset`). Never carries the
+   * password or its hash. `sessionsEnded` counts the database sessions that were ended with it.
+   */
+  passwordChange: (message: PasswordChangeMessage) => Awaitable<void>
   /** The user was deleted with everything stored for them (`deleteUser`). */
   deleteUser: (message: { user: AdapterUser }) => Awaitable<void>
   /** JWT strategy: `session` and `token`; database strategy: `session`. */

@@ -96,7 +96,7 @@ export async function signInAction(
     const params = Object.fromEntries(new URLSearchParams(authorizationParams ?? ""))
     response = await post(prepared, `signin/${encodeURIComponent(found.id)}`, { form: { ...params, callbackUrl } })
   } else {
-    const path = found.type === "credentials" ? "callback" : "signin"
+    const path = found.type === "credentials" || found.type === "password" ? "callback" : "signin"
     response = await post(prepared, `${path}/${encodeURIComponent(found.id)}`, { form: { ...fields, callbackUrl } })
   }
   return finish(targetOf(response, `Signing in with "${found.id}"`), redirect)

@@ -12,14 +12,17 @@
  * @module
  */
 import {
+  changePassword,
   deletePasskey,
   deleteUser,
+  hasPassword,
   listAccounts,
   listPasskeys,
   listSessions,
   renamePasskey,
   revokeOtherSessions,
   revokeSession,
+  setPassword,
   unlinkAccount,
 } from "@sesame/core"
 import type { ServerFunction } from "@sesame/core/integration"
@@ -51,5 +54,8 @@ export function serverFunctions(input: PrimaryAuthConfigInput): ServerFunctions 
     listPasskeys: bound(input, listPasskeys),
     renamePasskey: bound(input, renamePasskey),
     deletePasskey: bound(input, deletePasskey),
+    hasPassword: bound(input, hasPassword),
+    changePassword: bound(input, changePassword),
+    setPassword: bound(input, setPassword),
   }
 }

@@ -14,8 +14,11 @@ import type {
   DeleteUserOptions,
   PasskeyDeletion,
   PasskeyInfo,
+  PasswordChanging,
+  PasswordSetting,
   Session,
   SessionInfo,
+  SetPasswordOptions,
   UserDeletion,
   WaysInOptions,
 } from "@sesame/core"
@@ -157,6 +160,15 @@ export interface ServerFunctions {
   renamePasskey(id: string, name: string): Promise<PasskeyInfo | null>
   /** Deletes one of the user's passkeys with its account, unless it is their last way to sign in. */
   deletePasskey(id: string, options?: DeletePasskeyOptions): Promise<PasskeyDeletion>
+  /** Whether the user has a password (the `Password()` provider), or null when signed out. */
+  hasPassword(): Promise<boolean | null>
+  /**
+   * Changes the user's password: the current one must match (attempts count against the sign-in
+   * throttle) and the new one pass the policy. Ends the user's other database sessions.
+   */
+  changePassword(passwords: { currentPassword: string; newPassword: string }): Promise<PasswordChanging>
+  /** Sets a first password for a user who has none, after a recent sign-in (`options.maxSignInAge`, default 10 minutes). */
+  setPassword(password: { newPassword: string }, options?: SetPasswordOptions): Promise<PasswordSetting>
 }
 
 /** What `Sesame()` returns. */

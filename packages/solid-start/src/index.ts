@@ -6,8 +6,9 @@
  * - `requireSession(request, options, redirectTo?)`: the guard for server functions and queries;
  * - `authMiddleware(options, { protect, redirectTo? })`: the guard for `createMiddleware`;
  * - `listAccounts(request, options)`, `unlinkAccount`, `deleteUser`, `listSessions`,
- *   `revokeSession`, `revokeOtherSessions`, `listPasskeys`, `renamePasskey`, `deletePasskey`: the
- *   signed-in user's accounts, sessions and passkeys.
+ *   `revokeSession`, `revokeOtherSessions`, `listPasskeys`, `renamePasskey`, `deletePasskey`,
+ *   `hasPassword`, `changePassword`, `setPassword`: the signed-in user's accounts, sessions,
+ *   passkeys and password.
  *
  * The browser side is `@sesame/solid-start/client`.
  *
@@ -17,14 +18,17 @@ export { SolidAuth, type SolidAuthHandler, type SolidAuthHandlers } from "./hand
 export { getSession, requireSession, type AuthenticatedSession } from "./session.js"
 export { authMiddleware, type AuthMiddleware, type ProtectOptions } from "./middleware.js"
 export {
+  changePassword,
   deleteUser,
   deletePasskey,
+  hasPassword,
   listAccounts,
   listPasskeys,
   listSessions,
   renamePasskey,
   revokeOtherSessions,
   revokeSession,
+  setPassword,
   unlinkAccount,
 } from "./server-functions.js"
 export type { SolidAuthConfig, SolidAuthOptions } from "./config.js"
@@ -37,9 +41,12 @@ export type {
   DeleteUserOptions,
   PasskeyDeletion,
   PasskeyInfo,
+  PasswordChanging,
+  PasswordSetting,
   Session,
   SessionInfo,
   User,
   UserDeletion,
+  SetPasswordOptions,
   WaysInOptions,
 } from "@sesame/core"

@@ -67,3 +67,19 @@ export const renamePasskey = withOptions(core.renamePasskey, "renamePasskey")
 
 /** Deletes one of the request user's passkeys with its account, unless it is their last way to sign in. */
 export const deletePasskey = withOptions(core.deletePasskey, "deletePasskey")
+
+/** Whether the request's user has a password (the `Password()` provider), or null when it is not signed in. */
+export const hasPassword = withOptions(core.hasPassword, "hasPassword")
+
+/**
+ * Changes the request user's password: the current one must match (attempts count against the
+ * sign-in throttle) and the new one pass the policy: `{ changed: true, sessionsEnded }`, or
+ * `{ changed: false, reason }`. Ends the user's other database sessions.
+ */
+export const changePassword = withOptions(core.changePassword, "changePassword")
+
+/**
+ * Sets a first password for the request's user, who has none, after a recent sign-in
+ * (`options.maxSignInAge`, default 10 minutes): `{ set: true }`, or `{ set: false, reason }`.
+ */
+export const setPassword = withOptions(core.setPassword, "setPassword")

@@ -9,6 +9,7 @@ import type { AdapterAuthenticator, AdapterUser } from "../adapters/types.js"
 import type { CredentialsProvider } from "../credentials/provider.js"
 import type { EmailProvider } from "../email/resolve.js"
 import type { OAuthProvider } from "../oauth/provider.js"
+import type { PasswordProvider } from "../password/provider.js"
 import type { TokenSet } from "../oauth/types.js"
 import type { Profile, User } from "../types.js"
 import type { PasskeyProvider } from "../webauthn/provider.js"
@@ -63,4 +64,17 @@ export interface NewPasskeyIdentity {
   readonly authenticator: (userId: string) => AdapterAuthenticator
 }
 
-export type VerifiedIdentity = CredentialsIdentity | OAuthIdentity | EmailIdentity | PasskeyIdentity | NewPasskeyIdentity
+/**
+ * The password provider vouches for this stored user: the password matched (and the address is
+ * confirmed, where the provider requires it), or a confirmation link the provider sent was used.
+ */
+export interface PasswordIdentity {
+  readonly kind: "password"
+  readonly provider: PasswordProvider
+  readonly user: AdapterUser
+  readonly isNewUser: boolean
+  /** Whether what was verified still holds once the session exists (the password was not changed meanwhile). */
+  readonly recheck?: () => Promise<boolean>
+}
+
+export type VerifiedIdentity = CredentialsIdentity | OAuthIdentity | EmailIdentity | PasskeyIdentity | NewPasskeyIdentity | PasswordIdentity

@@ -10,6 +10,7 @@
  */
 import type { AdapterAccount, AdapterUser } from "../adapters/types.js"
 import type { ResolvedConfig } from "../config/resolve.js"
+import { defaultMaxSignInAge } from "../config/defaults.js"
 import { MissingAdapter } from "../errors.js"
 import { emit } from "../events.js"
 import { signedInFor, type ServerUser } from "../http/server-context.js"
@@ -47,8 +48,6 @@ export interface DeleteUserOptions {
   maxSignInAge?: number
 }
 
-/** Default of `DeleteUserOptions.maxSignInAge`. */
-const defaultMaxSignInAge = 10 * 60
 
 /** The signed-in stored user of a server function, and when their session's sign-in was (read only when asked). */
 export type SignedInUser = ServerUser<{ user: AdapterUser; signedInAt: () => Promise<number | undefined> }>

@@ -85,6 +85,16 @@ const attempts: Attempts = {
     }
   },
 
+  async password(_ctx, { provider, user, isNewUser, recheck }) {
+    const account: Account = { provider: provider.id, type: "password", providerAccountId: user.id }
+    return {
+      callback: { user, account },
+      // The provider found the stored user; nothing is created or linked here.
+      decide: async () => ({ user, isNewUser, ...(recheck ? { recheck } : {}) }),
+      account: () => account,
+    }
+  },
+
   async "new-passkey"(ctx, { provider, user, credentialID, authenticator }) {
     const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: credentialID }
     return {

@@ -3,6 +3,8 @@
  * `unlinkAccount` and `deletePasskey` from locking a user out. What counts, read in the caller's
  * transaction:
  * - a configured email provider, when the user has an address (they can always ask for a link);
+ * - a configured password provider, when the user has an address: with a password they sign in,
+ *   and without one the forgotten-password link sets one;
  * - an account linked to the user with a configured OAuth or OIDC provider, other than the one
  *   leaving (read with the adapter's `listAccountsByUserId`; without it, no such account is
  *   counted, so the check errs on refusing);
@@ -56,7 +58,7 @@ export async function keepsAWayIn(
   leaving: Leaving,
   options: WaysInOptions = {},
 ): Promise<boolean> {
-  if (user.email && [...config.providers.values()].some((p) => p.type === "email")) return true
+  if (user.email && [...config.providers.values()].some((p) => p.type === "email" || p.type === "password")) return true
   if (adapter.has("listAccountsByUserId")) {
     for (const account of await adapter.listAccountsByUserId(user.id)) {
       const type = config.providers.get(account.provider)?.type

@@ -12,6 +12,7 @@ import { BadRequest } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { finishAuthorization } from "../oauth/callback.js"
+import { passwordCallback } from "../password/sign-in.js"
 import { webAuthnCallback } from "../webauthn/callback.js"
 
 export async function callback(ctx: RequestContext, provider: ResolvedProvider): Promise<InternalResponse> {
@@ -27,5 +28,8 @@ export async function callback(ctx: RequestContext, provider: ResolvedProvider):
     case "webauthn":
       if (ctx.method !== "POST") throw new BadRequest("Passkey responses are posted to this endpoint; GET is not supported.")
       return webAuthnCallback(ctx, provider)
+    case "password":
+      if (ctx.method !== "POST") throw new BadRequest("Passwords are posted to this endpoint; GET is not supported.")
+      return passwordCallback(ctx, provider)
   }
 }

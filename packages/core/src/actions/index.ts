@@ -11,7 +11,10 @@
  * | POST   | `session`, `signout`    | none                             | yes                 | yes                     |
  * | POST   | `signin`                | none                             | yes                 | no (shows the page)     |
  * | POST   | `signin/:provider`      | must exist                       | yes                 | yes                     |
- * | POST   | `callback/:provider`    | must exist                       | yes, but `oauth`/`oidc` | `credentials`, `email` |
+ * | POST   | `callback/:provider`    | must exist                       | yes, but `oauth`/`oidc` | `credentials`, `email`, `password` |
+ * | GET    | `signup`, `forgot-password` | none (the password provider's forms) | no          | no                      |
+ * | GET    | `reset-password/:p`, `verify-email/:p` | must exist, a `password` one | no   | no (a page; nothing is used) |
+ * | POST   | `signup/:p`, `forgot-password/:p`, `reset-password/:p`, `verify-email/:p` | must exist, a `password` one | yes | yes |
  *
  * - **Provider.** A path that names a provider must name one that exists (`404`), unless the row
  *   says otherwise; one left out for its missing settings (`config/providers.ts`) answers its
@@ -42,6 +45,7 @@ import { callback } from "./callback.js"
 import { csrf } from "./csrf.js"
 import { showError } from "./error.js"
 import { providers } from "./providers.js"
+import { forgotPassword, resetPasswordLink, showForgotPassword, showSignUp, signUp, verifyEmail } from "./password.js"
 import { getSession, updateSession } from "./session.js"
 import { backToSignInPage, showSignIn, signIn } from "./signin.js"
 import { showSignOut, signOut } from "./signout.js"
@@ -67,7 +71,8 @@ function route<P extends ResolvedProvider | undefined = undefined>(row: Omit<Rou
   return row as Route
 }
 
-const allKinds: readonly ProviderType[] = ["credentials", "oauth", "oidc", "email", "webauthn"]
+const allKinds: readonly ProviderType[] = ["credentials", "oauth", "oidc", "email", "webauthn", "password"]
+const password = { kinds: ["password"] } as const satisfies Route["provider"]
 
 /** The rows, keyed `METHOD action` or `METHOD action/:provider`. */
 const routes: Readonly<Record<string, Route>> = {
@@ -89,10 +94,18 @@ const routes: Readonly<Record<string, Route>> = {
   "POST callback/:provider": route<ResolvedProvider>({
     provider: {},
     refuseUnavailable: true,
-    csrf: ["credentials", "email"],
+    csrf: ["credentials", "email", "password"],
     crossSite: ["oauth", "oidc"],
     run: callback,
   }),
+  "GET signup": route({ run: showSignUp }),
+  "POST signup/:provider": route({ provider: password, csrf: true, run: signUp }),
+  "GET forgot-password": route({ run: showForgotPassword }),
+  "POST forgot-password/:provider": route({ provider: password, csrf: true, run: forgotPassword }),
+  "GET reset-password/:provider": route({ provider: password, run: resetPasswordLink }),
+  "POST reset-password/:provider": route({ provider: password, csrf: true, run: resetPasswordLink }),
+  "GET verify-email/:provider": route({ provider: password, run: verifyEmail }),
+  "POST verify-email/:provider": route({ provider: password, csrf: true, run: verifyEmail }),
 }
 
 /** Why a request has no row: an endpoint that needs a provider got none (404), or the method is not served there. */

@@ -12,13 +12,14 @@ import { startAuthorization } from "../oauth/authorize.js"
 import { signInPage } from "../pages/signin.js"
 import { customPage, signInPageUrl, translatorFor } from "../pages/where.js"
 
-/** Error codes passed on to a custom sign-in page (the built-in page shows the default message for any other). */
+/** Error and notice codes passed on to a custom sign-in page (the built-in page shows the default message for any other error). */
 const pageErrors = /^[A-Za-z]{1,40}$/
 
 export async function showSignIn(ctx: RequestContext): Promise<InternalResponse> {
   const callbackUrl = await ctx.callbackUrl()
   const error = ctx.query.error && pageErrors.test(ctx.query.error) ? ctx.query.error : undefined
-  const custom = customPage(ctx, "signIn", { callbackUrl, error, code: error ? ctx.query.code : undefined })
+  const notice = ctx.query.notice && pageErrors.test(ctx.query.notice) ? ctx.query.notice : undefined
+  const custom = customPage(ctx, "signIn", { callbackUrl, error, code: error ? ctx.query.code : undefined, notice })
   if (custom) return custom
   const { token } = await ctx.csrf()
   const response = signInPage(
@@ -28,6 +29,7 @@ export async function showSignIn(ctx: RequestContext): Promise<InternalResponse>
       csrfToken: token,
       callbackUrl,
       error: ctx.query.error,
+      notice: ctx.query.notice,
       email: ctx.query.email,
       theme: ctx.config.theme,
     },
@@ -47,7 +49,8 @@ export async function signIn(ctx: RequestContext, provider: ResolvedProvider): P
   switch (provider.type) {
     case "credentials":
     case "webauthn":
-      // Credentials and passkey responses are posted to the callback; a POST here just shows the form.
+    case "password":
+      // Credentials, passkey responses and passwords are posted to the callback; a POST here just shows the form.
       return backToSignInPage(ctx)
     case "oauth":
     case "oidc":

@@ -100,3 +100,18 @@ export const defaultPasswordThrottle = {
   account: { freeAttempts: 5, maxDelay: 60, lockoutAfter: 20, lockout: 15 * 60, forgetAfter: 24 * 60 * 60 },
   ip: { freeAttempts: 50, maxDelay: 60, lockoutAfter: 200, lockout: 15 * 60, forgetAfter: 24 * 60 * 60 },
 } as const
+
+/**
+ * The password provider's links and emails: an address confirmation lasts a day like a sign-in
+ * link; a reset link an hour (OWASP's Forgot Password Cheat Sheet asks for a short life, as it
+ * replaces the password). At most 3 emails per address in 15 minutes, so the forms cannot be used
+ * to flood someone's mailbox.
+ */
+export const defaultPasswordProvider = { verificationMaxAge: 24 * 60 * 60, resetMaxAge: 60 * 60, emailsPerAddress: 3, emailWindow: 15 * 60 } as const
+
+/**
+ * How recent, in seconds, a session's sign-in must be for what cannot be undone or takes over an
+ * account: deleting the user, setting a first password. A session left open on a shared computer
+ * must not be enough.
+ */
+export const defaultMaxSignInAge = 10 * 60

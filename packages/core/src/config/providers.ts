@@ -24,6 +24,8 @@ import type { CheckedAdapter } from "../adapters/wrap.js"
 import { resolveCredentialsProvider, withThrottleStore, type CredentialsProvider } from "../credentials/provider.js"
 import { resolveEmailProvider, type EmailProvider } from "../email/resolve.js"
 import { ExperimentalFeatureNotEnabled, InvalidProvider, MissingAdapter, type AuthError } from "../errors.js"
+import { processCounterStore } from "../password/counters.js"
+import { bindPasswordProvider, resolvePasswordProvider, type PasswordProvider, type UnboundPasswordProvider } from "../password/provider.js"
 import { missingSettings, resolveOAuthProvider, type OAuthProvider, type ProviderSetting } from "../oauth/provider.js"
 import type { OAuthConfig } from "../oauth/types.js"
 import type { AuthConfig, ExperimentalOptions, Provider, ProviderType } from "../types.js"
@@ -35,10 +37,10 @@ import { providerEnvName, type Env } from "./env.js"
  * its flows need (the validated options with their defaults as `config`, and the adapter for the
  * kinds that store something), so that no flow looks anything up again or casts.
  */
-export type ResolvedProvider = OAuthProvider | EmailProvider | CredentialsProvider | PasskeyProvider
+export type ResolvedProvider = OAuthProvider | EmailProvider | CredentialsProvider | PasskeyProvider | PasswordProvider
 
 /** A provider checked and with its defaults, before the adapter is attached (`bindProviders`). */
-type Unbound = OAuthProvider | Omit<EmailProvider, "adapter"> | Omit<CredentialsProvider, "users"> | Omit<PasskeyProvider, "adapter">
+type Unbound = OAuthProvider | Omit<EmailProvider, "adapter"> | Omit<CredentialsProvider, "users"> | Omit<PasskeyProvider, "adapter"> | UnboundPasswordProvider
 
 /** The providers of a configuration, before the adapter is attached. */
 export interface ResolvedProviders {
@@ -65,9 +67,9 @@ export interface ProviderContext {
 }
 
 /** Provider kinds this build implements. */
-const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "email", "webauthn"])
+const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "email", "webauthn", "password"])
 const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
-const providerTypes: ReadonlySet<string> = new Set<ProviderType>(["oidc", "oauth", "email", "credentials", "webauthn"])
+const providerTypes: ReadonlySet<string> = new Set<ProviderType>(["oidc", "oauth", "email", "credentials", "webauthn", "password"])
 
 /** Resolves `providers`. Throws an `AuthError` for a configuration error. */
 export function resolveProviders(input: AuthConfig["providers"], context: ProviderContext): ResolvedProviders {
@@ -113,6 +115,8 @@ export function bindProviders(
         return Object.freeze({ ...p, adapter: needed(p.id) })
       case "credentials":
         return Object.freeze({ ...p, users: databaseSessions ? adapter : undefined, throttle: withThrottleStore(p, adapter) })
+      case "password":
+        return bindPasswordProvider(p, needed(p.id), processCounterStore)
     }
   })
   return new Map(bound.map((p) => [p.id, p]))
@@ -184,6 +188,8 @@ function readProviders(input: AuthConfig["providers"], { env, experimental, trus
           )
         }
         return resolveWebAuthnProvider({ ...provider, name })
+      case "password":
+        return resolvePasswordProvider(provider, name, trustProxy, secrets)
     }
   })
 }

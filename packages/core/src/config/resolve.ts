@@ -377,6 +377,22 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
           if (p.createUser) need(`provider "${p.id}" with createUser`, "createUser")
         }
         break
+      case "password":
+        need(
+          `provider "${p.id}"`,
+          "getUser",
+          "getUserByEmail",
+          "createUser",
+          "updateUser",
+          "getPassword",
+          "setPassword",
+          // Confirmation and reset links are remembered until their one use (password/links.ts).
+          "createVerificationToken",
+          "useVerificationToken",
+        )
+        // A new password ends the user's other sessions (password/store.ts).
+        if (session.strategy === "database") need(`provider "${p.id}" with database sessions`, "deleteSessionsByUserId")
+        break
       case "webauthn":
         need(
           `provider "${p.id}"`,
@@ -410,7 +426,7 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
 }
 
 function checkAdapterCoverage(adapter: Adapter | undefined, session: SessionOptions, providers: readonly Provider[]): void {
-  const needsAdapter = providers.find((p) => p.type === "email" || p.type === "webauthn")
+  const needsAdapter = providers.find((p) => p.type === "email" || p.type === "webauthn" || p.type === "password")
   if (needsAdapter && !adapter) {
     fail(new MissingAdapter(`Provider "${needsAdapter.id}" (${needsAdapter.type}) stores tokens, so it needs an \`adapter\`.`))
   }

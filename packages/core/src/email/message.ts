@@ -39,10 +39,20 @@ const palette = {
 
 const font = "font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans','Hiragino Sans',sans-serif"
 
-export function verificationEmail({ url, host, theme }: VerificationEmailParams, t: Translator): VerificationEmail {
-  const subject = t.t("email.subject", { host })
+/** What an email with one link says: its subject (also its heading), the text before the link, the button, the last line. */
+export interface LinkEmailText {
+  subject: string
+  /** Before the link in the plain-text part, and above the button in the HTML part. */
+  lead: string
+  button: string
+  notice: string
+}
+
+/** An email whose one action is `url`, in the pages' look; the sign-in email and the password provider's emails are made here. */
+export function linkEmail(text: LinkEmailText, { url, theme }: Pick<VerificationEmailParams, "url" | "theme">, t: Translator): VerificationEmail {
+  const { subject, lead, button, notice } = text
   const brand = brandColours(theme.brandColor, theme.buttonText) ?? { background: palette.brand, text: palette.brandText }
-  const text = `${subject}\n\n${t.t("email.open")}\n${url}\n\n${t.t("email.notice")}\n`
+  const plain = `${subject}\n\n${lead}\n${url}\n\n${notice}\n`
   const body = html`<!doctype html>
 <html lang="${t.lang}">
 <head>
@@ -57,12 +67,13 @@ export function verificationEmail({ url, host, theme }: VerificationEmailParams,
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:480px;background:${palette.card};border:1px solid ${palette.border};border-radius:12px">
 <tr><td style="padding:32px 28px;${font};font-size:16px;line-height:1.5;color:${palette.text}">
 <h1 style="margin:0 0 24px;font-size:22px;line-height:1.3">${subject}</h1>
+<p style="margin:0 0 24px">${lead}</p>
 <table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px"><tr>
-<td style="border-radius:8px;background:${brand.background}"><a href="${url}" target="_blank" style="display:inline-block;padding:12px 28px;border:1px solid ${brand.background};border-radius:8px;${font};font-size:16px;font-weight:600;color:${brand.text};text-decoration:none">${t.t("email.button")}</a></td>
+<td style="border-radius:8px;background:${brand.background}"><a href="${url}" target="_blank" style="display:inline-block;padding:12px 28px;border:1px solid ${brand.background};border-radius:8px;${font};font-size:16px;font-weight:600;color:${brand.text};text-decoration:none">${button}</a></td>
 </tr></table>
 <p style="margin:0 0 8px;font-size:14px;color:${palette.muted}">${t.t("email.copy")}</p>
 <p style="margin:0 0 24px;font-size:14px;word-break:break-all"><a href="${url}" style="color:${palette.link}">${url}</a></p>
-<p style="margin:0;font-size:14px;color:${palette.muted}">${t.t("email.notice")}</p>
+<p style="margin:0;font-size:14px;color:${palette.muted}">${notice}</p>
 </td></tr>
 </table>
 </td></tr>
@@ -70,5 +81,11 @@ export function verificationEmail({ url, host, theme }: VerificationEmailParams,
 </body>
 </html>
 `
-  return { subject, text, html: body.value }
+  return { subject, text: plain, html: body.value }
+}
+
+/** The sign-in email. */
+export function verificationEmail({ url, host, theme }: VerificationEmailParams, t: Translator): VerificationEmail {
+  const text = { subject: t.t("email.subject", { host }), lead: t.t("email.open"), button: t.t("email.button"), notice: t.t("email.notice") }
+  return linkEmail(text, { url, theme }, t)
 }

@@ -33,7 +33,7 @@ const safeCode = /^[A-Za-z0-9_-]{1,64}$/
 const configurationMessage = "There is a problem with the server configuration. Check the server logs for more information."
 
 /** Actions whose configuration error is shown as a page rather than JSON. */
-const pageActions: ReadonlySet<Action> = new Set<Action>(["signin", "signout", "error", "verify-request"])
+const pageActions: ReadonlySet<Action> = new Set<Action>(["signin", "signout", "error", "verify-request", "signup", "forgot-password", "reset-password", "verify-email"])
 
 export function asAuthError(error: unknown): AuthError {
   return error instanceof AuthError ? error : new CallbackRouteError("An unexpected error occurred.", { cause: error })

@@ -22,6 +22,10 @@ export type Action =
   | "error"
   | "webauthn-options"
   | "webauthn-script"
+  | "signup"
+  | "forgot-password"
+  | "reset-password"
+  | "verify-email"
 
 const actions: ReadonlySet<string> = new Set<Action>([
   "providers",
@@ -34,8 +38,12 @@ const actions: ReadonlySet<string> = new Set<Action>([
   "error",
   "webauthn-options",
   "webauthn-script",
+  "signup",
+  "forgot-password",
+  "reset-password",
+  "verify-email",
 ])
-const actionsWithProvider: ReadonlySet<string> = new Set<Action>(["signin", "callback", "webauthn-options"])
+const actionsWithProvider: ReadonlySet<string> = new Set<Action>(["signin", "callback", "webauthn-options", "signup", "forgot-password", "reset-password", "verify-email"])
 
 /** Largest request body read, in bytes. */
 export const maxBodyBytes = 1024 * 1024

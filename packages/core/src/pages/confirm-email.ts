@@ -32,8 +32,6 @@ export interface ConfirmEmailPageParams {
   theme: Readonly<Required<Theme>>
 }
 
-const noteCss = ".note{margin:20px 0 0;color:var(--muted);font-size:.875rem;text-align:center}"
-
 export function confirmEmailPage(params: ConfirmEmailPageParams, t: Translator): InternalResponse {
   const host = new URL(params.origin).host
   const body = html`<h1>${t.t("confirm.heading")}</h1>
@@ -46,5 +44,5 @@ export function confirmEmailPage(params: ConfirmEmailPageParams, t: Translator):
 <button type="submit" class="primary" autofocus>${t.t("confirm.button")}</button>
 </form>
 <p class="note">${t.t("confirm.why")}</p>`
-  return page({ lang: t.lang, title: t.t("confirm.heading"), theme: params.theme, body, pageCss: noteCss })
+  return page({ lang: t.lang, title: t.t("confirm.heading"), theme: params.theme, body })
 }

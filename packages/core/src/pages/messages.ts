@@ -35,8 +35,18 @@ export interface Messages {
   "signin.error.EmailSignin": string
   "signin.error.AccountNotLinked": string
   "signin.error.WebAuthnVerificationError": string
+  /** A password sign-in with the right password for an address not confirmed yet; a new link was sent. */
+  "signin.error.EmailNotVerified": string
   /** Any other `?error=` value. */
   "signin.error.Default": string
+  /** The password form's password field. */
+  "signin.password.label": string
+  /** Link from the password form to the forgotten-password page. */
+  "signin.password.forgot": string
+  /** Link from the password form to the sign-up page. */
+  "signin.password.signup": string
+  /** Shown on the sign-in page after a password was reset. */
+  "signin.notice.PasswordReset": string
   "signout.heading": string
   "signout.confirm": string
   "signout.button": string
@@ -63,6 +73,64 @@ export interface Messages {
   "confirm.button": string
   /** Why the extra click. */
   "confirm.why": string
+  /** The sign-up page. */
+  "signup.heading": string
+  "signup.name.label": string
+  "signup.button": string
+  /** Link from the sign-up page to the sign-in page. */
+  "signup.signin": string
+  /** After a sign-up: an email was sent (the same words whether or not the address had an account). */
+  "signup.sent.body": string
+  /** Under a new-password field; `{min}` is the fewest characters. */
+  "password.hint": string
+  "password.error.too-short": string
+  "password.error.too-long": string
+  "password.error.matches-context": string
+  "password.error.breached": string
+  /** The address typed is not one plain address. */
+  "password.error.invalid-email": string
+  /** A password reset or confirmation link that is unknown, used or expired. */
+  "password.error.invalid-link": string
+  /** The current password given to a change of password is wrong. */
+  "password.error.wrong-password": string
+  "password.error.Default": string
+  /** The forgotten-password page. */
+  "forgot.heading": string
+  "forgot.body": string
+  "forgot.button": string
+  /** After a forgotten-password request (the same words whether or not the address has an account). */
+  "forgot.sent.body": string
+  /** Link back to the sign-in page from the password pages. */
+  "password.back": string
+  /** The page a reset link opens. `{email}` is the account's address. */
+  "reset.heading": string
+  "reset.body": string
+  "reset.label": string
+  "reset.button": string
+  /** What saving a new password does to other sessions. */
+  "reset.notice": string
+  /** The page an address-confirmation link opens; `{email}` and `{host}` as in `confirm.body`. */
+  "verifyEmail.heading": string
+  "verifyEmail.body": string
+  "verifyEmail.button": string
+  /** Emails of the password provider; `{host}` is the site's host name. */
+  "mail.verify.subject": string
+  "mail.verify.lead": string
+  "mail.verify.button": string
+  "mail.reset.subject": string
+  "mail.reset.lead": string
+  "mail.reset.button": string
+  /** Sent to the owner when someone signs up with an address that has an account. */
+  "mail.exists.subject": string
+  "mail.exists.lead": string
+  /** Sent when a reset is asked for an address without an account. */
+  "mail.unknown.subject": string
+  "mail.unknown.lead": string
+  "mail.unknown.button": string
+  /** Last line of a password email whose link works once. */
+  "mail.notice": string
+  /** Last line of the emails that change nothing by themselves. */
+  "mail.notice.nothing": string
   /** Subject and heading of the sign-in email; `{host}` is the site's host name. */
   "email.subject": string
   /** The email's button. */

@@ -21,6 +21,8 @@ export interface SignInPageParams {
   callbackUrl: string
   /** The `?error=` code, as received. */
   error: string | undefined
+  /** The `?notice=` code, as received (`PasswordReset`); unknown codes show nothing. */
+  notice?: string | undefined
   /** Prefills the email fields. */
   email: string | undefined
   theme: Readonly<Required<Theme>>

@@ -12,6 +12,7 @@ import type { CredentialsConfig } from "../credentials/types.js"
 import type { EmailConfig } from "../email/types.js"
 import type { InternalResponse } from "../http/response.js"
 import type { OAuthConfig } from "../oauth/types.js"
+import type { PasswordConfig } from "../password/types.js"
 import type { Provider, ProviderType } from "../types.js"
 import { passkeySection } from "../webauthn/section.js"
 import { html, type SafeHtml } from "./html.js"
@@ -65,12 +66,33 @@ ${fields}
   }
 }
 
+/** Address and password, with the ways to a forgotten password and (when offered) to sign-up. */
+function passwordSection(provider: PasswordConfig, { params, t, index }: SectionContext): Section {
+  const id = `provider-${index}`
+  const query = new URLSearchParams({ callbackUrl: params.callbackUrl }).toString()
+  return {
+    button: false,
+    markup: html`<form action="${formAction(params, "callback", provider)}" method="POST">
+${hiddenFields(params)}
+<label for="${id}-email">${t.t("signin.email.label")}</label>
+<input id="${id}-email" name="email" type="email" autocomplete="username" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">
+<label for="${id}-password">${t.t("signin.password.label")}</label>
+<input id="${id}-password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
+</form>
+<p class="links"><a href="${params.authUrl}/forgot-password?${query}">${t.t("signin.password.forgot")}</a>${
+      provider.signUp === false ? "" : html`<br><a href="${params.authUrl}/signup?${query}">${t.t("signin.password.signup")}</a>`
+    }</p>`,
+  }
+}
+
 const renderers: Renderers = {
   oauth: oauthSection,
   oidc: oauthSection,
   email: emailSection,
   credentials: credentialsSection,
   webauthn: passkeySection,
+  password: passwordSection,
 }
 
 function renderSection(provider: Provider, context: SectionContext): Section | undefined {
@@ -84,6 +106,12 @@ function renderSection(provider: Provider, context: SectionContext): Section | u
 export function signInErrorMessage(code: string, t: Translator): string {
   const key = `signin.error.${code}`
   return t.t(t.has(key) ? key : "signin.error.Default")
+}
+
+/** The box for a `?notice=` code (what just happened, such as a password reset); nothing for an unknown code. */
+function noticeOf(code: string | undefined, t: Translator): SafeHtml | "" {
+  const key = `signin.notice.${code}`
+  return code && t.has(key) ? html`<div class="notice" role="status">${t.t(key)}</div>` : ""
 }
 
 /**
@@ -122,6 +150,7 @@ export function signInPage(params: SignInPageParams, t: Translator): InternalRes
     .filter((s): s is Section => s !== undefined)
   const body = html`<h1>${t.t("signin.heading")}</h1>
 ${params.error ? html`<div class="alert" role="alert">${signInErrorMessage(params.error, t)}</div>` : ""}
+${noticeOf(params.notice, t)}
 ${sections.length > 0 ? layoutSections(sections, t) : html`<p class="lead">${t.t("signin.none")}</p>`}`
   return page({
     lang: t.lang,

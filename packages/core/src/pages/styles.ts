@@ -34,6 +34,9 @@ h1{margin:0 0 20px;font-size:1.5rem;line-height:1.25;text-align:center}
 p{margin:0 0 16px}
 .lead{color:var(--muted);text-align:center}
 .alert{margin:0 0 20px;padding:12px 14px;border:1px solid var(--error-border);border-radius:8px;background:var(--error-bg);color:var(--error-text)}
+.notice{margin:0 0 20px;padding:12px 14px;border:1px solid var(--border);border-radius:8px}
+.hint{margin:-10px 0 16px;color:var(--muted);font-size:.875rem}
+.note{margin:20px 0 0;color:var(--muted);font-size:.875rem;text-align:center}
 .buttons{display:grid;gap:10px}
 form{margin:0}
 label{display:block;margin:0 0 6px;font-weight:600;font-size:.9375rem}

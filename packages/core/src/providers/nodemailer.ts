@@ -46,13 +46,22 @@ interface Transporter {
   sendMail(mail: { to: string; from: string; subject: string; text: string; html: string }): Promise<{ rejected?: unknown[]; pending?: unknown[] }>
 }
 
-/** An email provider that sends its links over SMTP with nodemailer. */
-export default function Nodemailer(options: NodemailerOptions): NodemailerConfig {
-  const { server } = options
+/** One email as the built-in messages are: a recipient, a subject, and plain-text and HTML parts. */
+export interface SmtpMessage {
+  to: string
+  subject: string
+  text: string
+  html: string
+}
+
+/**
+ * A function that sends a message through `server`, from `from`, with one transporter made on
+ * first use (nodemailer is only loaded then). It throws when the server refuses the recipient.
+ */
+function smtpTransport(server: string | SmtpServerOptions): (message: SmtpMessage & { from: string }) => Promise<void> {
   if (typeof server !== "string" && (typeof server !== "object" || server === null)) {
-    throw new TypeError("Nodemailer({ server }): `server` must be an SMTP URL or nodemailer transport options.")
+    throw new TypeError("`server` must be an SMTP URL or nodemailer transport options.")
   }
-  // One transporter per provider, made on first use: nodemailer is only loaded when a link is sent.
   let transporter: Promise<Transporter> | undefined
   const transport = () =>
     (transporter ??= import("nodemailer").then(({ createTransport }) => createTransport(server as Parameters<typeof createTransport>[0]))).catch(
@@ -61,12 +70,37 @@ export default function Nodemailer(options: NodemailerOptions): NodemailerConfig
         throw error
       },
     )
-
-  async function sendVerificationRequest({ identifier, url, message, provider }: SendVerificationRequestParams): Promise<void> {
-    const from = provider.from ?? `no-reply@${new URL(url).hostname}`
-    const result = await (await transport()).sendMail({ to: identifier, from, ...message })
+  return async (mail) => {
+    const result = await (await transport()).sendMail(mail)
     const failed = (result.rejected?.length ?? 0) + (result.pending?.length ?? 0)
     if (failed > 0) throw new Error("The SMTP server did not accept the recipient.")
+  }
+}
+
+/**
+ * The `sendEmail` of the password provider over SMTP: sends each built-in message as it is.
+ *
+ * @example
+ * ```ts
+ * Password({ sendEmail: smtpSender({ server: "smtps://user:password@smtp.example.com:465", from: "Example <no-reply@example.com>" }) })
+ * ```
+ */
+export function smtpSender(options: { server: string | SmtpServerOptions; from?: string }): (params: { to: string; url: string; message: Omit<SmtpMessage, "to"> }) => Promise<void> {
+  const send = smtpTransport(options.server)
+  return ({ to, url, message }) => send({ to, from: options.from ?? `no-reply@${new URL(url).hostname}`, ...message })
+}
+
+/** An email provider that sends its links over SMTP with nodemailer. */
+export default function Nodemailer(options: NodemailerOptions): NodemailerConfig {
+  const { server } = options
+  if (typeof server !== "string" && (typeof server !== "object" || server === null)) {
+    throw new TypeError("Nodemailer({ server }): `server` must be an SMTP URL or nodemailer transport options.")
+  }
+  // One transporter per provider, made on first use: nodemailer is only loaded when a link is sent.
+  const send = smtpTransport(server)
+
+  async function sendVerificationRequest({ identifier, url, message, provider }: SendVerificationRequestParams): Promise<void> {
+    await send({ to: identifier, from: provider.from ?? `no-reply@${new URL(url).hostname}`, ...message })
   }
 
   return { id: "nodemailer", name: "Email", ...options, sendVerificationRequest: options.sendVerificationRequest ?? sendVerificationRequest, type: "email" }

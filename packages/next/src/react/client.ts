@@ -167,7 +167,7 @@ export async function signIn(
     return undefined
   }
   const csrfToken = await getCsrfToken(options)
-  const action = found.type === "credentials" ? "callback" : "signin"
+  const action = found.type === "credentials" || found.type === "password" ? "callback" : "signin"
   const query = authorizationParams ? `?${new URLSearchParams(authorizationParams)}` : ""
   const { status, ok, url } = await postForm(`${basePath}/${action}/${encodeURIComponent(found.id)}${query}`, {
     ...formFields(rest),

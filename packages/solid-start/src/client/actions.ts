@@ -69,7 +69,7 @@ export async function signIn(provider?: string, options: SignInOptions = {}, aut
     navigate(signInPage)
     return undefined
   }
-  const answersInPlace = listed.type === "credentials"
+  const answersInPlace = listed.type === "credentials" || listed.type === "password"
   const query = authorizationParams === undefined ? "" : `?${new URLSearchParams(authorizationParams)}`
   const action = answersInPlace ? "callback" : "signin"
   const { status, url } = await postForm(`${prefix}/${action}/${encodeURIComponent(listed.id)}${query}`, {

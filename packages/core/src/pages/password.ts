@@ -1,0 +1,147 @@
+/**
+ * The password provider's pages: sign-up, forgotten password, the form a reset link opens, and
+ * the page an address-confirmation link opens. Plain forms like every built-in page (no script),
+ * each posting its CSRF token; after a request that sends an email, the same page says "check
+ * your email" in words that do not depend on the address.
+ *
+ * @module
+ */
+import type { InternalResponse } from "../http/response.js"
+import type { Theme } from "../types.js"
+import { html, type SafeHtml } from "./html.js"
+import type { Translator } from "./i18n.js"
+import { page } from "./layout.js"
+
+/** The message for a password page's `?error=` reason; any other value shows the default message (a value from the URL is never echoed). */
+function alert(error: string | undefined, t: Translator): SafeHtml | "" {
+  if (!error) return ""
+  const key = `password.error.${error}`
+  return html`<div class="alert" role="alert">${t.t(t.has(key) ? key : "password.error.Default")}</div>`
+}
+
+/** The fields every form here posts: the CSRF token, and the callback URL where there is one. */
+function hidden(csrfToken: string, callbackUrl?: string): SafeHtml {
+  return html`<input type="hidden" name="csrfToken" value="${csrfToken}">${callbackUrl ? html`\n<input type="hidden" name="callbackUrl" value="${callbackUrl}">` : ""}`
+}
+
+/** A new-password field with the policy's hint (its minimum length stated in the field, too). */
+function newPasswordField(id: string, label: string, minLength: number, t: Translator, invalid: boolean): SafeHtml {
+  return html`<label for="${id}">${label}</label>
+<input id="${id}" name="password" type="password" autocomplete="new-password" required minlength="${String(minLength)}" aria-describedby="${id}-hint"${invalid ? html` aria-invalid="true"` : ""}>
+<p class="hint" id="${id}-hint">${t.t("password.hint", { min: String(minLength) })}</p>`
+}
+
+export interface FormPageParams {
+  /** Where the form posts: `<page>/:provider`. */
+  action: string
+  csrfToken: string
+  callbackUrl: string
+  /** The `?error=` reason, as received. */
+  error: string | undefined
+  /** Prefills the address (after a refused password). */
+  email: string | undefined
+  /** The request was made: show "check your email" instead of the form. */
+  sent: boolean
+  signInUrl: string
+  theme: Readonly<Required<Theme>>
+}
+
+function sentPage(heading: string, body: string, params: FormPageParams, t: Translator): InternalResponse {
+  const content = html`<h1>${heading}</h1>
+<p class="lead" role="status">${body}</p>
+<p class="links"><a href="${params.signInUrl}">${t.t("password.back")}</a></p>`
+  return page({ lang: t.lang, title: heading, theme: params.theme, body: content })
+}
+
+export function signUpPage(params: FormPageParams & { minLength: number }, t: Translator): InternalResponse {
+  if (params.sent) return sentPage(t.t("verify.heading"), t.t("signup.sent.body"), params, t)
+  const passwordInvalid = !!params.error && params.error !== "invalid-email"
+  const body = html`<h1>${t.t("signup.heading")}</h1>
+${alert(params.error, t)}
+<form action="${params.action}" method="POST">
+${hidden(params.csrfToken, params.callbackUrl)}
+<label for="signup-name">${t.t("signup.name.label")}</label>
+<input id="signup-name" name="name" type="text" autocomplete="name" maxlength="200">
+<label for="signup-email">${t.t("signin.email.label")}</label>
+<input id="signup-email" name="email" type="email" autocomplete="email" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}"${
+    params.error === "invalid-email" ? html` aria-invalid="true"` : ""
+  }>
+${newPasswordField("signup-password", t.t("signin.password.label"), params.minLength, t, passwordInvalid)}
+<button type="submit" class="primary">${t.t("signup.button")}</button>
+</form>
+<p class="links"><a href="${params.signInUrl}">${t.t("signup.signin")}</a></p>`
+  return page({ lang: t.lang, title: t.t("signup.heading"), theme: params.theme, body })
+}
+
+export function forgotPasswordPage(params: FormPageParams, t: Translator): InternalResponse {
+  if (params.sent) return sentPage(t.t("verify.heading"), t.t("forgot.sent.body"), params, t)
+  const body = html`<h1>${t.t("forgot.heading")}</h1>
+${alert(params.error, t)}
+<p class="lead">${t.t("forgot.body")}</p>
+<form action="${params.action}" method="POST">
+${hidden(params.csrfToken, params.callbackUrl)}
+<label for="forgot-email">${t.t("signin.email.label")}</label>
+<input id="forgot-email" name="email" type="email" autocomplete="email" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">
+<button type="submit" class="primary">${t.t("forgot.button")}</button>
+</form>
+<p class="links"><a href="${params.signInUrl}">${t.t("password.back")}</a></p>`
+  return page({ lang: t.lang, title: t.t("forgot.heading"), theme: params.theme, body })
+}
+
+export interface ResetPageParams {
+  action: string
+  csrfToken: string
+  token: string
+  email: string
+  error: string | undefined
+  minLength: number
+  signInUrl: string
+  theme: Readonly<Required<Theme>>
+}
+
+/**
+ * The form a reset link opens. Its URL holds the token: the layout's `Referrer-Policy: no-referrer`
+ * and `Cache-Control: no-store` keep it out of other sites' logs and of caches. The address is in
+ * a hidden `username` field too, so that password managers store the new password for it.
+ */
+export function resetPasswordPage(params: ResetPageParams, t: Translator): InternalResponse {
+  const body = html`<h1>${t.t("reset.heading")}</h1>
+${alert(params.error, t)}
+<p class="lead">${t.t("reset.body", { email: params.email })}</p>
+<form action="${params.action}" method="POST">
+${hidden(params.csrfToken)}
+<input type="hidden" name="token" value="${params.token}">
+<input type="hidden" name="email" value="${params.email}">
+<input type="email" name="username" autocomplete="username" value="${params.email}" hidden readonly tabindex="-1" aria-hidden="true">
+${newPasswordField("reset-password", t.t("reset.label"), params.minLength, t, !!params.error)}
+<button type="submit" class="primary">${t.t("reset.button")}</button>
+</form>
+<p class="note">${t.t("reset.notice")}</p>
+<p class="links"><a href="${params.signInUrl}">${t.t("password.back")}</a></p>`
+  return page({ lang: t.lang, title: t.t("reset.heading"), theme: params.theme, body })
+}
+
+export interface ConfirmLinkPageParams {
+  action: string
+  csrfToken: string
+  token: string
+  email: string
+  callbackUrl: string
+  origin: string
+  theme: Readonly<Required<Theme>>
+}
+
+/** The page a confirmation link opens: one button posts it back (see `password/confirm.ts` for why). */
+export function confirmLinkPage(params: ConfirmLinkPageParams, t: Translator): InternalResponse {
+  const host = new URL(params.origin).host
+  const body = html`<h1>${t.t("verifyEmail.heading")}</h1>
+<p class="lead">${t.t("verifyEmail.body", { host, email: params.email })}</p>
+<form action="${params.action}" method="POST">
+${hidden(params.csrfToken, params.callbackUrl)}
+<input type="hidden" name="token" value="${params.token}">
+<input type="hidden" name="email" value="${params.email}">
+<button type="submit" class="primary" autofocus>${t.t("verifyEmail.button")}</button>
+</form>
+<p class="note">${t.t("confirm.why")}</p>`
+  return page({ lang: t.lang, title: t.t("verifyEmail.heading"), theme: params.theme, body })
+}

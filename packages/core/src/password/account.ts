@@ -1,0 +1,164 @@
+/**
+ * Password management for the signed-in user, as server functions beside the account and session
+ * ones: whether they have a password (`hasPassword`), changing it (`changePassword`, which needs
+ * the current one), and setting a first one on an account made with a provider or an email link
+ * (`setPassword`, which needs a recent sign-in instead).
+ *
+ * A change ends every other database session of the user (whoever knew the old password is
+ * signed out; this browser stays signed in); JWT sessions cannot be ended before they expire, so
+ * use database sessions where that matters. Wrong current passwords count against the sign-in
+ * throttle of the account, so this form is no way around it.
+ *
+ * @module
+ */
+import type { AdapterUser } from "../adapters/types.js"
+import { currentAdapterUser } from "../account/passkeys.js"
+import { defaultMaxSignInAge } from "../config/defaults.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { InvalidProvider } from "../errors.js"
+import { emit } from "../events.js"
+import type { RequestContext } from "../http/context.js"
+import { signedInFor, type ServerUser } from "../http/server-context.js"
+import { hashSessionToken, maxSessionTokenLength } from "../session/token.js"
+import type { AuthConfig, LazyAuthConfig } from "../types.js"
+import { checkNewPassword, type PasswordProblem } from "./policy.js"
+import type { PasswordProvider } from "./provider.js"
+import { typedPassword } from "./sign-in.js"
+import { replacePassword } from "./store.js"
+import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
+
+export type PasswordChangeRefusal = "NotSignedIn" | "NoPassword" | "WrongPassword" | "TooManyAttempts" | PasswordProblem
+
+export type PasswordChanging =
+  | { changed: true; sessionsEnded: number }
+  | { changed: false; reason: PasswordChangeRefusal; /** With `TooManyAttempts`: seconds to wait. */ retryAfter?: number }
+
+export type PasswordSetRefusal = "NotSignedIn" | "HasPassword" | "SignInTooOld" | PasswordProblem
+
+export type PasswordSetting = { set: true } | { set: false; reason: PasswordSetRefusal }
+
+export interface SetPasswordOptions {
+  /** How recent, in seconds, the session's sign-in must be. Default 600 (10 minutes). */
+  maxSignInAge?: number
+}
+
+type Me = ServerUser<{ user: AdapterUser; provider: PasswordProvider; ctx: RequestContext }>
+
+function passwordProviderOf(config: ResolvedConfig): PasswordProvider | InvalidProvider {
+  for (const provider of config.providers.values()) if (provider.type === "password") return provider
+  return new InvalidProvider("Password management needs a password provider (`Password()` from `@sesame/core/providers/password`).")
+}
+
+async function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<Me | null> {
+  let provider: PasswordProvider | undefined
+  return signedInFor(
+    request,
+    configOrLazy,
+    (config) => {
+      const found = passwordProviderOf(config)
+      if (found instanceof InvalidProvider) return found
+      provider = found
+      return found.adapter
+    },
+    async (ctx) => {
+      const user = await currentAdapterUser(ctx)
+      return user && provider ? { user, provider, ctx } : null
+    },
+  )
+}
+
+/** The stored hash of this request's database session, to keep it when the others end. */
+async function currentSessionHash(ctx: RequestContext): Promise<string | undefined> {
+  if (ctx.config.session.strategy !== "database") return undefined
+  const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
+  return token && token.length <= maxSessionTokenLength ? hashSessionToken(token) : undefined
+}
+
+/**
+ * Whether the request's user has a password, or null when the request is not signed in.
+ *
+ * @example
+ * ```ts
+ * if (await hasPassword(request, config)) showChangePasswordForm()
+ * else showSetPasswordForm()
+ * ```
+ */
+export async function hasPassword(request: Request, config: AuthConfig | LazyAuthConfig): Promise<boolean | null> {
+  const me = await signedIn(request, config)
+  if (!me) return null
+  return (await me.adapter.getPassword(me.user.id)) !== null
+}
+
+/**
+ * Changes the request user's password: `currentPassword` must match (attempts count against the
+ * sign-in throttle), `newPassword` must pass the provider's policy. Ends the user's other database
+ * sessions and sends `passwordChange` (`how: "changed"`).
+ *
+ * @example
+ * ```ts
+ * const result = await changePassword(request, config, { currentPassword, newPassword })
+ * if (!result.changed) showError(result.reason) // "WrongPassword", "too-short", "breached", …
+ * ```
+ */
+export async function changePassword(
+  request: Request,
+  config: AuthConfig | LazyAuthConfig,
+  passwords: { currentPassword: string; newPassword: string },
+): Promise<PasswordChanging> {
+  const me = await signedIn(request, config)
+  if (!me) return { changed: false, reason: "NotSignedIn" }
+  const { provider, user, ctx } = me
+  const stored = await me.adapter.getPassword(user.id)
+  if (!stored) return { changed: false, reason: "NoPassword" }
+  const subject = { account: user.email, ip: provider.clientIp?.(request) ?? null }
+  if (provider.throttle) {
+    const decision = await beginAttempt(provider.throttle, subject)
+    if (!decision.allowed) return { changed: false, reason: "TooManyAttempts", retryAfter: decision.retryAfter }
+  }
+  const typed = typedPassword(provider, passwords?.currentPassword)
+  if (typed === null || !(await provider.hasher.verify(stored.hash, typed))) {
+    if (provider.throttle) await attemptFailed(provider.throttle, subject)
+    return { changed: false, reason: "WrongPassword" }
+  }
+  if (provider.throttle) await attemptSucceeded(provider.throttle, subject)
+  const check = await checkNewPassword(typeof passwords.newPassword === "string" ? passwords.newPassword : "", provider.policy, {
+    email: user.email,
+    logger: me.config.logger,
+  })
+  if (!check.ok) return { changed: false, reason: check.reason }
+  const hash = await provider.hasher.hash(check.password)
+  const { user: updated, sessionsEnded } = await replacePassword(me.config, provider, user, hash, { keepSession: await currentSessionHash(ctx) })
+  await emit(me.config, "passwordChange", { user: updated, how: "changed", sessionsEnded })
+  return { changed: true, sessionsEnded }
+}
+
+/**
+ * Sets a first password for the request's user (one who signed up with a provider, an email link
+ * or a passkey), when their session's sign-in is recent (`maxSignInAge`): a session left open must
+ * not be enough to add a way in. Refused when they already have one (`changePassword` needs the
+ * current one). Ends the user's other database sessions and sends `passwordChange` (`how: "set"`).
+ */
+export async function setPassword(
+  request: Request,
+  config: AuthConfig | LazyAuthConfig,
+  password: { newPassword: string },
+  options: SetPasswordOptions = {},
+): Promise<PasswordSetting> {
+  const maxSignInAge = options.maxSignInAge ?? defaultMaxSignInAge
+  if (typeof maxSignInAge !== "number" || !(maxSignInAge > 0)) throw new TypeError("`maxSignInAge` must be a positive number of seconds.")
+  const me = await signedIn(request, config)
+  if (!me) return { set: false, reason: "NotSignedIn" }
+  const { provider, user, ctx } = me
+  if (await me.adapter.getPassword(user.id)) return { set: false, reason: "HasPassword" }
+  const signedInAt = await me.config.sessionStrategy.signedInAt(ctx)
+  if (signedInAt === undefined || Date.now() - signedInAt > maxSignInAge * 1000) return { set: false, reason: "SignInTooOld" }
+  const check = await checkNewPassword(typeof password?.newPassword === "string" ? password.newPassword : "", provider.policy, {
+    email: user.email,
+    logger: me.config.logger,
+  })
+  if (!check.ok) return { set: false, reason: check.reason }
+  const hash = await provider.hasher.hash(check.password)
+  const { user: updated, sessionsEnded } = await replacePassword(me.config, provider, user, hash, { keepSession: await currentSessionHash(ctx) })
+  await emit(me.config, "passwordChange", { user: updated, how: "set", sessionsEnded })
+  return { set: true }
+}

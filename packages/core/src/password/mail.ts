@@ -1,0 +1,66 @@
+/**
+ * The password provider's emails: which text each kind says, the limit per address, and sending
+ * through the app's `sendEmail`.
+ *
+ * A send that fails is logged (its message rebuilt without the link) and leaves no usable link
+ * behind; the visitor's answer does not change, since it must not depend on the address either.
+ * Over the limit (`emailsPerAddress` in 15 minutes) nothing is sent and nothing is stored, with the
+ * same answer again.
+ *
+ * @module
+ */
+import { backend } from "#crypto"
+import { defaultPasswordProvider } from "../config/defaults.js"
+import { toHex } from "../crypto/encoding.js"
+import { linkEmail } from "../email/message.js"
+import type { VerificationEmail } from "../email/types.js"
+import { EmailSignInError } from "../errors.js"
+import type { RequestContext } from "../http/context.js"
+import type { Translator } from "../pages/i18n.js"
+import { translatorFor } from "../pages/where.js"
+import type { PasswordProvider } from "./provider.js"
+import type { PasswordEmailKind } from "./types.js"
+
+function message(kind: PasswordEmailKind, url: string, host: string, ctx: RequestContext, t: Translator): VerificationEmail {
+  const text = {
+    "verify-email": { subject: t.t("mail.verify.subject", { host }), lead: t.t("mail.verify.lead"), button: t.t("mail.verify.button"), notice: t.t("mail.notice") },
+    "reset-password": { subject: t.t("mail.reset.subject", { host }), lead: t.t("mail.reset.lead"), button: t.t("mail.reset.button"), notice: t.t("mail.notice") },
+    "account-exists": { subject: t.t("mail.exists.subject", { host }), lead: t.t("mail.exists.lead"), button: t.t("mail.reset.button"), notice: t.t("mail.notice") },
+    "no-account": { subject: t.t("mail.unknown.subject", { host }), lead: t.t("mail.unknown.lead"), button: t.t("mail.unknown.button"), notice: t.t("mail.notice.nothing") },
+  }[kind]
+  return linkEmail(text, { url, theme: ctx.config.theme }, t)
+}
+
+/**
+ * Counts an email to `email` against its limit; false when over it (send nothing). A counter store
+ * that fails lets the email through and logs it: the limit is a brake, not a check of who may sign in.
+ */
+export async function underEmailLimit(ctx: RequestContext, provider: PasswordProvider, email: string): Promise<boolean> {
+  const key = `sesame:password:mail:${toHex(await backend.sha256(email))}`
+  try {
+    const counted = await provider.counters.incrementCounter(key, new Date(Date.now() + defaultPasswordProvider.emailWindow * 1000))
+    return counted.count <= provider.config.emailsPerAddress
+  } catch (error) {
+    ctx.config.logger.error(new EmailSignInError("The password provider's email counter failed; the email was sent anyway.", { cause: error }))
+    return true
+  }
+}
+
+/** Sends one email; returns whether it went. `secret` is cut out of anything logged. */
+export async function sendPasswordEmail(
+  ctx: RequestContext,
+  provider: PasswordProvider,
+  params: { kind: PasswordEmailKind; to: string; url: string; expires: Date | undefined; secret?: string },
+): Promise<boolean> {
+  const { kind, to, url, expires, secret } = params
+  const host = new URL(ctx.origin).host
+  try {
+    await provider.config.sendEmail({ kind, to, url, expires, message: message(kind, url, host, ctx, translatorFor(ctx)), theme: ctx.config.theme, request: ctx.request })
+    return true
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error)
+    const redacted = secret ? text.split(secret).join("[redacted]").split(encodeURIComponent(secret)).join("[redacted]") : text
+    ctx.config.logger.error(new EmailSignInError(`The password provider "${provider.id}" could not send its ${kind} email: ${redacted}`))
+    return false
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * A forgotten password: `POST forgot-password/:password-provider` asks for a link,
+ * `GET reset-password/:password-provider` (the link) shows the form for a new password, and its
+ * `POST` sets it.
+ *
+ * - The request is answered the same whatever the address: an address with an account gets a reset
+ *   link, one without gets an email saying so (with the sign-up page), within the email limit.
+ * - Opening the link consumes nothing (a mail scanner may open it); only posting a new password
+ *   does. The new password is checked against the policy before the link is used, so a refused
+ *   password does not cost the link.
+ * - Setting it replaces the hash, confirms the address (the link proved it), forgets the failed
+ *   sign-ins of the account (its owner is back in), ends every database session of the user (whoever
+ *   knew the old password is out), and sends `passwordChange`. The browser goes to the sign-in
+ *   page with `notice=PasswordReset`: signing in with the new password is the proof that it works.
+ *
+ * @module
+ */
+import { emit } from "../events.js"
+import type { RequestContext } from "../http/context.js"
+import type { InternalResponse } from "../http/response.js"
+import { resetPasswordPage } from "../pages/password.js"
+import { signInPageUrl, translatorFor } from "../pages/where.js"
+import { createLink, linkEndpoint, linkParameters, useLink } from "./links.js"
+import { sendPasswordEmail, underEmailLimit } from "./mail.js"
+import { checkNewPassword } from "./policy.js"
+import type { PasswordProvider } from "./provider.js"
+import { typedAddress } from "./sign-in.js"
+import { attemptSucceeded } from "./throttle.js"
+import { replacePassword } from "./store.js"
+import { passwordPageUrl, signInWithNotice } from "./urls.js"
+
+export async function requestReset(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
+  const email = typedAddress(provider, ctx.body.email)
+  if (!email) return { redirect: await passwordPageUrl(ctx, "forgot-password", { error: "invalid-email" }), cookies: ctx.setCookies }
+  const done: InternalResponse = { redirect: await passwordPageUrl(ctx, "forgot-password", { sent: "1" }), cookies: ctx.setCookies }
+  if (!(await underEmailLimit(ctx, provider, email))) return done
+  const user = await provider.adapter.getUserByEmail(email)
+  if (!user) {
+    const url = provider.config.signUp ? await passwordPageUrl(ctx, "signup", { email }) : signInPageUrl(ctx)
+    await sendPasswordEmail(ctx, provider, { kind: "no-account", to: email, url, expires: undefined })
+    return done
+  }
+  const link = await createLink(ctx, provider, "reset-password", { id: user.id, email })
+  const sent = await sendPasswordEmail(ctx, provider, { kind: "reset-password", to: email, url: link.url, expires: link.expires, secret: link.token })
+  if (!sent) await provider.adapter.useVerificationToken({ identifier: email, token: link.hashed })
+  return done
+}
+
+/** `GET reset-password/:provider?token&email[&error]`: the form for a new password. */
+export async function showResetForm(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
+  const { token, email } = linkParameters(ctx.query)
+  const { token: csrfToken } = await ctx.csrf()
+  const page = resetPasswordPage(
+    {
+      action: linkEndpoint(ctx, provider, "reset-password"),
+      csrfToken,
+      token,
+      email,
+      error: ctx.query.error,
+      minLength: provider.policy.minLength,
+      signInUrl: signInPageUrl(ctx),
+      theme: ctx.config.theme,
+    },
+    translatorFor(ctx),
+  )
+  return { ...page, cookies: ctx.setCookies }
+}
+
+/** `POST reset-password/:provider`: sets the new password with the link's token. */
+export async function resetPassword(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
+  const link = linkParameters(ctx.body)
+  const check = await checkNewPassword(typeof ctx.body.password === "string" ? ctx.body.password : "", provider.policy, {
+    email: link.email,
+    logger: ctx.config.logger,
+  })
+  if (!check.ok) {
+    const url = new URL(linkEndpoint(ctx, provider, "reset-password"))
+    url.search = new URLSearchParams({ token: link.token, email: link.email, error: check.reason }).toString()
+    return { redirect: url.href, cookies: ctx.setCookies }
+  }
+  const user = await useLink(provider, "reset-password", link)
+  const hash = await provider.hasher.hash(check.password)
+  const { user: updated, sessionsEnded } = await replacePassword(ctx.config, provider, user, hash, { confirmAddress: true })
+  if (provider.throttle) await attemptSucceeded(provider.throttle, { account: link.email })
+  await emit(ctx.config, "passwordChange", { user: updated, how: "reset", sessionsEnded })
+  return { redirect: await signInWithNotice(ctx, "PasswordReset"), cookies: ctx.setCookies }
+}

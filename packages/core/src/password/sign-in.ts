@@ -1,0 +1,101 @@
+/**
+ * `POST callback/:password-provider` (the dispatcher has checked the CSRF token): a sign-in with
+ * an email address and a password.
+ *
+ * In order: the throttle decides whether the attempt may go ahead (a refusal is answered like a
+ * wrong password, plus `Retry-After`); the stored hash is checked, or for an address without an
+ * account or without a password the same work is done on a dummy hash, so the answer and its
+ * timing are the same; a hash made with old parameters (or imported) is replaced by a current one;
+ * an address not confirmed yet, where the provider requires it, gets a new confirmation link and
+ * `EmailNotVerified`; then the user goes to the sign-in decision. Once the session exists, the
+ * password is read again: if it changed while this sign-in ran (a change or reset that ended the
+ * user's sessions), the new session is ended too.
+ *
+ * @module
+ */
+import { signIn } from "../account/sign-in.js"
+import { CredentialsSignin, EmailNotVerified, TooManyAttempts } from "../errors.js"
+import { emit } from "../events.js"
+import type { RequestContext } from "../http/context.js"
+import type { InternalResponse } from "../http/response.js"
+import { dummyVerify } from "./hash.js"
+import { createLink } from "./links.js"
+import { sendPasswordEmail, underEmailLimit } from "./mail.js"
+import { normalizePassword } from "./policy.js"
+import type { PasswordProvider } from "./provider.js"
+import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
+
+/** The normalised address, or null for input that cannot be one. */
+export function typedAddress(provider: PasswordProvider, value: unknown): string | null {
+  if (typeof value !== "string" || value.length > 512) return null
+  try {
+    const email = provider.normalize(value)
+    return typeof email === "string" && email.length > 0 ? email : null
+  } catch {
+    return null
+  }
+}
+
+/** A typed password, or null when it is missing or longer than any accepted password could be (nothing is hashed for it). */
+export function typedPassword(provider: PasswordProvider, value: unknown): string | null {
+  if (typeof value !== "string" || value.length === 0 || value.length > provider.policy.maxLength * 8) return null
+  return normalizePassword(value)
+}
+
+/** Sends a new confirmation link to an unconfirmed account (within the email limit). */
+export async function sendConfirmation(ctx: RequestContext, provider: PasswordProvider, user: { id: string; email: string }): Promise<void> {
+  if (!(await underEmailLimit(ctx, provider, user.email))) return
+  const link = await createLink(ctx, provider, "verify-email", user)
+  const sent = await sendPasswordEmail(ctx, provider, { kind: "verify-email", to: user.email, url: link.url, expires: link.expires, secret: link.token })
+  if (!sent) await provider.adapter.useVerificationToken({ identifier: user.email, token: link.hashed })
+}
+
+export async function passwordCallback(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
+  const { adapter, hasher, throttle } = provider
+  const email = typedAddress(provider, ctx.body.email)
+  const typed = typedPassword(provider, ctx.body.password)
+  const subject = { account: email ?? "", ip: provider.clientIp?.(ctx.request) ?? null }
+  const failure = async (reason: "credentials" | "unverified", error: CredentialsSignin | EmailNotVerified): Promise<never> => {
+    if (reason === "credentials" && throttle && email) await attemptFailed(throttle, subject)
+    await emit(ctx.config, "signInFailure", { provider: provider.id, identifier: email, reason })
+    throw error
+  }
+  if (!email || typed === null) return failure("credentials", new CredentialsSignin("The email address or the password is missing or malformed."))
+
+  if (throttle) {
+    const decision = await beginAttempt(throttle, subject)
+    if (!decision.allowed) {
+      await emit(ctx.config, "signInFailure", { provider: provider.id, identifier: email, reason: "throttled", retryAfter: decision.retryAfter })
+      throw new TooManyAttempts(decision.retryAfter)
+    }
+  }
+  const user = await adapter.getUserByEmail(email)
+  const stored = user ? await adapter.getPassword(user.id) : null
+  const matches = stored ? await hasher.verify(stored.hash, typed) : await dummyVerify(hasher, typed)
+  if (!user || !stored || !matches) return failure("credentials", new CredentialsSignin("Wrong email address or password."))
+
+  let hash = stored.hash
+  if (hasher.needsRehash?.(hash)) {
+    const fresh = await hasher.hash(typed)
+    // Replace only the hash just verified: a change of password made meanwhile must not be undone.
+    const replaced = await adapter.transaction(async (tx) => {
+      if ((await tx.getPassword(user.id))?.hash !== stored.hash) return false
+      await tx.setPassword({ userId: user.id, hash: fresh, updatedAt: new Date() })
+      return true
+    })
+    if (!replaced) return failure("credentials", new CredentialsSignin("The password changed while this sign-in was checked."))
+    hash = fresh
+  }
+  if (provider.config.requireEmailVerification && !user.emailVerified) {
+    await sendConfirmation(ctx, provider, { id: user.id, email })
+    return failure("unverified", new EmailNotVerified("The address is not confirmed yet; a new confirmation link was sent."))
+  }
+  if (throttle) await attemptSucceeded(throttle, subject)
+  return signIn(ctx, {
+    kind: "password",
+    provider,
+    user,
+    isNewUser: false,
+    recheck: async () => (await adapter.getPassword(user.id))?.hash === hash,
+  })
+}

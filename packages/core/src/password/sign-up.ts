@@ -1,0 +1,86 @@
+/**
+ * `POST signup/:password-provider` (the dispatcher has checked the CSRF token): creating an
+ * account with an address, a password and an optional name.
+ *
+ * The address and the password are checked first (a malformed address or a password the policy
+ * refuses goes back to the form with the reason; the password is never put in a URL). Then the
+ * answer does not depend on whether the address has an account:
+ * - a new address: the user and its password hash are stored, and a confirmation link is sent
+ *   (or, when the provider does not require confirmation, the user is signed in at once);
+ * - a taken address: nothing is stored, and its owner gets an email saying someone tried, with a
+ *   link to choose a new password.
+ * Both end on "check your email", and both hash the password first, so the two take about as long.
+ * A user who signed up but never confirmed counts as taken: a second sign-up must not replace the
+ * password of the first (the owner's reset link is the way in).
+ *
+ * @module
+ */
+import { emit } from "../events.js"
+import type { RequestContext } from "../http/context.js"
+import type { InternalResponse } from "../http/response.js"
+import { signIn } from "../account/sign-in.js"
+import { createLink } from "./links.js"
+import { sendPasswordEmail, underEmailLimit } from "./mail.js"
+import { checkNewPassword } from "./policy.js"
+import type { PasswordProvider } from "./provider.js"
+import { sendConfirmation, typedAddress } from "./sign-in.js"
+import { passwordPageUrl } from "./urls.js"
+
+/** The longest name kept; a longer one is cut. */
+const maxNameLength = 200
+
+function typedName(value: unknown): string | null {
+  if (typeof value !== "string") return null
+  const name = value.normalize("NFC").replace(/[\p{Cc}]/gu, "").trim().slice(0, maxNameLength)
+  return name.length > 0 ? name : null
+}
+
+/** Tells the owner of a taken address that someone tried to sign up with it. */
+async function tellOwner(ctx: RequestContext, provider: PasswordProvider, user: { id: string; email: string }): Promise<void> {
+  if (!(await underEmailLimit(ctx, provider, user.email))) return
+  const link = await createLink(ctx, provider, "reset-password", user)
+  const sent = await sendPasswordEmail(ctx, provider, { kind: "account-exists", to: user.email, url: link.url, expires: link.expires, secret: link.token })
+  if (!sent) await provider.adapter.useVerificationToken({ identifier: user.email, token: link.hashed })
+}
+
+export async function passwordSignUp(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
+  const { adapter, config: options } = provider
+  const back = async (query: Record<string, string | undefined>): Promise<InternalResponse> => ({
+    redirect: await passwordPageUrl(ctx, "signup", query),
+    cookies: ctx.setCookies,
+  })
+  const email = typedAddress(provider, ctx.body.email)
+  if (!email) return back({ error: "invalid-email" })
+  const check = await checkNewPassword(typeof ctx.body.password === "string" ? ctx.body.password : "", provider.policy, {
+    email,
+    logger: ctx.config.logger,
+  })
+  if (!check.ok) return back({ error: check.reason, email })
+
+  const hash = await provider.hasher.hash(check.password)
+  const sent = () => back({ sent: "1" })
+  const taken = await adapter.getUserByEmail(email)
+  if (taken) {
+    await tellOwner(ctx, provider, { id: taken.id, email })
+    return sent()
+  }
+  const user = { id: crypto.randomUUID(), email, name: typedName(ctx.body.name), image: null, emailVerified: options.requireEmailVerification ? null : new Date() }
+  let created
+  try {
+    created = await adapter.transaction(async (tx) => {
+      const stored = await tx.createUser(user)
+      await tx.setPassword({ userId: stored.id, hash, updatedAt: new Date() })
+      return stored
+    })
+  } catch (error) {
+    // Two sign-ups with one address at once: the database's unique address refused the second.
+    const winner = await adapter.getUserByEmail(email)
+    if (!winner) throw error
+    await tellOwner(ctx, provider, { id: winner.id, email })
+    return sent()
+  }
+  await emit(ctx.config, "createUser", { user: created })
+  if (!options.requireEmailVerification) return signIn(ctx, { kind: "password", provider, user: created, isNewUser: true })
+  await sendConfirmation(ctx, provider, { id: created.id, email })
+  return sent()
+}
