@@ -107,6 +107,34 @@ describe("package README: passwords you keep yourself", () => {
   })
 })
 
+describe("README password accounts", () => {
+  it("signs up, confirms, signs in and changes the password, as written (the emails go to a recording SMTP server)", async () => {
+    const { startMailbox } = await import("@sesame/dev-mailbox")
+    const mailbox = await startMailbox()
+    vi.stubEnv("SMTP_URL", mailbox.url)
+    try {
+      const example = (await importExample(join(root, "README.md"), "password-accounts")) as {
+        config: AuthConfig
+        newPassword: (request: Request, current: string, next: string) => Promise<unknown>
+      }
+      const config = { ...example.config, secret, trustHost: true }
+      const jar = new CookieJar()
+      const post = async (path: string, form: Record<string, string>) =>
+        (await send(config, path, { jar, form: { csrfToken: await csrfToken(config, jar), ...form } })).headers.get("location")
+      expect(await post("/auth/signup/password", { email: "ada@example.com", password: "analytical engine" })).toBe("http://localhost:3000/auth/signup?sent=1")
+      const mail = await mailbox.waitFor("ada@example.com")
+      const link = new URL(/https?:\/\/\S+verify-email\S+/.exec(mail.text)![0])
+      expect(await post("/auth/verify-email/password", { token: link.searchParams.get("token")!, email: "ada@example.com" })).toBe("http://localhost:3000/")
+      const me = () => new Request("http://localhost:3000/settings", { headers: { cookie: jar.header() } })
+      expect(await example.newPassword(me(), "wrong guess", "a newer passphrase")).toEqual({ changed: false, reason: "WrongPassword" })
+      expect(await example.newPassword(me(), "analytical engine", "a newer passphrase")).toEqual({ changed: true, sessionsEnded: 0 })
+      expect(await post("/auth/callback/password", { email: "ada@example.com", password: "a newer passphrase" })).toBe("http://localhost:3000/")
+    } finally {
+      await mailbox.close()
+    }
+  })
+})
+
 describe("README account management", () => {
   it("lists, unlinks (never the last way in) and deletes, as written", async () => {
     mkdirSync(scratch, { recursive: true })
