@@ -34,6 +34,11 @@ export interface SectionContext {
   t: Translator
   /** The provider's position, for ids and class names that must be unique and need no escaping. */
   index: number
+  /**
+   * The id of the page's one address field, when the page asks for the address once for several
+   * ways to sign in (`signin.ts`): a section that needs an address uses it instead of its own.
+   */
+  sharedEmail?: string
 }
 
 /** One provider's part of the page. */

@@ -13,6 +13,7 @@ import type { EmailConfig } from "../email/types.js"
 import type { InternalResponse } from "../http/response.js"
 import type { OAuthConfig } from "../oauth/types.js"
 import type { PasswordConfig } from "../password/types.js"
+import type { WebAuthnConfig } from "../webauthn/types.js"
 import type { Provider, ProviderType } from "../types.js"
 import { passkeySection } from "../webauthn/section.js"
 import { html, type SafeHtml } from "./html.js"
@@ -66,10 +67,18 @@ ${fields}
   }
 }
 
-/** Address and password, with the ways to a forgotten password and (when offered) to sign-up. */
-function passwordSection(provider: PasswordConfig, { params, t, index }: SectionContext): Section {
-  const id = `provider-${index}`
+/** The ways to a forgotten password and (when offered) to sign-up, under a password form. */
+function passwordLinks(provider: PasswordConfig, { params, t }: SectionContext): SafeHtml {
   const query = new URLSearchParams({ callbackUrl: params.callbackUrl }).toString()
+  return html`<p class="links"><a href="${params.authUrl}/forgot-password?${query}">${t.t("signin.password.forgot")}</a>${
+    provider.signUp === false ? "" : html`<br><a href="${params.authUrl}/signup?${query}">${t.t("signin.password.signup")}</a>`
+  }</p>`
+}
+
+/** Address and password. */
+function passwordSection(provider: PasswordConfig, context: SectionContext): Section {
+  const { params, t, index } = context
+  const id = `provider-${index}`
   return {
     button: false,
     markup: html`<form action="${formAction(params, "callback", provider)}" method="POST">
@@ -80,10 +89,56 @@ ${hiddenFields(params)}
 <input id="${id}-password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
 </form>
-<p class="links"><a href="${params.authUrl}/forgot-password?${query}">${t.t("signin.password.forgot")}</a>${
-      provider.signUp === false ? "" : html`<br><a href="${params.authUrl}/signup?${query}">${t.t("signin.password.signup")}</a>`
-    }</p>`,
+${passwordLinks(provider, context)}`,
   }
+}
+
+/** The providers that ask for nothing but an address (and a password): asked once when there are several. */
+interface AddressProviders {
+  password?: PasswordConfig
+  email?: EmailConfig
+  passkey?: WebAuthnConfig
+}
+
+/** The id of the shared address field. */
+const sharedEmailId = "signin-email"
+
+function addressProviders(providers: readonly Provider[]): AddressProviders | null {
+  const found: AddressProviders = {}
+  for (const provider of providers) {
+    if (provider.type === "password") found.password ??= provider
+    else if (provider.type === "email") found.email ??= provider
+    // A passkey form with fields of its own (`formFields`) keeps them.
+    else if (provider.type === "webauthn" && (!provider.formFields || Object.keys(provider.formFields).join() === "email")) found.passkey ??= provider
+  }
+  return Object.keys(found).length >= 2 ? found : null
+}
+
+/**
+ * One form for the address, with a button for each way to go on with it: the password (with its
+ * field), a sign-in link by email. The passkey section, shown by its script, uses the same field
+ * (and offers passkeys in its autofill). So a page with several of these asks for the address once.
+ */
+function addressSection({ password, email, passkey }: AddressProviders, context: SectionContext): Section {
+  const { params, t } = context
+  const first = password ?? email
+  const markup = first
+    ? html`<form action="${formAction(params, password ? "callback" : "signin", first)}" method="POST">
+${hiddenFields(params)}
+<label for="${sharedEmailId}">${t.t("signin.email.label")}</label>
+<input id="${sharedEmailId}" name="email" type="email" autocomplete="${passkey ? "username webauthn" : "username"}" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">
+${
+  password
+    ? html`<label for="signin-password">${t.t("signin.password.label")}</label>
+<input id="signin-password" name="password" type="password" autocomplete="current-password">
+<button type="submit" class="primary" formaction="${formAction(params, "callback", password)}">${t.t("signin.with", { provider: password.name })}</button>`
+    : ""
+}
+${email ? html`<button type="submit"${password ? "" : html` class="primary"`} formaction="${formAction(params, "signin", email)}">${t.t("signin.with", { provider: email.name })}</button>` : ""}
+</form>
+${password ? passwordLinks(password, context) : ""}`
+    : html``
+  return { button: false, markup }
 }
 
 const renderers: Renderers = {
@@ -145,9 +200,20 @@ function layoutSections(sections: readonly Section[], t: Translator): SafeHtml[]
 }
 
 export function signInPage(params: SignInPageParams, t: Translator): InternalResponse {
+  const address = addressProviders(params.providers)
+  const shared = (provider: Provider) => !!address && (provider === address.password || provider === address.email || provider === address.passkey)
+  let addressShown = false
   const sections = params.providers
-    .map((provider, index) => renderSection(provider, { params, t, index }))
-    .filter((s): s is Section => s !== undefined)
+    .flatMap((provider, index): Section[] => {
+      if (!address || !shared(provider)) return [renderSection(provider, { params, t, index })].filter((s): s is Section => s !== undefined)
+      const context = { params, t, index, sharedEmail: sharedEmailId }
+      // The address form stands where the first of its providers is; a passkey's own (script-only) section follows it.
+      const out: Section[] = []
+      if (!addressShown && (address.password || address.email)) out.push(addressSection(address, context))
+      addressShown = true
+      if (provider === address.passkey) out.push(passkeySection(provider, context))
+      return out
+    })
   const body = html`<h1>${t.t("signin.heading")}</h1>
 ${params.error ? html`<div class="alert" role="alert">${signInErrorMessage(params.error, t)}</div>` : ""}
 ${noticeOf(params.notice, t)}

@@ -44,6 +44,7 @@ input{display:block;width:100%;margin:0 0 16px;padding:10px 12px;font:inherit;co
 input::placeholder{color:var(--muted);opacity:1}
 button{display:flex;align-items:center;justify-content:center;gap:10px;width:100%;min-height:44px;padding:10px 16px;font:inherit;font-weight:600;color:var(--text);background:var(--card);border:1px solid var(--field-border);border-radius:8px;cursor:pointer}
 button:hover{filter:brightness(.94)}
+form button+button{margin-top:10px}
 button.primary{color:var(--brand-text);background:var(--brand);border-color:var(--brand)}
 button img{width:20px;height:20px;flex:none}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}

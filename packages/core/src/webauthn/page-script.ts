@@ -15,6 +15,9 @@
  * </div>
  * ```
  *
+ * On a page that asks for the address once for several ways to sign in, the passkey form has no
+ * email field of its own: `data-email-field="<id>"` names the shared one.
+ *
  * The section stays hidden in a browser without WebAuthn (or without JavaScript). With
  * `data-conditional`, the page offers passkeys in the email field's autofill as soon as it loads;
  * submitting the form runs the ceremony the email calls for (see `webauthn/options.ts`). A
@@ -34,7 +37,8 @@ function wire(form: HTMLFormElement): void {
   const provider = form.dataset.sesamePasskey || "passkey"
   const basePath = form.dataset.authUrl || "/auth"
   const status = form.querySelector<HTMLElement>("[data-passkey-status]")
-  const email = field(form, "email")
+  const shared = form.dataset.emailField ? document.getElementById(form.dataset.emailField) : null
+  const email = field(form, "email") ?? (shared instanceof HTMLInputElement ? shared : null)
   const callbackUrl = (): string | undefined => field(form, "callbackUrl")?.value || undefined
   const say = (text: string | undefined) => {
     if (status) status.textContent = text ?? ""

@@ -16,12 +16,13 @@ import { passkeyScriptUrl } from "./script.js"
 import type { WebAuthnConfig } from "./types.js"
 
 /** Rules of this section only: the hint under the field and the status line. */
-const css = ".passkey-hint{margin:-10px 0 16px;color:var(--muted);font-size:.875rem}.passkey-status{margin:12px 0 0;color:var(--muted);font-size:.875rem}.passkey-status:empty{display:none}"
+const css = ".passkey-hint{margin:-10px 0 16px;color:var(--muted);font-size:.875rem}.passkey-after{margin:8px 0 0}.passkey-status{margin:12px 0 0;color:var(--muted);font-size:.875rem}.passkey-status:empty{display:none}"
 
-export function passkeySection(provider: WebAuthnConfig, { params, t, index }: SectionContext): Section {
+export function passkeySection(provider: WebAuthnConfig, { params, t, index, sharedEmail }: SectionContext): Section {
   const basePath = new URL(params.authUrl).pathname
   const hintId = `provider-${index}-hint`
-  const formFields = provider.formFields ?? defaultFormFields()
+  // On a page that asks for the address once (`pages/signin.ts`), the shared field is the email.
+  const formFields = sharedEmail ? {} : (provider.formFields ?? defaultFormFields())
   const fields = Object.entries(formFields).map(([name, field], i) => {
     const labelled = name === "email" && !field.label ? { ...field, label: t.t("signin.email.label") } : field
     const value = name === "email" && params.email !== undefined && field.value === undefined ? { ...labelled, value: params.email } : labelled
@@ -34,11 +35,12 @@ export function passkeySection(provider: WebAuthnConfig, { params, t, index }: S
     script: passkeyScriptUrl(basePath),
     markup: html`<form action="${formAction(params, "callback", provider)}" method="POST" data-sesame-passkey="${provider.id}" data-auth-url="${basePath}"${
       provider.enableConditionalUI !== false ? html` data-conditional` : ""
-    } data-status-working="${t.t("signin.passkey.working")}" data-status-failed="${t.t("signin.passkey.failed")}">
+    }${sharedEmail ? html` data-email-field="${sharedEmail}"` : ""} data-status-working="${t.t("signin.passkey.working")}" data-status-failed="${t.t("signin.passkey.failed")}">
 ${hiddenFields(params)}
 ${fields}
 ${"email" in formFields ? html`<p class="passkey-hint" id="${hintId}">${t.t("signin.passkey.hint")}</p>` : ""}
 <button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
+${sharedEmail ? html`<p class="passkey-hint passkey-after">${t.t("signin.passkey.hint")}</p>` : ""}
 <p class="passkey-status" data-passkey-status role="status" aria-live="polite"></p>
 </form>`,
   }

@@ -8,6 +8,7 @@ import type { AuthConfig, PasswordChangeMessage, PasswordEmailParams, SignInFail
 import { changePassword, hasPassword, setPassword } from "@sesame/core"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import Email from "@sesame/core/providers/email"
+import Passkey from "@sesame/core/providers/passkey"
 import Password, { type PasswordOptions } from "@sesame/core/providers/password"
 import { argon2id, withLegacyHashes } from "@sesame/core/password"
 import bcrypt from "bcryptjs"
@@ -455,5 +456,30 @@ describe("configuration", () => {
     const callbackUrl = new URLSearchParams({ callbackUrl: `${origin}/private` }).toString()
     expect(page).toContain(`href="${origin}/auth/forgot-password?${callbackUrl.replace(/&/g, "&amp;")}"`)
     expect(page).toContain(`href="${origin}/auth/signup?${callbackUrl}"`)
+  })
+
+  it("asks for the address once when the page offers a password, an email link and a passkey; the link button sends that address", async () => {
+    const links: string[] = []
+    const s = setup({}, { experimental: { enableWebAuthn: true } })
+    const all = (passkey = Passkey()): AuthConfig => ({
+      ...s.config,
+      providers: [passkey, ...(s.config.providers as never[]), Email({ sendVerificationRequest: ({ url }) => void links.push(url) })],
+    })
+    const page = await (await send(all(), "/auth/signin")).text()
+    expect(page.match(/name="email"/g)).toHaveLength(1)
+    expect(page).toContain('<input id="signin-email" name="email" type="email" autocomplete="username webauthn" required')
+    expect(page).toContain(`formaction="${origin}/auth/callback/password"`)
+    expect(page).toContain(`formaction="${origin}/auth/signin/email"`)
+    expect(page).toContain('data-email-field="signin-email"')
+    // The email-link button posts the shared form: the address, and a password field it ignores.
+    const sent = await post(all(), "/auth/signin/email", { email: "grace@example.com", password: "" })
+    expect(sent.location).toBe(`${origin}/auth/verify-request?provider=email&type=email`)
+    expect(new URL(links[0]!).searchParams.get("email")).toBe("grace@example.com")
+    // A passkey form with fields of its own keeps them, beside the shared address.
+    const own = await (await send(all(Passkey({ enableConditionalUI: false, formFields: { email: { type: "email" }, nickname: { type: "text" } } })), "/auth/signin")).text()
+    expect(own.match(/name="email"/g)).toHaveLength(2)
+    expect(own).not.toContain("data-email-field")
+    // One address provider alone keeps its own form.
+    expect(await (await send(s.config, "/auth/signin")).text()).not.toContain('id="signin-email"')
   })
 })

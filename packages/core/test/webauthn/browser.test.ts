@@ -12,7 +12,9 @@
 import type { AuthConfig } from "@sesame/core"
 import { Auth } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
+import Email from "@sesame/core/providers/email"
 import Passkey from "@sesame/core/providers/passkey"
+import Password from "@sesame/core/providers/password"
 import { describeViolations, launchBrowser, runAxe, saveScreenshot, serve, watchCsp, type TestServer } from "@sesame/testing"
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { rolldown } from "rolldown"
@@ -243,6 +245,41 @@ describe("the built-in sign-in page", () => {
     } finally {
       await tab.cdp.send("WebAuthn.setUserVerified", { authenticatorId: tab.authenticatorId, isUserVerified: true })
     }
+  })
+})
+
+describe("a sign-in page that asks for the address once (password, email link and passkey)", () => {
+  let tab: Tab
+  let saved: AuthConfig
+  beforeAll(async () => {
+    saved = config
+    config = { ...config, providers: [Password({ sendEmail: () => {} }), Email({ sendVerificationRequest: () => {} }), Passkey()] }
+    tab = await openTab()
+  })
+  afterAll(async () => {
+    config = saved
+    await tab?.context.close()
+  })
+
+  it("shows one address field; the passkey button takes the address from it and registers a passkey for it", async () => {
+    const { page } = tab
+    const csp = await watchCsp(page)
+    await page.goto(`${app}/auth/signin?callbackUrl=%2Fprivate`)
+    await page.getByRole("button", { name: "Sign in with Passkey" }).waitFor()
+    const fields = page.getByRole("textbox", { name: "Email address" })
+    expect(await fields.count()).toBe(1)
+    expect(await fields.getAttribute("autocomplete")).toBe("username webauthn")
+    expect(await page.getByRole("button", { name: "Sign in with Password" }).count()).toBe(1)
+    expect(await page.getByRole("button", { name: "Sign in with Email" }).count()).toBe(1)
+    const axe = await runAxe(page)
+    expect(describeViolations([...axe.byImpact.serious, ...axe.byImpact.critical])).toBe("")
+    await saveScreenshot(page, suite, "signin-address-once")
+
+    await fields.fill("hopper@example.com")
+    await Promise.all([page.waitForURL(`${app}/private`), page.getByRole("button", { name: "Sign in with Passkey" }).click()])
+    expect(await sessionEmail(page)).toBe("hopper@example.com")
+    expect(tab.ceremonies).toContain("create")
+    expect(await csp.violations()).toEqual([])
   })
 })
 
