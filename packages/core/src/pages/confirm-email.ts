@@ -18,6 +18,7 @@ import type { InternalResponse } from "../http/response.js"
 import type { Theme } from "../types.js"
 import { html } from "./html.js"
 import type { Translator } from "./i18n.js"
+import type { MessageKey } from "./messages.js"
 import { page } from "./layout.js"
 
 export interface ConfirmEmailPageParams {
@@ -32,17 +33,31 @@ export interface ConfirmEmailPageParams {
   theme: Readonly<Required<Theme>>
 }
 
-export function confirmEmailPage(params: ConfirmEmailPageParams, t: Translator): InternalResponse {
+/** The texts of a confirmation page: the sign-in link's (`confirm.*`) or another link's. */
+export interface ConfirmTexts {
+  heading: MessageKey
+  /** Gets `{host}` and `{email}`. */
+  body: MessageKey
+  button: MessageKey
+}
+
+const signInLinkTexts: ConfirmTexts = { heading: "confirm.heading", body: "confirm.body", button: "confirm.button" }
+
+/**
+ * The page an emailed link opens, whose one button posts the link back (see the module's
+ * documentation): the sign-in link's, and the password provider's address confirmation.
+ */
+export function confirmEmailPage(params: ConfirmEmailPageParams, t: Translator, texts: ConfirmTexts = signInLinkTexts): InternalResponse {
   const host = new URL(params.origin).host
-  const body = html`<h1>${t.t("confirm.heading")}</h1>
-<p class="lead">${t.t("confirm.body", { host, email: params.email })}</p>
+  const body = html`<h1>${t.t(texts.heading)}</h1>
+<p class="lead">${t.t(texts.body, { host, email: params.email })}</p>
 <form action="${params.action}" method="POST">
 <input type="hidden" name="csrfToken" value="${params.csrfToken}">
 <input type="hidden" name="token" value="${params.token}">
 <input type="hidden" name="email" value="${params.email}">
 <input type="hidden" name="callbackUrl" value="${params.callbackUrl}">
-<button type="submit" class="primary" autofocus>${t.t("confirm.button")}</button>
+<button type="submit" class="primary" autofocus>${t.t(texts.button)}</button>
 </form>
 <p class="note">${t.t("confirm.why")}</p>`
-  return page({ lang: t.lang, title: t.t("confirm.heading"), theme: params.theme, body })
+  return page({ lang: t.lang, title: t.t(texts.heading), theme: params.theme, body })
 }

@@ -120,28 +120,3 @@ ${newPasswordField("reset-password", t.t("reset.label"), params.minLength, t, !!
 <p class="links"><a href="${params.signInUrl}">${t.t("password.back")}</a></p>`
   return page({ lang: t.lang, title: t.t("reset.heading"), theme: params.theme, body })
 }
-
-export interface ConfirmLinkPageParams {
-  action: string
-  csrfToken: string
-  token: string
-  email: string
-  callbackUrl: string
-  origin: string
-  theme: Readonly<Required<Theme>>
-}
-
-/** The page a confirmation link opens: one button posts it back (see `password/confirm.ts` for why). */
-export function confirmLinkPage(params: ConfirmLinkPageParams, t: Translator): InternalResponse {
-  const host = new URL(params.origin).host
-  const body = html`<h1>${t.t("verifyEmail.heading")}</h1>
-<p class="lead">${t.t("verifyEmail.body", { host, email: params.email })}</p>
-<form action="${params.action}" method="POST">
-${hidden(params.csrfToken, params.callbackUrl)}
-<input type="hidden" name="token" value="${params.token}">
-<input type="hidden" name="email" value="${params.email}">
-<button type="submit" class="primary" autofocus>${t.t("verifyEmail.button")}</button>
-</form>
-<p class="note">${t.t("confirm.why")}</p>`
-  return page({ lang: t.lang, title: t.t("verifyEmail.heading"), theme: params.theme, body })
-}

@@ -107,7 +107,7 @@ export async function changePassword(
 ): Promise<PasswordChanging> {
   const me = await signedIn(request, config)
   if (!me) return { changed: false, reason: "NotSignedIn" }
-  const { provider, user, ctx } = me
+  const { provider, user } = me
   const stored = await me.adapter.getPassword(user.id)
   if (!stored) return { changed: false, reason: "NoPassword" }
   const subject = { account: user.email, ip: provider.clientIp?.(request) ?? null }
@@ -121,15 +121,22 @@ export async function changePassword(
     return { changed: false, reason: "WrongPassword" }
   }
   if (provider.throttle) await attemptSucceeded(provider.throttle, subject)
-  const check = await checkNewPassword(typeof passwords.newPassword === "string" ? passwords.newPassword : "", provider.policy, {
-    email: user.email,
-    logger: me.config.logger,
-  })
-  if (!check.ok) return { changed: false, reason: check.reason }
+  const changed = await storeNew(me, passwords.newPassword, "changed")
+  return "reason" in changed ? { changed: false, reason: changed.reason } : { changed: true, sessionsEnded: changed.sessionsEnded }
+}
+
+/**
+ * Checks `newPassword` against the policy, then stores it, ending the user's other database
+ * sessions, and sends `passwordChange`.
+ */
+async function storeNew(me: Me, newPassword: unknown, how: "changed" | "set"): Promise<{ sessionsEnded: number } | { reason: PasswordProblem }> {
+  const { provider, user, ctx } = me
+  const check = await checkNewPassword(typeof newPassword === "string" ? newPassword : "", provider.policy, { email: user.email, logger: me.config.logger })
+  if (!check.ok) return { reason: check.reason }
   const hash = await provider.hasher.hash(check.password)
   const { user: updated, sessionsEnded } = await replacePassword(me.config, provider, user, hash, { keepSession: await currentSessionHash(ctx) })
-  await emit(me.config, "passwordChange", { user: updated, how: "changed", sessionsEnded })
-  return { changed: true, sessionsEnded }
+  await emit(me.config, "passwordChange", { user: updated, how, sessionsEnded })
+  return { sessionsEnded }
 }
 
 /**
@@ -148,17 +155,10 @@ export async function setPassword(
   if (typeof maxSignInAge !== "number" || !(maxSignInAge > 0)) throw new TypeError("`maxSignInAge` must be a positive number of seconds.")
   const me = await signedIn(request, config)
   if (!me) return { set: false, reason: "NotSignedIn" }
-  const { provider, user, ctx } = me
+  const { user, ctx } = me
   if (await me.adapter.getPassword(user.id)) return { set: false, reason: "HasPassword" }
   const signedInAt = await me.config.sessionStrategy.signedInAt(ctx)
   if (signedInAt === undefined || Date.now() - signedInAt > maxSignInAge * 1000) return { set: false, reason: "SignInTooOld" }
-  const check = await checkNewPassword(typeof password?.newPassword === "string" ? password.newPassword : "", provider.policy, {
-    email: user.email,
-    logger: me.config.logger,
-  })
-  if (!check.ok) return { set: false, reason: check.reason }
-  const hash = await provider.hasher.hash(check.password)
-  const { user: updated, sessionsEnded } = await replacePassword(me.config, provider, user, hash, { keepSession: await currentSessionHash(ctx) })
-  await emit(me.config, "passwordChange", { user: updated, how: "set", sessionsEnded })
-  return { set: true }
+  const stored = await storeNew(me, password?.newPassword, "set")
+  return "reason" in stored ? { set: false, reason: stored.reason } : { set: true }
 }

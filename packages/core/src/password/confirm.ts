@@ -1,7 +1,8 @@
 /**
  * `GET|POST verify-email/:password-provider`: the link that confirms a new account's address.
  *
- * Like a sign-in link (`email/callback.ts`), opening it consumes nothing: it shows a page whose one
+ * Like a sign-in link (`email/callback.ts`), and on the same page (`pages/confirm-email.ts`, with
+ * its own words), opening it consumes nothing: it shows a page whose one
  * button posts the link back with a CSRF token, so a mail scanner that opens every link cannot use
  * it up, and prefetches get a `503`. The `POST` uses the link (once), marks the address confirmed
  * and signs the user in: following the link proves the address as a sign-in link does.
@@ -13,7 +14,7 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { isPrefetch } from "../email/prefetch.js"
-import { confirmLinkPage } from "../pages/password.js"
+import { confirmEmailPage } from "../pages/confirm-email.js"
 import { translatorFor } from "../pages/where.js"
 import { linkEndpoint, linkParameters, useLink } from "./links.js"
 import type { PasswordProvider } from "./provider.js"
@@ -24,9 +25,10 @@ async function showConfirmation(ctx: RequestContext, provider: PasswordProvider)
   }
   const { token, email } = linkParameters(ctx.query)
   const { token: csrfToken } = await ctx.csrf()
-  const page = confirmLinkPage(
+  const page = confirmEmailPage(
     { action: linkEndpoint(ctx, provider, "verify-email"), csrfToken, token, email, callbackUrl: await ctx.callbackUrl(), origin: ctx.origin, theme: ctx.config.theme },
     translatorFor(ctx),
+    { heading: "verifyEmail.heading", body: "verifyEmail.body", button: "verifyEmail.button" },
   )
   return { ...page, cookies: ctx.setCookies }
 }
