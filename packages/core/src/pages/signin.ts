@@ -42,14 +42,19 @@ ${hiddenFields(params)}
   }
 }
 
+/** The labelled address field of a form, prefilled from `?email=`. */
+function emailField(id: string, autocomplete: string, params: SignInPageParams, t: Translator): SafeHtml {
+  return html`<label for="${id}">${t.t("signin.email.label")}</label>
+<input id="${id}" name="email" type="email" autocomplete="${autocomplete}" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">`
+}
+
 function emailSection(provider: EmailConfig, { params, t, index }: SectionContext): Section {
   const id = `provider-${index}-email`
   return {
     button: false,
     markup: html`<form action="${formAction(params, "signin", provider)}" method="POST">
 ${hiddenFields(params)}
-<label for="${id}">${t.t("signin.email.label")}</label>
-<input id="${id}" name="email" type="email" autocomplete="email" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">
+${emailField(id, "email", params, t)}
 <button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
 </form>`,
   }
@@ -83,8 +88,7 @@ function passwordSection(provider: PasswordConfig, context: SectionContext): Sec
     button: false,
     markup: html`<form action="${formAction(params, "callback", provider)}" method="POST">
 ${hiddenFields(params)}
-<label for="${id}-email">${t.t("signin.email.label")}</label>
-<input id="${id}-email" name="email" type="email" autocomplete="username" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">
+${emailField(`${id}-email`, "username", params, t)}
 <label for="${id}-password">${t.t("signin.password.label")}</label>
 <input id="${id}-password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
@@ -125,8 +129,7 @@ function addressSection({ password, email, passkey }: AddressProviders, context:
   const markup = first
     ? html`<form action="${formAction(params, password ? "callback" : "signin", first)}" method="POST">
 ${hiddenFields(params)}
-<label for="${sharedEmailId}">${t.t("signin.email.label")}</label>
-<input id="${sharedEmailId}" name="email" type="email" autocomplete="${passkey ? "username webauthn" : "username"}" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">
+${emailField(sharedEmailId, passkey ? "username webauthn" : "username", params, t)}
 ${
   password
     ? html`<label for="signin-password">${t.t("signin.password.label")}</label>
