@@ -91,6 +91,40 @@ describe("README examples", () => {
     expect(account.user.email).toBe("ada@example.com")
   })
 
+  it("account functions: listed, password changed and account closed for the request's user, as written", async () => {
+    // The example's `~/lib/auth`, here a configuration with an adapter and a password provider.
+    writeFileSync(
+      join(scratch, "account-auth.ts"),
+      `import { MemoryAdapter } from "@sesame/core/adapters"
+import Password from "@sesame/core/providers/password"
+import { argon2id } from "@sesame/core/password"
+import type { SolidAuthConfig } from "@sesame/solid-start"
+export const authConfig: SolidAuthConfig = {
+  adapter: MemoryAdapter(),
+  providers: [Password({ sendEmail: () => {}, requireEmailVerification: false, hasher: argon2id({ memoryCost: 64, timeCost: 1 }) })],
+}
+`,
+    )
+    const file = join(scratch, "account.ts")
+    writeFileSync(file, readmeExample("account").replaceAll('"~/lib/auth"', '"./account-auth.ts"'))
+    const account = (await import(file)) as Record<"linkedAccounts" | "closeAccount", () => Promise<unknown>> & {
+      newPassword(current: string, next: string): Promise<unknown>
+    }
+    const { authConfig } = (await import(join(scratch, "account-auth.ts"))) as { authConfig: SolidAuthConfig }
+    const { SolidAuth } = await import("@sesame/solid-start")
+    const handlers = SolidAuth(authConfig)
+    const jar = new CookieJar()
+    const { csrfToken } = (await (await call(handlers, "/api/auth/csrf", { jar })).json()) as { csrfToken: string }
+    await call(handlers, "/api/auth/signup/password", { jar, form: { csrfToken, email: "ada@example.com", password: "analytical engine" } })
+    const inRequest = <T>(fn: () => Promise<T>) =>
+      provideRequestEvent({ ...event(request("/account", { jar })), locals: {}, response: { headers: new Headers() } } as unknown as Parameters<typeof provideRequestEvent>[0], fn)
+    expect(await inRequest(() => account.linkedAccounts())).toEqual([])
+    expect(await inRequest(() => account.newPassword("wrong guess", "difference engine"))).toEqual({ changed: false, reason: "WrongPassword" })
+    expect(await inRequest(() => account.newPassword("analytical engine", "difference engine"))).toEqual({ changed: true, sessionsEnded: 0 })
+    expect(await inRequest(() => account.closeAccount())).toEqual({ deleted: true })
+    expect(await inRequest(() => account.linkedAccounts())).toBeNull()
+  })
+
   it("the repository README's SolidStart quick start is the guide's: install, configuration, route", () => {
     const rootReadme = join(root, "README.md")
     expect(markedBlock(rootReadme, "solid-start-install")).toBe(markedBlock(guide, "install"))
