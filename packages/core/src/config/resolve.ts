@@ -413,9 +413,9 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
         break
     }
   }
-  // Proving an address (email links, providers that vouch for addresses) takes it back from an
-  // unverified user, removing what was attached to it (account/reclaim.ts).
-  const proves = providers.find((p) => p.type === "email" || p.type === "oauth" || p.type === "oidc")
+  // Proving an address (email links, providers that vouch for addresses, a password reset link)
+  // takes it back from an unverified user, removing what was attached to it (account/reclaim.ts).
+  const proves = providers.find((p) => p.type === "email" || p.type === "oauth" || p.type === "oidc" || p.type === "password")
   if (proves) {
     const feature = `provider "${proves.id}", which takes a proven address back from an unverified user`
     need(feature, ...reclaimMethods.always)

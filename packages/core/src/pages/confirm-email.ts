@@ -28,6 +28,8 @@ export interface ConfirmEmailPageParams {
   token: string
   email: string
   callbackUrl: string
+  /** Ask for the account's password too (the password provider's confirmation), with the error of a wrong one. */
+  password?: { error: boolean }
   /** The site's origin, whose host the page names. */
   origin: string
   theme: Readonly<Required<Theme>>
@@ -50,13 +52,21 @@ const signInLinkTexts: ConfirmTexts = { heading: "confirm.heading", body: "confi
 export function confirmEmailPage(params: ConfirmEmailPageParams, t: Translator, texts: ConfirmTexts = signInLinkTexts): InternalResponse {
   const host = new URL(params.origin).host
   const body = html`<h1>${t.t(texts.heading)}</h1>
+${params.password?.error ? html`<div class="alert" role="alert">${t.t("password.error.wrong-password")}</div>` : ""}
 <p class="lead">${t.t(texts.body, { host, email: params.email })}</p>
 <form action="${params.action}" method="POST">
 <input type="hidden" name="csrfToken" value="${params.csrfToken}">
 <input type="hidden" name="token" value="${params.token}">
 <input type="hidden" name="email" value="${params.email}">
 <input type="hidden" name="callbackUrl" value="${params.callbackUrl}">
-<button type="submit" class="primary" autofocus>${t.t(texts.button)}</button>
+${
+  params.password
+    ? html`<input type="email" name="username" autocomplete="username" value="${params.email}" hidden readonly tabindex="-1" aria-hidden="true">
+<label for="confirm-password">${t.t("signin.password.label")}</label>
+<input id="confirm-password" name="password" type="password" autocomplete="current-password" required autofocus${params.password.error ? html` aria-invalid="true"` : ""}>
+<button type="submit" class="primary">${t.t(texts.button)}</button>`
+    : html`<button type="submit" class="primary" autofocus>${t.t(texts.button)}</button>`
+}
 </form>
 <p class="note">${t.t("confirm.why")}</p>`
   return page({ lang: t.lang, title: t.t(texts.heading), theme: params.theme, body })

@@ -109,7 +109,10 @@ export interface Messages {
   "reset.button": string
   /** What saving a new password does to other sessions. */
   "reset.notice": string
-  /** The page an address-confirmation link opens; `{email}` and `{host}` as in `confirm.body`. */
+  /**
+   * The page an address-confirmation link opens, which asks for the account's password (so that
+   * only whoever chose it can confirm); `{email}` and `{host}` as in `confirm.body`.
+   */
   "verifyEmail.heading": string
   "verifyEmail.body": string
   "verifyEmail.button": string

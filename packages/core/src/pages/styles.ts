@@ -5,6 +5,9 @@
  * Both palettes keep body text above 7:1 and secondary text, links and the focus ring above 4.5:1
  * against their backgrounds, and form-field borders above 3:1 (WCAG 2.2 AA).
  *
+ * The `hidden` attribute wins over every `display` set here: without that, `input{display:block}`
+ * would show the hidden fields (the reset page's `username` field, there for password managers).
+ *
  * @module
  */
 import type { Theme } from "../types.js"
@@ -26,6 +29,7 @@ export const css = `
 .scheme-dark{${darkPalette}}
 @media (prefers-color-scheme:dark){.scheme-auto{${darkPalette}}}
 *,*::before,*::after{box-sizing:border-box}
+[hidden]{display:none!important}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:24px 16px;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Hiragino Sans","Yu Gothic UI",sans-serif;background:var(--bg);color:var(--text)}
 main{width:100%;max-width:400px}
 .logo{display:block;max-width:160px;max-height:64px;margin:0 auto 24px}

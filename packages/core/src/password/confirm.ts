@@ -1,46 +1,95 @@
 /**
  * `GET|POST verify-email/:password-provider`: the link that confirms a new account's address.
  *
- * Like a sign-in link (`email/callback.ts`), and on the same page (`pages/confirm-email.ts`, with
- * its own words), opening it consumes nothing: it shows a page whose one
- * button posts the link back with a CSRF token, so a mail scanner that opens every link cannot use
- * it up, and prefetches get a `503`. The `POST` uses the link (once), marks the address confirmed
- * and signs the user in: following the link proves the address as a sign-in link does.
+ * Opening it consumes nothing (a mail scanner opens every link), and prefetches get a `503`: it
+ * shows the confirmation page (`pages/confirm-email.ts`, with its own words), which asks for the
+ * account's password. The `POST` checks the password first (counted by the sign-in throttle; a
+ * wrong one goes back to the page and costs the link nothing), then uses the link (once), marks
+ * the address confirmed and signs the user in.
+ *
+ * Why the password: the link proves the mailbox, the password proves who chose it. Without it, an
+ * attacker who signed up with someone else's address could have its owner confirm that account
+ * from their inbox ("finish creating your account") and keep signing in with the password they
+ * chose. The owner, who does not know it, uses the forgotten-password link instead, whose proof
+ * takes the address back (`reset.ts`).
  *
  * @module
  */
 import { signIn } from "../account/sign-in.js"
+import { isPrefetch } from "../email/prefetch.js"
+import { TooManyAttempts } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
-import { isPrefetch } from "../email/prefetch.js"
 import { confirmEmailPage } from "../pages/confirm-email.js"
 import { translatorFor } from "../pages/where.js"
-import { linkEndpoint, linkParameters, useLink } from "./links.js"
+import { dummyVerify } from "./hash.js"
+import { linkEndpoint, linkParameters, useLink, type LinkParameters } from "./links.js"
 import type { PasswordProvider } from "./provider.js"
+import { typedPassword } from "./sign-in.js"
+import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
 
 async function showConfirmation(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
   if (isPrefetch(ctx.request)) {
     return { status: 503, headers: { ...noStore, "Content-Type": "text/plain; charset=utf-8" }, body: "Confirmation links are not prefetched. Open the link to continue." }
   }
-  const { token, email } = linkParameters(ctx.query)
+  const { token, email } = linkParameters(ctx.query, provider)
   const { token: csrfToken } = await ctx.csrf()
   const page = confirmEmailPage(
-    { action: linkEndpoint(ctx, provider, "verify-email"), csrfToken, token, email, callbackUrl: await ctx.callbackUrl(), origin: ctx.origin, theme: ctx.config.theme },
+    {
+      action: linkEndpoint(ctx, provider, "verify-email"),
+      csrfToken,
+      token,
+      email,
+      callbackUrl: await ctx.callbackUrl(),
+      password: { error: ctx.query.error === "wrong-password" },
+      origin: ctx.origin,
+      theme: ctx.config.theme,
+    },
     translatorFor(ctx),
     { heading: "verifyEmail.heading", body: "verifyEmail.body", button: "verifyEmail.button" },
   )
   return { ...page, cookies: ctx.setCookies }
 }
 
+/** Back to the confirmation page with `error=wrong-password`; the link stays usable. */
+async function wrongPassword(ctx: RequestContext, provider: PasswordProvider, link: LinkParameters): Promise<InternalResponse> {
+  const url = new URL(linkEndpoint(ctx, provider, "verify-email"))
+  url.search = new URLSearchParams({ token: link.token, email: link.email, callbackUrl: await ctx.callbackUrl(), error: "wrong-password" }).toString()
+  return { redirect: url.href, cookies: ctx.setCookies }
+}
+
 async function confirm(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
-  const user = await useLink(provider, "verify-email", linkParameters(ctx.body))
+  const { adapter, hasher, throttle } = provider
+  const link = linkParameters(ctx.body, provider)
+  const subject = { account: link.email, ip: provider.clientIp?.(ctx.request) ?? null }
+  if (throttle) {
+    const decision = await beginAttempt(throttle, subject)
+    if (!decision.allowed) throw new TooManyAttempts(decision.retryAfter)
+  }
+  const typed = typedPassword(provider, ctx.body.password)
+  const owner = await adapter.getUserByEmail(link.email)
+  const stored = owner ? await adapter.getPassword(owner.id) : null
+  const matches = typed !== null && (stored ? await hasher.verify(stored.hash, typed) : await dummyVerify(hasher, typed))
+  if (!matches) {
+    if (throttle) await attemptFailed(throttle, subject)
+    return wrongPassword(ctx, provider, link)
+  }
+  const user = await useLink(provider, "verify-email", link)
+  if (throttle) await attemptSucceeded(throttle, subject)
   let confirmed = user
   if (!user.emailVerified) {
-    confirmed = await provider.adapter.updateUser({ id: user.id, emailVerified: new Date() })
+    confirmed = await adapter.updateUser({ id: user.id, emailVerified: new Date() })
     await emit(ctx.config, "updateUser", { user: confirmed })
   }
-  return signIn(ctx, { kind: "password", provider, user: confirmed, isNewUser: !user.emailVerified })
+  const hash = stored!.hash
+  return signIn(ctx, {
+    kind: "password",
+    provider,
+    user: confirmed,
+    isNewUser: !user.emailVerified,
+    recheck: async () => (await adapter.getPassword(user.id))?.hash === hash,
+  })
 }
 
 export function verifyEmail(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {

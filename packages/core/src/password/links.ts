@@ -57,11 +57,22 @@ export async function createLink(
   return { url: `${linkEndpoint(ctx, provider, kind)}?${new URLSearchParams(params)}`, expires, token, hashed }
 }
 
-/** The parameters of a link from `source` (the query of its page, or the form it posts); `Verification` when missing or malformed. */
-export function linkParameters(source: Readonly<Record<string, unknown>>): LinkParameters {
+/**
+ * The parameters of a link from `source` (the query of its page, or the form it posts);
+ * `Verification` when missing or malformed. The address must be one the provider could have sent
+ * (already normalised), so a page never shows text a link's maker wrote in its place.
+ */
+export function linkParameters(source: Readonly<Record<string, unknown>>, provider: Pick<PasswordProvider, "normalize">): LinkParameters {
   const { token, email } = source
   const usable = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= maxLinkParameterLength
   if (!usable(token) || !usable(email)) throw new Verification("The link is missing its token or email, or they are malformed.")
+  let normalised: unknown
+  try {
+    normalised = provider.normalize(email)
+  } catch {
+    normalised = undefined
+  }
+  if (normalised !== email) throw new Verification("The link's address is not one this provider sends to.")
   return { token, email }
 }
 

@@ -32,11 +32,15 @@ function message(kind: PasswordEmailKind, url: string, host: string, ctx: Reques
 }
 
 /**
- * Counts an email to `email` against its limit; false when over it (send nothing). A counter store
- * that fails lets the email through and logs it: the limit is a brake, not a check of who may sign in.
+ * Counts an email of `kind` to `email` against its limit; false when over it (send nothing). A
+ * counter store that fails lets the email through and logs it: the limit is a brake, not a check
+ * of who may sign in. Confirmation links (which anyone who knows a pending account's password can
+ * have re-sent) are counted apart from the owner's emails (reset links, "account exists"), so that
+ * a flood of the first cannot hold back the second.
  */
-export async function underEmailLimit(ctx: RequestContext, provider: PasswordProvider, email: string): Promise<boolean> {
-  const key = `sesame:password:mail:${toHex(await backend.sha256(email))}`
+export async function underEmailLimit(ctx: RequestContext, provider: PasswordProvider, email: string, kind: PasswordEmailKind): Promise<boolean> {
+  const group = kind === "verify-email" ? "confirm" : "owner"
+  const key = `sesame:password:mail:${group}:${toHex(await backend.sha256(email))}`
   try {
     const counted = await provider.counters.incrementCounter(key, new Date(Date.now() + defaultPasswordProvider.emailWindow * 1000))
     return counted.count <= provider.config.emailsPerAddress

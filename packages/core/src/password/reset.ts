@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { reclaimAddress } from "../account/reclaim.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
@@ -33,7 +34,7 @@ export async function requestReset(ctx: RequestContext, provider: PasswordProvid
   const email = typedAddress(provider, ctx.body.email)
   if (!email) return { redirect: await passwordPageUrl(ctx, "forgot-password", { error: "invalid-email" }), cookies: ctx.setCookies }
   const done: InternalResponse = { redirect: await passwordPageUrl(ctx, "forgot-password", { sent: "1" }), cookies: ctx.setCookies }
-  if (!(await underEmailLimit(ctx, provider, email))) return done
+  if (!(await underEmailLimit(ctx, provider, email, "reset-password"))) return done
   const user = await provider.adapter.getUserByEmail(email)
   if (!user) {
     const url = provider.config.signUp ? await passwordPageUrl(ctx, "signup", { email }) : signInPageUrl(ctx)
@@ -48,7 +49,7 @@ export async function requestReset(ctx: RequestContext, provider: PasswordProvid
 
 /** `GET reset-password/:provider?token&email[&error]`: the form for a new password. */
 export async function showResetForm(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
-  const { token, email } = linkParameters(ctx.query)
+  const { token, email } = linkParameters(ctx.query, provider)
   const { token: csrfToken } = await ctx.csrf()
   const page = resetPasswordPage(
     {
@@ -68,7 +69,7 @@ export async function showResetForm(ctx: RequestContext, provider: PasswordProvi
 
 /** `POST reset-password/:provider`: sets the new password with the link's token. */
 export async function resetPassword(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
-  const link = linkParameters(ctx.body)
+  const link = linkParameters(ctx.body, provider)
   const check = await checkNewPassword(typeof ctx.body.password === "string" ? ctx.body.password : "", provider.policy, {
     email: link.email,
     logger: ctx.config.logger,
@@ -78,9 +79,10 @@ export async function resetPassword(ctx: RequestContext, provider: PasswordProvi
     url.search = new URLSearchParams({ token: link.token, email: link.email, error: check.reason }).toString()
     return { redirect: url.href, cookies: ctx.setCookies }
   }
-  const user = await useLink(provider, "reset-password", link)
+  const linked = await useLink(provider, "reset-password", link)
   const hash = await provider.hasher.hash(check.password)
-  const { user: updated, sessionsEnded } = await replacePassword(ctx.config, provider, user, hash, { confirmAddress: true })
+  const user = linked.emailVerified ? linked : await reclaimAddress(ctx, provider.adapter, linked)
+  const { user: updated, sessionsEnded } = await replacePassword(ctx.config, provider, user, hash, {})
   if (provider.throttle) await attemptSucceeded(provider.throttle, { account: link.email })
   await emit(ctx.config, "passwordChange", { user: updated, how: "reset", sessionsEnded })
   return { redirect: await signInWithNotice(ctx, "PasswordReset"), cookies: ctx.setCookies }

@@ -44,7 +44,7 @@ export function typedPassword(provider: PasswordProvider, value: unknown): strin
 
 /** Sends a new confirmation link to an unconfirmed account (within the email limit). */
 export async function sendConfirmation(ctx: RequestContext, provider: PasswordProvider, user: { id: string; email: string }): Promise<void> {
-  if (!(await underEmailLimit(ctx, provider, user.email))) return
+  if (!(await underEmailLimit(ctx, provider, user.email, "verify-email"))) return
   const link = await createLink(ctx, provider, "verify-email", user)
   const sent = await sendPasswordEmail(ctx, provider, { kind: "verify-email", to: user.email, url: link.url, expires: link.expires, secret: link.token })
   if (!sent) await provider.adapter.useVerificationToken({ identifier: user.email, token: link.hashed })

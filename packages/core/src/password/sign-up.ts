@@ -37,7 +37,7 @@ function typedName(value: unknown): string | null {
 
 /** Tells the owner of a taken address that someone tried to sign up with it. */
 async function tellOwner(ctx: RequestContext, provider: PasswordProvider, user: { id: string; email: string }): Promise<void> {
-  if (!(await underEmailLimit(ctx, provider, user.email))) return
+  if (!(await underEmailLimit(ctx, provider, user.email, "account-exists"))) return
   const link = await createLink(ctx, provider, "reset-password", user)
   const sent = await sendPasswordEmail(ctx, provider, { kind: "account-exists", to: user.email, url: link.url, expires: link.expires, secret: link.token })
   if (!sent) await provider.adapter.useVerificationToken({ identifier: user.email, token: link.hashed })
@@ -64,7 +64,10 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
     await tellOwner(ctx, provider, { id: taken.id, email })
     return sent()
   }
-  const user = { id: crypto.randomUUID(), email, name: typedName(ctx.body.name), image: null, emailVerified: options.requireEmailVerification ? null : new Date() }
+  // Unverified even when the provider lets it sign in at once: nothing has proved the address yet,
+  // and its owner's later proof (an email link, a provider that vouches for it) must take it back
+  // from whoever signed up with it (account/reclaim.ts).
+  const user = { id: crypto.randomUUID(), email, name: typedName(ctx.body.name), image: null, emailVerified: null }
   let created
   try {
     created = await adapter.transaction(async (tx) => {

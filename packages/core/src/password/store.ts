@@ -1,6 +1,6 @@
 /**
- * Replacing a user's password hash, with what must go with it: the user's other sessions end (so
- * whoever knew the old password is signed out), and after a reset the address counts as confirmed.
+ * Replacing a user's password hash, with what must go with it: the user's other sessions end, so
+ * whoever knew the old password is signed out.
  *
  * @module
  */
@@ -23,13 +23,12 @@ export async function replacePassword(
   provider: PasswordProvider,
   user: AdapterUser,
   hash: string,
-  options: { confirmAddress?: boolean; keepSession?: string },
+  options: { keepSession?: string },
 ): Promise<Replacement> {
   return provider.adapter.transaction(async (tx) => {
     await tx.setPassword({ userId: user.id, hash, updatedAt: new Date() })
-    const updated = options.confirmAddress && !user.emailVerified ? await tx.updateUser({ id: user.id, emailVerified: new Date() }) : user
     const database = config.session.strategy === "database" && tx.has("deleteSessionsByUserId")
     const sessionsEnded = database ? await tx.deleteSessionsByUserId(user.id, options.keepSession) : 0
-    return { user: updated, sessionsEnded }
+    return { user, sessionsEnded }
   })
 }

@@ -60,7 +60,7 @@ function lastLink(mails: PasswordEmailParams[], kind: PasswordEmailParams["kind"
 async function adaConfirmed({ config, adapter, mails }: Setup, password = "correct horse battery"): Promise<AdapterUser> {
   await signUp(config, { email: "ada@example.com", password, name: "Ada" })
   const link = lastLink(mails, "verify-email")
-  await post(config, `/auth/verify-email/password`, { token: link.token, email: link.email })
+  await post(config, `/auth/verify-email/password`, { token: link.token, email: link.email, password })
   return (await adapter.getUserByEmail!("ada@example.com"))!
 }
 
@@ -86,17 +86,24 @@ describe("sign-up and confirmation", () => {
     for (let i = 0; i < 2; i++) {
       const page = await send(s.config, link.path)
       expect(page.status).toBe(200)
-      expect(await page.text()).toContain("Confirm ada@example.com for your account on localhost:3000")
+      const html = await page.text()
+      expect(html).toContain("To confirm ada@example.com for your account on localhost:3000, enter the password you chose")
+      expect(html).toContain('autocomplete="current-password"')
     }
     expect((await s.adapter.getUserByEmail!("ada@example.com"))!.emailVerified).toBeNull()
 
-    const confirmed = await post(s.config, "/auth/verify-email/password", { token: link.token, email: link.email })
+    // Only whoever chose the password can confirm: a wrong one goes back to the page, the link kept.
+    const wrong = await post(s.config, "/auth/verify-email/password", { token: link.token, email: link.email, password: "not my password" })
+    expect(wrong.location).toBe(`${origin}/auth/verify-email/password?token=${link.token}&email=ada%40example.com&callbackUrl=${encodeURIComponent(`${origin}/`)}&error=wrong-password`)
+    expect(signedIn(wrong.jar)).toBe(false)
+    expect(await (await send(s.config, wrong.location)).text()).toContain("Your current password is not right.")
+    const confirmed = await post(s.config, "/auth/verify-email/password", { token: link.token, email: link.email, password: "correct horse battery" })
     expect(confirmed.location).toBe(`${origin}/`)
     expect(signedIn(confirmed.jar)).toBe(true)
     expect((await s.adapter.getUserByEmail!("ada@example.com"))!.emailVerified).toBeInstanceOf(Date)
 
     // Used once: a replay (another browser) gets the Verification error, and no session.
-    const replay = await post(s.config, "/auth/verify-email/password", { token: link.token, email: link.email })
+    const replay = await post(s.config, "/auth/verify-email/password", { token: link.token, email: link.email, password: "correct horse battery" })
     expect(replay.location).toBe(`${origin}/auth/error?error=Verification`)
     expect(signedIn(replay.jar)).toBe(false)
   })
@@ -105,10 +112,10 @@ describe("sign-up and confirmation", () => {
     const s = setup()
     await signUp(s.config, { email: "ada@example.com", password: "correct horse battery" })
     const link = lastLink(s.mails, "verify-email")
-    const forged = await send(s.config, "/auth/verify-email/password", { form: { token: link.token, email: link.email } })
+    const forged = await send(s.config, "/auth/verify-email/password", { form: { token: link.token, email: link.email, password: "correct horse battery" } })
     expect(forged.headers.get("location")).toContain("error=MissingCSRF")
     // The link is still good for its owner.
-    expect(signedIn((await post(s.config, "/auth/verify-email/password", { token: link.token, email: link.email })).jar)).toBe(true)
+    expect(signedIn((await post(s.config, "/auth/verify-email/password", { token: link.token, email: link.email, password: "correct horse battery" })).jar)).toBe(true)
   })
 
   it("answers a taken address exactly like a new one, changes nothing, and tells the owner instead", async () => {
@@ -169,12 +176,13 @@ describe("sign-up and confirmation", () => {
     expect(await (await send(s.config, "/auth/signup?error=%3Cscript%3E")).text()).not.toContain("<script>")
   })
 
-  it("with requireEmailVerification: false, signs a new account in at once", async () => {
+  it("with requireEmailVerification: false, signs a new account in at once, its address still unproven", async () => {
     const s = setup({ requireEmailVerification: false })
     const { location, jar } = await signUp(s.config, { email: "ada@example.com", password: "correct horse battery" })
     expect(location).toBe(`${origin}/`)
     expect(signedIn(jar)).toBe(true)
-    expect((await s.adapter.getUserByEmail!("ada@example.com"))!.emailVerified).toBeInstanceOf(Date)
+    // Nothing proved the address: its owner's proof would take it back (account/reclaim.ts).
+    expect((await s.adapter.getUserByEmail!("ada@example.com"))!.emailVerified).toBeNull()
     expect(s.mails).toEqual([])
   })
 
@@ -304,8 +312,14 @@ describe("forgotten password", () => {
     const s = setup()
     await adaConfirmed(s)
     for (let i = 0; i < 4; i++) expect((await forgot(s.config, "ada@example.com")).location).toBe(`${origin}/auth/forgot-password?sent=1`)
-    // The confirmation at sign-up was the first of three in the window.
-    expect(s.mails.filter((m) => m.kind === "reset-password")).toHaveLength(2)
+    expect(s.mails.filter((m) => m.kind === "reset-password")).toHaveLength(3)
+    // Confirmation links are counted apart: whoever re-sends them cannot hold back the owner's emails.
+    const pending = setup()
+    await signUp(pending.config, { email: "grace@example.com", password: "grace's password" })
+    for (let i = 0; i < 4; i++) await signIn(pending.config, "grace@example.com", "grace's password")
+    expect(pending.mails.filter((m) => m.kind === "verify-email")).toHaveLength(3)
+    await forgot(pending.config, "grace@example.com")
+    expect(pending.mails.at(-1)!.kind).toBe("reset-password")
   })
 
   it("resets with the link: its page consumes nothing, a refused password keeps the link, the new one works, the old one and the link stop working, sessions end", async () => {

@@ -92,7 +92,7 @@ export const de: Messages = {
   "reset.button": "Neues Passwort speichern",
   "reset.notice": "Beim Speichern wird Ihr Konto auf allen anderen Geräten abgemeldet.",
   "verifyEmail.heading": "E-Mail-Adresse bestätigen",
-  "verifyEmail.body": "{email} für Ihr Konto bei {host} bestätigen und anmelden?",
+  "verifyEmail.body": "Um {email} für Ihr Konto bei {host} zu bestätigen, geben Sie das Passwort ein, das Sie bei der Registrierung gewählt haben.",
   "verifyEmail.button": "Bestätigen und anmelden",
   "mail.verify.subject": "Bestätigen Sie Ihre E-Mail-Adresse für {host}",
   "mail.verify.lead": "Öffnen Sie diesen Link, um Ihre Adresse zu bestätigen und die Registrierung abzuschließen:",

@@ -81,7 +81,7 @@ export const en: Messages = {
   "reset.button": "Save the new password",
   "reset.notice": "Saving it signs your account out on every other device.",
   "verifyEmail.heading": "Confirm your email address",
-  "verifyEmail.body": "Confirm {email} for your account on {host}, and sign in?",
+  "verifyEmail.body": "To confirm {email} for your account on {host}, enter the password you chose when you signed up.",
   "verifyEmail.button": "Confirm and sign in",
   "mail.verify.subject": "Confirm your email address for {host}",
   "mail.verify.lead": "Open this link to confirm your address and finish creating your account:",

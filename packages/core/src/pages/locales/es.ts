@@ -85,7 +85,7 @@ export const es: Messages = {
   "reset.button": "Guardar la contraseña nueva",
   "reset.notice": "Al guardarla, se cerrará la sesión de tu cuenta en todos los demás dispositivos.",
   "verifyEmail.heading": "Confirma tu correo electrónico",
-  "verifyEmail.body": "¿Confirmar {email} para tu cuenta en {host} e iniciar sesión?",
+  "verifyEmail.body": "Para confirmar {email} en tu cuenta de {host}, escribe la contraseña que elegiste al registrarte.",
   "verifyEmail.button": "Confirmar e iniciar sesión",
   "mail.verify.subject": "Confirma tu correo electrónico para {host}",
   "mail.verify.lead": "Abre este enlace para confirmar tu dirección y terminar de crear tu cuenta:",

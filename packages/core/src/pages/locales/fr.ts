@@ -90,7 +90,7 @@ export const fr: Messages = {
   "reset.button": "Enregistrer le nouveau mot de passe",
   "reset.notice": "L’enregistrement déconnecte votre compte sur tous vos autres appareils.",
   "verifyEmail.heading": "Confirmer votre adresse e-mail",
-  "verifyEmail.body": "Confirmer l’adresse {email} pour votre compte sur {host} et vous connecter\u00a0?",
+  "verifyEmail.body": "Pour confirmer l’adresse {email} de votre compte sur {host}, saisissez le mot de passe choisi lors de votre inscription.",
   "verifyEmail.button": "Confirmer et se connecter",
   "mail.verify.subject": "Confirmez votre adresse e-mail pour {host}",
   "mail.verify.lead": "Ouvrez ce lien pour confirmer votre adresse et finir de créer votre compte\u00a0:",

@@ -83,7 +83,7 @@ export const ja: Messages = {
   "reset.button": "新しいパスワードを保存",
   "reset.notice": "保存すると、ほかのすべての端末でこのアカウントからログアウトされます。",
   "verifyEmail.heading": "メールアドレスの確認",
-  "verifyEmail.body": "{host} のアカウントのメールアドレスとして {email} を確認し、ログインしますか？",
+  "verifyEmail.body": "{host} のアカウントのメールアドレスとして {email} を確認するには、登録時に設定したパスワードを入力してください。",
   "verifyEmail.button": "確認してログイン",
   "mail.verify.subject": "{host} のメールアドレスを確認してください",
   "mail.verify.lead": "メールアドレスを確認してアカウントの作成を完了するには、次のリンクを開いてください：",
