@@ -1,8 +1,16 @@
 /**
  * One instance of an app that runs as several: each instance is this process, on its own port, and
- * all of them share users and sessions through one database. Credentials sign-in (any email, the
- * password "open sesame") with database sessions, throttled against password guessing: the
- * failure counts live in the same database, so guesses spread over the instances add up.
+ * all of them share users and sessions through one database, with database sessions. Two ways in:
+ *
+ * - Password accounts (provider "password"): sign-up with address confirmation, sign-in, forgotten
+ *   password. Their users, password hashes, one-time links and failure counts all live in the
+ *   shared store, so a link sent by one instance works on another, and guesses spread over the
+ *   instances are throttled together. Its emails are printed on stdout, one line each:
+ *   `mail {"kind":…,"to":…,"url":…}` (kind: verify-email, reset-password, account-exists or
+ *   no-account). The URL is a bearer credential: that is for trying the example (and for its tests,
+ *   which read the links there); a deployment sends real mail, with `smtpSender` from
+ *   @sesame/core/providers/nodemailer as `sendEmail`.
+ * - Credentials sign-in (any email, the password "open sesame"), throttled the same way.
  *
  *   npx sesame migrate --adapter pg --url "$DATABASE_URL"     (once per deployment)
  *   DATABASE_URL=postgres://… AUTH_SECRET=… PORT=3001 node examples/shared-db/server.mjs
@@ -16,6 +24,7 @@
 import { createServer } from "node:http"
 import { Auth } from "@sesame/core"
 import Credentials from "@sesame/core/providers/credentials"
+import Password from "@sesame/core/providers/password"
 // The Node http glue of the basic example: web Request in, web Response out.
 import { sendWebResponse, toWebRequest } from "../basic/node-http.mjs"
 
@@ -45,6 +54,8 @@ export const config = {
   adapter: await adapter(),
   session: { strategy: "database" },
   providers: [
+    // Hashes with Argon2id: needs the @node-rs/argon2 package.
+    Password({ sendEmail: ({ kind, to, url }) => void console.log(`mail ${JSON.stringify({ kind, to, url })}`) }),
     Credentials({
       createUser: true,
       throttle: true,
