@@ -57,11 +57,20 @@ function aptGet(args) {
   }
 }
 
+/** A Japanese font, so that the screenshots of the pages in Japanese show text rather than boxes. */
+const japaneseFont = "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf"
+
 /**
  * The browser tests drive Debian's Chromium. When it is missing, installs it with apt-get (as
  * root only: a test command must not stop to ask for a password), or stops with the command to run.
+ * As root, a missing Japanese font is installed too (fonts-ipafont-gothic); without it only the
+ * Japanese screenshots suffer, so it is never a reason to stop.
  */
 export function ensureChromium() {
+  if (!existsSync(japaneseFont) && process.getuid?.() === 0 && existsSync(chromiumPath)) {
+    step("Installing a Japanese font for the page screenshots (apt-get install -y fonts-ipafont-gothic)")
+    aptGet(["install", "-y", "fonts-ipafont-gothic"])
+  }
   if (existsSync(chromiumPath)) return
   const manual = "Install it, then run the tests again: sudo apt-get update && sudo apt-get install -y chromium"
   if (process.getuid?.() !== 0) {
@@ -69,11 +78,11 @@ export function ensureChromium() {
     process.exit(1)
   }
   step("Installing Chromium for the browser tests (apt-get install -y chromium, about 30 s)")
-  let status = aptGet(["install", "-y", "chromium"])
+  let status = aptGet(["install", "-y", "chromium", "fonts-ipafont-gothic"])
   if (status !== 0) {
     // A fresh machine may have no package lists yet.
     step("Refreshing the package lists (apt-get update) and trying again")
-    status = aptGet(["update"]) === 0 ? aptGet(["install", "-y", "chromium"]) : 1
+    status = aptGet(["update"]) === 0 ? aptGet(["install", "-y", "chromium", "fonts-ipafont-gothic"]) : 1
   }
   if (status !== 0 || !existsSync(chromiumPath)) {
     console.error(`Installing Chromium failed: see the apt-get messages above. ${manual}`)

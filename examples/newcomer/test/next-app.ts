@@ -19,7 +19,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { block, expandHome, guideBlocks, installStep, manifestOf, newcomerHome, writeGuideFiles, type GuideBlock, type Manifest } from "./guide.js"
 import { packInto, repositoryRoot } from "./pack.js"
-import { runLine, userEnv } from "./processes.js"
+import { npmInstall, runLine, userEnv } from "./processes.js"
 
 export const guidePath = join(repositoryRoot, "docs", "next.md")
 
@@ -107,6 +107,6 @@ export async function createNextApp(): Promise<NextApp> {
   writeGuideFiles(blocks, dir)
 
   started = performance.now()
-  runLine(`${expandHome(installLine, home)} --prefer-offline --no-audit --no-fund`, dir, userEnv())
+  npmInstall(`${expandHome(installLine, home)} --prefer-offline --no-audit --no-fund`, dir, userEnv())
   return { home, dir, blocks, timings: { pack, install: (performance.now() - started) / 1000 } }
 }

@@ -6,7 +6,9 @@
  * @module
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
-import { renameSync } from "node:fs"
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { freePort } from "@sesame/testing"
 import { expect } from "vitest"
 
@@ -24,6 +26,51 @@ export function runLine(line: string, cwd: string, env: NodeJS.ProcessEnv): numb
   const result = spawnSync("sh", ["-c", line], { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
   if (result.status !== 0) throw new Error(`${line} failed (${result.status}) in ${cwd}:\n${result.stdout}\n${result.stderr}`)
   return (performance.now() - started) / 1000
+}
+
+/** Held by the process that runs an `npm install` of the newcomer tests (its pid inside). */
+const npmLock = join(tmpdir(), "sesame-newcomer-npm.lock")
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * `runLine` for an `npm install`, one at a time across the test processes. Two installs that fill
+ * the shared npm cache at once can each read what the other half-wrote (CI has seen
+ * `ERESOLVE … Found: solid-js@undefined` when the Next.js and SolidStart newcomer tests installed
+ * side by side), so each waits for the other. A lock left by a process that died is taken over.
+ */
+export function npmInstall(line: string, cwd: string, env: NodeJS.ProcessEnv): number {
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  const deadline = Date.now() + 20 * 60_000
+  for (;;) {
+    try {
+      mkdirSync(npmLock)
+      writeFileSync(join(npmLock, "pid"), String(process.pid))
+      break
+    } catch {
+      let owner = Number.NaN
+      try {
+        owner = Number(readFileSync(join(npmLock, "pid"), "utf8"))
+      } catch {
+        // Being written, or being removed.
+      }
+      if (Number.isInteger(owner) && owner > 0 && !alive(owner)) rmSync(npmLock, { recursive: true, force: true })
+      if (Date.now() > deadline) throw new Error(`Waited 20 minutes for ${npmLock}; remove it if no test is running.`)
+      Atomics.wait(pause, 0, 0, 500)
+    }
+  }
+  try {
+    return runLine(line, cwd, env)
+  } finally {
+    rmSync(npmLock, { recursive: true, force: true })
+  }
 }
 
 export interface Server {

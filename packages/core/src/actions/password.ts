@@ -33,6 +33,7 @@ async function formParams(ctx: RequestContext, provider: PasswordProvider, page:
     callbackUrl: await ctx.callbackUrl(),
     error: ctx.query.error,
     email: ctx.query.email,
+    name: ctx.query.name,
     sent: ctx.query.sent === "1",
     signInUrl: signInPageUrl(ctx),
     theme: ctx.config.theme,

@@ -41,9 +41,11 @@ export interface ConfirmTexts {
   /** Gets `{host}` and `{email}`. */
   body: MessageKey
   button: MessageKey
+  /** Why the page is there, under the form; none when the body says it. */
+  note: MessageKey | null
 }
 
-const signInLinkTexts: ConfirmTexts = { heading: "confirm.heading", body: "confirm.body", button: "confirm.button" }
+const signInLinkTexts: ConfirmTexts = { heading: "confirm.heading", body: "confirm.body", button: "confirm.button", note: "confirm.why" }
 
 /**
  * The page an emailed link opens, whose one button posts the link back (see the module's
@@ -68,6 +70,6 @@ ${
     : html`<button type="submit" class="primary" autofocus>${t.t(texts.button)}</button>`
 }
 </form>
-<p class="note">${t.t("confirm.why")}</p>`
+${texts.note ? html`<p class="note">${t.t(texts.note)}</p>` : ""}`
   return page({ lang: t.lang, title: t.t(texts.heading), theme: params.theme, body })
 }

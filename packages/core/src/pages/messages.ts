@@ -91,7 +91,7 @@ export interface Messages {
   "password.error.invalid-email": string
   /** A password reset or confirmation link that is unknown, used or expired. */
   "password.error.invalid-link": string
-  /** The current password given to a change of password is wrong. */
+  /** The password given to confirm an address (or to change a password) is wrong. */
   "password.error.wrong-password": string
   "password.error.Default": string
   /** The forgotten-password page. */

@@ -40,6 +40,8 @@ export interface FormPageParams {
   error: string | undefined
   /** Prefills the address (after a refused password). */
   email: string | undefined
+  /** Prefills the name on the sign-up form (after a refused password). */
+  name?: string | undefined
   /** The request was made: show "check your email" instead of the form. */
   sent: boolean
   signInUrl: string
@@ -61,7 +63,7 @@ ${alert(params.error, t)}
 <form action="${params.action}" method="POST">
 ${hidden(params.csrfToken, params.callbackUrl)}
 <label for="signup-name">${t.t("signup.name.label")}</label>
-<input id="signup-name" name="name" type="text" autocomplete="name" maxlength="200">
+<input id="signup-name" name="name" type="text" autocomplete="name" maxlength="200" value="${params.name ?? ""}">
 <label for="signup-email">${t.t("signin.email.label")}</label>
 <input id="signup-email" name="email" type="email" autocomplete="email" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}"${
     params.error === "invalid-email" ? html` aria-invalid="true"` : ""
@@ -91,6 +93,8 @@ ${hidden(params.csrfToken, params.callbackUrl)}
 export interface ResetPageParams {
   action: string
   csrfToken: string
+  /** Where to go once signed in with the new password: carried to the sign-in page. */
+  callbackUrl: string
   token: string
   email: string
   error: string | undefined
@@ -109,7 +113,7 @@ export function resetPasswordPage(params: ResetPageParams, t: Translator): Inter
 ${alert(params.error, t)}
 <p class="lead">${t.t("reset.body", { email: params.email })}</p>
 <form action="${params.action}" method="POST">
-${hidden(params.csrfToken)}
+${hidden(params.csrfToken, params.callbackUrl)}
 <input type="hidden" name="token" value="${params.token}">
 <input type="hidden" name="email" value="${params.email}">
 <input type="email" name="username" autocomplete="username" value="${params.email}" hidden readonly tabindex="-1" aria-hidden="true">

@@ -47,7 +47,7 @@ async function showConfirmation(ctx: RequestContext, provider: PasswordProvider)
       theme: ctx.config.theme,
     },
     translatorFor(ctx),
-    { heading: "verifyEmail.heading", body: "verifyEmail.body", button: "verifyEmail.button" },
+    { heading: "verifyEmail.heading", body: "verifyEmail.body", button: "verifyEmail.button", note: null },
   )
   return { ...page, cookies: ctx.setCookies }
 }

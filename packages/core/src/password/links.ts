@@ -52,8 +52,8 @@ export async function createLink(
   const expires = new Date(Date.now() + maxAge * 1000)
   const hashed = await oneTimeHash(await purpose(provider, kind, user.id), token, provider.tokenSecrets[0]!)
   await provider.adapter.createVerificationToken({ identifier: user.email, token: hashed, expires })
-  const params: Record<string, string> = { token, email: user.email }
-  if (kind === "verify-email") params.callbackUrl = await ctx.callbackUrl()
+  // The callback URL travels with the link, so that the user lands where the flow began.
+  const params: Record<string, string> = { token, email: user.email, callbackUrl: await ctx.callbackUrl() }
   return { url: `${linkEndpoint(ctx, provider, kind)}?${new URLSearchParams(params)}`, expires, token, hashed }
 }
 

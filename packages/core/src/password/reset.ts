@@ -58,6 +58,7 @@ export async function showResetForm(ctx: RequestContext, provider: PasswordProvi
       token,
       email,
       error: ctx.query.error,
+      callbackUrl: await ctx.callbackUrl(),
       minLength: provider.policy.minLength,
       signInUrl: signInPageUrl(ctx),
       theme: ctx.config.theme,
@@ -76,7 +77,7 @@ export async function resetPassword(ctx: RequestContext, provider: PasswordProvi
   })
   if (!check.ok) {
     const url = new URL(linkEndpoint(ctx, provider, "reset-password"))
-    url.search = new URLSearchParams({ token: link.token, email: link.email, error: check.reason }).toString()
+    url.search = new URLSearchParams({ token: link.token, email: link.email, callbackUrl: await ctx.callbackUrl(), error: check.reason }).toString()
     return { redirect: url.href, cookies: ctx.setCookies }
   }
   const linked = await useLink(provider, "reset-password", link)

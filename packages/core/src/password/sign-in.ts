@@ -86,11 +86,12 @@ export async function passwordCallback(ctx: RequestContext, provider: PasswordPr
     if (!replaced) return failure("credentials", new CredentialsSignin("The password changed while this sign-in was checked."))
     hash = fresh
   }
+  // The right password: the throttle forgets the account's failures, confirmed or not.
+  if (throttle) await attemptSucceeded(throttle, subject)
   if (provider.config.requireEmailVerification && !user.emailVerified) {
     await sendConfirmation(ctx, provider, { id: user.id, email })
     return failure("unverified", new EmailNotVerified("The address is not confirmed yet; a new confirmation link was sent."))
   }
-  if (throttle) await attemptSucceeded(throttle, subject)
   return signIn(ctx, {
     kind: "password",
     provider,

@@ -50,12 +50,14 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
     cookies: ctx.setCookies,
   })
   const email = typedAddress(provider, ctx.body.email)
-  if (!email) return back({ error: "invalid-email" })
+  // What was typed comes back to the form, but never the password.
+  const name = typedName(ctx.body.name) ?? undefined
+  if (!email) return back({ error: "invalid-email", name })
   const check = await checkNewPassword(typeof ctx.body.password === "string" ? ctx.body.password : "", provider.policy, {
     email,
     logger: ctx.config.logger,
   })
-  if (!check.ok) return back({ error: check.reason, email })
+  if (!check.ok) return back({ error: check.reason, email, name })
 
   const hash = await provider.hasher.hash(check.password)
   const sent = () => back({ sent: "1" })
@@ -67,7 +69,7 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
   // Unverified even when the provider lets it sign in at once: nothing has proved the address yet,
   // and its owner's later proof (an email link, a provider that vouches for it) must take it back
   // from whoever signed up with it (account/reclaim.ts).
-  const user = { id: crypto.randomUUID(), email, name: typedName(ctx.body.name), image: null, emailVerified: null }
+  const user = { id: crypto.randomUUID(), email, name: name ?? null, image: null, emailVerified: null }
   let created
   try {
     created = await adapter.transaction(async (tx) => {

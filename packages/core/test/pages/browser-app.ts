@@ -1,11 +1,22 @@
 /**
- * The app the browser tests talk to: `Auth()` under several base paths (one configuration each),
- * the every-kind sign-in fixture, and two plain pages to land on after signing in.
+ * The app the browser tests talk to: `Auth()` under several base paths (one configuration each,
+ * `/password` with a memory adapter and a password provider whose emails are recorded), the
+ * every-kind sign-in fixture, and two plain pages to land on after signing in.
  */
 import { Auth, type AuthConfig } from "@sesame/core"
 import { serve, type TestServer } from "@sesame/testing"
 import { aliceCredentials, secret } from "../helpers.js"
-import { allKinds, credentialsProvider, emailProvider, oauthProvider, oidcProvider, renderSignIn, svgLogo } from "./fixtures.js"
+import {
+  allKinds,
+  credentialsProvider,
+  emailProvider,
+  oauthProvider,
+  oidcProvider,
+  passwordSetup,
+  renderSignIn,
+  svgLogo,
+  type PasswordSetup,
+} from "./fixtures.js"
 
 /** A payload that sets `window.__xss` if any of it runs, in markup and attribute-breaking forms. */
 export const payload = `<script>window.__xss=1</script>"><img src=x onerror="window.__xss=2">'><svg onload='window.__xss=3'>`
@@ -17,8 +28,9 @@ function config(basePath: string, overrides: Partial<AuthConfig> = {}): AuthConf
 }
 
 /** Base path → configuration. */
-function configs(otherOrigin: string): Map<string, AuthConfig> {
+function configs(otherOrigin: string, password: PasswordSetup): Map<string, AuthConfig> {
   return new Map([
+    ["/password", password.config],
     ["/auth", config("/auth")],
     ["/themed", config("/themed", { theme: { brandColor: "#ffd60a", logo: svgLogo } })],
     ["/dark", config("/dark", { theme: { colorScheme: "dark" } })],
@@ -53,6 +65,8 @@ const landing = (title: string) =>
 export interface BrowserApp extends TestServer {
   /** The same server under another origin (`localhost` instead of `127.0.0.1`). */
   otherOrigin: string
+  /** The configuration under `/password`, and the emails its provider sent. */
+  password: PasswordSetup
 }
 
 export async function startApp(): Promise<BrowserApp> {
@@ -86,6 +100,7 @@ export async function startApp(): Promise<BrowserApp> {
   })
   origin = server.origin
   const otherOrigin = origin.replace("127.0.0.1", "localhost")
-  byBase = configs(otherOrigin)
-  return { ...server, otherOrigin }
+  const password = passwordSetup("/password")
+  byBase = configs(otherOrigin, password)
+  return { ...server, otherOrigin, password }
 }

@@ -1,8 +1,8 @@
 /**
  * Using the pages in real Chromium, with JavaScript turned off as the pages promise: signing in
- * with the credentials form, the email form's submission, signing out; a sign-in form whose POST
- * redirects to another origin (what an OAuth button does); and XSS payloads that must not run even
- * with the page's CSP out of the way.
+ * with the credentials form, the email form's submission, signing out; a password account from
+ * sign-up to a reset password; a sign-in form whose POST redirects to another origin (what an
+ * OAuth button does); and XSS payloads that must not run even with the page's CSP out of the way.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -95,14 +95,83 @@ describe("email form", () => {
     await field.fill("ada@example.com")
     await Promise.all([page.waitForURL(/verify-request/), page.getByRole("button", { name: "Sign in with Email" }).click()])
     expect(posted).toHaveLength(1)
+    // The address field is shared with the password provider: its (empty) password field is posted too.
     expect(Object.fromEntries(new URLSearchParams(posted[0]!.body))).toEqual({
       csrfToken: "f".repeat(64),
       callbackUrl: `${app.origin}/private`,
       email: "ada@example.com",
+      password: "",
     })
     expect(await page.locator("h1").innerText()).toBe("Check your email")
     await saveScreenshot(page, suite, "email-verify-request")
     await page.close()
+  })
+})
+
+describe("password pages", () => {
+  it("with JavaScript off: sign up, confirm from the email, sign out, reset the forgotten password, sign in with the new one", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    const csp = await watchCsp(page)
+    const link = (kind: "verify-email" | "reset-password") => app.password.mails.findLast((m) => m.kind === kind && m.to === "grace@example.com")!.url
+    const heading = () => page.locator("h1").innerText()
+
+    await page.goto(`${app.origin}/password/signin?callbackUrl=%2Fprivate`)
+    await Promise.all([page.waitForURL(/\/password\/signup\?/), page.getByRole("link", { name: "No account yet? Create one" }).click()])
+    expect(await heading()).toBe("Create an account")
+    await page.getByLabel("Name (optional)").fill("Grace Hopper")
+    await page.getByLabel("Email address").fill("grace@example.com")
+    // Refused by the server (the address as the password): the reason, with the address kept.
+    await page.getByLabel("Password").fill("Grace@Example.com")
+    await Promise.all([page.waitForURL(/error=matches-context/), page.getByRole("button", { name: "Create account" }).click()])
+    expect(await page.getByRole("alert").innerText()).toBe("Don’t use your email address or the site’s name as your password.")
+    expect(await page.getByLabel("Email address").inputValue()).toBe("grace@example.com")
+    // The page after a refusal keeps the address only.
+    await page.getByLabel("Name (optional)").fill("Grace Hopper")
+    await page.getByLabel("Password").fill("a compiler translates")
+    await Promise.all([page.waitForURL(/\/password\/signup\?sent=1/), page.getByRole("button", { name: "Create account" }).click()])
+    expect(await heading()).toBe("Check your email")
+    await saveScreenshot(page, suite, "password-signup-sent")
+
+    // The confirmation link: its page asks for the password chosen at sign-up, and lands on the callback URL.
+    await page.goto(link("verify-email"))
+    expect(await heading()).toBe("Confirm your email address")
+    await page.getByLabel("Password").fill("not the one")
+    await Promise.all([page.waitForURL(/error=wrong-password/), page.getByRole("button", { name: "Confirm and sign in" }).click()])
+    expect(await page.getByRole("alert").innerText()).toBe("That password is not right.")
+    expect(await session(page, "/password")).toBeNull()
+    await page.getByLabel("Password").fill("a compiler translates")
+    await Promise.all([page.waitForURL(`${app.origin}/private`), page.getByRole("button", { name: "Confirm and sign in" }).click()])
+    expect((await session(page, "/password"))?.user?.name).toBe("Grace Hopper")
+
+    await page.goto(`${app.origin}/password/signout`)
+    await Promise.all([page.waitForURL(`${app.origin}/`), page.getByRole("button", { name: "Sign out" }).click()])
+    expect(await session(page, "/password")).toBeNull()
+
+    // Forgotten: the link from the sign-in page, the address, the email's link, a new password.
+    await page.goto(`${app.origin}/password/signin`)
+    await Promise.all([page.waitForURL(/\/password\/forgot-password\?/), page.getByRole("link", { name: "Forgot your password?" }).click()])
+    await page.getByLabel("Email address").fill("grace@example.com")
+    await Promise.all([page.waitForURL(/\/password\/forgot-password\?sent=1/), page.getByRole("button", { name: "Email me a link" }).click()])
+    expect(await heading()).toBe("Check your email")
+    await page.goto(link("reset-password"))
+    expect(await heading()).toBe("Choose a new password")
+    await page.getByLabel("New password").fill("a debugger finds moths")
+    await Promise.all([page.waitForURL(/\/password\/signin\?notice=PasswordReset/), page.getByRole("button", { name: "Save the new password" }).click()])
+    expect(await page.getByRole("status").innerText()).toBe("Your password was changed. Sign in with the new one.")
+    await saveScreenshot(page, suite, "password-reset-notice")
+
+    // The old password no longer works; the new one does.
+    await page.getByLabel("Email address").fill("grace@example.com")
+    await page.getByLabel("Password").fill("a compiler translates")
+    await Promise.all([page.waitForURL(/error=CredentialsSignin/), page.getByRole("button", { name: "Sign in with Password" }).click()])
+    expect(await session(page, "/password")).toBeNull()
+    await page.getByLabel("Email address").fill("grace@example.com")
+    await page.getByLabel("Password").fill("a debugger finds moths")
+    await Promise.all([page.waitForURL(`${app.origin}/`), page.getByRole("button", { name: "Sign in with Password" }).click()])
+    expect((await session(page, "/password"))?.user?.name).toBe("Grace Hopper")
+    expect(await csp.violations()).toEqual([])
+    await context.close()
   })
 })
 

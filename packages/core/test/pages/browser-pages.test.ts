@@ -1,12 +1,16 @@
 /**
  * Every built-in page in real Chromium, in the light and the dark scheme: the right palette, no CSP
- * violation, no serious or critical axe-core finding, a visible focus ring, and a screenshot kept
- * under test-artifacts/screenshots/pages/.
+ * violation, no serious or critical axe-core finding, a visible focus ring on every control the Tab
+ * key reaches, and a screenshot kept under test-artifacts/screenshots/pages/. The password
+ * provider's pages also in each of the five languages, and used with the keyboard alone.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { describeViolations, launchBrowser, runAxe, saveScreenshot, watchCsp } from "@sesame/testing"
+import type { MessageKey } from "../../src/pages/messages.js"
+import { builtInCatalogues } from "../../src/pages/locales/index.js"
 import { startApp, type BrowserApp } from "./browser-app.js"
+import { passwordLinks, type PasswordLinks } from "./fixtures.js"
 
 const suite = "pages"
 const lightBackground = "rgb(243, 244, 246)"
@@ -14,9 +18,14 @@ const darkBackground = "rgb(18, 20, 25)"
 
 interface PageCase {
   name: string
-  path: string
+  /** The path, or a function of the links that the password provider's emails carried. */
+  path: string | ((links: PasswordLinks) => string)
   status: number
   heading: string
+  /** The catalogue key of the heading, for the pages checked in every language. */
+  headingKey?: MessageKey
+  /** A text the page must show (an alert, a notice, a status line). */
+  shows?: string
   language?: string
 }
 
@@ -34,12 +43,93 @@ const pages: PageCase[] = [
   { name: "verify-request", path: "/auth/verify-request?provider=email&type=email", status: 200, heading: "Check your email" },
 ]
 
+/** The password provider's pages, from `Auth()` under `/password`. */
+const passwordPages: PageCase[] = [
+  { name: "signup", path: "/password/signup", status: 200, heading: "Create an account", headingKey: "signup.heading" },
+  {
+    name: "signup-too-short",
+    path: "/password/signup?error=too-short&email=ada%40example.com",
+    status: 200,
+    heading: "Create an account",
+    headingKey: "signup.heading",
+    shows: "That password is too short.",
+  },
+  {
+    name: "signup-sent",
+    path: "/password/signup?sent=1",
+    status: 200,
+    heading: "Check your email",
+    headingKey: "verify.heading",
+    shows: "We’ve sent an email to that address. Open the link in it to continue",
+  },
+  { name: "forgot-password", path: "/password/forgot-password", status: 200, heading: "Reset your password", headingKey: "forgot.heading" },
+  {
+    name: "forgot-password-sent",
+    path: "/password/forgot-password?sent=1",
+    status: 200,
+    heading: "Check your email",
+    headingKey: "verify.heading",
+    shows: "Open the link in it to choose a new password",
+  },
+  {
+    name: "reset-password",
+    path: (links) => links.reset,
+    status: 200,
+    heading: "Choose a new password",
+    headingKey: "reset.heading",
+    shows: "For the account ada@example.com.",
+  },
+  {
+    name: "reset-password-breached",
+    path: (links) => `${links.reset}&error=breached`,
+    status: 200,
+    heading: "Choose a new password",
+    headingKey: "reset.heading",
+    shows: "This password has appeared in a data breach",
+  },
+  {
+    name: "verify-email",
+    path: (links) => links.verify,
+    status: 200,
+    heading: "Confirm your email address",
+    headingKey: "verifyEmail.heading",
+    shows: "To confirm ada@example.com for your account on 127.0.0.1:",
+  },
+  {
+    name: "verify-email-wrong-password",
+    path: (links) => `${links.verify}&error=wrong-password`,
+    status: 200,
+    heading: "Confirm your email address",
+    headingKey: "verifyEmail.heading",
+    shows: "That password is not right.",
+  },
+  {
+    name: "signin-password-reset",
+    path: "/password/signin?notice=PasswordReset",
+    status: 200,
+    heading: "Sign in",
+    headingKey: "signin.heading",
+    shows: "Your password was changed. Sign in with the new one.",
+  },
+  {
+    name: "signin-email-not-verified",
+    path: "/password/signin?error=EmailNotVerified",
+    status: 200,
+    heading: "Sign in",
+    headingKey: "signin.heading",
+    shows: "Confirm your email address first: we’ve sent you a new link.",
+  },
+]
+
 let browser: Browser
 let app: BrowserApp
+/** The links of Ada's emails: she signed up, then asked for a new password. */
+let links: PasswordLinks
 const contexts = new Map<"light" | "dark", BrowserContext>()
 
 beforeAll(async () => {
   ;[browser, app] = await Promise.all([launchBrowser(), startApp()])
+  links = await passwordLinks(app.password, app.origin, "ada@example.com")
   for (const scheme of ["light", "dark"] as const) {
     contexts.set(scheme, await browser.newContext({ colorScheme: scheme, viewport: { width: 480, height: 860 } }))
   }
@@ -62,9 +152,9 @@ async function newPage(context: BrowserContext): Promise<Opened> {
   return { page, status: 0, cspViolations: () => csp.violations() }
 }
 
-async function visit(opened: Opened, path: string, language?: string): Promise<Opened> {
+async function visit(opened: Opened, path: PageCase["path"], language?: string): Promise<Opened> {
   await opened.page.setExtraHTTPHeaders(language ? { "accept-language": language } : {})
-  const response = await opened.page.goto(`${app.origin}${path}`)
+  const response = await opened.page.goto(`${app.origin}${typeof path === "string" ? path : path(links)}`)
   return { ...opened, status: response!.status() }
 }
 
@@ -73,6 +163,59 @@ async function open(context: BrowserContext, path: string): Promise<Opened> {
 }
 
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+
+/** Elements with the `hidden` attribute that the page's stylesheet shows anyway (as `tag#id[name]`). */
+const shownThoughHidden = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("[hidden]")]
+      .filter((el) => el.getClientRects().length > 0)
+      .map((el) => `${el.tagName.toLowerCase()}#${el.id}[${el.getAttribute("name") ?? ""}]`),
+  )
+
+interface FocusStop {
+  tag: string
+  /** The control's text, or its name or id. */
+  name: string
+  /** Outline style and width while focused. */
+  outline: string
+}
+
+/**
+ * The controls the Tab key reaches, in order, from the page as loaded (an autofocused control is
+ * the first stop), until focus leaves the page or comes back to a control already seen.
+ */
+async function tabThrough(page: Page, limit = 30): Promise<FocusStop[]> {
+  const stops: FocusStop[] = []
+  const seen = new Set<number>()
+  for (let i = 0; i <= limit; i++) {
+    if (i > 0) await page.keyboard.press("Tab")
+    const focus = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null
+      if (!el || el === document.body || el === document.documentElement) return null
+      const style = getComputedStyle(el)
+      return {
+        index: [...document.querySelectorAll("*")].indexOf(el),
+        tag: el.tagName,
+        name: (el.innerText || el.getAttribute("name") || el.id).trim(),
+        outline: `${style.outlineStyle} ${style.outlineWidth}`,
+      }
+    })
+    if (!focus) {
+      if (i > 0) break
+      continue
+    }
+    if (seen.has(focus.index)) break
+    seen.add(focus.index)
+    stops.push({ tag: focus.tag, name: focus.name, outline: focus.outline })
+  }
+  return stops
+}
+
+/** Every control the Tab key reaches shows the focus ring. */
+function expectFocusRings(stops: readonly FocusStop[], label: string): void {
+  expect(stops.length, `${label}: no control takes the focus`).toBeGreaterThan(0)
+  for (const stop of stops) expect(stop.outline, `${label} ${stop.tag} ${stop.name}`).toBe("solid 3px")
+}
 
 describe("each page, in the light and the dark scheme", () => {
   // One tab per scheme, reused (a new tab costs more than the checks); both schemes load at once.
@@ -85,16 +228,19 @@ describe("each page, in the light and the dark scheme", () => {
     const { page, status, cspViolations } = await visit(tabs.get(scheme)!, c.path, c.language)
     expect(status, scheme).toBe(c.status)
     expect(await page.locator("h1").innerText(), scheme).toBe(c.heading)
+    if (c.shows) expect(await page.locator(".card").innerText(), scheme).toContain(c.shows)
     expect(await background(page), scheme).toBe(scheme === "dark" ? darkBackground : lightBackground)
+    expect(await shownThoughHidden(page), scheme).toEqual([])
     await saveScreenshot(page, suite, `${c.name}-${scheme}`)
+    expectFocusRings(await tabThrough(page), scheme)
     const axe = await runAxe(page)
     const blocking = [...axe.byImpact.critical, ...axe.byImpact.serious]
     expect(blocking, `${scheme}: ${describeViolations(blocking)}`).toEqual([])
     expect(await cspViolations(), scheme).toEqual([])
   }
 
-  for (const c of pages) {
-    it(`${c.name}: ${c.status}, each palette, no CSP violation, no serious or critical axe finding`, async () => {
+  for (const c of [...pages, ...passwordPages]) {
+    it(`${c.name}: ${c.status}, each palette, focus rings, no CSP violation, no serious or critical axe finding`, async () => {
       await Promise.all([check("light", c), check("dark", c)])
     })
   }
@@ -128,24 +274,108 @@ describe("theme.colorScheme", () => {
   })
 })
 
+describe("the password provider's pages in each language", () => {
+  for (const [lang, catalogue] of builtInCatalogues) {
+    it(`${lang}: lang, the heading in ${lang}, no serious or critical axe finding`, async () => {
+      const opened = await newPage(contexts.get("light")!)
+      for (const c of passwordPages) {
+        const { page, status } = await visit(opened, c.path, lang)
+        expect(status, c.name).toBe(c.status)
+        expect(await page.evaluate(() => document.documentElement.lang), c.name).toBe(lang)
+        const heading = await page.locator("h1").innerText()
+        expect(heading, `${lang} ${c.name}`).toBe(catalogue[c.headingKey!])
+        if (lang === "en") expect(heading, c.name).toBe(c.heading)
+        else expect(heading, `${lang} ${c.name} is in English`).not.toBe(c.heading)
+        if (c.name === "signup") await saveScreenshot(page, suite, `signup-${lang}`)
+        const axe = await runAxe(page)
+        const blocking = [...axe.byImpact.critical, ...axe.byImpact.serious]
+        expect(blocking, `${lang} ${c.name}: ${describeViolations(blocking)}`).toEqual([])
+      }
+      expect(await opened.cspViolations()).toEqual([])
+      await opened.page.close()
+    })
+  }
+})
+
+describe("the every-kind sign-in page", () => {
+  it("includes the password section: address, password, its button, and the links to a forgotten password and to sign-up", async () => {
+    const { page } = await open(contexts.get("light")!, "/fixture/signin")
+    // The page asks for the address once for the password, email and passkey providers.
+    const form = page.locator('form[action$="/callback/password"]')
+    expect(await form.isVisible()).toBe(true)
+    expect(await form.getByRole("textbox", { name: "Email address" }).getAttribute("autocomplete")).toContain("username")
+    expect(await form.getByLabel("Password").getAttribute("autocomplete")).toBe("current-password")
+    expect(await form.getByRole("button").first().innerText()).toBe("Sign in with Password")
+    for (const name of ["Forgot your password?", "No account yet? Create one"]) expect(await page.getByRole("link", { name }).isVisible(), name).toBe(true)
+    await form.scrollIntoViewIfNeeded()
+    await saveScreenshot(page, suite, "signin-all-kinds-password-section")
+    await page.close()
+  })
+})
+
 describe("keyboard", () => {
   it("shows a focus ring on each control in turn, in both schemes", async () => {
     for (const scheme of ["light", "dark"] as const) {
       const { page } = await open(contexts.get(scheme)!, "/fixture/signin")
-      const seen: string[] = []
-      for (let i = 0; i < 6; i++) {
-        await page.keyboard.press("Tab")
-        const focus = await page.evaluate(() => {
-          const el = document.activeElement as HTMLElement
-          const style = getComputedStyle(el)
-          return { tag: el.tagName, outline: `${style.outlineStyle} ${style.outlineWidth}` }
-        })
-        expect(focus.outline, `${scheme} ${focus.tag}`).toBe("solid 3px")
-        seen.push(focus.tag)
-      }
-      expect(seen).toEqual(["BUTTON", "BUTTON", "INPUT", "BUTTON", "INPUT", "INPUT"])
+      const stops = await tabThrough(page)
+      expectFocusRings(stops, scheme)
+      // OAuth and OIDC; the address form of the password and email providers, with the password's
+      // two links; the credentials form. The passkey form stays hidden: the fixture's `/auth` has no
+      // passkey provider to serve its script.
+      expect(stops.map((s) => s.name)).toEqual([
+        "Sign in with Octo",
+        "Sign in with Acme ID",
+        "email",
+        "password",
+        "Sign in with Password",
+        "Sign in with Email",
+        "Forgot your password?",
+        "No account yet? Create one",
+        "username",
+        "password",
+        "Sign in with Staff account",
+      ])
+      // Focus left the page after the last control: back to it, for a screenshot with the ring.
+      await page.keyboard.press("Shift+Tab")
       await saveScreenshot(page, suite, `signin-all-kinds-focus-${scheme}`)
       await page.close()
     }
+  })
+
+  it("signs up with the keyboard alone: Tab to each field, type, Enter, and the page says to check the email", async () => {
+    const { page, cspViolations } = await open(contexts.get("light")!, "/password/signup")
+    const focused = () => page.evaluate(() => document.activeElement?.id)
+    for (const [id, text] of [
+      ["signup-name", "Kay Board"],
+      ["signup-email", "kay@example.com"],
+      ["signup-password", "four keys on a board"],
+    ]) {
+      await page.keyboard.press("Tab")
+      expect(await focused()).toBe(id)
+      await page.keyboard.type(text!)
+    }
+    await saveScreenshot(page, suite, "signup-keyboard-filled")
+    await Promise.all([page.waitForURL(/\/password\/signup\?sent=1$/), page.keyboard.press("Enter")])
+    expect(await page.locator("h1").innerText()).toBe("Check your email")
+    expect(await page.getByRole("status").innerText()).toContain("We’ve sent an email to that address.")
+    await saveScreenshot(page, suite, "signup-keyboard-sent")
+    const mail = app.password.mails.findLast((m) => m.to === "kay@example.com")
+    expect(mail?.kind).toBe("verify-email")
+    expect(await cspViolations()).toEqual([])
+    await page.close()
+  })
+
+  it("reaches “Forgot your password?” on the sign-in page with Tab, and Enter follows it", async () => {
+    const { page } = await open(contexts.get("light")!, "/password/signin?callbackUrl=%2Fprivate")
+    const stops = await tabThrough(page)
+    expect(stops.map((s) => s.name)).toEqual(["email", "password", "Sign in with Password", "Forgot your password?", "No account yet? Create one"])
+    // Back to the link, as a visitor tabbing to it would be.
+    await page.reload()
+    for (let i = 0; i < 4; i++) await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement).innerText)).toBe("Forgot your password?")
+    await Promise.all([page.waitForURL(/\/password\/forgot-password\?/), page.keyboard.press("Enter")])
+    expect(await page.locator("h1").innerText()).toBe("Reset your password")
+    expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(`${app.origin}/private`)
+    await page.close()
   })
 })

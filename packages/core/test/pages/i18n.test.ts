@@ -1,11 +1,13 @@
 /**
- * Languages of the built-in pages: negotiation, the catalogues, and per-key overrides.
+ * Languages of the built-in pages: negotiation, the catalogues, the password provider's pages in
+ * every language, and per-key overrides.
  */
 import { describe, expect, it, vi } from "vitest"
 import type { AuthConfig, Messages } from "@sesame/core"
 import { builtInCatalogues } from "../../src/pages/locales/index.js"
 import { acceptedLanguages, negotiateLanguage, translator, translatorForRequest } from "../../src/pages/i18n.js"
-import { jwtConfig, send } from "../helpers.js"
+import { jwtConfig, origin, send } from "../helpers.js"
+import { passwordLinks, passwordSetup } from "./fixtures.js"
 
 const builtIn = ["en", "fr", "de", "es", "ja"]
 
@@ -101,6 +103,72 @@ describe("pages in the visitor's language", () => {
     const res = await send(broken, "/auth/signin", inLanguage("es"))
     expect(res.status).toBe(500)
     expect(await res.text()).toContain("<h1>Error del servidor</h1>")
+  })
+})
+
+describe("the password provider's pages in every language", () => {
+  const english = builtInCatalogues.get("en")!
+  const keys = Object.keys(english) as (keyof Messages)[]
+
+  /** The keys the password provider added, by their prefixes: sign-up, reset, confirmation, its emails. */
+  const passwordKeys = keys.filter(
+    (key) => /^(signup|forgot|reset|verifyEmail|password|mail)\./.test(key) || ["signin.password.label", "signin.password.forgot", "signin.password.signup", "signin.notice.PasswordReset", "signin.error.EmailNotVerified"].includes(key),
+  )
+
+  it("have their messages in every catalogue, each its own text", () => {
+    expect(passwordKeys.length).toBeGreaterThan(40)
+    for (const [lang, catalogue] of builtInCatalogues) {
+      for (const key of passwordKeys) {
+        expect(typeof catalogue[key], `${lang} ${key}`).toBe("string")
+        if (lang !== "en") expect(catalogue[key], `${lang} ${key}`).not.toBe(english[key])
+      }
+    }
+  })
+
+  /** The text a visitor reads: the page without its style element and tags, entities decoded. */
+  function visibleText(html: string): string {
+    return html
+      .replace(/<style[\s\S]*?<\/style>/g, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&")
+  }
+
+  it("are in the visitor's language: lang and heading, no raw key, no unfilled placeholder, no English left over", async () => {
+    const setup = passwordSetup()
+    const links = await passwordLinks(setup, origin, "ada@example.com")
+    const pages: [string, keyof Messages][] = [
+      ["/auth/signup", "signup.heading"],
+      ["/auth/signup?error=too-short&email=ada%40example.com", "signup.heading"],
+      ["/auth/signup?sent=1", "verify.heading"],
+      ["/auth/forgot-password", "forgot.heading"],
+      ["/auth/forgot-password?sent=1", "verify.heading"],
+      [links.reset, "reset.heading"],
+      [`${links.reset}&error=breached`, "reset.heading"],
+      [links.verify, "verifyEmail.heading"],
+      [`${links.verify}&error=wrong-password`, "verifyEmail.heading"],
+      ["/auth/signin?notice=PasswordReset", "signin.heading"],
+      ["/auth/signin?error=EmailNotVerified", "signin.heading"],
+    ]
+    // English sentences long enough that finding one on another language's page means it was not translated.
+    const sentences = keys.map((key) => english[key].split(/\{\w+\}/)[0]!).filter((text) => text.length > 12)
+    for (const [lang, catalogue] of builtInCatalogues) {
+      for (const [path, heading] of pages) {
+        const res = await send(setup.config, path, inLanguage(lang))
+        expect(res.status, `${lang} ${path}`).toBe(200)
+        expect(res.headers.get("content-language")).toBe(lang)
+        const html = await res.text()
+        expect(html, `${lang} ${path}`).toContain(`<html lang="${lang}"`)
+        expect(html, `${lang} ${path}`).toContain(`<h1>${catalogue[heading]}</h1>`)
+        const text = visibleText(html)
+        for (const key of keys) expect(text, `${lang} ${path} shows the key ${key}`).not.toContain(key)
+        expect(text, `${lang} ${path}`).not.toMatch(/\{\w+\}|undefined/)
+        if (lang !== "en") for (const sentence of sentences) expect(text, `${lang} ${path}`).not.toContain(sentence)
+      }
+    }
   })
 })
 

@@ -1,10 +1,11 @@
 /**
- * What each built-in page shows and answers, and how the `pages` option replaces it.
+ * What each built-in page shows and answers (the password provider's pages included), and how the
+ * `pages` option replaces them.
  */
 import { describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "@sesame/core"
 import { CookieJar, jwtConfig, origin, send, signInAlice } from "../helpers.js"
-import { credentialsProvider, emailProvider, oauthProvider, oidcProvider, renderSignIn, svgLogo } from "./fixtures.js"
+import { credentialsProvider, emailProvider, oauthProvider, oidcProvider, passwordLinks, passwordSetup, renderSignIn, svgLogo } from "./fixtures.js"
 
 const authUrl = `${origin}/auth`
 
@@ -20,13 +21,17 @@ describe("sign-in page", () => {
   it("has a section per provider kind, each form with the CSRF token and callback URL", async () => {
     const html = await renderSignIn(new Request(`${origin}/?callbackUrl=${encodeURIComponent(`${origin}/next`)}`), { authUrl }).text()
     const found = forms(html)
+    // The address is asked once for the password, email and passkey providers: one form, whose
+    // buttons post it to the password callback or the email sign-in.
     expect(found.map((f) => f.action)).toEqual([
       `${authUrl}/signin/octo`,
       `${authUrl}/signin/acme-id`,
-      `${authUrl}/signin/email`,
+      `${authUrl}/callback/password`,
       `${authUrl}/callback/credentials`,
       `${authUrl}/callback/passkey`,
     ])
+    expect(html).toContain(`<button type="submit" class="primary" formaction="${authUrl}/callback/password">Sign in with Password</button>`)
+    expect(html).toContain(`<button type="submit" formaction="${authUrl}/signin/email">Sign in with Email</button>`)
     for (const form of found) {
       expect(form.inputs).toContain(`<input type="hidden" name="csrfToken" value="${"f".repeat(64)}">`)
       expect(form.inputs).toContain(`<input type="hidden" name="callbackUrl" value="${origin}/next">`)
@@ -174,6 +179,176 @@ describe("sign-out, error and verify-request pages", () => {
     const html = await (await send(jwtConfig(), "/auth/verify-request?provider=email&type=email")).text()
     expect(html).toContain("<h1>Check your email</h1>")
     expect(html).toContain(`<a href="${origin}">Back to localhost:3000</a>`)
+  })
+})
+
+describe("the password provider's pages", () => {
+  const page = async (config: AuthConfig, path: string, jar = new CookieJar()) => {
+    const res = await send(config, path, { jar })
+    return { status: res.status, html: await res.text(), csrf: jar.get("sesame.csrf-token")?.split("|")[0] }
+  }
+
+  it("sign-up: a form posting name, address and a new password with the CSRF token and callback URL to signup/:provider", async () => {
+    const { config } = passwordSetup()
+    const { status, html, csrf } = await page(config, "/auth/signup?callbackUrl=%2Fwelcome")
+    expect(status).toBe(200)
+    expect(html).toContain("<title>Create an account</title>")
+    const [form] = forms(html)
+    expect(form!.action).toBe(`${authUrl}/signup/password`)
+    expect(form!.inputs).toEqual([
+      `<input type="hidden" name="csrfToken" value="${csrf}">`,
+      `<input type="hidden" name="callbackUrl" value="${origin}/welcome">`,
+      '<input id="signup-name" name="name" type="text" autocomplete="name" maxlength="200" value="">',
+      '<input id="signup-email" name="email" type="email" autocomplete="email" required placeholder="you@example.com" value="">',
+      '<input id="signup-password" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="signup-password-hint">',
+    ])
+    expect(html).toContain('<p class="hint" id="signup-password-hint">At least 8 characters.')
+    expect(html).toContain(`<a href="${authUrl}/signin">Already have an account? Sign in</a>`)
+    expect(html).not.toContain('role="alert"')
+  })
+
+  it("sign-up states the policy's own minimum length, in the hint and on the field", async () => {
+    const { config } = passwordSetup("/auth", { policy: { minLength: 15 } })
+    const { html } = await page(config, "/auth/signup")
+    expect(html).toContain('minlength="15"')
+    expect(html).toContain("At least 15 characters.")
+  })
+
+  it("sign-up after a refusal: the reason in an alert, the address kept, the refused field marked invalid", async () => {
+    const { config } = passwordSetup()
+    const tooShort = (await page(config, "/auth/signup?error=too-short&email=ada%40example.com")).html
+    expect(tooShort).toContain('<div class="alert" role="alert">That password is too short.</div>')
+    expect(tooShort).toContain('autocomplete="email" required placeholder="you@example.com" value="ada@example.com">')
+    expect(tooShort).toMatch(/id="signup-password"[^>]* aria-invalid="true">/)
+    const badAddress = (await page(config, "/auth/signup?error=invalid-email&email=ada%40%40example.com")).html
+    expect(badAddress).toContain('<div class="alert" role="alert">Enter one valid email address.</div>')
+    expect(badAddress).toMatch(/id="signup-email"[^>]* aria-invalid="true">/)
+    expect(badAddress).not.toMatch(/id="signup-password"[^>]* aria-invalid/)
+  })
+
+  it("sign-up and forgotten password with ?sent=1: “check your email” as a status, no form, a link back to sign-in", async () => {
+    const { config } = passwordSetup()
+    for (const [path, body] of [
+      ["/auth/signup?sent=1", "We’ve sent an email to that address. Open the link in it to continue; you can close this page."],
+      ["/auth/forgot-password?sent=1", "We’ve sent an email to that address. Open the link in it to choose a new password; you can close this page."],
+    ] as const) {
+      const { status, html } = await page(config, path)
+      expect(status).toBe(200)
+      expect(html).toContain("<h1>Check your email</h1>")
+      expect(html).toContain(`<p class="lead" role="status">${body}</p>`)
+      expect(html).not.toContain("<form")
+      expect(html).toContain(`<a href="${authUrl}/signin">Back to sign-in</a>`)
+    }
+  })
+
+  it("forgotten password: one address field posting to forgot-password/:provider, prefilled from ?email=", async () => {
+    const { config } = passwordSetup()
+    const { status, html, csrf } = await page(config, "/auth/forgot-password?email=ada%40example.com")
+    expect(status).toBe(200)
+    expect(html).toContain("<h1>Reset your password</h1>")
+    const [form] = forms(html)
+    expect(form!.action).toBe(`${authUrl}/forgot-password/password`)
+    expect(form!.inputs).toEqual([
+      `<input type="hidden" name="csrfToken" value="${csrf}">`,
+      `<input type="hidden" name="callbackUrl" value="${origin}/">`,
+      '<input id="forgot-email" name="email" type="email" autocomplete="email" required placeholder="you@example.com" value="ada@example.com">',
+    ])
+    expect(html).toContain(">Email me a link</button>")
+  })
+
+  it("the reset link's page: token and address posted back, the address for password managers, a new-password field", async () => {
+    const setup = passwordSetup()
+    const { reset } = await passwordLinks(setup, origin, "ada@example.com")
+    const { status, html, csrf } = await page(setup.config, reset)
+    expect(status).toBe(200)
+    expect(html).toContain("<h1>Choose a new password</h1>")
+    expect(html).toContain('<p class="lead">For the account ada@example.com.</p>')
+    const [form] = forms(html)
+    const token = new URL(reset, origin).searchParams.get("token")!
+    expect(form!.action).toBe(`${authUrl}/reset-password/password`)
+    expect(form!.inputs).toEqual([
+      `<input type="hidden" name="csrfToken" value="${csrf}">`,
+      `<input type="hidden" name="callbackUrl" value="${new URL(reset, origin).searchParams.get("callbackUrl")}">`,
+      `<input type="hidden" name="token" value="${token}">`,
+      '<input type="hidden" name="email" value="ada@example.com">',
+      '<input type="email" name="username" autocomplete="username" value="ada@example.com" hidden readonly tabindex="-1" aria-hidden="true">',
+      '<input id="reset-password" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="reset-password-hint">',
+    ])
+    expect(html).toContain("Saving it signs your account out on every other device.")
+    const breached = (await page(setup.config, `${reset}&error=breached`)).html
+    expect(breached).toContain('<div class="alert" role="alert">This password has appeared in a data breach')
+    expect(breached).toMatch(/id="reset-password"[^>]* aria-invalid="true">/)
+  })
+
+  it("the confirmation link's page: the account's password, posted with token, address and callback URL to verify-email/:provider", async () => {
+    const setup = passwordSetup()
+    const { verify } = await passwordLinks(setup, origin, "ada@example.com")
+    const { status, html, csrf } = await page(setup.config, verify)
+    expect(status).toBe(200)
+    expect(html).toContain("<h1>Confirm your email address</h1>")
+    expect(html).toContain('<p class="lead">To confirm ada@example.com for your account on localhost:3000, enter the password you chose when you signed up.</p>')
+    const [form] = forms(html)
+    expect(form!.action).toBe(`${authUrl}/verify-email/password`)
+    expect(form!.inputs).toEqual([
+      `<input type="hidden" name="csrfToken" value="${csrf}">`,
+      `<input type="hidden" name="token" value="${new URL(verify, origin).searchParams.get("token")}">`,
+      '<input type="hidden" name="email" value="ada@example.com">',
+      `<input type="hidden" name="callbackUrl" value="${origin}/">`,
+      '<input type="email" name="username" autocomplete="username" value="ada@example.com" hidden readonly tabindex="-1" aria-hidden="true">',
+      '<input id="confirm-password" name="password" type="password" autocomplete="current-password" required autofocus>',
+    ])
+    expect(html).toContain('<button type="submit" class="primary">Confirm and sign in</button>')
+    expect(html).not.toContain('role="alert"')
+    const wrong = (await page(setup.config, `${verify}&error=wrong-password`)).html
+    expect(wrong).toContain('<div class="alert" role="alert">That password is not right.</div>')
+    expect(wrong).toMatch(/id="confirm-password"[^>]* aria-invalid="true">/)
+  })
+
+  it("a link's page without its token or address is the Verification error, not a form", async () => {
+    const { config } = passwordSetup()
+    for (const path of ["/auth/reset-password/password?email=ada%40example.com", "/auth/verify-email/password?token=abc"]) {
+      const res = await send(config, path)
+      expect(res.headers.get("location"), path).toBe(`${authUrl}/error?error=Verification`)
+    }
+  })
+
+  it("sign-in: the password section, the notice after a reset, the alert for an unconfirmed address", async () => {
+    const { config } = passwordSetup()
+    const plain = (await page(config, "/auth/signin")).html
+    expect(forms(plain).map((f) => f.action)).toEqual([`${authUrl}/callback/password`])
+    expect(plain).toContain(`<a href="${authUrl}/forgot-password?callbackUrl=${encodeURIComponent(`${origin}/`)}">Forgot your password?</a>`)
+    expect(plain).toContain(`<a href="${authUrl}/signup?callbackUrl=${encodeURIComponent(`${origin}/`)}">No account yet? Create one</a>`)
+    expect(plain).not.toContain('class="notice"')
+    const reset = (await page(config, "/auth/signin?notice=PasswordReset")).html
+    expect(reset).toContain('<div class="notice" role="status">Your password was changed. Sign in with the new one.</div>')
+    expect(reset).not.toContain('role="alert"')
+    const unconfirmed = (await page(config, "/auth/signin?error=EmailNotVerified")).html
+    expect(unconfirmed).toContain('<div class="alert" role="alert">Confirm your email address first: we’ve sent you a new link. Open it, then sign in.</div>')
+  })
+
+  it("never echoes an unknown ?error= or ?notice=: the default message, or no notice at all", async () => {
+    const setup = passwordSetup()
+    const { reset } = await passwordLinks(setup, origin, "ada@example.com")
+    const unknown = ["Unheard", "__proto__", "toString", "<b>bold</b>", "too-short<i>", "Default.x"]
+    for (const value of unknown) {
+      const error = encodeURIComponent(value)
+      for (const path of [`/auth/signup?error=${error}`, `/auth/forgot-password?error=${error}`, `${reset}&error=${error}`]) {
+        const { status, html } = await page(setup.config, path)
+        expect(status, path).toBe(200)
+        expect(html, path).toContain('<div class="alert" role="alert">Something went wrong. Please try again.</div>')
+        expect(html, path).not.toContain(value.replace(/</g, "&lt;").replace(/>/g, "&gt;"))
+      }
+      for (const path of [`/auth/signin?notice=${error}`, `/auth/signin?error=${error}`]) {
+        const { status, html } = await page(setup.config, path)
+        expect(status, path).toBe(200)
+        expect(html, path).not.toContain('class="notice"')
+        expect(html, path).not.toContain(value.replace(/</g, "&lt;").replace(/>/g, "&gt;"))
+      }
+    }
+  })
+
+  it("without a password provider, the sign-up and forgotten-password pages are a 404, not a 500", async () => {
+    for (const path of ["/auth/signup", "/auth/forgot-password"]) expect((await send(jwtConfig(), path)).status, path).toBe(404)
   })
 })
 

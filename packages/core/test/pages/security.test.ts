@@ -5,9 +5,12 @@
 import { describe, expect, it } from "vitest"
 import type { AuthConfig } from "@sesame/core"
 import { jwtConfig, origin, send } from "../helpers.js"
-import { credentialsProvider, emailProvider, oauthProvider, oidcProvider, renderSignIn } from "./fixtures.js"
+import { credentialsProvider, emailProvider, oauthProvider, oidcProvider, passwordLinks, passwordSetup, renderSignIn } from "./fixtures.js"
 
 const pagePaths = ["/auth/signin?error=CredentialsSignin", "/auth/signout", "/auth/error?error=Verification", "/auth/verify-request"]
+
+/** The password provider's pages (the two links' pages are added once the emails are sent). */
+const passwordPagePaths = ["/auth/signup", "/auth/signup?sent=1", "/auth/signup?error=too-short", "/auth/forgot-password", "/auth/forgot-password?sent=1", "/auth/signin?notice=PasswordReset"]
 
 function directives(policy: string): Map<string, string> {
   return new Map(policy.split(";").map((d) => d.trim().split(/\s+(.*)/s) as [string, string]))
@@ -16,7 +19,11 @@ function directives(policy: string): Map<string, string> {
 describe("Content-Security-Policy", () => {
   it("allows only the page's own style element (by nonce), same-origin and data: images, and no framing", async () => {
     const broken: AuthConfig = { ...jwtConfig(), session: { strategy: "database" }, logger: { error: () => {} } }
-    const responses = [...(await Promise.all(pagePaths.map((p) => send(jwtConfig(), p)))), await send(broken, "/auth/signin")]
+    const password = passwordSetup()
+    const links = await passwordLinks(password, origin, "ada@example.com")
+    const passwordPages = await Promise.all([...passwordPagePaths, links.reset, links.verify].map((p) => send(password.config, p)))
+    expect(passwordPages.map((res) => res.status)).toEqual(passwordPages.map(() => 200))
+    const responses = [...(await Promise.all(pagePaths.map((p) => send(jwtConfig(), p)))), await send(broken, "/auth/signin"), ...passwordPages]
     for (const res of responses) {
       const policy = res.headers.get("content-security-policy")!
       const html = await res.text()
@@ -140,8 +147,34 @@ describe("escaping", () => {
     expect(direct).toContain(`Sign in with ${escaped(breakout)}</span>`)
     expect(direct).toContain(`Sign in with ${escaped(single)}</button>`)
     expect(direct).not.toContain("javascript:")
-    expect(direct).not.toContain("display:none")
+    expect(direct).not.toContain("body{display:none")
     expect(direct).not.toMatch(/<\/style>[\s\S]*<\/style>/)
+  })
+
+  it("the password pages: ?email= and a link's token land escaped; a link with an address it could not have is refused", async () => {
+    const { config } = passwordSetup()
+    for (const payload of [breakout, single, script]) {
+      const value = encodeURIComponent(payload)
+      for (const path of [`/auth/signup?email=${value}`, `/auth/signup?error=too-short&email=${value}`, `/auth/forgot-password?email=${value}`]) {
+        const html = await (await send(config, path)).text()
+        expectInert(html)
+        expect(html, path).toContain(`value="${escaped(payload)}">`)
+      }
+      // A link's page posts its token back without checking it (opening it consumes nothing)…
+      for (const path of [`/auth/reset-password/password?token=${value}&email=ada%40example.com`, `/auth/verify-email/password?token=${value}&email=ada%40example.com`]) {
+        const res = await send(config, path)
+        expect(res.status, path).toBe(200)
+        const html = await res.text()
+        expectInert(html)
+        expect(html, path).toContain(`<input type="hidden" name="token" value="${escaped(payload)}">`)
+      }
+      // …but shows no address that the provider could not have sent to.
+      for (const path of [`/auth/reset-password/password?token=abc&email=${value}`, `/auth/verify-email/password?token=abc&email=${value}`]) {
+        const res = await send(config, path)
+        expect(res.headers.get("location"), path).toBe(`${origin}/auth/error?error=Verification`)
+        expect(await res.text()).not.toContain("__xss")
+      }
+    }
   })
 
   it("a message override is text, not markup", async () => {

@@ -96,7 +96,7 @@ describe("sign-up and confirmation", () => {
     const wrong = await post(s.config, "/auth/verify-email/password", { token: link.token, email: link.email, password: "not my password" })
     expect(wrong.location).toBe(`${origin}/auth/verify-email/password?token=${link.token}&email=ada%40example.com&callbackUrl=${encodeURIComponent(`${origin}/`)}&error=wrong-password`)
     expect(signedIn(wrong.jar)).toBe(false)
-    expect(await (await send(s.config, wrong.location)).text()).toContain("Your current password is not right.")
+    expect(await (await send(s.config, wrong.location)).text()).toContain("That password is not right.")
     const confirmed = await post(s.config, "/auth/verify-email/password", { token: link.token, email: link.email, password: "correct horse battery" })
     expect(confirmed.location).toBe(`${origin}/`)
     expect(signedIn(confirmed.jar)).toBe(true)
@@ -332,7 +332,7 @@ describe("forgotten password", () => {
     for (let i = 0; i < 2; i++) expect(await (await send(s.config, link.path)).text()).toContain("For the account ada@example.com.")
 
     const weak = await post(s.config, "/auth/reset-password/password", { token: link.token, email: link.email, password: "short" })
-    expect(weak.location).toBe(`${origin}/auth/reset-password/password?token=${link.token}&email=ada%40example.com&error=too-short`)
+    expect(weak.location).toBe(`${origin}/auth/reset-password/password?token=${link.token}&email=ada%40example.com&callbackUrl=${encodeURIComponent(`${origin}/`)}&error=too-short`)
     const done = await post(s.config, "/auth/reset-password/password", { token: link.token, email: link.email, password: "a new long passphrase" })
     expect(done.location).toBe(`${origin}/auth/signin?notice=PasswordReset`)
     expect(await (await send(s.config, done.location)).text()).toContain("Your password was changed. Sign in with the new one.")
@@ -375,6 +375,20 @@ describe("forgotten password", () => {
       vi.useRealTimers()
     }
     expect(signedIn((await signIn(s.config, "ada@example.com", "correct horse battery")).jar)).toBe(true)
+  })
+
+  it("carries the callback URL through the emailed link to the sign-in page, and a refused sign-up keeps the name", async () => {
+    const s = setup()
+    await adaConfirmed(s)
+    await post(s.config, "/auth/forgot-password/password", { email: "ada@example.com", callbackUrl: `${origin}/private` })
+    const link = lastLink(s.mails, "reset-password")
+    expect(link.url.searchParams.get("callbackUrl")).toBe(`${origin}/private`)
+    expect(await (await send(s.config, link.path)).text()).toContain(`<input type="hidden" name="callbackUrl" value="${origin}/private">`)
+    const done = await post(s.config, "/auth/reset-password/password", { token: link.token, email: link.email, password: "a new long passphrase", callbackUrl: `${origin}/private` })
+    expect(done.location).toBe(`${origin}/auth/signin?notice=PasswordReset&callbackUrl=${encodeURIComponent(`${origin}/private`)}`)
+    const refused = await signUp(s.config, { email: "grace@example.com", password: "tiny pw", name: "Grace Hopper" })
+    expect(refused.location).toBe(`${origin}/auth/signup?error=too-short&email=grace%40example.com&name=Grace+Hopper`)
+    expect(await (await send(s.config, refused.location)).text()).toContain('name="name" type="text" autocomplete="name" maxlength="200" value="Grace Hopper"')
   })
 
   it("answers a malformed link with the Verification error, never a 500", async () => {

@@ -78,7 +78,7 @@ export const de: Messages = {
   "password.error.invalid-email": "Bitte geben Sie genau eine gültige E-Mail-Adresse ein.",
   "password.error.invalid-link":
     "Dieser Link ist nicht mehr gültig: Vielleicht ist er abgelaufen oder wurde schon benutzt. Fordern Sie bitte einen neuen an.",
-  "password.error.wrong-password": "Ihr aktuelles Passwort stimmt nicht.",
+  "password.error.wrong-password": "Dieses Passwort stimmt nicht.",
   "password.error.Default": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
   "forgot.heading": "Passwort zurücksetzen",
   "forgot.body": "Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir schicken Ihnen dann einen Link, mit dem Sie ein neues Passwort wählen können.",

@@ -68,7 +68,7 @@ export const en: Messages = {
   "password.error.breached": "This password has appeared in a data breach, so attackers try it. Choose another one.",
   "password.error.invalid-email": "Enter one valid email address.",
   "password.error.invalid-link": "This link is no longer valid: it may have expired or been used already. Ask for a new one.",
-  "password.error.wrong-password": "Your current password is not right.",
+  "password.error.wrong-password": "That password is not right.",
   "password.error.Default": "Something went wrong. Please try again.",
   "forgot.heading": "Reset your password",
   "forgot.body": "Enter your account’s email address, and we’ll email you a link to choose a new password.",

@@ -71,7 +71,7 @@ export const es: Messages = {
   "password.error.breached": "Esta contraseña ha aparecido en una filtración de datos, así que los atacantes la prueban. Elige otra.",
   "password.error.invalid-email": "Escribe una sola dirección de correo electrónico válida.",
   "password.error.invalid-link": "Este enlace ya no es válido: puede que haya caducado o que ya se haya usado. Solicita uno nuevo.",
-  "password.error.wrong-password": "Tu contraseña actual no es correcta.",
+  "password.error.wrong-password": "Esa contraseña no es correcta.",
   "password.error.Default": "Algo ha salido mal. Inténtalo de nuevo.",
   "forgot.heading": "Restablece tu contraseña",
   "forgot.body": "Escribe el correo electrónico de tu cuenta y te enviaremos un enlace para elegir una contraseña nueva.",

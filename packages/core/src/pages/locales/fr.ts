@@ -76,7 +76,7 @@ export const fr: Messages = {
   "password.error.breached": "Ce mot de passe figure dans une fuite de données, les attaquants l’essaient donc. Choisissez-en un autre.",
   "password.error.invalid-email": "Saisissez une seule adresse e-mail valide.",
   "password.error.invalid-link": "Ce lien n’est plus valide\u00a0: il a peut-être expiré ou déjà servi. Demandez-en un nouveau.",
-  "password.error.wrong-password": "Votre mot de passe actuel est incorrect.",
+  "password.error.wrong-password": "Ce mot de passe est incorrect.",
   "password.error.Default": "Un problème est survenu. Veuillez réessayer.",
   "forgot.heading": "Réinitialiser votre mot de passe",
   "forgot.body": "Saisissez l’adresse e-mail de votre compte\u00a0: nous vous enverrons un lien pour choisir un nouveau mot de passe.",

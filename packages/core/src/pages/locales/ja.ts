@@ -70,7 +70,7 @@ export const ja: Messages = {
   "password.error.breached": "このパスワードは過去のデータ漏えいで流出しており、攻撃者に試されるおそれがあります。別のパスワードを選んでください。",
   "password.error.invalid-email": "有効なメールアドレスを1つ入力してください。",
   "password.error.invalid-link": "このリンクは無効です。有効期限が切れているか、すでに使用されています。新しいリンクをリクエストしてください。",
-  "password.error.wrong-password": "現在のパスワードが正しくありません。",
+  "password.error.wrong-password": "パスワードが正しくありません。",
   "password.error.Default": "問題が発生しました。もう一度お試しください。",
   "forgot.heading": "パスワードの再設定",
   "forgot.body": "アカウントのメールアドレスを入力してください。新しいパスワードを設定するためのリンクをメールでお送りします。",
