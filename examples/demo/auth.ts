@@ -1,6 +1,7 @@
 /**
  * The demo's Sesame configuration: every sign-in method (lib/providers.ts), database sessions in
- * SQLite (lib/store.ts), Sesame's built-in sign-in pages under /api/auth.
+ * SQLite (lib/store.ts), Sesame's built-in pages under /api/auth (sign-in, and the password
+ * provider's sign-up, forgotten-password and reset pages).
  */
 import type { AuthConfig } from "@sesame/core"
 import Sesame from "@sesame/next"
@@ -17,10 +18,6 @@ const config: AuthConfig = {
   experimental: { enableWebAuthn: true },
   theme: { brandColor: "#0b5e5a" },
   debug: process.env.SESAME_DEBUG === "1",
-  callbacks: {
-    // The user's id, for the home page's account list.
-    session: ({ session, user }) => ({ ...session, user: { ...session.user, id: user?.id } }),
-  },
 }
 
 export const {
@@ -28,7 +25,7 @@ export const {
   auth,
   signIn,
   signOut,
-  // The signed-in user's accounts, sessions and passkeys, for the home page and its actions.
+  // The signed-in user's accounts, sessions, passkeys and password, for the home page and its actions.
   listAccounts,
   unlinkAccount,
   deleteUser,
@@ -36,4 +33,7 @@ export const {
   revokeSession,
   listPasskeys,
   deletePasskey,
+  hasPassword,
+  changePassword,
+  setPassword,
 } = Sesame(config)

@@ -1,12 +1,12 @@
 "use server"
 /**
  * Server actions of the home page: revoke a session, delete a passkey, link or unlink a provider
- * account, delete the user, sign out. Each ends in a redirect home, with a `notice` when Sesame
- * refused (the page says why).
+ * account, change or set the password, delete the user, sign out. Each ends in a redirect home,
+ * with a `notice` when Sesame refused (the page says why), or for the password forms a `password`
+ * outcome (app/components/password.tsx says what it means).
  */
 import { redirect } from "next/navigation"
-import { deletePasskey, deleteUser, revokeSession, signIn, signOut, unlinkAccount } from "../auth"
-import { hasPassword } from "../lib/demo-account"
+import { changePassword, deletePasskey, deleteUser, revokeSession, setPassword, signIn, signOut, unlinkAccount } from "../auth"
 import { linkableProviders } from "../lib/providers"
 
 export async function revokeSessionAction(form: FormData): Promise<void> {
@@ -34,9 +34,35 @@ export async function unlinkAccountAction(form: FormData): Promise<void> {
   const provider = form.get("provider")
   const providerAccountId = form.get("providerAccountId")
   if (typeof provider !== "string" || typeof providerAccountId !== "string") redirect("/")
-  // The demo's password is a way in that only the app knows of.
-  const result = await unlinkAccount({ provider, providerAccountId }, { canSignInWithout: (user) => hasPassword(user.id) })
+  // Sesame counts the password provider (and the emailed link) as a way in for a user with an address.
+  const result = await unlinkAccount({ provider, providerAccountId })
   redirect(!result.unlinked && result.reason === "LastSignInMethod" ? "/?notice=LastAccount" : "/")
+}
+
+/** A form field as typed, or "" (Sesame refuses an empty password with a reason like any other). */
+const field = (form: FormData, name: string) => {
+  const value = form.get(name)
+  return typeof value === "string" ? value : ""
+}
+
+/** Home, with the outcome of a password form and, where there is one, its number (sessions ended, seconds to wait). */
+function passwordOutcome(outcome: string, count?: number): never {
+  const query = new URLSearchParams({ password: outcome })
+  if (count !== undefined) query.set("count", String(count))
+  redirect(`/?${query}`)
+}
+
+/** Changes the password: the current one must be right; the user's other sessions end. */
+export async function changePasswordAction(form: FormData): Promise<void> {
+  const result = await changePassword({ currentPassword: field(form, "currentPassword"), newPassword: field(form, "newPassword") })
+  if (result.changed) passwordOutcome("changed", result.sessionsEnded)
+  passwordOutcome(result.reason, result.retryAfter)
+}
+
+/** Sets a first password for a user who signed up another way (Sesame asks for a recent sign-in). */
+export async function setPasswordAction(form: FormData): Promise<void> {
+  const result = await setPassword({ newPassword: field(form, "newPassword") })
+  passwordOutcome(result.set ? "set" : result.reason)
 }
 
 /** Deletes the user (Sesame asks for a recent sign-in), then signs the browser out. */

@@ -1,9 +1,9 @@
 import Link from "next/link"
-import { auth, basePath, listAccounts, listPasskeys, listSessions } from "../auth"
-import { hasPassword } from "../lib/demo-account"
+import { auth, basePath, hasPassword, listAccounts, listPasskeys, listSessions } from "../auth"
 import { deletePasskeyAction, revokeSessionAction } from "./actions"
 import { Accounts } from "./components/accounts"
 import { AddPasskey } from "./components/add-passkey"
+import { PasswordSection } from "./components/password"
 
 // Sessions change with every sign-in: never serve this page from a cache.
 export const dynamic = "force-dynamic"
@@ -30,7 +30,7 @@ function Notice({ notice }: { notice: string | string[] | undefined }) {
 
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await auth()
-  const { notice, confirm } = await searchParams
+  const { notice, confirm, password: passwordOutcome, count } = await searchParams
   if (!session?.user) {
     return (
       <>
@@ -38,8 +38,9 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
         <p data-testid="status">You are not signed in.</p>
         <Notice notice={notice} />
         <p>
-          <a href={`${basePath}/signin?callbackUrl=/`}>Sign in</a> with the demo account, the local OpenID provider, an
-          emailed link or a passkey. The console that started the app lists the test accounts.
+          <a href={`${basePath}/signin?callbackUrl=/`}>Sign in</a> with the demo account’s password, the local OpenID
+          provider, an emailed link or a passkey, or create an account with a password there. The console that started the app
+          lists the test accounts.
         </p>
         <p>
           <Link href="/protected">The protected page</Link> asks you to sign in first.
@@ -48,13 +49,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
     )
   }
 
-  const userId = (session.user as { id?: string }).id
-  const [sessions, passkeys, accounts, password] = await Promise.all([
-    listSessions(),
-    listPasskeys(),
-    listAccounts(),
-    userId ? hasPassword(userId) : false,
-  ])
+  const [sessions, passkeys, accounts, password] = await Promise.all([listSessions(), listPasskeys(), listAccounts(), hasPassword()])
 
   return (
     <>
@@ -67,7 +62,14 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
         <Link href="/protected">Go to the protected page</Link>
       </p>
 
-      <Accounts accounts={accounts ?? []} hasPassword={password} confirmDelete={confirm === "delete-account"} />
+      <Accounts accounts={accounts ?? []} hasPassword={password === true} confirmDelete={confirm === "delete-account"} />
+
+      <PasswordSection
+        email={session.user.email}
+        hasPassword={password === true}
+        outcome={typeof passwordOutcome === "string" ? passwordOutcome : undefined}
+        count={typeof count === "string" && /^\d{1,6}$/.test(count) ? Number(count) : undefined}
+      />
 
       <section aria-labelledby="passkeys-heading">
         <h2 id="passkeys-heading">Passkeys</h2>
@@ -76,7 +78,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
             {passkeys.map((passkey) => (
               <li key={passkey.id}>
                 {passkey.name ?? "Passkey"} <span className="muted">added {time(passkey.createdAt)}, {passkey.deviceType === "multiDevice" ? "synced" : "this device only"}</span>{" "}
-                <form action={deletePasskeyAction} style={{ display: "inline" }}>
+                <form action={deletePasskeyAction} className="inline-form">
                   <input type="hidden" name="id" value={passkey.id} />
                   <button type="submit">Delete</button>
                 </form>

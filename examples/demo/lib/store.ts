@@ -1,6 +1,6 @@
 /**
  * The demo's one SQLite file: Sesame's tables (through `@sesame/adapter-sqlite`), the password
- * hashes of the credentials sign-in and the throttle's counters among them.
+ * hashes of the password provider and the throttle's counters among them.
  *
  * `DATABASE_FILE` names the file (default `.data/sesame.db` in the app's folder, made on first use).
  */

@@ -107,6 +107,7 @@ async function main() {
       `  Demo account: ${env.DEMO_EMAIL ?? "demo@example.com"} / ${env.DEMO_PASSWORD ?? "sesame-demo"}`,
       `  ${oauthLine}`,
       `  ${mailLine}`,
+      '  Password accounts: "No account yet? Create one" on the sign-in page (the confirmation email goes where the others do)',
       "  Passkeys: create one on the sign-in page with a new email, or add one from the home page",
       `  Data: ${appEnv.DATABASE_FILE}`,
       "  Ctrl-C stops everything.",

@@ -5,7 +5,7 @@
  */
 import { expect } from "vitest"
 import type { Browser, Page, Response } from "playwright-core"
-import { demoAccount, openSignIn, shot, signInWithPassword, signOut, status } from "./flows.js"
+import { demoAccount, formWithButton, openSignIn, shot, signInWithPassword, signOut, status } from "./flows.js"
 
 /** Account management: link the IdP while signed in with the password, unlink it, delete the user. */
 export async function accountFlow(browser: Browser, origin: string, idpIssuer: string): Promise<void> {
@@ -59,16 +59,16 @@ export async function accountFlow(browser: Browser, origin: string, idpIssuer: s
   await context.close()
 }
 
-const isPasswordPost = (response: Response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/api/auth/callback/credentials"
+const isPasswordPost = (response: Response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/api/auth/callback/password"
 
 /** One password typed into the sign-in page that is open; the answer to its POST. */
 async function tryPassword(page: Page, password: string): Promise<Response> {
-  const form = page.locator('form[action$="/api/auth/callback/credentials"]')
+  const form = formWithButton(page, "Sign in with Password")
   await form.locator('input[name="email"]').fill(demoAccount.email)
   await form.locator('input[name="password"]').fill(password)
   const answer = page.waitForResponse(isPasswordPost)
   const loaded = page.waitForEvent("load")
-  await form.getByRole("button").click()
+  await form.getByRole("button", { name: "Sign in with Password", exact: true }).click()
   const response = await answer
   await loaded
   return response

@@ -3,7 +3,7 @@
  * accounts, passkeys and sessions, and revoking sessions.
  */
 import { expect } from "vitest"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core"
 import { describeViolations, runAxe, saveScreenshot } from "@sesame/testing"
 
 export const demoAccount = { email: "demo@example.com", password: "sesame-demo" }
@@ -23,12 +23,34 @@ export async function openSignIn(page: Page): Promise<void> {
   await page.waitForURL((url) => url.pathname === "/api/auth/signin")
 }
 
-export async function signInWithPassword(page: Page, password = demoAccount.password): Promise<void> {
-  await openSignIn(page)
-  const form = page.locator('form[action$="/api/auth/callback/credentials"]')
-  await form.locator('input[name="email"]').fill(demoAccount.email)
+/**
+ * The sign-in page's form with the button of a sign-in method ("Sign in with Password", "… with
+ * Email"): the method's own form, or the one form that asks for the address once for several.
+ */
+export const formWithButton = (page: Page, button: string): Locator => page.locator("form").filter({ has: page.getByRole("button", { name: button, exact: true }) })
+
+/** The password form of the sign-in page that is open, filled in and sent. */
+export async function submitPassword(page: Page, email: string, password: string): Promise<void> {
+  const form = formWithButton(page, "Sign in with Password")
+  await form.locator('input[name="email"]').fill(email)
   await form.locator('input[name="password"]').fill(password)
-  await form.getByRole("button").click()
+  await form.getByRole("button", { name: "Sign in with Password", exact: true }).click()
+}
+
+/** A sign-in with a password (the demo account's unless told) from the home page's "Sign in" link. */
+export async function signInWithPassword(page: Page, password = demoAccount.password, email = demoAccount.email): Promise<void> {
+  await openSignIn(page)
+  await submitPassword(page, email, password)
+}
+
+/** Where the emailed links are: the newest message to `address` with a link whose path holds `path`. */
+export async function openEmailedLink(page: Page, address: string, path: string, screenshot?: string): Promise<void> {
+  await page.goto("/dev/mailbox")
+  const link = page.getByTestId("message").filter({ hasText: address }).locator(`a[href*="${path}"]`).first()
+  await expect.poll(() => link.count()).toBe(1)
+  if (screenshot) await shot(page, screenshot)
+  await link.click()
+  await page.waitForURL((url) => url.pathname.startsWith(path))
 }
 
 export async function signOut(page: Page): Promise<void> {
@@ -37,8 +59,8 @@ export async function signOut(page: Page): Promise<void> {
   await expect.poll(() => status(page)).toContain("not signed in")
 }
 
-/** Credentials: a wrong password is refused with `CredentialsSignin`; the right one signs in. */
-export async function credentialsFlow(browser: Browser, origin: string): Promise<void> {
+/** The demo account's password: a wrong one is refused with `CredentialsSignin`; the right one signs in. */
+export async function demoAccountFlow(browser: Browser, origin: string): Promise<void> {
   const context = await browser.newContext({ baseURL: origin })
   const page = await context.newPage()
   await page.goto("/")
@@ -81,15 +103,18 @@ export async function idpFlow(browser: Browser, origin: string, idpIssuer: strin
   await context.close()
 }
 
-/** Email: a link requested on the sign-in page, read on /dev/mailbox, confirmed, signed in. */
+/**
+ * Email: a link requested on the sign-in page, read on /dev/mailbox, confirmed, signed in; then a
+ * first password set on the home page (the sign-in is recent), and a sign-in with it.
+ */
 export async function emailFlow(browser: Browser, origin: string): Promise<void> {
   const context = await browser.newContext({ baseURL: origin })
   const page = await context.newPage()
   const address = `linus-${Date.now()}@example.com`
   await openSignIn(page)
-  const form = page.locator('form[action$="/api/auth/signin/nodemailer"]')
+  const form = formWithButton(page, "Sign in with Email")
   await form.locator('input[name="email"]').fill(address)
-  await form.getByRole("button").click()
+  await form.getByRole("button", { name: "Sign in with Email", exact: true }).click()
   await page.waitForURL((url) => url.pathname === "/api/auth/verify-request")
 
   await page.goto("/dev/mailbox")
@@ -110,6 +135,21 @@ export async function emailFlow(browser: Browser, origin: string): Promise<void>
   await replay.goto(href!)
   await replay.locator('form button[type="submit"]').click()
   await replay.waitForURL((url) => url.searchParams.get("error") === "Verification")
+  await replay.close()
+
+  // No password yet: the home page offers to set one, and then to change it.
+  await page.goto("/")
+  const passwordSection = page.getByRole("region", { name: "Password" })
+  const setForm = passwordSection.getByTestId("set-password")
+  await setForm.getByLabel("Password", { exact: true }).fill("linus first password")
+  await shot(page, "home-password-set-form")
+  await setForm.getByRole("button", { name: "Set password" }).click()
+  await expect.poll(() => passwordSection.getByTestId("password-result").textContent()).toContain("Your password is set")
+  expect(await passwordSection.getByTestId("change-password").count()).toBe(1)
+  await shot(page, "home-password-set")
+  await signOut(page)
+  await signInWithPassword(page, "linus first password", address)
+  await expect.poll(() => status(page)).toContain(address)
   await signOut(page)
   await context.close()
 }
@@ -125,14 +165,20 @@ async function withAuthenticator(browser: Browser, origin: string): Promise<{ co
   return { context, page }
 }
 
+/** The address field a passkey form uses: its own, or the page's shared one that `data-email-field` names. */
+async function passkeyEmailField(form: Locator): Promise<Locator> {
+  const shared = await form.getAttribute("data-email-field")
+  return shared ? form.page().locator(`input[id="${shared}"]`) : form.locator('input[name="email"]')
+}
+
 /** Passkeys: one created on the sign-in page for a new user, then a sign-in with it alone. */
 export async function passkeyFlow(browser: Browser, origin: string): Promise<void> {
   const { context, page } = await withAuthenticator(browser, origin)
   const address = `pat-${Date.now()}@example.com`
   await openSignIn(page)
   const form = page.locator('form[action$="/api/auth/callback/passkey"]')
-  await form.locator('input[name="email"]').fill(address)
-  await form.getByRole("button").click()
+  await (await passkeyEmailField(form)).fill(address)
+  await form.getByRole("button", { name: "Sign in with Passkey", exact: true }).click()
   await page.waitForURL((url) => url.pathname === "/")
   await expect.poll(() => status(page)).toContain(address)
   await expect.poll(() => page.getByTestId("passkeys").locator("li").count()).toBe(1)

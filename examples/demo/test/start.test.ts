@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser } from "playwright-core"
 import { freePort, launchBrowser } from "@sesame/testing"
 import { accountFlow, throttleFlow } from "./account-flows.js"
-import { credentialsFlow, emailFlow, idpFlow, passkeyFlow, revokeFlow } from "./flows.js"
+import { demoAccountFlow, emailFlow, idpFlow, passkeyFlow, revokeFlow } from "./flows.js"
 import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
+import { passwordAccountFlow } from "./password-flows.js"
 
 const dir = mkdtempSync(join(tmpdir(), "sesame-fresh-"))
 let port: number
@@ -55,18 +56,19 @@ describe("npm start on a fresh clone", () => {
     expect(output).toContain("Installing dependencies")
     expect(output).toContain("Building the app (next build")
     expect(output).toContain("Demo account: demo@example.com / sesame-demo")
+    expect(output).toContain('Password accounts: "No account yet? Create one" on the sign-in page')
     expect(output).toContain(`every message goes to http://localhost:${port}/dev/mailbox`)
   })
 
-  it("signs in with the demo credentials", async () => {
-    await credentialsFlow(browser!, demo!.banner.origin)
+  it("signs in with the demo account's password", async () => {
+    await demoAccountFlow(browser!, demo!.banner.origin)
   }, 120_000)
 
   it("signs in with the local OpenID provider", async () => {
     await idpFlow(browser!, demo!.banner.origin, demo!.banner.idpIssuer)
   }, 120_000)
 
-  it("signs in with an emailed link read on the mailbox page", async () => {
+  it("signs in with an emailed link read on the mailbox page, then sets a first password and signs in with it", async () => {
     await emailFlow(browser!, demo!.banner.origin)
   }, 120_000)
 
@@ -77,6 +79,10 @@ describe("npm start on a fresh clone", () => {
   it("revokes another session and its own, signing each browser out", async () => {
     await revokeFlow(browser!, demo!.banner.origin)
   }, 120_000)
+
+  it("signs up with a password, confirms the address by email, changes the password and resets a forgotten one", async () => {
+    await passwordAccountFlow(browser!, demo!.banner.origin)
+  }, 240_000)
 
   it("links the IdP to the password user, unlinks it and deletes the user", async () => {
     await accountFlow(browser!, demo!.banner.origin, demo!.banner.idpIssuer)
