@@ -124,7 +124,7 @@ describe("README password accounts", () => {
       expect(await post("/auth/signup/password", { email: "ada@example.com", password: "analytical engine" })).toBe("http://localhost:3000/auth/signup?sent=1")
       const mail = await mailbox.waitFor("ada@example.com")
       const link = new URL(/https?:\/\/\S+verify-email\S+/.exec(mail.text)![0])
-      expect(await post("/auth/verify-email/password", { token: link.searchParams.get("token")!, email: "ada@example.com" })).toBe("http://localhost:3000/")
+      expect(await post("/auth/verify-email/password", { token: link.searchParams.get("token")!, email: "ada@example.com", password: "analytical engine" })).toBe("http://localhost:3000/")
       const me = () => new Request("http://localhost:3000/settings", { headers: { cookie: jar.header() } })
       expect(await example.newPassword(me(), "wrong guess", "a newer passphrase")).toEqual({ changed: false, reason: "WrongPassword" })
       expect(await example.newPassword(me(), "analytical engine", "a newer passphrase")).toEqual({ changed: true, sessionsEnded: 0 })
