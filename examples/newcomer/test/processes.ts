@@ -12,9 +12,15 @@ import { join } from "node:path"
 import { freePort } from "@sesame/testing"
 import { expect } from "vitest"
 
-/** The environment of a new user's shell, plus `extra`: what the test runner set is left out. */
+/**
+ * The environment of a new user's shell, plus `extra`: what the test runner set is left out, but
+ * not what the machine gives every shell to reach the network: the certificate authorities of a
+ * TLS-inspecting proxy (without `NODE_EXTRA_CA_CERTS` there, npm's fetches fail with
+ * SELF_SIGNED_CERT_IN_CHAIN as soon as a package is not in its cache) and the proxies themselves.
+ */
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const keep = ["PATH", "HOME", "TMPDIR", "LANG", "USER", "npm_config_cache"]
+  const network = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"]
+  const keep = ["PATH", "HOME", "TMPDIR", "LANG", "USER", "npm_config_cache", ...network]
   const env: NodeJS.ProcessEnv = { NO_COLOR: "1", NEXT_TELEMETRY_DISABLED: "1" }
   for (const name of keep) if (process.env[name]) env[name] = process.env[name]
   return { ...env, ...extra }
