@@ -18,13 +18,14 @@ import type { SendVerificationRequestParams } from "./types.js"
 const diagnosticFields = ["code", "responseCode", "command", "errno", "syscall", "status"] as const
 
 function redactToken(text: string, token: string): string {
+  if (token.length === 0) return text
   let out = text
   for (const form of new Set([token, encodeURIComponent(token)])) out = out.split(form).join("[redacted]")
   return out
 }
 
 /** The failure as it may be logged: message without the token, diagnostic fields, no original object. */
-function loggableCause(error: unknown, token: string): Record<string, unknown> {
+export function loggableCause(error: unknown, token: string): Record<string, unknown> {
   const source = error instanceof Error ? error : undefined
   const err = new Error(redactToken(source ? source.message : String(error), token))
   err.name = source?.name ?? "Error"

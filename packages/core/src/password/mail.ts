@@ -13,6 +13,7 @@ import { backend } from "#crypto"
 import { defaultPasswordProvider } from "../config/defaults.js"
 import { toHex } from "../crypto/encoding.js"
 import { linkEmail } from "../email/message.js"
+import { loggableCause } from "../email/send.js"
 import type { VerificationEmail } from "../email/types.js"
 import { EmailSignInError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
@@ -62,9 +63,8 @@ export async function sendPasswordEmail(
     await provider.config.sendEmail({ kind, to, url, expires, message: message(kind, url, host, ctx, translatorFor(ctx)), theme: ctx.config.theme, request: ctx.request })
     return true
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error)
-    const redacted = secret ? text.split(secret).join("[redacted]").split(encodeURIComponent(secret)).join("[redacted]") : text
-    ctx.config.logger.error(new EmailSignInError(`The password provider "${provider.id}" could not send its ${kind} email: ${redacted}`))
+    // Logged as the sign-in link's failures are: without the link's token, with the mail library's diagnostic fields.
+    ctx.config.logger.error(new EmailSignInError(`The password provider "${provider.id}" could not send its ${kind} email.`, { cause: loggableCause(error, secret ?? "") }))
     return false
   }
 }

@@ -13,7 +13,7 @@ import Password, { type PasswordOptions } from "@sesame/core/providers/password"
 import { argon2id, withLegacyHashes } from "@sesame/core/password"
 import bcrypt from "bcryptjs"
 import { describe, expect, it, vi } from "vitest"
-import { CookieJar, csrfToken, origin, secret, send } from "../helpers.js"
+import { CookieJar, csrfToken, origin, recordingLogger, secret, send } from "../helpers.js"
 
 /** Cheap Argon2id parameters: the tests check the flows, not the cost. */
 const fastHasher = () => argon2id({ memoryCost: 64, timeCost: 1 })
@@ -389,6 +389,30 @@ describe("forgotten password", () => {
     const refused = await signUp(s.config, { email: "grace@example.com", password: "tiny pw", name: "Grace Hopper" })
     expect(refused.location).toBe(`${origin}/auth/signup?error=too-short&email=grace%40example.com&name=Grace+Hopper`)
     expect(await (await send(s.config, refused.location)).text()).toContain('name="name" type="text" autocomplete="name" maxlength="200" value="Grace Hopper"')
+  })
+
+  it("a reset email that cannot be sent leaves no usable link, and its token is not in the log even when the mail library quotes it", async () => {
+    const { lines, logger } = recordingLogger()
+    let failing = false
+    const sent: PasswordEmailParams[] = []
+    const s = setup({
+      sendEmail: (params) => {
+        sent.push(params)
+        if (failing) throw Object.assign(new Error(`550 refused while sending ${params.url}`), { responseCode: 550 })
+      },
+    }, { logger })
+    await adaConfirmed({ ...s, mails: sent })
+    failing = true
+    expect((await forgot(s.config, "ada@example.com")).location).toBe(`${origin}/auth/forgot-password?sent=1`)
+    const link = new URL(sent.at(-1)!.url)
+    const token = link.searchParams.get("token")!
+    const log = lines.join("\n")
+    expect(log).toContain("could not send its reset-password email")
+    expect(log).toContain("responseCode=550")
+    expect(log).not.toContain(token)
+    expect(log).not.toContain(encodeURIComponent(token))
+    const used = await post(s.config, "/auth/reset-password/password", { token, email: "ada@example.com", password: "a new long passphrase" })
+    expect(used.location).toBe(`${origin}/auth/error?error=Verification`)
   })
 
   it("answers a malformed link with the Verification error, never a 500", async () => {
