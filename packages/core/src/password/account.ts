@@ -23,7 +23,7 @@ import { hashSessionToken, maxSessionTokenLength } from "../session/token.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { checkNewPassword, type PasswordProblem } from "./policy.js"
 import type { PasswordProvider } from "./provider.js"
-import { typedPassword } from "./sign-in.js"
+import { typedPassword } from "./input.js"
 import { replacePassword } from "./store.js"
 import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
 

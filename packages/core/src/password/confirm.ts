@@ -26,7 +26,7 @@ import { translatorFor } from "../pages/where.js"
 import { dummyVerify } from "./hash.js"
 import { linkEndpoint, linkParameters, useLink, type LinkParameters } from "./links.js"
 import type { PasswordProvider } from "./provider.js"
-import { typedPassword } from "./sign-in.js"
+import { typedPassword } from "./input.js"
 import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
 
 async function showConfirmation(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {

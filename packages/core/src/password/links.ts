@@ -15,6 +15,7 @@ import { randomToken, toHex } from "../crypto/encoding.js"
 import { maxLinkParameterLength } from "../email/links.js"
 import { Verification } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
+import { typedAddress } from "./input.js"
 import type { PasswordProvider } from "./provider.js"
 
 export type LinkKind = "verify-email" | "reset-password"
@@ -62,17 +63,11 @@ export async function createLink(
  * `Verification` when missing or malformed. The address must be one the provider could have sent
  * (already normalised), so a page never shows text a link's maker wrote in its place.
  */
-export function linkParameters(source: Readonly<Record<string, unknown>>, provider: Pick<PasswordProvider, "normalize">): LinkParameters {
+export function linkParameters(source: Readonly<Record<string, unknown>>, provider: PasswordProvider): LinkParameters {
   const { token, email } = source
   const usable = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= maxLinkParameterLength
   if (!usable(token) || !usable(email)) throw new Verification("The link is missing its token or email, or they are malformed.")
-  let normalised: unknown
-  try {
-    normalised = provider.normalize(email)
-  } catch {
-    normalised = undefined
-  }
-  if (normalised !== email) throw new Verification("The link's address is not one this provider sends to.")
+  if (typedAddress(provider, email) !== email) throw new Verification("The link's address is not one this provider sends to.")
   return { token, email }
 }
 

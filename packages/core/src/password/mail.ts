@@ -19,6 +19,7 @@ import { EmailSignInError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { Translator } from "../pages/i18n.js"
 import { translatorFor } from "../pages/where.js"
+import { createLink } from "./links.js"
 import type { PasswordProvider } from "./provider.js"
 import type { PasswordEmailKind } from "./types.js"
 
@@ -39,7 +40,7 @@ function message(kind: PasswordEmailKind, url: string, host: string, ctx: Reques
  * have re-sent) are counted apart from the owner's emails (reset links, "account exists"), so that
  * a flood of the first cannot hold back the second.
  */
-export async function underEmailLimit(ctx: RequestContext, provider: PasswordProvider, email: string, kind: PasswordEmailKind): Promise<boolean> {
+async function underEmailLimit(ctx: RequestContext, provider: PasswordProvider, email: string, kind: PasswordEmailKind): Promise<boolean> {
   const group = kind === "verify-email" ? "confirm" : "owner"
   const key = `sesame:password:mail:${group}:${toHex(await backend.sha256(email))}`
   try {
@@ -52,7 +53,7 @@ export async function underEmailLimit(ctx: RequestContext, provider: PasswordPro
 }
 
 /** Sends one email; returns whether it went. `secret` is cut out of anything logged. */
-export async function sendPasswordEmail(
+async function sendPasswordEmail(
   ctx: RequestContext,
   provider: PasswordProvider,
   params: { kind: PasswordEmailKind; to: string; url: string; expires: Date | undefined; secret?: string },
@@ -67,4 +68,26 @@ export async function sendPasswordEmail(
     ctx.config.logger.error(new EmailSignInError(`The password provider "${provider.id}" could not send its ${kind} email.`, { cause: loggableCause(error, secret ?? "") }))
     return false
   }
+}
+
+/**
+ * Emails `user` a one-time link within the limit: a confirmation link (`verify-email`), or a reset
+ * link, alone (`reset-password`) or telling of a sign-up with a taken address (`account-exists`).
+ * A link whose email could not be sent is removed at once.
+ */
+export async function emailLink(
+  ctx: RequestContext,
+  provider: PasswordProvider,
+  kind: "verify-email" | "reset-password" | "account-exists",
+  user: { id: string; email: string },
+): Promise<void> {
+  if (!(await underEmailLimit(ctx, provider, user.email, kind))) return
+  const link = await createLink(ctx, provider, kind === "verify-email" ? "verify-email" : "reset-password", user)
+  const sent = await sendPasswordEmail(ctx, provider, { kind, to: user.email, url: link.url, expires: link.expires, secret: link.token })
+  if (!sent) await provider.adapter.useVerificationToken({ identifier: user.email, token: link.hashed })
+}
+
+/** Tells `email`, which has no account, that a reset was asked for it (within the limit); `url` is where to sign up. */
+export async function emailNoAccount(ctx: RequestContext, provider: PasswordProvider, email: string, url: string): Promise<void> {
+  if (await underEmailLimit(ctx, provider, email, "no-account")) await sendPasswordEmail(ctx, provider, { kind: "no-account", to: email, url, expires: undefined })
 }

@@ -21,11 +21,11 @@ import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { resetPasswordPage } from "../pages/password.js"
 import { signInPageUrl, translatorFor } from "../pages/where.js"
-import { createLink, linkEndpoint, linkParameters, useLink } from "./links.js"
-import { sendPasswordEmail, underEmailLimit } from "./mail.js"
+import { typedAddress } from "./input.js"
+import { linkEndpoint, linkParameters, useLink } from "./links.js"
+import { emailLink, emailNoAccount } from "./mail.js"
 import { checkNewPassword } from "./policy.js"
 import type { PasswordProvider } from "./provider.js"
-import { typedAddress } from "./sign-in.js"
 import { attemptSucceeded } from "./throttle.js"
 import { replacePassword } from "./store.js"
 import { passwordPageUrl, signInWithNotice } from "./urls.js"
@@ -33,18 +33,10 @@ import { passwordPageUrl, signInWithNotice } from "./urls.js"
 export async function requestReset(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
   const email = typedAddress(provider, ctx.body.email)
   if (!email) return { redirect: await passwordPageUrl(ctx, "forgot-password", { error: "invalid-email" }), cookies: ctx.setCookies }
-  const done: InternalResponse = { redirect: await passwordPageUrl(ctx, "forgot-password", { sent: "1" }), cookies: ctx.setCookies }
-  if (!(await underEmailLimit(ctx, provider, email, "reset-password"))) return done
   const user = await provider.adapter.getUserByEmail(email)
-  if (!user) {
-    const url = provider.config.signUp ? await passwordPageUrl(ctx, "signup", { email }) : signInPageUrl(ctx)
-    await sendPasswordEmail(ctx, provider, { kind: "no-account", to: email, url, expires: undefined })
-    return done
-  }
-  const link = await createLink(ctx, provider, "reset-password", { id: user.id, email })
-  const sent = await sendPasswordEmail(ctx, provider, { kind: "reset-password", to: email, url: link.url, expires: link.expires, secret: link.token })
-  if (!sent) await provider.adapter.useVerificationToken({ identifier: email, token: link.hashed })
-  return done
+  if (user) await emailLink(ctx, provider, "reset-password", { id: user.id, email })
+  else await emailNoAccount(ctx, provider, email, provider.config.signUp ? await passwordPageUrl(ctx, "signup", { email }) : signInPageUrl(ctx))
+  return { redirect: await passwordPageUrl(ctx, "forgot-password", { sent: "1" }), cookies: ctx.setCookies }
 }
 
 /** `GET reset-password/:provider?token&email[&error]`: the form for a new password. */

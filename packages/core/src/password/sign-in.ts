@@ -19,36 +19,10 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { dummyVerify } from "./hash.js"
-import { createLink } from "./links.js"
-import { sendPasswordEmail, underEmailLimit } from "./mail.js"
-import { normalizePassword } from "./policy.js"
+import { typedAddress, typedPassword } from "./input.js"
+import { emailLink } from "./mail.js"
 import type { PasswordProvider } from "./provider.js"
 import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
-
-/** The normalised address, or null for input that cannot be one. */
-export function typedAddress(provider: PasswordProvider, value: unknown): string | null {
-  if (typeof value !== "string" || value.length > 512) return null
-  try {
-    const email = provider.normalize(value)
-    return typeof email === "string" && email.length > 0 ? email : null
-  } catch {
-    return null
-  }
-}
-
-/** A typed password, or null when it is missing or longer than any accepted password could be (nothing is hashed for it). */
-export function typedPassword(provider: PasswordProvider, value: unknown): string | null {
-  if (typeof value !== "string" || value.length === 0 || value.length > provider.policy.maxLength * 8) return null
-  return normalizePassword(value)
-}
-
-/** Sends a new confirmation link to an unconfirmed account (within the email limit). */
-export async function sendConfirmation(ctx: RequestContext, provider: PasswordProvider, user: { id: string; email: string }): Promise<void> {
-  if (!(await underEmailLimit(ctx, provider, user.email, "verify-email"))) return
-  const link = await createLink(ctx, provider, "verify-email", user)
-  const sent = await sendPasswordEmail(ctx, provider, { kind: "verify-email", to: user.email, url: link.url, expires: link.expires, secret: link.token })
-  if (!sent) await provider.adapter.useVerificationToken({ identifier: user.email, token: link.hashed })
-}
 
 export async function passwordCallback(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
   const { adapter, hasher, throttle } = provider
@@ -89,7 +63,7 @@ export async function passwordCallback(ctx: RequestContext, provider: PasswordPr
   // The right password: the throttle forgets the account's failures, confirmed or not.
   if (throttle) await attemptSucceeded(throttle, subject)
   if (provider.config.requireEmailVerification && !user.emailVerified) {
-    await sendConfirmation(ctx, provider, { id: user.id, email })
+    await emailLink(ctx, provider, "verify-email", { id: user.id, email })
     return failure("unverified", new EmailNotVerified("The address is not confirmed yet; a new confirmation link was sent."))
   }
   return signIn(ctx, {

@@ -19,11 +19,10 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { signIn } from "../account/sign-in.js"
-import { createLink } from "./links.js"
-import { sendPasswordEmail, underEmailLimit } from "./mail.js"
+import { typedAddress } from "./input.js"
+import { emailLink } from "./mail.js"
 import { checkNewPassword } from "./policy.js"
 import type { PasswordProvider } from "./provider.js"
-import { sendConfirmation, typedAddress } from "./sign-in.js"
 import { passwordPageUrl } from "./urls.js"
 
 /** The longest name kept; a longer one is cut. */
@@ -33,14 +32,6 @@ function typedName(value: unknown): string | null {
   if (typeof value !== "string") return null
   const name = value.normalize("NFC").replace(/[\p{Cc}]/gu, "").trim().slice(0, maxNameLength)
   return name.length > 0 ? name : null
-}
-
-/** Tells the owner of a taken address that someone tried to sign up with it. */
-async function tellOwner(ctx: RequestContext, provider: PasswordProvider, user: { id: string; email: string }): Promise<void> {
-  if (!(await underEmailLimit(ctx, provider, user.email, "account-exists"))) return
-  const link = await createLink(ctx, provider, "reset-password", user)
-  const sent = await sendPasswordEmail(ctx, provider, { kind: "account-exists", to: user.email, url: link.url, expires: link.expires, secret: link.token })
-  if (!sent) await provider.adapter.useVerificationToken({ identifier: user.email, token: link.hashed })
 }
 
 export async function passwordSignUp(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
@@ -63,7 +54,7 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
   const sent = () => back({ sent: "1" })
   const taken = await adapter.getUserByEmail(email)
   if (taken) {
-    await tellOwner(ctx, provider, { id: taken.id, email })
+    await emailLink(ctx, provider, "account-exists", { id: taken.id, email })
     return sent()
   }
   // Unverified even when the provider lets it sign in at once: nothing has proved the address yet,
@@ -81,11 +72,11 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
     // Two sign-ups with one address at once: the database's unique address refused the second.
     const winner = await adapter.getUserByEmail(email)
     if (!winner) throw error
-    await tellOwner(ctx, provider, { id: winner.id, email })
+    await emailLink(ctx, provider, "account-exists", { id: winner.id, email })
     return sent()
   }
   await emit(ctx.config, "createUser", { user: created })
   if (!options.requireEmailVerification) return signIn(ctx, { kind: "password", provider, user: created, isNewUser: true })
-  await sendConfirmation(ctx, provider, { id: created.id, email })
+  await emailLink(ctx, provider, "verify-email", { id: created.id, email })
   return sent()
 }
