@@ -97,7 +97,7 @@ ${passwordLinks(provider, context)}`,
   }
 }
 
-/** The providers that ask for nothing but an address (and a password): asked once when there are several. */
+/** The providers that ask for nothing but an address (and a password): asked once when there are two or more (so at least a password or an email provider). */
 interface AddressProviders {
   password?: PasswordConfig
   email?: EmailConfig
@@ -125,9 +125,11 @@ function addressProviders(providers: readonly Provider[]): AddressProviders | nu
  */
 function addressSection({ password, email, passkey }: AddressProviders, context: SectionContext): Section {
   const { params, t } = context
-  const first = password ?? email
-  const markup = first
-    ? html`<form action="${formAction(params, password ? "callback" : "signin", first)}" method="POST">
+  // Two of the three, so at least one of these: where the form goes when Enter is pressed.
+  const action = password ? formAction(params, "callback", password) : formAction(params, "signin", email!)
+  return {
+    button: false,
+    markup: html`<form action="${action}" method="POST">
 ${hiddenFields(params)}
 ${emailField(sharedEmailId, passkey ? "username webauthn" : "username", params, t)}
 ${
@@ -139,9 +141,8 @@ ${
 }
 ${email ? html`<button type="submit"${password ? "" : html` class="primary"`} formaction="${formAction(params, "signin", email)}">${t.t("signin.with", { provider: email.name })}</button>` : ""}
 </form>
-${password ? passwordLinks(password, context) : ""}`
-    : html``
-  return { button: false, markup }
+${password ? passwordLinks(password, context) : ""}`,
+  }
 }
 
 const renderers: Renderers = {
@@ -212,7 +213,7 @@ export function signInPage(params: SignInPageParams, t: Translator): InternalRes
       const context = { params, t, index, sharedEmail: sharedEmailId }
       // The address form stands where the first of its providers is; a passkey's own (script-only) section follows it.
       const out: Section[] = []
-      if (!addressShown && (address.password || address.email)) out.push(addressSection(address, context))
+      if (!addressShown) out.push(addressSection(address, context))
       addressShown = true
       if (provider === address.passkey) out.push(passkeySection(provider, context))
       return out
