@@ -7,7 +7,9 @@ import { aliceCredentials, current, newRequest, secret } from "./next-request.js
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import GitHub from "@sesame/core/providers/github"
-import Sesame, { type PrimaryAuthConfig } from "@sesame/next"
+import Password from "@sesame/core/providers/password"
+import { argon2id } from "@sesame/core/password"
+import Sesame, { CredentialsSignin, type PrimaryAuthConfig } from "@sesame/next"
 
 const alice = { email: "alice@example.com", password: "wonderland", redirect: false } as const
 const passkey = {
@@ -85,6 +87,29 @@ describe("server functions of Sesame(config)", () => {
     expect(await sesame.unlinkAccount({ provider: "github", providerAccountId: "1234" }, { canSignInWithout: () => true })).toEqual({ unlinked: true })
     expect(await sesame.unlinkAccount({ provider: "github", providerAccountId: "1234" })).toEqual({ unlinked: false, reason: "NotFound" })
     expect(await sesame.listAccounts()).toEqual([])
+  })
+
+  it("sign in with the password provider through the signIn action, then change the password and set none twice", async () => {
+    const adapter = MemoryAdapter()
+    const sesame = Sesame({
+      secret,
+      trustHost: true,
+      adapter,
+      providers: [Password({ sendEmail: () => {}, requireEmailVerification: false, hasher: argon2id({ memoryCost: 64, timeCost: 1 }) })],
+    })
+    expect(await sesame.hasPassword()).toBeNull()
+    const user = await adapter.createUser({ id: "u1", email: "ada@example.com", name: "Ada", emailVerified: new Date() })
+    await adapter.setPassword({ userId: user.id, hash: await argon2id({ memoryCost: 64, timeCost: 1 }).hash("analytical engine"), updatedAt: new Date() })
+    // The action posts to the password provider's callback, as it does for credentials.
+    // A refused password throws, as a refused credentials sign-in does.
+    await expect(sesame.signIn("password", { email: "ada@example.com", password: "wrong guess", redirect: false })).rejects.toBeInstanceOf(CredentialsSignin)
+    expect(await sesame.auth()).toBeNull()
+    await sesame.signIn("password", { email: "ada@example.com", password: "analytical engine", redirect: false })
+    expect((await sesame.auth())?.user?.email).toBe("ada@example.com")
+    expect(await sesame.hasPassword()).toBe(true)
+    expect(await sesame.changePassword({ currentPassword: "wrong guess", newPassword: "difference engine" })).toEqual({ changed: false, reason: "WrongPassword" })
+    expect(await sesame.changePassword({ currentPassword: "analytical engine", newPassword: "difference engine" })).toEqual({ changed: true, sessionsEnded: 0 })
+    expect(await sesame.setPassword({ newPassword: "yet another one" })).toEqual({ set: false, reason: "HasPassword" })
   })
 
   it("list, rename and delete passkeys", async () => {
