@@ -48,7 +48,6 @@ export interface DeleteUserOptions {
   maxSignInAge?: number
 }
 
-
 /** The signed-in stored user of a server function, and when their session's sign-in was (read only when asked). */
 export type SignedInUser = ServerUser<{ user: AdapterUser; signedInAt: () => Promise<number | undefined> }>
 
