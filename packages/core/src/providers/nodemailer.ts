@@ -58,9 +58,9 @@ export interface SmtpMessage {
  * A function that sends a message through `server`, from `from`, with one transporter made on
  * first use (nodemailer is only loaded then). It throws when the server refuses the recipient.
  */
-function smtpTransport(server: string | SmtpServerOptions): (message: SmtpMessage & { from: string }) => Promise<void> {
+function smtpTransport(server: string | SmtpServerOptions, caller: string): (message: SmtpMessage & { from: string }) => Promise<void> {
   if (typeof server !== "string" && (typeof server !== "object" || server === null)) {
-    throw new TypeError("`server` must be an SMTP URL or nodemailer transport options.")
+    throw new TypeError(`${caller}: \`server\` must be an SMTP URL or nodemailer transport options.`)
   }
   let transporter: Promise<Transporter> | undefined
   const transport = () =>
@@ -86,18 +86,14 @@ function smtpTransport(server: string | SmtpServerOptions): (message: SmtpMessag
  * ```
  */
 export function smtpSender(options: { server: string | SmtpServerOptions; from?: string }): (params: { to: string; url: string; message: Omit<SmtpMessage, "to"> }) => Promise<void> {
-  const send = smtpTransport(options.server)
+  const send = smtpTransport(options?.server, "smtpSender({ server })")
   return ({ to, url, message }) => send({ to, from: options.from ?? `no-reply@${new URL(url).hostname}`, ...message })
 }
 
 /** An email provider that sends its links over SMTP with nodemailer. */
 export default function Nodemailer(options: NodemailerOptions): NodemailerConfig {
-  const { server } = options
-  if (typeof server !== "string" && (typeof server !== "object" || server === null)) {
-    throw new TypeError("Nodemailer({ server }): `server` must be an SMTP URL or nodemailer transport options.")
-  }
   // One transporter per provider, made on first use: nodemailer is only loaded when a link is sent.
-  const send = smtpTransport(server)
+  const send = smtpTransport(options.server, "Nodemailer({ server })")
 
   async function sendVerificationRequest({ identifier, url, message, provider }: SendVerificationRequestParams): Promise<void> {
     await send({ to: identifier, from: provider.from ?? `no-reply@${new URL(url).hostname}`, ...message })
