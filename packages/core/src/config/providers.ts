@@ -24,7 +24,6 @@ import type { CheckedAdapter } from "../adapters/wrap.js"
 import { resolveCredentialsProvider, withThrottleStore, type CredentialsProvider } from "../credentials/provider.js"
 import { resolveEmailProvider, type EmailProvider } from "../email/resolve.js"
 import { ExperimentalFeatureNotEnabled, InvalidProvider, MissingAdapter, type AuthError } from "../errors.js"
-import { processCounterStore } from "../password/counters.js"
 import { bindPasswordProvider, resolvePasswordProvider, type PasswordProvider, type UnboundPasswordProvider } from "../password/provider.js"
 import { missingSettings, resolveOAuthProvider, type OAuthProvider, type ProviderSetting } from "../oauth/provider.js"
 import type { OAuthConfig } from "../oauth/types.js"
@@ -116,7 +115,7 @@ export function bindProviders(
       case "credentials":
         return Object.freeze({ ...p, users: databaseSessions ? adapter : undefined, throttle: withThrottleStore(p, adapter) })
       case "password":
-        return bindPasswordProvider(p, needed(p.id), processCounterStore)
+        return bindPasswordProvider(p, needed(p.id))
     }
   })
   return new Map(bound.map((p) => [p.id, p]))

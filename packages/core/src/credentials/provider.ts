@@ -6,6 +6,7 @@
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { InvalidProvider, MissingAuthorize } from "../errors.js"
 import { clientIpRule } from "../http/client-ip.js"
+import { counterStoreFor } from "../password/counters.js"
 import { passwordThrottle, type PasswordThrottle } from "../password/throttle.js"
 import type { CredentialsConfig } from "./types.js"
 
@@ -68,7 +69,7 @@ function resolveThrottle(provider: CredentialsConfig, trustProxy: boolean): Cred
 /** The throttle with its store: the one the app gave, else the adapter's counters when it has them, else this process's memory. */
 export function withThrottleStore(provider: Omit<CredentialsProvider, "users">, adapter: CheckedAdapter | undefined): CredentialsThrottle | undefined {
   const { throttle } = provider
-  const explicit = provider.config.throttle !== true && provider.config.throttle ? provider.config.throttle.store : undefined
-  if (!throttle || explicit || !adapter?.has("incrementCounter")) return throttle
-  return { ...throttle, limits: { ...throttle.limits, store: adapter } }
+  if (!throttle) return undefined
+  const given = provider.config.throttle !== true && provider.config.throttle ? provider.config.throttle.store : undefined
+  return { ...throttle, limits: { ...throttle.limits, store: counterStoreFor(given, adapter) } }
 }

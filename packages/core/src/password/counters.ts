@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { CheckedAdapter } from "../adapters/wrap.js"
 import type { Awaitable } from "../types.js"
 
 /** A counter of attempts under a key, kept until `expires`. */
@@ -87,3 +88,11 @@ export function memoryCounterStore(options: MemoryCounterStoreOptions = {}): Cou
  * request, still counts across requests.
  */
 export const processCounterStore: CounterStore = memoryCounterStore()
+
+/**
+ * Where a flow keeps its counters: the store the app gave, else the adapter's counters when it has
+ * them (shared by every instance of the app), else this process's memory.
+ */
+export function counterStoreFor(given: CounterStore | undefined, adapter: CheckedAdapter | undefined): CounterStore {
+  return given ?? (adapter?.has("incrementCounter") ? adapter : processCounterStore)
+}

@@ -9,7 +9,7 @@ import { defaultPasswordProvider } from "../config/defaults.js"
 import { normalizeEmail } from "../email/normalize.js"
 import { InvalidProvider } from "../errors.js"
 import { clientIpRule } from "../http/client-ip.js"
-import type { CounterStore } from "./counters.js"
+import { counterStoreFor, type CounterStore } from "./counters.js"
 import { argon2id, type PasswordHasher } from "./hash.js"
 import { passwordPolicy, type PasswordPolicy } from "./policy.js"
 import { passwordThrottle, type PasswordThrottle } from "./throttle.js"
@@ -102,8 +102,8 @@ export function resolvePasswordProvider(provider: PasswordConfig, name: string, 
 }
 
 /** The provider with its adapter, and the counter store its throttle and email limit use. */
-export function bindPasswordProvider(provider: UnboundPasswordProvider, adapter: CheckedAdapter, fallback: CounterStore): PasswordProvider {
+export function bindPasswordProvider(provider: UnboundPasswordProvider, adapter: CheckedAdapter): PasswordProvider {
   const { throttleOptions, ...rest } = provider
-  const counters = throttleOptions?.store ?? (adapter.has("incrementCounter") ? adapter : fallback)
+  const counters = counterStoreFor(throttleOptions?.store, adapter)
   return Object.freeze({ ...rest, adapter, counters, throttle: throttleOptions ? { ...throttleOptions, store: counters } : undefined })
 }
