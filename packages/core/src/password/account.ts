@@ -25,7 +25,7 @@ import { checkNewPassword, type PasswordProblem } from "./policy.js"
 import type { PasswordProvider } from "./provider.js"
 import { typedPassword } from "./input.js"
 import { replacePassword } from "./store.js"
-import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
+import { verifyPassword } from "./verify.js"
 
 export type PasswordChangeRefusal = "NotSignedIn" | "NoPassword" | "WrongPassword" | "TooManyAttempts" | PasswordProblem
 
@@ -110,17 +110,9 @@ export async function changePassword(
   const { provider, user } = me
   const stored = await me.adapter.getPassword(user.id)
   if (!stored) return { changed: false, reason: "NoPassword" }
-  const subject = { account: user.email, ip: provider.clientIp?.(request) ?? null }
-  if (provider.throttle) {
-    const decision = await beginAttempt(provider.throttle, subject)
-    if (!decision.allowed) return { changed: false, reason: "TooManyAttempts", retryAfter: decision.retryAfter }
-  }
   const typed = typedPassword(provider, passwords?.currentPassword)
-  if (typed === null || !(await provider.hasher.verify(stored.hash, typed))) {
-    if (provider.throttle) await attemptFailed(provider.throttle, subject)
-    return { changed: false, reason: "WrongPassword" }
-  }
-  if (provider.throttle) await attemptSucceeded(provider.throttle, subject)
+  const verdict = await verifyPassword(provider, user.email, typed, provider.clientIp?.(request) ?? null, { user, stored })
+  if (!verdict.ok) return verdict.retryAfter === undefined ? { changed: false, reason: "WrongPassword" } : { changed: false, reason: "TooManyAttempts", retryAfter: verdict.retryAfter }
   const changed = await storeNew(me, passwords.newPassword, "changed")
   return "reason" in changed ? { changed: false, reason: changed.reason } : { changed: true, sessionsEnded: changed.sessionsEnded }
 }

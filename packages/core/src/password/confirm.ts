@@ -23,11 +23,10 @@ import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { confirmEmailPage } from "../pages/confirm-email.js"
 import { translatorFor } from "../pages/where.js"
-import { dummyVerify } from "./hash.js"
 import { linkEndpoint, linkParameters, useLink, type LinkParameters } from "./links.js"
 import type { PasswordProvider } from "./provider.js"
 import { typedPassword } from "./input.js"
-import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
+import { verifyPassword } from "./verify.js"
 
 async function showConfirmation(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
   if (isPrefetch(ctx.request)) {
@@ -60,29 +59,18 @@ async function wrongPassword(ctx: RequestContext, provider: PasswordProvider, li
 }
 
 async function confirm(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
-  const { adapter, hasher, throttle } = provider
+  const { adapter } = provider
   const link = linkParameters(ctx.body, provider)
-  const subject = { account: link.email, ip: provider.clientIp?.(ctx.request) ?? null }
-  if (throttle) {
-    const decision = await beginAttempt(throttle, subject)
-    if (!decision.allowed) throw new TooManyAttempts(decision.retryAfter)
-  }
-  const typed = typedPassword(provider, ctx.body.password)
-  const owner = await adapter.getUserByEmail(link.email)
-  const stored = owner ? await adapter.getPassword(owner.id) : null
-  const matches = typed !== null && (stored ? await hasher.verify(stored.hash, typed) : await dummyVerify(hasher, typed))
-  if (!matches) {
-    if (throttle) await attemptFailed(throttle, subject)
-    return wrongPassword(ctx, provider, link)
-  }
+  const verdict = await verifyPassword(provider, link.email, typedPassword(provider, ctx.body.password), provider.clientIp?.(ctx.request) ?? null)
+  if (!verdict.ok && verdict.retryAfter !== undefined) throw new TooManyAttempts(verdict.retryAfter)
+  if (!verdict.ok) return wrongPassword(ctx, provider, link)
   const user = await useLink(provider, "verify-email", link)
-  if (throttle) await attemptSucceeded(throttle, subject)
   let confirmed = user
   if (!user.emailVerified) {
     confirmed = await adapter.updateUser({ id: user.id, emailVerified: new Date() })
     await emit(ctx.config, "updateUser", { user: confirmed })
   }
-  const hash = stored!.hash
+  const { hash } = verdict.stored
   return signIn(ctx, {
     kind: "password",
     provider,

@@ -18,35 +18,28 @@ import { CredentialsSignin, EmailNotVerified, TooManyAttempts } from "../errors.
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import { dummyVerify } from "./hash.js"
 import { typedAddress, typedPassword } from "./input.js"
 import { emailLink } from "./mail.js"
 import type { PasswordProvider } from "./provider.js"
-import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
+import { verifyPassword } from "./verify.js"
 
 export async function passwordCallback(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
-  const { adapter, hasher, throttle } = provider
+  const { adapter, hasher } = provider
   const email = typedAddress(provider, ctx.body.email)
   const typed = typedPassword(provider, ctx.body.password)
-  const subject = { account: email ?? "", ip: provider.clientIp?.(ctx.request) ?? null }
   const failure = async (reason: "credentials" | "unverified", error: CredentialsSignin | EmailNotVerified): Promise<never> => {
-    if (reason === "credentials" && throttle && email) await attemptFailed(throttle, subject)
     await emit(ctx.config, "signInFailure", { provider: provider.id, identifier: email, reason })
     throw error
   }
   if (!email || typed === null) return failure("credentials", new CredentialsSignin("The email address or the password is missing or malformed."))
 
-  if (throttle) {
-    const decision = await beginAttempt(throttle, subject)
-    if (!decision.allowed) {
-      await emit(ctx.config, "signInFailure", { provider: provider.id, identifier: email, reason: "throttled", retryAfter: decision.retryAfter })
-      throw new TooManyAttempts(decision.retryAfter)
-    }
+  const verdict = await verifyPassword(provider, email, typed, provider.clientIp?.(ctx.request) ?? null)
+  if (!verdict.ok && verdict.retryAfter !== undefined) {
+    await emit(ctx.config, "signInFailure", { provider: provider.id, identifier: email, reason: "throttled", retryAfter: verdict.retryAfter })
+    throw new TooManyAttempts(verdict.retryAfter)
   }
-  const user = await adapter.getUserByEmail(email)
-  const stored = user ? await adapter.getPassword(user.id) : null
-  const matches = stored ? await hasher.verify(stored.hash, typed) : await dummyVerify(hasher, typed)
-  if (!user || !stored || !matches) return failure("credentials", new CredentialsSignin("Wrong email address or password."))
+  if (!verdict.ok) return failure("credentials", new CredentialsSignin("Wrong email address or password."))
+  const { user, stored } = verdict
 
   let hash = stored.hash
   if (hasher.needsRehash?.(hash)) {
@@ -60,8 +53,6 @@ export async function passwordCallback(ctx: RequestContext, provider: PasswordPr
     if (!replaced) return failure("credentials", new CredentialsSignin("The password changed while this sign-in was checked."))
     hash = fresh
   }
-  // The right password: the throttle forgets the account's failures, confirmed or not.
-  if (throttle) await attemptSucceeded(throttle, subject)
   if (provider.config.requireEmailVerification && !user.emailVerified) {
     await emailLink(ctx, provider, "verify-email", { id: user.id, email })
     return failure("unverified", new EmailNotVerified("The address is not confirmed yet; a new confirmation link was sent."))

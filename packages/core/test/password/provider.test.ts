@@ -241,6 +241,22 @@ describe("sign-in", () => {
     expect(signedIn(refused.jar)).toBe(false)
   })
 
+  it("counts wrong passwords per client address too: a password sprayed over many accounts from one address is throttled", async () => {
+    const s = setup({ throttle: { ip: { freeAttempts: 3 } } })
+    const from = (ip: string) => ({ "x-forwarded-for": ip })
+    const attempt = async (email: string, ip: string) => {
+      const jar = new CookieJar()
+      const form = { csrfToken: await csrfToken(s.config, jar), email, password: "Summer2026!" }
+      return send(s.config, "/auth/callback/password", { jar, form, headers: from(ip) })
+    }
+    for (let i = 0; i < 3; i++) expect((await attempt(`user${i}@example.com`, "203.0.113.7")).headers.get("retry-after")).toBeNull()
+    const sprayed = await attempt("user3@example.com", "203.0.113.7")
+    expect(sprayed.headers.get("location")).toBe(wrongAnswer)
+    expect(sprayed.headers.get("retry-after")).toBe("1")
+    // Another client is not held back.
+    expect((await attempt("user3@example.com", "198.51.100.2")).headers.get("retry-after")).toBeNull()
+  })
+
   it("rehashes a hash made with older parameters at the next sign-in", async () => {
     const s = setup()
     const ada = await adaConfirmed(s)
