@@ -1,15 +1,18 @@
 /**
  * The adapter's methods, written once over a `Store` (see `store/`). Integrity is the schema's:
  * unique keys, and foreign keys that refuse rows for unknown users and cascade a user's deletion
- * to its accounts, sessions, passkeys and password. A counter's increment is one upsert whose new
- * count is a `CASE` on the stored row, so concurrent increments each count. A rule broken by a
+ * to its accounts, sessions, passkeys, password, second factor and recovery codes. A counter's
+ * increment is one upsert whose new count is a `CASE` on the stored row, so concurrent increments
+ * each count; a recovery code is used by one `DELETE`, which only one of concurrent uses sees
+ * remove the row. A rule broken by a
  * write comes back as the driver's error, which the method rejects with.
  *
  * @module
  */
 import type { Adapter } from "@sesame/core/adapters"
+import { writeFactors } from "@sesame/sql-common"
 import { and, eq, gt, lte, ne, sql } from "drizzle-orm"
-import { columnValues, toAccount, toAuthenticator, toCounter, toPassword, toSession, toUser, toVerificationToken } from "./rows.js"
+import { columnValues, toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken } from "./rows.js"
 import type { Row, Store } from "./store/types.js"
 import type { SesameTables } from "./tables.js"
 
@@ -21,7 +24,7 @@ const fixed = {
 } as const
 
 export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
-  const { users, accounts, sessions, verificationTokens: tokens, authenticators, passwords, counters } = t
+  const { users, accounts, sessions, verificationTokens: tokens, authenticators, passwords, counters, twoFactors, recoveryCodes } = t
   const userKey = (id: string) => eq(users.id, id)
   const accountKey = (provider: string, providerAccountId: string) => and(eq(accounts.provider, provider), eq(accounts.providerAccountId, providerAccountId))!
   const sessionKey = (sessionToken: string) => eq(sessions.sessionToken, sessionToken)
@@ -29,6 +32,8 @@ export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
   const authenticatorKey = (credentialID: string) => eq(authenticators.credentialID, credentialID)
   const passwordKey = (userId: string) => eq(passwords.userId, userId)
   const counterKey = (key: string) => eq(counters.key, key)
+  const twoFactorKey = (userId: string) => eq(twoFactors.userId, userId)
+  const codesOf = (userId: string) => eq(recoveryCodes.userId, userId)
   const map = <T>(row: Row | null, to: (row: Row) => T): T | null => (row ? to(row) : null)
 
   const adapter: Adapter = {
@@ -65,7 +70,10 @@ export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
     },
     listAccountsByUserId: async (userId) => (await store.findAll(accounts, eq(accounts.userId, userId))).map(toAccount),
 
-    createSession: async (session) => toSession(await store.insert(sessions, columnValues(sessions, session), sessionKey(session.sessionToken))),
+    async createSession(session) {
+      const values = columnValues(sessions, { ...session, factors: writeFactors(session.factors) })
+      return toSession(await store.insert(sessions, values, sessionKey(session.sessionToken)))
+    },
     async getSessionAndUser(sessionToken) {
       const session = await store.find(sessions, sessionKey(sessionToken))
       const user = session && (await store.find(users, userKey(session.userId as string)))
@@ -124,6 +132,31 @@ export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
     async deleteCounter(key) {
       await store.remove(counters, counterKey(key))
     },
+
+    getTwoFactor: async (userId) => map(await store.find(twoFactors, twoFactorKey(userId)), toTwoFactor),
+    async setTwoFactor(twoFactor) {
+      // Every field is replaced, nulls included: a factor switched to email loses its secret.
+      const values = columnValues(twoFactors, twoFactor)
+      const { userId: _key, ...replaced } = values
+      return toTwoFactor(await store.upsert(twoFactors, values, twoFactors.userId, replaced, twoFactorKey(twoFactor.userId)))
+    },
+    deleteTwoFactor: (userId) =>
+      store.transaction(async (tx) => {
+        // Together, so that the codes never outlive the factor they back up.
+        await tx.remove(recoveryCodes, codesOf(userId))
+        await tx.remove(twoFactors, twoFactorKey(userId))
+      }),
+    setRecoveryCodes: (userId, hashes) =>
+      store.transaction(async (tx) => {
+        // The foreign key refuses codes for an unknown user; an empty set inserts none, so ask.
+        if (!(await tx.find(users, userKey(userId)))) throw new Error(`No user with id "${userId}".`)
+        await tx.remove(recoveryCodes, codesOf(userId))
+        // A set: the primary key (userId, hash) would refuse a hash listed twice.
+        const distinct = [...new Set(hashes)]
+        if (distinct.length > 0) await tx.insertMany(recoveryCodes, distinct.map((hash) => ({ userId, hash })))
+      }),
+    useRecoveryCode: async (userId, hash) => (await store.remove(recoveryCodes, and(codesOf(userId), eq(recoveryCodes.hash, hash))!)) === 1,
+    countRecoveryCodes: (userId) => store.count(recoveryCodes, codesOf(userId)),
 
     transaction: (fn) => store.transaction((tx) => fn(drizzleAdapter(tx, t))),
   }

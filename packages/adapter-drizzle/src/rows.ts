@@ -6,7 +6,17 @@
  *
  * @module
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterCounter,
+  AdapterPassword,
+  AdapterSession,
+  AdapterTwoFactor,
+  AdapterUser,
+  VerificationToken,
+} from "@sesame/core/adapters"
+import { readFactors } from "@sesame/sql-common"
 import { getTableColumns, type Table } from "drizzle-orm"
 import type { Row } from "./store/types.js"
 
@@ -27,7 +37,8 @@ export function toAccount(row: Row): AdapterAccount {
   return withoutNulls(rest) as unknown as AdapterAccount
 }
 
-export const toSession = (row: Row) => withoutNulls(row) as unknown as AdapterSession
+/** A session, its stored factors (comma-separated text, see `writeFactors`) as a list. */
+export const toSession = (row: Row) => withoutNulls({ ...row, factors: readFactors(row.factors) }) as unknown as AdapterSession
 
 export const toVerificationToken = (row: Row) => row as unknown as VerificationToken
 
@@ -44,3 +55,11 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
 export const toPassword = (row: Row): AdapterPassword => ({ userId: row.userId as string, hash: row.hash as string, updatedAt: row.updatedAt as Date })
 
 export const toCounter = (row: Row): AdapterCounter => ({ key: row.key as string, count: Number(row.count), expires: row.expires as Date })
+
+export const toTwoFactor = (row: Row): AdapterTwoFactor => ({
+  userId: row.userId as string,
+  method: row.method as AdapterTwoFactor["method"],
+  secret: (row.secret as string | null) ?? null,
+  enabledAt: row.enabledAt as Date,
+  devicesRevokedAt: (row.devicesRevokedAt as Date | null) ?? null,
+})

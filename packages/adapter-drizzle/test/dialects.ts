@@ -21,7 +21,7 @@ import { mariaDbRun, postgresRun, sqliteFile } from "./services.js"
 
 export interface DialectRun {
   name: "PostgreSQL" | "MariaDB" | "SQLite"
-  /** The five tables with `names`, as this dialect's module makes them (in the run's schema). */
+  /** The nine tables with `names`, as this dialect's module makes them (in the run's schema). */
   tables(names?: Partial<TableNames>): SesameTables
   /** The same, but with a users table that has a column of the app's own: `role`, default `member`. */
   extendedTables(names: TableNames): SesameTables

@@ -102,11 +102,15 @@ describe.each(runs.map((run) => [run.name, run] as const))("DrizzleAdapter on %s
     expect(on("sesame_authenticators")).toContainEqual({ unique: false, columns: ["userId"] })
     expect(on("sesame_passwords")).toContainEqual({ unique: true, columns: ["userId"] })
     expect(on("sesame_counters")).toContainEqual({ unique: true, columns: ["key"] })
+    expect(on("sesame_two_factors")).toContainEqual({ unique: true, columns: ["userId"] })
+    expect(on("sesame_recovery_codes")).toContainEqual({ unique: true, columns: ["userId", "hash"] })
     expect(cascades.filter((c) => c.startsWith("sesame_")).sort()).toEqual([
       "sesame_accounts.userId",
       "sesame_authenticators.userId",
       "sesame_passwords.userId",
+      "sesame_recovery_codes.userId",
       "sesame_sessions.userId",
+      "sesame_two_factors.userId",
     ])
   })
 
@@ -129,9 +133,13 @@ describe.each(runs.map((run) => [run.name, run] as const))("DrizzleAdapter on %s
     await app.createSession!({ sessionToken, userId: admin.id, expires: new Date(Date.now() + hour) })
     expect(((await app.getSessionAndUser!(sessionToken))?.user as Member).role).toBe("admin")
     await app.setPassword!({ userId: admin.id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date(1_700_000_000_123) })
+    await app.setTwoFactor!({ userId: admin.id, method: "email", secret: null, enabledAt: new Date(1_700_000_000_123), devicesRevokedAt: null })
+    await app.setRecoveryCodes!(admin.id, ["a".repeat(64)])
     await app.deleteUser!(admin.id)
     const raw = run.raw(names)
     expect(await raw.password!(admin.id)).toBeNull()
+    expect(await raw.twoFactor!(admin.id)).toBeNull()
+    expect(await raw.recoveryCodes!(admin.id)).toEqual([])
     expect(await raw.account(account)).toBeNull()
     expect(await raw.session(sessionToken)).toBeNull()
     // The default tables were not touched.
@@ -221,7 +229,17 @@ describe("DrizzleAdapter on SQLite: the schema of @sesame/adapter-sqlite", () =>
     for (const statement of await sqliteCreateSql(sqliteTables())) fromDrizzle.exec(statement)
     const fromAdapter = new Database(":memory:")
     migrate(fromAdapter)
-    for (const table of ["sesame_users", "sesame_accounts", "sesame_sessions", "sesame_verificationTokens", "sesame_authenticators", "sesame_passwords", "sesame_counters"]) {
+    for (const table of [
+      "sesame_users",
+      "sesame_accounts",
+      "sesame_sessions",
+      "sesame_verificationTokens",
+      "sesame_authenticators",
+      "sesame_passwords",
+      "sesame_counters",
+      "sesame_two_factors",
+      "sesame_recovery_codes",
+    ]) {
       expect(columns(fromDrizzle, table)).toEqual(columns(fromAdapter, table))
     }
     const facts = (db: Database.Database) => {

@@ -6,13 +6,13 @@
  */
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-drizzle"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toUser, toVerificationToken } from "../src/rows.js"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken } from "../src/rows.js"
 import type { Row } from "../src/store/types.js"
 
 /** Runs `sql` (with `?` placeholders) and resolves with its rows. */
 export type Query = (sql: string, params: unknown[]) => Promise<Row[]>
 
-const dates = new Set(["emailVerified", "expires", "createdAt", "lastUsedAt", "updatedAt"])
+const dates = new Set(["emailVerified", "expires", "createdAt", "lastUsedAt", "updatedAt", "enabledAt", "devicesRevokedAt"])
 const numbers = new Set(["expires_at", "counter", "count"])
 
 function normalise(row: Row): Row {
@@ -50,6 +50,9 @@ export function rawReader(query: Query, quote: (name: string) => string, tables:
     authenticator: (id) => read(toAuthenticator, `SELECT * FROM ${quote(t.authenticators)} WHERE ${quote("credentialID")} = ?`, id),
     password: (userId) => read(toPassword, `SELECT * FROM ${quote(t.passwords)} WHERE ${quote("userId")} = ?`, userId),
     counter: (key) => read(toCounter, `SELECT * FROM ${quote(t.counters)} WHERE ${quote("key")} = ?`, key),
+    twoFactor: (userId) => read(toTwoFactor, `SELECT * FROM ${quote(t.twoFactors)} WHERE ${quote("userId")} = ?`, userId),
+    recoveryCodes: async (userId) =>
+      (await query(`SELECT ${quote("hash")} FROM ${quote(t.recoveryCodes)} WHERE ${quote("userId")} = ?`, [userId])).map((row) => row.hash as string),
   }
 }
 

@@ -16,8 +16,10 @@
  * the first holds the lock and the others, once it commits, find no row, so exactly one gets the
  * token. `incrementCounter` is one `INSERT … ON DUPLICATE KEY UPDATE`, which locks the counter's
  * row until its transaction ends, followed by a read of the row in that transaction: concurrent
- * increments each count, and each reads its own result. Driver errors reject the method's promise
- * (Sesame reports them as `AdapterError`).
+ * increments each count, and each reads its own result. `useRecoveryCode` is one `DELETE` whose
+ * affected-row count says whether it took the code: of concurrent uses, the first locks the row and
+ * the others find nothing once it commits. `setRecoveryCodes` and `deleteTwoFactor` each run in a
+ * transaction. Driver errors reject the method's promise (Sesame reports them as `AdapterError`).
  *
  * @module
  */
@@ -27,18 +29,22 @@ import {
   accountTokenColumns,
   authenticatorColumns,
   incrementCounterSql,
+  insertRecoveryCodesSql,
   sessionColumns,
   setPasswordSql,
+  setTwoFactorSql,
   toAccount,
   toAuthenticator,
   toCounter,
   toPassword,
   toPrefixedUser,
   toSession,
+  toTwoFactor,
   toUser,
   toVerificationToken,
   updateSql,
   userColumns,
+  writeFactors,
   type Row,
   type TableNames,
   type UpsertDialect,
@@ -76,6 +82,7 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
   const session = (sessionToken: string) => one(toSession, `SELECT * FROM \`${t.sessions}\` WHERE \`sessionToken\` = ?`, [sessionToken])
   const authenticator = (credentialID: string) => one(toAuthenticator, `SELECT * FROM \`${t.authenticators}\` WHERE \`credentialID\` = ?`, [credentialID])
   const password = (userId: string) => one(toPassword, `SELECT * FROM \`${t.passwords}\` WHERE \`userId\` = ?`, [userId])
+  const twoFactor = (userId: string) => one(toTwoFactor, `SELECT * FROM \`${t.twoFactors}\` WHERE \`userId\` = ?`, [userId])
 
   const adapter: Adapter = {
     async createUser(input) {
@@ -131,8 +138,8 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
     async createSession(input) {
       await exec(
         db,
-        `INSERT INTO \`${t.sessions}\` (\`sessionToken\`, \`userId\`, \`expires\`, \`createdAt\`, \`lastUsedAt\`, \`userAgent\`) VALUES (?, ?, ?, ?, ?, ?)`,
-        [input.sessionToken, input.userId, input.expires, input.createdAt ?? null, input.lastUsedAt ?? null, input.userAgent ?? null],
+        `INSERT INTO \`${t.sessions}\` (\`sessionToken\`, \`userId\`, \`expires\`, \`createdAt\`, \`lastUsedAt\`, \`userAgent\`, \`factors\`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [input.sessionToken, input.userId, input.expires, input.createdAt ?? null, input.lastUsedAt ?? null, input.userAgent ?? null, writeFactors(input.factors)],
       )
       return (await session(input.sessionToken))!
     },
@@ -229,6 +236,34 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
     getCounter: (key) => one(toCounter, `SELECT * FROM \`${t.counters}\` WHERE \`key\` = ? AND \`expires\` > ?`, [key, new Date()]),
     async deleteCounter(key) {
       await exec(db, `DELETE FROM \`${t.counters}\` WHERE \`key\` = ?`, [key])
+    },
+
+    getTwoFactor: twoFactor,
+    async setTwoFactor(input) {
+      const upsert = setTwoFactorSql(dialect, t.twoFactors, input)
+      await exec(db, upsert.sql, upsert.params)
+      return (await twoFactor(input.userId))!
+    },
+    deleteTwoFactor: (userId) =>
+      atomically(async (tx) => {
+        // Together, so that the codes never outlive the factor they back up.
+        await exec(tx, `DELETE FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ?`, [userId])
+        await exec(tx, `DELETE FROM \`${t.twoFactors}\` WHERE \`userId\` = ?`, [userId])
+      }),
+    setRecoveryCodes: (userId, hashes) =>
+      atomically(async (tx) => {
+        // The foreign key refuses codes for an unknown user; an empty set inserts none, so ask.
+        const [found] = await rows(tx, `SELECT \`id\` FROM \`${t.users}\` WHERE \`id\` = ?`, [userId])
+        if (!found) throw new Error(`No user with id "${userId}".`)
+        await exec(tx, `DELETE FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ?`, [userId])
+        const insert = insertRecoveryCodesSql(dialect, t.recoveryCodes, userId, hashes)
+        if (insert) await exec(tx, insert.sql, insert.params)
+      }),
+    useRecoveryCode: async (userId, hash) =>
+      (await exec(db, `DELETE FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ? AND \`hash\` = ?`, [userId, hash])) === 1,
+    async countRecoveryCodes(userId) {
+      const [row] = await rows(db, `SELECT COUNT(*) AS \`count\` FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ?`, [userId])
+      return Number(row?.count ?? 0)
     },
 
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {

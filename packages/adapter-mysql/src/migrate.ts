@@ -17,6 +17,15 @@ export type { MigrateOptions, MigrationResult } from "@sesame/sql-common"
 /** How long a run waits for another one to finish, in seconds. */
 const lockTimeout = 60
 
+/**
+ * Lets an `ADD COLUMN` of a migration run again: a run cut off after it added the column left the
+ * column there (MySQL commits DDL at once), and MySQL, unlike MariaDB, cannot say `IF NOT EXISTS`.
+ * Any other error stands.
+ */
+function columnExists(error: unknown): void {
+  if ((error as { code?: unknown } | null)?.code !== "ER_DUP_FIELDNAME") throw error
+}
+
 /** Applies the schema migrations the database lacks. Idempotent, and safe to run concurrently. */
 export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<MigrationResult> {
   const t = tableNames(options.tables)
@@ -38,7 +47,7 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
       const current = Number(row?.version ?? 0)
       const applied: MigrationResult["applied"] = []
       for (const migration of pending(migrations, current)) {
-        for (const statement of migration.statements(t)) await exec(connection, statement)
+        for (const statement of migration.statements(t)) await exec(connection, statement).catch(columnExists)
         await exec(connection, `INSERT INTO \`${log}\` (\`version\`, \`description\`, \`appliedAt\`) VALUES (?, ?, ?)`, [
           migration.version,
           migration.description,

@@ -1,5 +1,5 @@
 /**
- * The MySQL/MariaDB schema: seven InnoDB tables with foreign keys (cascading on user deletion), the
+ * The MySQL/MariaDB schema: nine InnoDB tables with foreign keys (cascading on user deletion), the
  * unique constraints of the contract, and an index on every column the adapter looks rows up by.
  *
  * - Text compares exactly (`utf8mb4_bin`), as in PostgreSQL and SQLite: MySQL's default collations
@@ -12,9 +12,10 @@
  *   reads them as UTC strings, so neither the server's nor the pool's time zone matters.
  * - Flags are `BOOLEAN` (`TINYINT(1)`), an account's `expires_at` and a passkey's counter `BIGINT`.
  *
- * MySQL cannot roll back DDL, so every statement of a migration is written to be run again
- * (`CREATE TABLE IF NOT EXISTS`, indexes and keys inside it): a migration cut off half-way is
- * completed by the next run. The SQL runs on MySQL 8 and MariaDB 10.5 and later.
+ * MySQL cannot roll back DDL, so every statement of a migration can run again (`CREATE TABLE IF
+ * NOT EXISTS`, indexes and keys inside it; an `ADD COLUMN` whose column exists is passed over by
+ * `migrate`, as MySQL, unlike MariaDB, has no `ADD COLUMN IF NOT EXISTS`): a migration cut off
+ * half-way is completed by the next run. The SQL runs on MySQL 8 and MariaDB 10.5 and later.
  *
  * @module
  */
@@ -113,6 +114,34 @@ export const migrations: Migration[] = [
   \`count\` INT NOT NULL,
   \`expires\` DATETIME(3) NOT NULL,
   PRIMARY KEY (\`key\`)
+) ${tableOptions}`,
+    ],
+  },
+  {
+    version: 3,
+    description: "create second factors and recovery codes; add sessions' factors",
+    statements: (t) => [
+      // How the user signed in (`password,totp`), comma-separated; null for sessions from before.
+      // Not re-runnable by itself (MySQL has no ADD COLUMN IF NOT EXISTS): `migrate` passes over it
+      // when the column exists.
+      `ALTER TABLE \`${t.sessions}\` ADD COLUMN \`factors\` TEXT NULL`,
+      // The secret is a compact JWE of a few hundred characters: TEXT, not a VARCHAR(255).
+      `CREATE TABLE IF NOT EXISTS \`${t.twoFactors}\` (
+  \`userId\` VARCHAR(255) NOT NULL,
+  \`method\` VARCHAR(255) NOT NULL,
+  \`secret\` TEXT NULL,
+  \`enabledAt\` DATETIME(3) NOT NULL,
+  \`devicesRevokedAt\` DATETIME(3) NULL,
+  PRIMARY KEY (\`userId\`),
+  CONSTRAINT \`${t.twoFactors}_userId_fkey\` FOREIGN KEY (\`userId\`) REFERENCES \`${t.users}\` (\`id\`) ON DELETE CASCADE
+) ${tableOptions}`,
+      // The primary key leads with userId, so it is also the index the foreign key and the
+      // lookups of a user's codes use.
+      `CREATE TABLE IF NOT EXISTS \`${t.recoveryCodes}\` (
+  \`userId\` VARCHAR(255) NOT NULL,
+  \`hash\` VARCHAR(255) NOT NULL,
+  PRIMARY KEY (\`userId\`, \`hash\`),
+  CONSTRAINT \`${t.recoveryCodes}_userId_fkey\` FOREIGN KEY (\`userId\`) REFERENCES \`${t.users}\` (\`id\`) ON DELETE CASCADE
 ) ${tableOptions}`,
     ],
   },

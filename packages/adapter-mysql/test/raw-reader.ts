@@ -4,7 +4,7 @@
  */
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-mysql"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
 import type mysql from "mysql2/promise"
 
 export function rawReader(pool: mysql.Pool, tables: Partial<TableNames> = {}, hooks: Pick<AdapterTestDb, "connect" | "disconnect"> = {}): AdapterTestDb {
@@ -24,5 +24,10 @@ export function rawReader(pool: mysql.Pool, tables: Partial<TableNames> = {}, ho
     authenticator: (id) => read(toAuthenticator, `SELECT * FROM \`${t.authenticators}\` WHERE \`credentialID\` = ?`, id),
     password: (userId) => read(toPassword, `SELECT * FROM \`${t.passwords}\` WHERE \`userId\` = ?`, userId),
     counter: (key) => read(toCounter, `SELECT * FROM \`${t.counters}\` WHERE \`key\` = ?`, key),
+    twoFactor: (userId) => read(toTwoFactor, `SELECT * FROM \`${t.twoFactors}\` WHERE \`userId\` = ?`, userId),
+    async recoveryCodes(userId) {
+      const [rows] = await pool.query<mysql.RowDataPacket[]>(`SELECT \`hash\` FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ?`, [userId])
+      return rows.map((r) => r.hash as string)
+    },
   }
 }

@@ -21,13 +21,13 @@ describe("MySQL/MariaDB schema", () => {
   it("migrate is idempotent, also when three instances run it at once", async () => {
     const pools = [db.pool(), db.pool(), db.pool()]
     const results = await Promise.all(pools.map((p) => migrate(p)))
-    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1, 2])
-    expect(results.map((r) => r.version)).toEqual([2, 2, 2])
-    expect(await migrate(pool)).toEqual({ applied: [], version: 2 })
-    expect(await select(`SELECT \`version\` FROM \`sesame_migrations\` ORDER BY 1`)).toEqual([{ version: 1 }, { version: 2 }])
+    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1, 2, 3])
+    expect(results.map((r) => r.version)).toEqual([3, 3, 3])
+    expect(await migrate(pool)).toEqual({ applied: [], version: 3 })
+    expect(await select(`SELECT \`version\` FROM \`sesame_migrations\` ORDER BY 1`)).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }])
   })
 
-  it("adds the passwords and counters tables to a database at version 1, keeping its rows", async () => {
+  it("adds the tables of later migrations to a database at version 1, keeping its rows", async () => {
     const old = testDatabase("v1")
     await old.create()
     const oldPool = old.pool()
@@ -51,6 +51,27 @@ describe("MySQL/MariaDB schema", () => {
       })
     } finally {
       await old.drop()
+    }
+  })
+
+  it("completes a migration cut off half-way: each of its statements runs again, ADD COLUMN included", async () => {
+    const cut = testDatabase("cut")
+    await cut.create()
+    const cutPool = cut.pool()
+    try {
+      await migrate(cutPool)
+      // As if a run had stopped inside migration 3: the sessions' column added, a table not yet made,
+      // the migration not recorded (MySQL commits each DDL statement at once).
+      await cutPool.query("DELETE FROM `sesame_migrations` WHERE `version` = 3")
+      await cutPool.query("DROP TABLE `sesame_recovery_codes`")
+      expect(await migrate(cutPool)).toEqual({ applied: [{ version: 3, description: migrations[2]!.description }], version: 3 })
+      const [columns] = await cutPool.query<mysql.RowDataPacket[]>(
+        "SELECT COLUMN_TYPE AS `type`, IS_NULLABLE AS `nullable` FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'sesame_sessions' AND COLUMN_NAME = 'factors'",
+      )
+      expect(columns).toEqual([{ type: "text", nullable: "YES" }])
+      expect(await MysqlAdapter(cutPool).countRecoveryCodes!(crypto.randomUUID())).toBe(0)
+    } finally {
+      await cut.drop()
     }
   })
 
@@ -116,6 +137,7 @@ describe("MySQL/MariaDB schema", () => {
     expect(schema()).toContain("CREATE TABLE IF NOT EXISTS `sesame_users`")
     expect(schema()).toContain("DATETIME(3)")
     expect(schema({ users: "people" })).toContain("REFERENCES `people` (`id`) ON DELETE CASCADE")
+    expect(schema({ sessions: "app_sessions" })).toContain("ALTER TABLE `app_sessions` ADD COLUMN `factors` TEXT NULL;")
     const unsafe = "x`; DROP TABLE y; --"
     expect(() => schema({ users: unsafe })).toThrow(/identifier/)
     expect(() => MysqlAdapter(pool, { tables: { sessions: unsafe } })).toThrow(/identifier/)

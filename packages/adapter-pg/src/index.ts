@@ -13,8 +13,9 @@
  *
  * Every operation that must be atomic is one statement (`useVerificationToken` is a
  * `DELETE … RETURNING`, so of two concurrent uses of one link exactly one gets the token;
- * `incrementCounter` an `INSERT … ON CONFLICT DO UPDATE`, so concurrent increments all count) or runs
- * in `transaction`, on one pooled connection between BEGIN and COMMIT. Driver errors reject the
+ * `useRecoveryCode` a `DELETE` whose row count says whether it took the code; `incrementCounter` an
+ * `INSERT … ON CONFLICT DO UPDATE`, so concurrent increments all count) or runs in a transaction,
+ * on one pooled connection between BEGIN and COMMIT (`setRecoveryCodes`, and `transaction`). Driver errors reject the
  * method's promise (Sesame reports them as `AdapterError`); a pooled connection that dies while
  * idle is discarded and reported to `onPoolError`, never left as an unhandled `error` event.
  *
@@ -26,18 +27,22 @@ import {
   accountTokenColumns,
   authenticatorColumns,
   incrementCounterSql,
+  insertRecoveryCodesSql,
   sessionColumns,
   setPasswordSql,
+  setTwoFactorSql,
   toAccount,
   toAuthenticator,
   toCounter,
   toPassword,
   toPrefixedUser,
   toSession,
+  toTwoFactor,
   toUser,
   toVerificationToken,
   updateSql,
   userColumns,
+  writeFactors,
   type Row,
   type TableNames,
   type UpsertDialect,
@@ -75,6 +80,9 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
   }
   const all = async <T>(map: (row: Row) => T, sql: string, params: unknown[]): Promise<T[]> => (await run(sql, params)).rows.map(map)
   const columnList = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ")
+  /** Runs `fn` in a transaction: the one open, or a new one on a connection of its own. */
+  const atomically = <T>(fn: (run: Run) => Promise<T>): Promise<T> =>
+    inTx ? fn(run) : inTransaction(pool, (client: PoolClient) => fn((sql, params) => client.query(sql, params)))
 
   const adapter: Adapter = {
     async createUser(user) {
@@ -125,8 +133,8 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
     async createSession(session) {
       const row = await one(
         toSession,
-        `INSERT INTO "${t.sessions}" ("sessionToken", "userId", "expires", "createdAt", "lastUsedAt", "userAgent") VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-        [session.sessionToken, session.userId, session.expires, session.createdAt ?? null, session.lastUsedAt ?? null, session.userAgent ?? null],
+        `INSERT INTO "${t.sessions}" ("sessionToken", "userId", "expires", "createdAt", "lastUsedAt", "userAgent", "factors") VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+        [session.sessionToken, session.userId, session.expires, session.createdAt ?? null, session.lastUsedAt ?? null, session.userAgent ?? null, writeFactors(session.factors)],
       )
       return row!
     },
@@ -210,6 +218,35 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
     getCounter: (key) => one(toCounter, `SELECT * FROM "${t.counters}" WHERE "key" = $1 AND "expires" > $2`, [key, new Date()]),
     async deleteCounter(key) {
       await run(`DELETE FROM "${t.counters}" WHERE "key" = $1`, [key])
+    },
+
+    getTwoFactor: (userId) => one(toTwoFactor, `SELECT * FROM "${t.twoFactors}" WHERE "userId" = $1`, [userId]),
+    async setTwoFactor(twoFactor) {
+      const upsert = setTwoFactorSql(dialect, t.twoFactors, twoFactor)
+      return (await one(toTwoFactor, upsert.sql, upsert.params))!
+    },
+    async deleteTwoFactor(userId) {
+      // One statement, so that the codes never outlive the factor they back up.
+      await run(`WITH "codes" AS (DELETE FROM "${t.recoveryCodes}" WHERE "userId" = $1) DELETE FROM "${t.twoFactors}" WHERE "userId" = $1`, [userId])
+    },
+    setRecoveryCodes: (userId, hashes) =>
+      atomically(async (tx) => {
+        // The foreign key refuses codes for an unknown user; an empty set inserts none, so ask.
+        const { rows } = await tx(`SELECT "id" FROM "${t.users}" WHERE "id" = $1`, [userId])
+        if (rows.length === 0) throw new Error(`No user with id "${userId}".`)
+        await tx(`DELETE FROM "${t.recoveryCodes}" WHERE "userId" = $1`, [userId])
+        const insert = insertRecoveryCodesSql(dialect, t.recoveryCodes, userId, hashes)
+        if (insert) await tx(insert.sql, insert.params)
+      }),
+    // Of concurrent deletes of one row, the first takes its lock and the others, once it commits,
+    // find nothing: exactly one sees a row count of 1.
+    async useRecoveryCode(userId, hash) {
+      const { rowCount } = await run(`DELETE FROM "${t.recoveryCodes}" WHERE "userId" = $1 AND "hash" = $2`, [userId, hash])
+      return rowCount === 1
+    },
+    async countRecoveryCodes(userId) {
+      const { rows } = await run(`SELECT COUNT(*)::int AS "count" FROM "${t.recoveryCodes}" WHERE "userId" = $1`, [userId])
+      return Number(rows[0]?.count ?? 0)
     },
 
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {

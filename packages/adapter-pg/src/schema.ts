@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL schema: seven tables with foreign keys (cascading on user deletion), the unique
+ * The PostgreSQL schema: nine tables with foreign keys (cascading on user deletion), the unique
  * constraints of the contract, and an index on every column the adapter looks rows up by. Dates
  * are `timestamptz(3)` (millisecond precision, like a JS `Date`), flags `boolean`, and the two
  * integers that can outgrow 32 bits (an account's `expires_at`, a passkey's signature counter, an
@@ -99,6 +99,31 @@ export const migrations: Migration[] = [
   "count" INTEGER NOT NULL,
   "expires" TIMESTAMPTZ(3) NOT NULL,
   CONSTRAINT "${t.counters}_pkey" PRIMARY KEY ("key")
+)`,
+    ],
+  },
+  {
+    version: 3,
+    description: "create second factors and recovery codes; add sessions' factors",
+    statements: (t) => [
+      // How the user signed in (`password,totp`), comma-separated; null for sessions from before.
+      `ALTER TABLE "${t.sessions}" ADD COLUMN "factors" TEXT`,
+      // The secret is a compact JWE of a few hundred characters; TEXT has no limit to outgrow.
+      `CREATE TABLE "${t.twoFactors}" (
+  "userId" TEXT NOT NULL,
+  "method" TEXT NOT NULL,
+  "secret" TEXT,
+  "enabledAt" TIMESTAMPTZ(3) NOT NULL,
+  "devicesRevokedAt" TIMESTAMPTZ(3),
+  CONSTRAINT "${t.twoFactors}_pkey" PRIMARY KEY ("userId"),
+  CONSTRAINT "${t.twoFactors}_userId_fkey" FOREIGN KEY ("userId") REFERENCES "${t.users}" ("id") ON DELETE CASCADE
+)`,
+      // The primary key leads with "userId", so it also serves the lookups of a user's codes.
+      `CREATE TABLE "${t.recoveryCodes}" (
+  "userId" TEXT NOT NULL,
+  "hash" TEXT NOT NULL,
+  CONSTRAINT "${t.recoveryCodes}_pkey" PRIMARY KEY ("userId", "hash"),
+  CONSTRAINT "${t.recoveryCodes}_userId_fkey" FOREIGN KEY ("userId") REFERENCES "${t.users}" ("id") ON DELETE CASCADE
 )`,
     ],
   },

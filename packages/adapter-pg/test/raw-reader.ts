@@ -4,7 +4,7 @@
  */
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-pg"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
 import type pg from "pg"
 
 export function rawReader(pool: pg.Pool, tables: Partial<TableNames> = {}, hooks: Pick<AdapterTestDb, "connect" | "disconnect"> = {}): AdapterTestDb {
@@ -24,5 +24,8 @@ export function rawReader(pool: pg.Pool, tables: Partial<TableNames> = {}, hooks
     authenticator: (id) => read(toAuthenticator, `SELECT * FROM "${t.authenticators}" WHERE "credentialID" = $1`, id),
     password: (userId) => read(toPassword, `SELECT * FROM "${t.passwords}" WHERE "userId" = $1`, userId),
     counter: (key) => read(toCounter, `SELECT * FROM "${t.counters}" WHERE "key" = $1`, key),
+    twoFactor: (userId) => read(toTwoFactor, `SELECT * FROM "${t.twoFactors}" WHERE "userId" = $1`, userId),
+    recoveryCodes: async (userId) =>
+      (await pool.query<{ hash: string }>(`SELECT "hash" FROM "${t.recoveryCodes}" WHERE "userId" = $1`, [userId])).rows.map((r) => r.hash),
   }
 }

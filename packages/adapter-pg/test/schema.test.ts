@@ -28,17 +28,18 @@ describe("PostgreSQL schema", () => {
   it("migrate is idempotent, also when three instances run it at once", async () => {
     const pools = [db.pool(), db.pool(), db.pool()]
     const results = await Promise.all(pools.map((p) => migrate(p)))
-    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1, 2])
-    expect(results.map((r) => r.version)).toEqual([2, 2, 2])
-    expect(await migrate(pool)).toEqual({ applied: [], version: 2 })
+    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1, 2, 3])
+    expect(results.map((r) => r.version)).toEqual([3, 3, 3])
+    expect(await migrate(pool)).toEqual({ applied: [], version: 3 })
     const { rows } = await pool.query(`SELECT "version", "description" FROM "sesame_migrations" ORDER BY "version"`)
     expect(rows).toEqual([
       { version: 1, description: expect.stringContaining("create users") },
       { version: 2, description: "create passwords and counters" },
+      { version: 3, description: "create second factors and recovery codes; add sessions' factors" },
     ])
   })
 
-  it("adds the passwords and counters tables to a database at version 1, keeping its rows", async () => {
+  it("adds the tables of later migrations to a database at version 1, keeping its rows", async () => {
     const old = testSchema("v1")
     await old.create()
     const oldPool = old.pool()
@@ -107,6 +108,7 @@ describe("PostgreSQL schema", () => {
     expect(schema()).toContain(`CREATE TABLE "sesame_users"`)
     expect(schema()).toContain(`TIMESTAMPTZ(3)`)
     expect(schema({ users: "people" })).toContain(`REFERENCES "people" ("id") ON DELETE CASCADE`)
+    expect(schema({ sessions: "app_sessions" })).toContain(`ALTER TABLE "app_sessions" ADD COLUMN "factors" TEXT;`)
     const unsafe = `x"; DROP TABLE y; --`
     expect(() => schema({ users: unsafe })).toThrow(/identifier/)
     expect(() => PostgresAdapter(pool, { tables: { sessions: unsafe } })).toThrow(/identifier/)

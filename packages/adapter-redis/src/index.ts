@@ -9,8 +9,9 @@
  *
  * Every method is one call of one Lua script (see `lua/`), which Redis runs with nothing in
  * between: unique emails, provider accounts and credential ids hold under any concurrency, a
- * verification token is used once, concurrent increments of a counter each count, a user's
- * deletion takes its accounts, sessions, authenticators and password with it, and a write touching
+ * verification token is used once, a recovery code too, concurrent increments of a counter each
+ * count, a user's deletion takes its accounts, sessions, authenticators, password, second factor
+ * and recovery codes with it, and a write touching
  * several keys is never seen (or left) half done. Sessions and counters expire in Redis at their
  * `expires`. Transactions work by optimistic replay (see
  * `transaction.ts`).

@@ -14,6 +14,8 @@
  * | `user-authenticators:<id>` | set | the user's credential ids |
  * | `password:<id>` | hash | the user's password hash |
  * | `counter:<key>` | hash | an attempt counter, expiring at its `expires` |
+ * | `two-factor:<id>` | hash | the user's second factor |
+ * | `recovery-codes:<id>` | set | the hashes of the user's unused recovery codes |
  *
  * Each namespace ends at its first colon, so a key of one namespace never equals a key of
  * another. Keys made of two parts escape `%` and `:` in each part, so that `a:b` + `c` and `a` +
@@ -51,5 +53,7 @@ export function keys(prefix: string) {
     userAuthenticators: (id: string) => `${prefix}user-authenticators:${id}`,
     password: (id: string) => `${prefix}password:${id}`,
     counter: (key: string) => `${prefix}counter:${key}`,
+    twoFactor: (id: string) => `${prefix}two-factor:${id}`,
+    recoveryCodes: (id: string) => `${prefix}recovery-codes:${id}`,
   }
 }

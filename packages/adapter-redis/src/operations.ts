@@ -13,15 +13,17 @@ import {
   authenticatorFields,
   fields,
   passwordFields,
-  sessionFields,
+  sessionRecord,
   sessionUpdateFields,
   toAccount,
   toAuthenticator,
   toCounter,
   toPassword,
   toSession,
+  toTwoFactor,
   toUser,
   toVerificationToken,
+  twoFactorFields,
   userFields,
   userUpdateFields,
   verificationTokenFields,
@@ -77,7 +79,7 @@ export function operations(call: Call, options: OperationOptions): AdapterMethod
     listAccountsByUserId: (userId) => list(["listAccountsByUserId", userId], toAccount),
 
     async createSession(session) {
-      return found(await result(["createSession", fields(session, sessionFields)], toSession))
+      return found(await result(["createSession", sessionRecord(session)], toSession))
     },
     getSessionAndUser: (sessionToken) =>
       result(["getSessionAndUser", sessionToken], ([session, user]: [FlatRecord, FlatRecord]) => ({ session: toSession(session), user: toUser(user) })),
@@ -127,5 +129,19 @@ export function operations(call: Call, options: OperationOptions): AdapterMethod
     async deleteCounter(key) {
       await call(["deleteCounter", key])
     },
+
+    getTwoFactor: (userId) => result(["getTwoFactor", userId], toTwoFactor),
+    async setTwoFactor(twoFactor) {
+      return found(await result(["setTwoFactor", fields(twoFactor, twoFactorFields)], toTwoFactor))
+    },
+    async deleteTwoFactor(userId) {
+      await call(["deleteTwoFactor", userId])
+    },
+    async setRecoveryCodes(userId, hashes) {
+      await call(["setRecoveryCodes", userId, [...hashes]])
+    },
+    // SREM's answer: 1 for the one call that removed the code, 0 for any other.
+    useRecoveryCode: async (userId, hash) => (await result(["useRecoveryCode", userId, hash], (removed: number) => removed === 1)) ?? false,
+    countRecoveryCodes: async (userId) => (await result(["countRecoveryCodes", userId], (count: number) => count)) ?? 0,
   }
 }

@@ -5,7 +5,17 @@
  *
  * @module
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
+import type { AuthFactor } from "@sesame/core"
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterCounter,
+  AdapterPassword,
+  AdapterSession,
+  AdapterTwoFactor,
+  AdapterUser,
+  VerificationToken,
+} from "@sesame/core/adapters"
 
 /** Hash fields as written: a string, or null to remove the field (updates only). */
 export type Fields = Record<string, string | null>
@@ -66,9 +76,17 @@ export function toAccount(flat: FlatRecord): AdapterAccount {
   return { ...rest, ...(expires_at === undefined ? {} : { expires_at: Number(expires_at) }) } as AdapterAccount
 }
 
-export const sessionFields = ["sessionToken", "userId", "expires", "createdAt", "lastUsedAt", "userAgent"] as const
-/** What `updateSession` may change (not the token, nor the owner). */
+export const sessionFields = ["sessionToken", "userId", "expires", "createdAt", "lastUsedAt", "userAgent", "factors"] as const
+/** What `updateSession` may change (not the token, nor the owner, nor the factors of its sign-in). */
 export const sessionUpdateFields = ["expires", "createdAt", "lastUsedAt", "userAgent"] as const
+
+/**
+ * A new session's fields. Its factors are one field, comma-separated (`password,totp`), as the SQL
+ * adapters keep them.
+ */
+export function sessionRecord(session: AdapterSession): Fields {
+  return fields({ ...session, factors: session.factors?.join(",") }, sessionFields)
+}
 
 export function toSession(flat: FlatRecord): AdapterSession {
   const row = toObject(flat)
@@ -79,6 +97,7 @@ export function toSession(flat: FlatRecord): AdapterSession {
     ...(row.createdAt === undefined ? {} : { createdAt: date(row.createdAt) }),
     ...(row.lastUsedAt === undefined ? {} : { lastUsedAt: date(row.lastUsedAt) }),
     ...(row.userAgent === undefined ? {} : { userAgent: row.userAgent }),
+    ...(row.factors === undefined ? {} : { factors: (row.factors === "" ? [] : row.factors.split(",")) as AuthFactor[] }),
   }
 }
 
@@ -128,4 +147,17 @@ export function toPassword(flat: FlatRecord): AdapterPassword {
 export function toCounter(flat: FlatRecord): AdapterCounter {
   const row = toObject(flat)
   return { key: row.key!, count: Number(row.count), expires: date(row.expires)! }
+}
+
+export const twoFactorFields = ["userId", "method", "secret", "enabledAt", "devicesRevokedAt"] as const
+
+export function toTwoFactor(flat: FlatRecord): AdapterTwoFactor {
+  const row = toObject(flat)
+  return {
+    userId: row.userId!,
+    method: row.method as AdapterTwoFactor["method"],
+    secret: row.secret ?? null,
+    enabledAt: date(row.enabledAt)!,
+    devicesRevokedAt: date(row.devicesRevokedAt),
+  }
 }

@@ -48,9 +48,15 @@ export type OperationName =
   | "incrementCounter"
   | "getCounter"
   | "deleteCounter"
+  | "getTwoFactor"
+  | "setTwoFactor"
+  | "deleteTwoFactor"
+  | "setRecoveryCodes"
+  | "useRecoveryCode"
+  | "countRecoveryCodes"
 
-/** One operation: its name and arguments (strings, or hash fields). */
-export type Operation = readonly [OperationName, ...(string | Fields)[]]
+/** One operation: its name and arguments (strings, hash fields, or a list of strings). */
+export type Operation = readonly [OperationName, ...(string | Fields | readonly string[])[]]
 
 /**
  * `keep` commits the batch's writes; `undo` rolls them back once the results are known (a

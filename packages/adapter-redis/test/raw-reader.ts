@@ -5,7 +5,7 @@
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { keys } from "@sesame/adapter-redis"
 import type { Redis } from "ioredis"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toUser, toVerificationToken, type FlatRecord } from "../src/records.js"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken, type FlatRecord } from "../src/records.js"
 
 export function rawReader(client: Redis, prefix: string, disconnect?: () => Promise<void>): AdapterTestDb {
   const k = keys(prefix)
@@ -23,5 +23,7 @@ export function rawReader(client: Redis, prefix: string, disconnect?: () => Prom
     authenticator: (id) => read(toAuthenticator, k.authenticator(id)),
     password: (userId) => read(toPassword, k.password(userId)),
     counter: (key) => read(toCounter, k.counter(key)),
+    twoFactor: (userId) => read(toTwoFactor, k.twoFactor(userId)),
+    recoveryCodes: (userId) => client.smembers(k.recoveryCodes(userId)),
   }
 }

@@ -149,6 +149,8 @@ describe("keys", () => {
       await scoped.setPassword!({ userId: created.id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date() })
       const counter = `password:ip:${unique()}`
       await scoped.incrementCounter!(counter, new Date(Date.now() + hour))
+      await scoped.setTwoFactor!({ userId: created.id, method: "totp", secret: "eyJ.x.y", enabledAt: new Date(), devicesRevokedAt: null })
+      await scoped.setRecoveryCodes!(created.id, ["a".repeat(64), "b".repeat(64)])
 
       // Another run of this test may have picked the same database at the same moment.
       const everything = (await db.keys("*")).filter((key) => !/^sesame-test-[0-9a-f]{8}:/.test(key) || key.startsWith(prefix))
@@ -159,8 +161,10 @@ describe("keys", () => {
         "counter",
         "email",
         "password",
+        "recovery-codes",
         "session",
         "token",
+        "two-factor",
         "user",
         "user-accounts",
         "user-authenticators",

@@ -24,16 +24,19 @@ import {
   incrementCounterSql,
   sessionColumns,
   setPasswordSql,
+  setTwoFactorSql,
   toAccount,
   toAuthenticator,
   toCounter,
   toPassword,
   toPrefixedUser,
   toSession,
+  toTwoFactor,
   toUser,
   toVerificationToken,
   updateSql,
   userColumns,
+  writeFactors,
   type Row,
   type UpsertDialect,
   Gate,
@@ -68,7 +71,7 @@ function statements(db: Database.Database, t: TableNames) {
     account: p(`SELECT * FROM "${t.accounts}" WHERE "provider" = ? AND "providerAccountId" = ?`),
     accountsByUser: p(`SELECT * FROM "${t.accounts}" WHERE "userId" = ?`),
     insertSession: p(
-      `INSERT INTO "${t.sessions}" ("sessionToken", "userId", "expires", "createdAt", "lastUsedAt", "userAgent") VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO "${t.sessions}" ("sessionToken", "userId", "expires", "createdAt", "lastUsedAt", "userAgent", "factors") VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
     sessionAndUser: p(
       `SELECT s.*, u."id" AS "u_id", u."name" AS "u_name", u."email" AS "u_email", u."emailVerified" AS "u_emailVerified", u."image" AS "u_image"
@@ -91,6 +94,12 @@ function statements(db: Database.Database, t: TableNames) {
     deletePassword: p(`DELETE FROM "${t.passwords}" WHERE "userId" = ?`),
     counter: p(`SELECT * FROM "${t.counters}" WHERE "key" = ? AND "expires" > ?`),
     deleteCounter: p(`DELETE FROM "${t.counters}" WHERE "key" = ?`),
+    twoFactor: p(`SELECT * FROM "${t.twoFactors}" WHERE "userId" = ?`),
+    deleteTwoFactor: p(`DELETE FROM "${t.twoFactors}" WHERE "userId" = ?`),
+    insertRecoveryCode: p(`INSERT INTO "${t.recoveryCodes}" ("userId", "hash") VALUES (?, ?)`),
+    useRecoveryCode: p(`DELETE FROM "${t.recoveryCodes}" WHERE "userId" = ? AND "hash" = ?`),
+    deleteRecoveryCodes: p(`DELETE FROM "${t.recoveryCodes}" WHERE "userId" = ?`),
+    countRecoveryCodes: p(`SELECT COUNT(*) AS "count" FROM "${t.recoveryCodes}" WHERE "userId" = ?`),
   }
 }
 
@@ -106,6 +115,18 @@ const dialect: UpsertDialect = {
 }
 
 function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, inTransaction: boolean): Adapter {
+  // Several statements as one: better-sqlite3 runs the function synchronously between BEGIN and
+  // COMMIT, or, inside the adapter's own open transaction, within a savepoint.
+  const deleteTwoFactor = db.transaction((userId: string) => {
+    q.deleteRecoveryCodes.run(userId)
+    q.deleteTwoFactor.run(userId)
+  })
+  const setRecoveryCodes = db.transaction((userId: string, hashes: string[]) => {
+    // The foreign key refuses codes for an unknown user; an empty set inserts none, so ask.
+    if (!q.userById.get(userId)) throw new Error(`No user with id "${userId}".`)
+    q.deleteRecoveryCodes.run(userId)
+    for (const hash of new Set(hashes)) q.insertRecoveryCode.run(userId, hash)
+  })
   // Outside a transaction, wait for any open one to end; inside, run at once.
   const ready = inTransaction ? async () => {} : () => gate.idle()
   const get = (statement: Database.Statement, ...params: unknown[]) => (statement.get(...params) as Row | undefined) ?? null
@@ -183,7 +204,16 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
     async createSession(session) {
       await ready()
       return toSession(
-        get(q.insertSession, session.sessionToken, session.userId, fromDate(session.expires), fromDate(session.createdAt), fromDate(session.lastUsedAt), session.userAgent ?? null)!,
+        get(
+          q.insertSession,
+          session.sessionToken,
+          session.userId,
+          fromDate(session.expires),
+          fromDate(session.createdAt),
+          fromDate(session.lastUsedAt),
+          session.userAgent ?? null,
+          writeFactors(session.factors),
+        )!,
       )
     },
     async getSessionAndUser(sessionToken) {
@@ -289,6 +319,33 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
     async deleteCounter(key) {
       await ready()
       q.deleteCounter.run(key)
+    },
+
+    async getTwoFactor(userId) {
+      await ready()
+      return one(q.twoFactor, toTwoFactor, userId)
+    },
+    async setTwoFactor(twoFactor) {
+      await ready()
+      const upsert = setTwoFactorSql(dialect, t.twoFactors, twoFactor)
+      return toTwoFactor(get(db.prepare(upsert.sql), ...upsert.params)!)
+    },
+    async deleteTwoFactor(userId) {
+      await ready()
+      deleteTwoFactor(userId)
+    },
+    async setRecoveryCodes(userId, hashes) {
+      await ready()
+      setRecoveryCodes(userId, hashes)
+    },
+    async useRecoveryCode(userId, hash) {
+      await ready()
+      // One statement: of two uses of one code, exactly one deletes the row.
+      return q.useRecoveryCode.run(userId, hash).changes === 1
+    },
+    async countRecoveryCodes(userId) {
+      await ready()
+      return Number((get(q.countRecoveryCodes, userId) ?? { count: 0 }).count)
     },
 
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {

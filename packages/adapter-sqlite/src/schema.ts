@@ -1,5 +1,5 @@
 /**
- * The SQLite schema: seven tables with foreign keys (cascading on user deletion), the unique
+ * The SQLite schema: nine tables with foreign keys (cascading on user deletion), the unique
  * constraints of the contract, and an index on every column the adapter looks rows up by.
  * Migrations are numbered and recorded in `sesame_migrations`, so `migrate` is idempotent.
  *
@@ -88,6 +88,27 @@ export const migrations: Migration[] = [
   "key" TEXT PRIMARY KEY NOT NULL,
   "count" INTEGER NOT NULL,
   "expires" INTEGER NOT NULL
+)`,
+    ],
+  },
+  {
+    version: 3,
+    description: "create second factors and recovery codes; add sessions' factors",
+    statements: (t) => [
+      // How the user signed in (`password,totp`), comma-separated; null for sessions from before.
+      `ALTER TABLE "${t.sessions}" ADD COLUMN "factors" TEXT`,
+      `CREATE TABLE "${t.twoFactors}" (
+  "userId" TEXT PRIMARY KEY NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
+  "method" TEXT NOT NULL,
+  "secret" TEXT,
+  "enabledAt" INTEGER NOT NULL,
+  "devicesRevokedAt" INTEGER
+)`,
+      // The primary key leads with "userId", so it also serves the lookups of a user's codes.
+      `CREATE TABLE "${t.recoveryCodes}" (
+  "userId" TEXT NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
+  "hash" TEXT NOT NULL,
+  PRIMARY KEY ("userId", "hash")
 )`,
     ],
   },

@@ -9,16 +9,16 @@ describe("schema", () => {
   it("migrate is idempotent: the second run applies nothing", () => {
     const db = new Database(":memory:")
     const first = migrate(db)
-    expect(first.applied.map((m) => m.version)).toEqual([1, 2])
-    expect(first.version).toBe(2)
+    expect(first.applied.map((m) => m.version)).toEqual([1, 2, 3])
+    expect(first.version).toBe(3)
     const second = migrate(db)
-    expect(second).toEqual({ applied: [], version: 2 })
+    expect(second).toEqual({ applied: [], version: 3 })
     // Making an adapter on a migrated database migrates nothing either.
     SqliteAdapter(db)
-    expect((db.prepare(`SELECT COUNT(*) AS n FROM sesame_migrations`).get() as { n: number }).n).toBe(2)
+    expect((db.prepare(`SELECT COUNT(*) AS n FROM sesame_migrations`).get() as { n: number }).n).toBe(3)
   })
 
-  it("adds the passwords and counters tables to a database at version 1, keeping its rows", async () => {
+  it("adds the tables of later migrations to a database at version 1, keeping its rows", async () => {
     const db = new Database(":memory:")
     await checkUpgradeFromVersionOne({
       async createVersionOne() {
@@ -34,12 +34,12 @@ describe("schema", () => {
     })
   })
 
-  it("has the seven tables, foreign keys with cascades, unique constraints and lookup indexes", () => {
+  it("has the nine tables, foreign keys with cascades, unique constraints and lookup indexes", () => {
     const db = new Database(":memory:")
     migrate(db)
     const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'sesame_%' ORDER BY name`).all() as { name: string }[]).map((r) => r.name)
     expect(tables).toEqual(defaultTables)
-    for (const table of ["sesame_accounts", "sesame_sessions", "sesame_authenticators", "sesame_passwords"]) {
+    for (const table of ["sesame_accounts", "sesame_sessions", "sesame_authenticators", "sesame_passwords", "sesame_two_factors", "sesame_recovery_codes"]) {
       const keys = db.prepare(`PRAGMA foreign_key_list("${table}")`).all() as { table: string; on_delete: string }[]
       expect(keys).toEqual([expect.objectContaining({ table: "sesame_users", on_delete: "CASCADE" })])
     }
@@ -58,7 +58,11 @@ describe("schema", () => {
     expect(indexes("sesame_authenticators")).toContainEqual({ unique: 0, columns: ["userId"] })
     expect(indexes("sesame_passwords")).toContainEqual({ unique: 1, columns: ["userId"] })
     expect(indexes("sesame_counters")).toContainEqual({ unique: 1, columns: ["key"] })
+    expect(indexes("sesame_two_factors")).toContainEqual({ unique: 1, columns: ["userId"] })
+    expect(indexes("sesame_recovery_codes")).toContainEqual({ unique: 1, columns: ["userId", "hash"] })
     expect(db.prepare(`PRAGMA foreign_key_list("sesame_counters")`).all()).toEqual([])
+    const sessionColumns = db.prepare(`PRAGMA table_info("sesame_sessions")`).all() as { name: string; type: string; notnull: number }[]
+    expect(sessionColumns.at(-1)).toMatchObject({ name: "factors", type: "TEXT", notnull: 0 })
   })
 
   it("prints the SQL with the configured table names, and refuses unsafe names", () => {

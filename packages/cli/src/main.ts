@@ -32,7 +32,8 @@ Options:
   --url <url>                   postgres://user:password@host:5432/db (search_path in ?options=),
                                 mysql://user:password@host:3306/db, or a SQLite file path.
   --tables users=a,sessions=b   Table names, when the app renamed them (users, accounts, sessions,
-                                verificationTokens, authenticators, passwords, counters).
+                                verificationTokens, authenticators, passwords, counters,
+                                twoFactors, recoveryCodes).
   -h, --help                    Show this help.`
 
 /** Where output goes; the tests pass their own. */

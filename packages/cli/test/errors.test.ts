@@ -1,10 +1,11 @@
 /**
  * What goes wrong is said in one line on stderr, with a non-zero exit code and nothing on stdout.
  */
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createServer } from "node:net"
+import { defaultTableNames } from "@sesame/sql-common"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { serverUrl as pgServer, testSchema, withSearchPath } from "../../adapter-pg/test/database.js"
@@ -98,6 +99,12 @@ describe("sesame errors", () => {
     const help = await sesame(["--help"])
     expect(help).toMatchObject({ code: 0, stderr: "" })
     expect(help.stdout).toContain("Usage: sesame <command>")
+    // Every role --tables accepts is listed, in the help as in the README.
+    const readme = readFileSync(join(root, "packages/cli/README.md"), "utf8")
+    for (const role of Object.keys(defaultTableNames)) {
+      expect(help.stdout).toMatch(new RegExp(`[ (]${role}[,)]`))
+      expect(readme).toContain(`\`${role}\``)
+    }
     const bare = await sesame([])
     expect(bare.code).toBe(2)
     expect(bare.stdout).toContain("Usage: sesame <command>")

@@ -31,12 +31,12 @@ async function twice(adapter: string, url: string, insertUser: () => Promise<voi
   const first = await sesame(["migrate", "--adapter", adapter, "--url", url])
   expect(first).toMatchObject({ code: 0, stderr: "" })
   expect(first.stdout).toMatch(
-    /^Applied migration 1: create users, accounts, sessions, verification tokens and authenticators\.\nApplied migration 2: create passwords and counters\.\n.* is now at version 2\.\n$/,
+    /^Applied migration 1: create users, accounts, sessions, verification tokens and authenticators\.\nApplied migration 2: create passwords and counters\.\nApplied migration 3: create second factors and recovery codes; add sessions' factors\.\n.* is now at version 3\.\n$/,
   )
   await insertUser()
   const second = await sesame(["migrate", "--adapter", adapter, "--url", url])
   expect(second).toMatchObject({ code: 0, stderr: "" })
-  expect(second.stdout).toMatch(/^Nothing to do: the .* schema at .* is already at version 2\.\n$/)
+  expect(second.stdout).toMatch(/^Nothing to do: the .* schema at .* is already at version 3\.\n$/)
   expect(await countUsers()).toBe(1)
 }
 
@@ -51,7 +51,7 @@ describe("sesame migrate, run twice: the second run is a no-op", () => {
     )
     const { rows } = await pool.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1`)
     expect(rows.map((r) => r.name)).toEqual(tables)
-    expect((await pool.query(`SELECT version FROM sesame_migrations ORDER BY 1`)).rows).toEqual([{ version: 1 }, { version: 2 }])
+    expect((await pool.query(`SELECT version FROM sesame_migrations ORDER BY 1`)).rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }])
   })
 
   it("MySQL (MariaDB)", async () => {
@@ -65,7 +65,7 @@ describe("sesame migrate, run twice: the second run is a no-op", () => {
     )
     const [rows] = await pool.query<mysql.RowDataPacket[]>("SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1")
     expect(rows.map((r) => r.name)).toEqual(tables)
-    expect(await count("SELECT COUNT(*) AS n FROM sesame_migrations")).toBe(2)
+    expect(await count("SELECT COUNT(*) AS n FROM sesame_migrations")).toBe(3)
   })
 
   it("SQLite", async () => {
@@ -107,6 +107,8 @@ describe("sesame migrate, run twice: the second run is a no-op", () => {
       "sesame_counters",
       "sesame_migrations",
       "sesame_passwords",
+      "sesame_recovery_codes",
+      "sesame_two_factors",
       "sesame_verificationTokens",
     ])
   })
@@ -125,8 +127,11 @@ describe("sesame schema", () => {
     expect(sqlite.stdout).toContain(`CREATE TABLE "sesame_sessions"`)
     for (const printed of [pg.stdout, sqlite.stdout]) expect(printed).toContain(`CREATE TABLE "sesame_passwords"`)
     expect(mysql.stdout).toContain("CREATE TABLE IF NOT EXISTS `sesame_counters`")
-    const renamed = await sesame(["schema", "--adapter", "pg", "--tables", "passwords=app_passwords,counters=app_counters"])
+    const renamed = await sesame(["schema", "--adapter", "pg", "--tables", "passwords=app_passwords,counters=app_counters,twoFactors=app_2fa,recoveryCodes=app_codes"])
     expect(renamed.stdout).toContain(`CREATE TABLE "app_passwords"`)
     expect(renamed.stdout).toContain(`CREATE TABLE "app_counters"`)
+    expect(renamed.stdout).toContain(`CREATE TABLE "app_2fa"`)
+    expect(renamed.stdout).toContain(`CREATE TABLE "app_codes"`)
+    for (const printed of [pg.stdout, mysql.stdout, sqlite.stdout]) expect(printed).toContain("-- 3: create second factors and recovery codes; add sessions' factors")
   })
 })

@@ -4,11 +4,21 @@
  * mysql2 with `dateStrings`: `YYYY-MM-DD hh:mm:ss.fff` in UTC), a boolean (0/1 or true/false) and a
  * 64-bit integer (a number or a string), and {@link readDate}, `Number` and `Boolean` absorb those
  * differences. An account's or session's absent optional fields are left out of the model rather
- * than set to null.
+ * than set to null. A session's factors are one text column ({@link writeFactors}).
  *
  * @module
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
+import type { AuthFactor } from "@sesame/core"
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterCounter,
+  AdapterPassword,
+  AdapterSession,
+  AdapterTwoFactor,
+  AdapterUser,
+  VerificationToken,
+} from "@sesame/core/adapters"
 
 export type Row = Record<string, unknown>
 
@@ -31,7 +41,7 @@ export const authenticatorColumns = [
   "name",
   "createdAt",
 ] as const
-/** Session columns an update may set. */
+/** Session columns an update may set. A session's factors are those of its sign-in: set once, by `createSession`. */
 export const sessionColumns = ["expires", "createdAt", "lastUsedAt", "userAgent"] as const
 
 const dateTime = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?Z?$/
@@ -51,6 +61,21 @@ export function readDate(value: unknown): Date | null {
     if (/^-?\d+$/.test(value)) return new Date(Number(value))
   }
   throw new TypeError(`Cannot read a date from the stored value ${JSON.stringify(String(value))}.`)
+}
+
+/**
+ * A session's factors as stored: comma-separated, as an authenticator's `transports` are (a
+ * factor's name never holds a comma), or null when the session has none.
+ */
+export function writeFactors(factors: AuthFactor[] | null | undefined): string | null {
+  return factors ? factors.join(",") : null
+}
+
+/** Stored factors as a list, or null when none were stored. */
+export function readFactors(value: unknown): AuthFactor[] | null {
+  if (value === null || value === undefined) return null
+  const text = String(value)
+  return (text === "" ? [] : text.split(",")) as AuthFactor[]
 }
 
 function withoutNulls(row: Row): Row {
@@ -85,6 +110,7 @@ export function toSession(row: Row): AdapterSession {
     createdAt: readDate(row.createdAt),
     lastUsedAt: readDate(row.lastUsedAt),
     userAgent: row.userAgent,
+    factors: readFactors(row.factors),
   }) as unknown as AdapterSession
 }
 
@@ -113,4 +139,14 @@ export function toPassword(row: Row): AdapterPassword {
 
 export function toCounter(row: Row): AdapterCounter {
   return { key: row.key as string, count: Number(row.count), expires: readDate(row.expires)! }
+}
+
+export function toTwoFactor(row: Row): AdapterTwoFactor {
+  return {
+    userId: row.userId as string,
+    method: row.method as AdapterTwoFactor["method"],
+    secret: (row.secret as string | null | undefined) ?? null,
+    enabledAt: readDate(row.enabledAt)!,
+    devicesRevokedAt: readDate(row.devicesRevokedAt),
+  }
 }

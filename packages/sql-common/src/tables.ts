@@ -1,5 +1,5 @@
 /**
- * Table names. Every SQL adapter lets the app rename its seven tables, and interpolates the names
+ * Table names. Every SQL adapter lets the app rename its nine tables, and interpolates the names
  * into SQL (identifiers cannot be bound parameters), so a name must be a plain identifier: letters,
  * digits and underscores, not starting with a digit. The length limit leaves room for the index
  * and constraint names derived from it (`<table>_provider_key`) within PostgreSQL's 63 and
@@ -8,7 +8,7 @@
  * @module
  */
 
-/** Names of the seven tables. Defaults: `sesame_users`, `sesame_accounts`, … */
+/** Names of the nine tables. Defaults: `sesame_users`, `sesame_accounts`, … */
 export interface TableNames {
   users: string
   accounts: string
@@ -19,6 +19,10 @@ export interface TableNames {
   passwords: string
   /** Attempt counters (brute-force defence), one row a key. */
   counters: string
+  /** Users' second factors, one row a user. */
+  twoFactors: string
+  /** The hashes of users' unused recovery codes, one row a code. */
+  recoveryCodes: string
 }
 
 export const defaultTableNames: TableNames = {
@@ -29,6 +33,8 @@ export const defaultTableNames: TableNames = {
   authenticators: "sesame_authenticators",
   passwords: "sesame_passwords",
   counters: "sesame_counters",
+  twoFactors: "sesame_two_factors",
+  recoveryCodes: "sesame_recovery_codes",
 }
 
 /** The table that records applied migrations, unless renamed. */

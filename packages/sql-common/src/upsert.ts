@@ -1,7 +1,7 @@
 /**
- * The two writes of the password and counter methods that must be one statement: an `INSERT` that,
+ * The writes of the password, counter and second-factor methods that must be one statement: an `INSERT` that,
  * meeting a stored row with the same key, updates that row instead. One statement is what makes
- * them safe under concurrency: two `setPassword`s for one user cannot both insert, and concurrent
+ * them safe under concurrency: two `setPassword`s (or `setTwoFactor`s) for one user cannot both insert, and concurrent
  * `incrementCounter`s of one key each add one to the count the other left (the database locks the
  * row between them), where a read followed by a write would lose counts.
  *
@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { AdapterPassword } from "@sesame/core/adapters"
+import type { AdapterPassword, AdapterTwoFactor } from "@sesame/core/adapters"
 import type { UpdateDialect } from "./update.js"
 
 /** An {@link UpdateDialect} that also says how the dialect writes an upsert. */
@@ -53,6 +53,23 @@ export function setPasswordSql(dialect: UpsertDialect, table: string, password: 
       `INSERT INTO ${quote(table)} (${columnList(dialect, ["userId", "hash", "updatedAt"])}) VALUES (${placeholder(1)}, ${placeholder(2)}, ${placeholder(3)}) ` +
       `${update} ${quote("hash")} = ${incoming("hash")}, ${quote("updatedAt")} = ${incoming("updatedAt")}${returning}`,
     params: [password.userId, password.hash, param(password.updatedAt)],
+  }
+}
+
+/**
+ * Inserts the user's second factor, or replaces every field of the one stored (`setTwoFactor`):
+ * a null `secret` or `devicesRevokedAt` overwrites the earlier value. The foreign key to the users
+ * table refuses an unknown user.
+ */
+export function setTwoFactorSql(dialect: UpsertDialect, table: string, twoFactor: AdapterTwoFactor): Statement {
+  const { quote, placeholder } = dialect
+  const { update, incoming, returning, param } = upsertParts(dialect, table, "userId")
+  const replaced = ["method", "secret", "enabledAt", "devicesRevokedAt"]
+  return {
+    sql:
+      `INSERT INTO ${quote(table)} (${columnList(dialect, ["userId", ...replaced])}) VALUES (${[1, 2, 3, 4, 5].map(placeholder).join(", ")}) ` +
+      `${update} ${replaced.map((c) => `${quote(c)} = ${incoming(c)}`).join(", ")}${returning}`,
+    params: [twoFactor.userId, twoFactor.method, twoFactor.secret, param(twoFactor.enabledAt), param(twoFactor.devicesRevokedAt)],
   }
 }
 

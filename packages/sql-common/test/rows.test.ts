@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { identifier, readDate, tableNames, toAccount, toAuthenticator, toSession } from "@sesame/sql-common"
+import { identifier, readDate, readFactors, tableNames, toAccount, toAuthenticator, toSession, toTwoFactor, writeFactors } from "@sesame/sql-common"
 
 describe("readDate", () => {
   it("reads milliseconds, Dates, 64-bit integer strings and UTC date-time strings", () => {
@@ -35,13 +35,50 @@ describe("rows", () => {
     const authenticator = toAuthenticator({ credentialID: "c", userId: "u", providerAccountId: "a", credentialPublicKey: "k", counter: "7", credentialDeviceType: "d", credentialBackedUp: 1, transports: null, name: null, createdAt: null })
     expect(authenticator).toEqual({ credentialID: "c", userId: "u", providerAccountId: "a", credentialPublicKey: "k", counter: 7, credentialDeviceType: "d", credentialBackedUp: true, transports: null })
     expect(toAuthenticator({ ...authenticator, credentialBackedUp: 0 }).credentialBackedUp).toBe(false)
-    expect(toSession({ sessionToken: "t", userId: "u", expires: 0, createdAt: null, lastUsedAt: null, userAgent: null })).toEqual({ sessionToken: "t", userId: "u", expires: new Date(0) })
+    expect(toSession({ sessionToken: "t", userId: "u", expires: 0, createdAt: null, lastUsedAt: null, userAgent: null, factors: null })).toEqual({ sessionToken: "t", userId: "u", expires: new Date(0) })
+  })
+
+  it("stores a session's factors as comma-separated text and reads them back as a list", () => {
+    expect(writeFactors(["password", "totp"])).toBe("password,totp")
+    expect(writeFactors(["webauthn"])).toBe("webauthn")
+    expect(writeFactors([])).toBe("")
+    expect(writeFactors(null)).toBeNull()
+    expect(writeFactors(undefined)).toBeNull()
+    expect(readFactors("password,totp")).toEqual(["password", "totp"])
+    expect(readFactors("")).toEqual([])
+    expect(readFactors(null)).toBeNull()
+    expect(readFactors(undefined)).toBeNull()
+    expect(toSession({ sessionToken: "t", userId: "u", expires: 0, factors: "password,remembered-device" })).toEqual({
+      sessionToken: "t",
+      userId: "u",
+      expires: new Date(0),
+      factors: ["password", "remembered-device"],
+    })
+  })
+
+  it("keeps a second factor's absent secret and revocation as null, and reads its dates", () => {
+    expect(toTwoFactor({ userId: "u", method: "email", secret: null, enabledAt: "2025-01-02 03:04:05.678", devicesRevokedAt: null })).toEqual({
+      userId: "u",
+      method: "email",
+      secret: null,
+      enabledAt: new Date("2025-01-02T03:04:05.678Z"),
+      devicesRevokedAt: null,
+    })
+    expect(toTwoFactor({ userId: "u", method: "totp", secret: "eyJ.a.b", enabledAt: 1, devicesRevokedAt: 2 })).toEqual({
+      userId: "u",
+      method: "totp",
+      secret: "eyJ.a.b",
+      enabledAt: new Date(1),
+      devicesRevokedAt: new Date(2),
+    })
   })
 })
 
 describe("table names", () => {
   it("defaults, overrides, and refuses anything but a short plain identifier", () => {
     expect(tableNames().verificationTokens).toBe("sesame_verificationTokens")
+    expect(tableNames()).toMatchObject({ twoFactors: "sesame_two_factors", recoveryCodes: "sesame_recovery_codes" })
+    expect(() => tableNames({ recoveryCodes: "codes; --" })).toThrow(/tables\.recoveryCodes/)
     expect(tableNames({ sessions: "app_sessions" }).sessions).toBe("app_sessions")
     for (const bad of ["", "1users", "a-b", "a b", `x"y`, "x;y", "users`", "é"]) expect(() => tableNames({ users: bad })).toThrow(TypeError)
     expect(() => tableNames({ users: "a".repeat(49) })).toThrow(/at most 48/)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { incrementCounterSql, setPasswordSql, type UpsertDialect } from "@sesame/sql-common"
+import { incrementCounterSql, setPasswordSql, setTwoFactorSql, type UpsertDialect } from "@sesame/sql-common"
 
 const postgres: UpsertDialect = { quote: (name) => `"${name}"`, placeholder: (position) => `$${position}`, returning: true, upsert: "on-conflict" }
 const mysql: UpsertDialect = { quote: (name) => `\`${name}\``, placeholder: () => "?", returning: false, upsert: "on-duplicate-key" }
@@ -27,6 +27,31 @@ describe("setPasswordSql", () => {
 
   it("passes the date through SQLite's toParameter", () => {
     expect(setPasswordSql(sqlite, "sesame_passwords", password).params).toEqual(["u1", password.hash, now.getTime()])
+  })
+})
+
+describe("setTwoFactorSql", () => {
+  const twoFactor = { userId: "u1", method: "email" as const, secret: null, enabledAt: now, devicesRevokedAt: null }
+
+  it("replaces every field of a stored factor, so that nulls overwrite earlier values", () => {
+    expect(setTwoFactorSql(postgres, "sesame_two_factors", twoFactor)).toEqual({
+      sql:
+        `INSERT INTO "sesame_two_factors" ("userId", "method", "secret", "enabledAt", "devicesRevokedAt") VALUES ($1, $2, $3, $4, $5) ON CONFLICT ("userId") DO UPDATE SET ` +
+        `"method" = excluded."method", "secret" = excluded."secret", "enabledAt" = excluded."enabledAt", "devicesRevokedAt" = excluded."devicesRevokedAt" RETURNING *`,
+      params: ["u1", "email", null, now, null],
+    })
+  })
+
+  it("writes MySQL's ON DUPLICATE KEY UPDATE, and SQLite's dates as milliseconds", () => {
+    const revoked = { ...twoFactor, method: "totp" as const, secret: "eyJ.x.y", devicesRevokedAt: expires }
+    expect(setTwoFactorSql(mysql, "t", revoked)).toEqual({
+      sql:
+        "INSERT INTO `t` (`userId`, `method`, `secret`, `enabledAt`, `devicesRevokedAt`) VALUES (?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE " +
+        "`method` = VALUES(`method`), `secret` = VALUES(`secret`), `enabledAt` = VALUES(`enabledAt`), `devicesRevokedAt` = VALUES(`devicesRevokedAt`)",
+      params: ["u1", "totp", "eyJ.x.y", now, expires],
+    })
+    expect(setTwoFactorSql(sqlite, "t", revoked).params).toEqual(["u1", "totp", "eyJ.x.y", now.getTime(), expires.getTime()])
+    expect(setTwoFactorSql(sqlite, "t", twoFactor).params).toEqual(["u1", "email", null, now.getTime(), null])
   })
 })
 

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { bigint, boolean, customType, datetime, index, int, mysqlTable, primaryKey, text, uniqueIndex, type MySqlColumn, type MySqlTable } from "drizzle-orm/mysql-core"
+import { bigint, boolean, customType, datetime, index, int, mysqlTable, primaryKey, text, uniqueIndex, varchar, type MySqlColumn, type MySqlTable } from "drizzle-orm/mysql-core"
 import { tableNames, type TableNames } from "./names.js"
 
 /** What the other tables and the adapter need of a users table. */
@@ -61,7 +61,7 @@ export interface MysqlTablesOptions<U extends UsersTable> {
   users?: U
 }
 
-/** The seven tables, named as `options` say. */
+/** The nine tables, named as `options` say. */
 export function mysqlTables<U extends UsersTable = DefaultUsers>(options: MysqlTablesOptions<U> = {}) {
   const n = tableNames(options.names)
   const users = options.users ?? (usersTable(n.users) as unknown as U)
@@ -100,6 +100,8 @@ export function mysqlTables<U extends UsersTable = DefaultUsers>(options: MysqlT
       createdAt: time("createdAt"),
       lastUsedAt: time("lastUsedAt"),
       userAgent: text("userAgent"),
+      /** How the user signed in, comma-separated (`password,totp`); null when not recorded. */
+      factors: text("factors"),
     },
     (t) => [index(`${n.sessions}_userId_idx`).on(t.userId)],
   )
@@ -144,7 +146,26 @@ export function mysqlTables<U extends UsersTable = DefaultUsers>(options: MysqlT
     expires: time("expires").notNull(),
   })
 
-  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters }
+  // The secret is a compact JWE of a few hundred characters: unbounded text.
+  const twoFactors = mysqlTable(n.twoFactors, {
+    userId: userId().primaryKey(),
+    method: varchar("method", { length: 255, enum: ["totp", "email"] }).notNull(),
+    secret: text("secret"),
+    enabledAt: time("enabledAt").notNull(),
+    devicesRevokedAt: time("devicesRevokedAt"),
+  })
+
+  // The primary key leads with userId, so it also serves the lookups of a user's codes.
+  const recoveryCodes = mysqlTable(
+    n.recoveryCodes,
+    {
+      userId: userId(),
+      hash: key("hash").notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.userId, t.hash] })],
+  )
+
+  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes }
 }
 
 const defaults = mysqlTables()
@@ -155,3 +176,5 @@ export const verificationTokens = defaults.verificationTokens
 export const authenticators = defaults.authenticators
 export const passwords = defaults.passwords
 export const counters = defaults.counters
+export const twoFactors = defaults.twoFactors
+export const recoveryCodes = defaults.recoveryCodes

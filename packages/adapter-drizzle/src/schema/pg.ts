@@ -52,7 +52,7 @@ export interface PgTablesOptions<U extends UsersTable> {
   users?: U
 }
 
-/** The seven tables, named and placed as `options` say. */
+/** The nine tables, named and placed as `options` say. */
 export function pgTables<U extends UsersTable = DefaultUsers>(options: PgTablesOptions<U> = {}) {
   const n = tableNames(options.names)
   const table = (options.schema ? pgSchema(options.schema).table.bind(pgSchema(options.schema)) : pgTable) as typeof pgTable
@@ -92,6 +92,8 @@ export function pgTables<U extends UsersTable = DefaultUsers>(options: PgTablesO
       createdAt: time("createdAt"),
       lastUsedAt: time("lastUsedAt"),
       userAgent: text("userAgent"),
+      /** How the user signed in, comma-separated (`password,totp`); null when not recorded. */
+      factors: text("factors"),
     },
     (t) => [index(`${n.sessions}_userId_idx`).on(t.userId)],
   )
@@ -136,7 +138,26 @@ export function pgTables<U extends UsersTable = DefaultUsers>(options: PgTablesO
     expires: time("expires").notNull(),
   })
 
-  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters }
+  // The secret is a compact JWE of a few hundred characters: unbounded text.
+  const twoFactors = table(n.twoFactors, {
+    userId: userId().primaryKey(),
+    method: text("method", { enum: ["totp", "email"] }).notNull(),
+    secret: text("secret"),
+    enabledAt: time("enabledAt").notNull(),
+    devicesRevokedAt: time("devicesRevokedAt"),
+  })
+
+  // The primary key leads with userId, so it also serves the lookups of a user's codes.
+  const recoveryCodes = table(
+    n.recoveryCodes,
+    {
+      userId: userId(),
+      hash: text("hash").notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.userId, t.hash] })],
+  )
+
+  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes }
 }
 
 const defaults = pgTables()
@@ -147,3 +168,5 @@ export const verificationTokens = defaults.verificationTokens
 export const authenticators = defaults.authenticators
 export const passwords = defaults.passwords
 export const counters = defaults.counters
+export const twoFactors = defaults.twoFactors
+export const recoveryCodes = defaults.recoveryCodes

@@ -49,7 +49,7 @@ export interface SqliteTablesOptions<U extends UsersTable> {
   users?: U
 }
 
-/** The seven tables, named as `options` say. */
+/** The nine tables, named as `options` say. */
 export function sqliteTables<U extends UsersTable = DefaultUsers>(options: SqliteTablesOptions<U> = {}) {
   const n = tableNames(options.names)
   const users = options.users ?? (usersTable(n.users) as unknown as U)
@@ -88,6 +88,8 @@ export function sqliteTables<U extends UsersTable = DefaultUsers>(options: Sqlit
       createdAt: time("createdAt"),
       lastUsedAt: time("lastUsedAt"),
       userAgent: text("userAgent"),
+      /** How the user signed in, comma-separated (`password,totp`); null when not recorded. */
+      factors: text("factors"),
     },
     (t) => [index(`${n.sessions}_userId_idx`).on(t.userId)],
   )
@@ -132,7 +134,26 @@ export function sqliteTables<U extends UsersTable = DefaultUsers>(options: Sqlit
     expires: time("expires").notNull(),
   })
 
-  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters }
+  // The secret is a compact JWE of a few hundred characters: unbounded text.
+  const twoFactors = sqliteTable(n.twoFactors, {
+    userId: userId().primaryKey(),
+    method: text("method", { enum: ["totp", "email"] }).notNull(),
+    secret: text("secret"),
+    enabledAt: time("enabledAt").notNull(),
+    devicesRevokedAt: time("devicesRevokedAt"),
+  })
+
+  // The primary key leads with userId, so it also serves the lookups of a user's codes.
+  const recoveryCodes = sqliteTable(
+    n.recoveryCodes,
+    {
+      userId: userId(),
+      hash: text("hash").notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.userId, t.hash] })],
+  )
+
+  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes }
 }
 
 const defaults = sqliteTables()
@@ -143,3 +164,5 @@ export const verificationTokens = defaults.verificationTokens
 export const authenticators = defaults.authenticators
 export const passwords = defaults.passwords
 export const counters = defaults.counters
+export const twoFactors = defaults.twoFactors
+export const recoveryCodes = defaults.recoveryCodes

@@ -36,6 +36,8 @@ export function guarded(store: Store): Store {
     updateOne: guard(store.updateOne),
     removeOne: guard(store.removeOne),
     upsert: guard(store.upsert),
+    insertMany: guard(store.insertMany),
+    count: guard(store.count),
     remove: guard(store.remove),
     transaction: guard((fn) => store.transaction((tx) => fn(guarded(tx)))),
   }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Table } from "drizzle-orm"
+import { count, type Table } from "drizzle-orm"
 import type { MySqlDatabase, MySqlQueryResultHKT, MySqlTable, PreparedQueryHKTBase } from "drizzle-orm/mysql-core"
 import type { Row, Store } from "./types.js"
 
@@ -53,6 +53,13 @@ export function mysqlStore(db: MySqlDb, inTransaction = false): Store {
       const row = await store.find(table, key)
       if (!row) throw new Error("The upserted row could not be read back.")
       return row
+    },
+    async insertMany(table, rows) {
+      await db.insert(t(table)).values(rows)
+    },
+    async count(table, where) {
+      const [row] = await db.select({ count: count() }).from(t(table)).where(where)
+      return Number(row?.count ?? 0)
     },
     async remove(table, where) {
       return affectedRows(await db.delete(t(table)).where(where))

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { SQL, Table } from "drizzle-orm"
+import { count, type SQL, type Table } from "drizzle-orm"
 import type { PgColumn, PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core"
 import type { Row, Store } from "./types.js"
 
@@ -35,6 +35,13 @@ export function pgStore(db: PgDb, inTransaction = false): Store {
     async upsert(table, values, target, set) {
       const [row] = await db.insert(t(table)).values(values).onConflictDoUpdate({ target: target as PgColumn, set }).returning()
       return row as Row
+    },
+    async insertMany(table, rows) {
+      await db.insert(t(table)).values(rows)
+    },
+    async count(table, where) {
+      const [row] = await db.select({ count: count() }).from(t(table)).where(where)
+      return Number(row?.count ?? 0)
     },
     async remove(table: Table, where: SQL) {
       return (await db.delete(t(table)).where(where).returning()).length

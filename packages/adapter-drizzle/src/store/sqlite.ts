@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { sql, type Table } from "drizzle-orm"
+import { count, sql, type Table } from "drizzle-orm"
 import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core"
 import { Gate } from "@sesame/sql-common"
 import type { Row, Store } from "./types.js"
@@ -48,6 +48,15 @@ export function sqliteStore(db: SqliteDb, gate = new Gate(), inTransaction = fal
       await ready()
       const [row] = await db.insert(t(table)).values(values).onConflictDoUpdate({ target: target as SQLiteColumn, set }).returning()
       return row as Row
+    },
+    async insertMany(table, rows) {
+      await ready()
+      await db.insert(t(table)).values(rows)
+    },
+    async count(table, where) {
+      await ready()
+      const [row] = await db.select({ count: count() }).from(t(table)).where(where)
+      return Number(row?.count ?? 0)
     },
     async remove(table, where) {
       await ready()

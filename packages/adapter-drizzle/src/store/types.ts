@@ -1,5 +1,5 @@
 /**
- * What the adapter needs of a dialect: seven statements and a transaction. Each dialect implements
+ * What the adapter needs of a dialect: nine statements and a transaction. Each dialect implements
  * them with its own Drizzle query builder (`pg.ts`, `mysql.ts`, `sqlite.ts`), so the adapter's
  * rules are written once (`../adapter.ts`).
  *
@@ -31,7 +31,14 @@ export interface Store {
    * before left). Resolves with the row as it is after the statement, which `key` selects.
    */
   upsert(table: Table, values: Row, target: Column, set: Row, key: SQL): Promise<Row>
-  /** Deletes the rows `where` selects; resolves with how many there were. */
+  /** Inserts every row of `rows` (at least one) in one statement. */
+  insertMany(table: Table, rows: Row[]): Promise<void>
+  /** How many rows `where` selects. */
+  count(table: Table, where: SQL): Promise<number>
+  /**
+   * Deletes the rows `where` selects; resolves with how many there were. Of concurrent calls for
+   * one row, exactly one counts it.
+   */
   remove(table: Table, where: SQL): Promise<number>
   /**
    * Runs `fn` with a store bound to one transaction: committed when `fn` resolves, rolled back

@@ -11,8 +11,9 @@ import { passwords } from "./passwords.js"
 import { head, tail } from "./runtime.js"
 import { sessions } from "./sessions.js"
 import { tokens } from "./tokens.js"
+import { twoFactors } from "./two-factors.js"
 import { users } from "./users.js"
 
-export const script = [head, users, accounts, sessions, tokens, authenticators, passwords, counters, tail].join("\n")
+export const script = [head, users, accounts, sessions, tokens, authenticators, passwords, counters, twoFactors, tail].join("\n")
 
 export const scriptSha = createHash("sha1").update(script).digest("hex")

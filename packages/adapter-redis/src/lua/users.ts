@@ -1,7 +1,8 @@
 /**
  * Users, with the email index kept in step: `email:<email>` names the user, and creating or
  * renaming to a taken address fails inside the script, so two clients racing for one address
- * cannot both win. Deleting a user deletes its accounts, sessions, authenticators and password.
+ * cannot both win. Deleting a user deletes its accounts, sessions, authenticators, password,
+ * second factor and recovery codes.
  *
  * @module
  */
@@ -55,6 +56,8 @@ OPS.deleteUser = function(id)
   del(userSessionsKey(id))
   del(userAuthenticatorsKey(id))
   del(passwordKey(id))
+  del(twoFactorKey(id))
+  del(recoveryCodesKey(id))
   del(emailKey(redis.call('HGET', key, 'email')))
   del(key)
   return user

@@ -1,6 +1,6 @@
 /**
  * An adapter that keeps everything in memory: for tests, examples and quick starts. It implements
- * the whole contract, including authenticators, session management, passwords and counters, with
+ * the whole contract, including authenticators, session management, passwords, counters and second factors, with
  * the same integrity rules as the SQL adapters: unique emails, unique (provider, providerAccountId),
  * unique session tokens and credential ids, references to existing users, and cascading deletes.
  * Every value is copied in and out, so callers never share objects with the store. A counter's
@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterUser, VerificationToken } from "./types.js"
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterTwoFactor, AdapterUser, VerificationToken } from "./types.js"
 
 /** The adapter plus its raw tables, for tests that inspect what was stored. */
 export interface MemoryAdapter extends Required<Omit<Adapter, "transaction">> {
@@ -20,6 +20,9 @@ export interface MemoryAdapter extends Required<Omit<Adapter, "transaction">> {
     authenticators: Map<string, AdapterAuthenticator>
     passwords: Map<string, AdapterPassword>
     counters: Map<string, AdapterCounter>
+    twoFactors: Map<string, AdapterTwoFactor>
+    /** Per user, the hashes of their unused recovery codes. */
+    recoveryCodes: Map<string, Set<string>>
   }
 }
 
@@ -39,6 +42,8 @@ export function MemoryAdapter(): MemoryAdapter {
   const authenticators = new Map<string, AdapterAuthenticator>()
   const passwords = new Map<string, AdapterPassword>()
   const counters = new Map<string, AdapterCounter>()
+  const twoFactors = new Map<string, AdapterTwoFactor>()
+  const recoveryCodes = new Map<string, Set<string>>()
 
   const userByEmail = (email: string) => [...users.values()].find((u) => u.email === email) ?? null
   const requireUser = (id: string) => {
@@ -52,7 +57,7 @@ export function MemoryAdapter(): MemoryAdapter {
   }
 
   return {
-    tables: { users, accounts, sessions, verificationTokens, authenticators, passwords, counters },
+    tables: { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes },
 
     async createUser(user) {
       if (userByEmail(user.email)) throw new Error("A user with this email already exists.")
@@ -92,6 +97,8 @@ export function MemoryAdapter(): MemoryAdapter {
       for (const [key, session] of sessions) if (session.userId === id) sessions.delete(key)
       for (const [key, authenticator] of authenticators) if (authenticator.userId === id) authenticators.delete(key)
       passwords.delete(id)
+      twoFactors.delete(id)
+      recoveryCodes.delete(id)
       return copy(user)
     },
 
@@ -229,6 +236,30 @@ export function MemoryAdapter(): MemoryAdapter {
     },
     async deleteCounter(key) {
       counters.delete(key)
+    },
+
+    async getTwoFactor(userId) {
+      const twoFactor = twoFactors.get(userId)
+      return twoFactor ? copy(twoFactor) : null
+    },
+    async setTwoFactor(twoFactor) {
+      requireUser(twoFactor.userId)
+      twoFactors.set(twoFactor.userId, copy(twoFactor))
+      return copy(twoFactor)
+    },
+    async deleteTwoFactor(userId) {
+      twoFactors.delete(userId)
+      recoveryCodes.delete(userId)
+    },
+    async setRecoveryCodes(userId, hashes) {
+      requireUser(userId)
+      recoveryCodes.set(userId, new Set(hashes))
+    },
+    async useRecoveryCode(userId, hash) {
+      return recoveryCodes.get(userId)?.delete(hash) ?? false
+    },
+    async countRecoveryCodes(userId) {
+      return recoveryCodes.get(userId)?.size ?? 0
     },
   }
 }

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { Account, Awaitable, User } from "../types.js"
+import type { Account, AuthFactor, Awaitable, User } from "../types.js"
 
 /** A user as stored. */
 export interface AdapterUser extends User {
@@ -40,6 +40,11 @@ export interface AdapterSession {
   lastUsedAt?: Date | null
   /** The `User-Agent` of the request that started the session. */
   userAgent?: string | null
+  /**
+   * How the user proved who they are at the sign-in that started the session (`["password",
+   * "totp"]`). Stored by adapters that implement second factors (`getTwoFactor`).
+   */
+  factors?: AuthFactor[] | null
 }
 
 /** A single-use email sign-in token as stored. */
@@ -85,6 +90,24 @@ export interface AdapterCounter {
   expires: Date
 }
 
+/**
+ * A user's second factor as stored. A user has at most one: codes from an authenticator app
+ * (`totp`), or codes sent to their email address (`email`).
+ */
+export interface AdapterTwoFactor {
+  userId: string
+  method: "totp" | "email"
+  /** The TOTP secret, encrypted under the app's secret (a compact JWE); null for `email`. */
+  secret: string | null
+  /** When the user turned it on (after a first code confirmed it). */
+  enabledAt: Date
+  /**
+   * "Remember this device" cookies issued before this instant no longer skip the second factor:
+   * set when the user's sessions are ended everywhere. Null when never.
+   */
+  devicesRevokedAt: Date | null
+}
+
 /** The persistence contract. */
 export interface Adapter {
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
@@ -92,7 +115,7 @@ export interface Adapter {
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>
   getUserByAccount?(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
-  /** Removes the user with their accounts, sessions, authenticators and password. */
+  /** Removes the user with their accounts, sessions, authenticators, password, second factor and recovery codes. */
   deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>
   linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>
   unlinkAccount?(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterAccount | undefined | void>
@@ -141,6 +164,21 @@ export interface Adapter {
   getCounter?(key: string): Awaitable<AdapterCounter | null>
   /** Removes the counter `key` (nothing when it is missing). */
   deleteCounter?(key: string): Awaitable<void>
+  /** The user's second factor, or null when they have none. */
+  getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
+  /** Stores the user's second factor, replacing any earlier one. Throws for an unknown user. */
+  setTwoFactor?(twoFactor: AdapterTwoFactor): Awaitable<AdapterTwoFactor>
+  /** Removes the user's second factor and their recovery codes (nothing when they have none). */
+  deleteTwoFactor?(userId: string): Awaitable<void>
+  /** Replaces all of the user's recovery codes with these hashes (an empty list removes them). */
+  setRecoveryCodes?(userId: string, hashes: string[]): Awaitable<void>
+  /**
+   * Removes the user's recovery code with this hash, in one atomic step, and says whether it was
+   * there: of two concurrent calls with one hash, exactly one gets `true`.
+   */
+  useRecoveryCode?(userId: string, hash: string): Awaitable<boolean>
+  /** How many unused recovery codes the user has. */
+  countRecoveryCodes?(userId: string): Awaitable<number>
   /**
    * Runs `fn` with an adapter bound to one transaction: committed when `fn` resolves, rolled back
    * when it throws.

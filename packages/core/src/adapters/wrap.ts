@@ -53,6 +53,12 @@ const methods: AdapterMethod[] = [
   "incrementCounter",
   "getCounter",
   "deleteCounter",
+  "getTwoFactor",
+  "setTwoFactor",
+  "deleteTwoFactor",
+  "setRecoveryCodes",
+  "useRecoveryCode",
+  "countRecoveryCodes",
 ]
 
 /** Wraps `adapter` for internal use. */

@@ -21,7 +21,9 @@ export const lookupIndexes: IndexShape[] = [
   { table: "sesame_authenticators", unique: false, columns: ["userId"] },
   { table: "sesame_passwords", unique: true, columns: ["userId"] },
   { table: "sesame_counters", unique: true, columns: ["key"] },
+  { table: "sesame_two_factors", unique: true, columns: ["userId"] },
+  { table: "sesame_recovery_codes", unique: true, columns: ["userId", "hash"] },
 ]
 
-/** The tables whose foreign key to users cascades on delete. */
-export const cascadingTables = ["sesame_accounts", "sesame_authenticators", "sesame_passwords", "sesame_sessions"]
+/** The tables whose foreign key to users cascades on delete, sorted by name. */
+export const cascadingTables = ["sesame_accounts", "sesame_authenticators", "sesame_passwords", "sesame_recovery_codes", "sesame_sessions", "sesame_two_factors"]

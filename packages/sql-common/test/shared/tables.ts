@@ -12,7 +12,9 @@ export const defaultTables = [
   "sesame_counters",
   "sesame_migrations",
   "sesame_passwords",
+  "sesame_recovery_codes",
   "sesame_sessions",
+  "sesame_two_factors",
   "sesame_users",
   "sesame_verificationTokens",
 ]
@@ -26,4 +28,6 @@ export const renamedTables: TableNames = {
   authenticators: "app_passkeys",
   passwords: "app_passwords",
   counters: "app_counters",
+  twoFactors: "app_two_factors",
+  recoveryCodes: "app_recovery_codes",
 }
