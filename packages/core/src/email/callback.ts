@@ -1,5 +1,5 @@
 /**
- * `GET|POST callback/:email-provider`: following a sign-in link.
+ * `GET|POST callback/:email-provider`: following a sign-in link, or typing a one-time code.
  *
  * Opening the link (`GET`, and so `HEAD`) consumes nothing: it shows a page whose one button posts
  * the link's parameters back with a CSRF token minted for that page (see
@@ -13,6 +13,14 @@
  * ends on the error page with `Verification`. With secrets being rotated, a link made under an
  * older secret still works: each secret's hash is tried in turn.
  *
+ * A `POST` with a `code` field is a code typed on the verify-request page (`code.ts`). The code is
+ * good only with the binding the browser got when it asked for it (the sealed emailCode cookie):
+ * without that cookie (another browser), or with one that is altered or expired, the answer is
+ * `Verification`, as for an expired link. The right code signs in exactly as the link would; a
+ * wrong one goes back to the verify-request page (`error=InvalidCode`) while tries remain; an
+ * expired code, or the fifth wrong try, ends the binding and goes to the sign-in page with
+ * `error=Verification`, to ask for a new one.
+ *
  * @module
  */
 import { signIn } from "../account/sign-in.js"
@@ -22,8 +30,11 @@ import { Verification } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { confirmEmailPage } from "../pages/confirm-email.js"
-import { translatorFor } from "../pages/where.js"
-import { callbackEndpoint, maxLinkParameterLength } from "./links.js"
+import { signInPageUrl, translatorFor } from "../pages/where.js"
+import { counterStoreFor } from "../password/counters.js"
+import { codeSubject, twoFactorThrottle } from "../password/throttle.js"
+import { checkEmailCode, clearBinding, readBinding } from "./code.js"
+import { callbackEndpoint, maxLinkParameterLength, verifyRequestUrl } from "./links.js"
 import { isPrefetch } from "./prefetch.js"
 import type { EmailProvider } from "./resolve.js"
 import { emailTokenPurpose } from "./token.js"
@@ -80,6 +91,45 @@ async function confirm(ctx: RequestContext, provider: EmailProvider): Promise<In
   return signIn(ctx, { kind: "email", provider, email: link.email })
 }
 
+/** The sign-in page with `error=Verification`: the code cannot be used any more, a new one must be asked for. */
+async function askForNewCode(ctx: RequestContext): Promise<InternalResponse> {
+  const url = new URL(signInPageUrl(ctx))
+  const callbackUrl = await ctx.callbackUrl()
+  if (callbackUrl !== `${ctx.origin}/`) url.searchParams.set("callbackUrl", callbackUrl)
+  url.searchParams.set("error", "Verification")
+  return { redirect: url.href, cookies: ctx.setCookies }
+}
+
+/** The verify-request page's code form again, with `error`. */
+function backToCodeForm(ctx: RequestContext, provider: EmailProvider, error: "InvalidCode" | "TooManyAttempts"): InternalResponse {
+  const url = new URL(verifyRequestUrl(ctx, provider))
+  url.searchParams.set("error", error)
+  return { redirect: url.href, cookies: ctx.setCookies }
+}
+
+async function confirmCode(ctx: RequestContext, provider: EmailProvider): Promise<InternalResponse> {
+  const bound = await readBinding(ctx)
+  if (!bound || bound.provider !== provider.id) {
+    clearBinding(ctx)
+    throw new Verification("A sign-in code came without the cookie of the browser that asked for it, or with one that is altered, expired or for another provider.")
+  }
+  const typed = typeof ctx.body.code === "string" ? ctx.body.code : ""
+  const counters = counterStoreFor(undefined, provider.adapter)
+  // Wrong codes are counted per address too, across every code sent to it: each code's own five
+  // tries would otherwise allow five more guesses per code an attacker has sent.
+  const throttled = { throttle: twoFactorThrottle(counters), subject: codeSubject(ctx, `email-code:${bound.email}`) }
+  const result = await checkEmailCode(provider.adapter, counters, provider.tokenSecrets, bound.binding, typed, throttled)
+  if (result === "ok") {
+    clearBinding(ctx)
+    return signIn(ctx, { kind: "email", provider, email: bound.email })
+  }
+  if (result === "wrong" || result === "throttled") return backToCodeForm(ctx, provider, result === "wrong" ? "InvalidCode" : "TooManyAttempts")
+  clearBinding(ctx)
+  ctx.config.logger.debug(`email sign-in: a code of provider "${provider.id}" was ${result === "expired" ? "used after it expired" : "tried too many times"}`)
+  return askForNewCode(ctx)
+}
+
 export function emailCallback(ctx: RequestContext, provider: EmailProvider): Promise<InternalResponse> {
-  return ctx.method === "POST" ? confirm(ctx, provider) : showConfirmation(ctx, provider)
+  if (ctx.method !== "POST") return showConfirmation(ctx, provider)
+  return ctx.body.code === undefined ? confirm(ctx, provider) : confirmCode(ctx, provider)
 }

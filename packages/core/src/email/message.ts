@@ -1,17 +1,19 @@
 /**
- * The built-in sign-in email: a subject, a plain-text part and an HTML part, in the language the
- * request's `Accept-Language` picks from the same catalogues as the pages (with the app's
- * `messages` overrides).
+ * The built-in sign-in emails (the link, a one-time code, or both): a subject, a plain-text part and
+ * an HTML part, in the language the request's `Accept-Language` picks from the same catalogues as
+ * the pages (with the app's `messages` overrides).
  *
  * The HTML is built for mail clients, not browsers: a table layout and inline styles (clients drop
  * `<style>` elements and ignore most CSS), no images and no script. Every value is escaped by the
  * `html` template; the brand colour is used only when it matches the theme's colour grammar, which
  * has no quotes or semicolons, so it cannot leave its `style` attribute. The link appears twice, as a
- * button and written out, for clients that show no buttons.
+ * button and written out, for clients that show no buttons. A code is shown large, in a monospace
+ * font, as one run of digits that a double click selects whole; the plain-text part has it on a
+ * line of its own.
  *
  * @module
  */
-import { html } from "../pages/html.js"
+import { html, type SafeHtml } from "../pages/html.js"
 import type { Translator } from "../pages/i18n.js"
 import { brandColours } from "../pages/theme.js"
 import type { Theme } from "../types.js"
@@ -48,12 +50,9 @@ export interface LinkEmailText {
   notice: string
 }
 
-/** An email whose one action is `url`, in the pages' look; the sign-in email and the password provider's emails are made here. */
-export function linkEmail(text: LinkEmailText, { url, theme }: Pick<VerificationEmailParams, "url" | "theme">, t: Translator): VerificationEmail {
-  const { subject, lead, button, notice } = text
-  const brand = brandColours(theme.brandColor, theme.buttonText) ?? { background: palette.brand, text: palette.brandText }
-  const plain = `${subject}\n\n${lead}\n${url}\n\n${notice}\n`
-  const body = html`<!doctype html>
+/** The document around every email: the card, the heading (the subject), `content`, and the notice as the last line. */
+function emailDocument(subject: string, content: SafeHtml, notice: string, t: Translator): string {
+  return html`<!doctype html>
 <html lang="${t.lang}">
 <head>
 <meta charset="utf-8">
@@ -67,12 +66,7 @@ export function linkEmail(text: LinkEmailText, { url, theme }: Pick<Verification
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:480px;background:${palette.card};border:1px solid ${palette.border};border-radius:12px">
 <tr><td style="padding:32px 28px;${font};font-size:16px;line-height:1.5;color:${palette.text}">
 <h1 style="margin:0 0 24px;font-size:22px;line-height:1.3">${subject}</h1>
-<p style="margin:0 0 24px">${lead}</p>
-<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px"><tr>
-<td style="border-radius:8px;background:${brand.background}"><a href="${url}" target="_blank" style="display:inline-block;padding:12px 28px;border:1px solid ${brand.background};border-radius:8px;${font};font-size:16px;font-weight:600;color:${brand.text};text-decoration:none">${button}</a></td>
-</tr></table>
-<p style="margin:0 0 8px;font-size:14px;color:${palette.muted}">${t.t("email.copy")}</p>
-<p style="margin:0 0 24px;font-size:14px;word-break:break-all"><a href="${url}" style="color:${palette.link}">${url}</a></p>
+${content}
 <p style="margin:0;font-size:14px;color:${palette.muted}">${notice}</p>
 </td></tr>
 </table>
@@ -80,12 +74,54 @@ export function linkEmail(text: LinkEmailText, { url, theme }: Pick<Verification
 </table>
 </body>
 </html>
-`
-  return { subject, text: plain, html: body.value }
+`.value
+}
+
+/** The lead, the button and the link written out. */
+function linkBlock(lead: string, button: string, { url, theme }: Pick<VerificationEmailParams, "url" | "theme">, t: Translator): SafeHtml {
+  const brand = brandColours(theme.brandColor, theme.buttonText) ?? { background: palette.brand, text: palette.brandText }
+  return html`<p style="margin:0 0 24px">${lead}</p>
+<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px"><tr>
+<td style="border-radius:8px;background:${brand.background}"><a href="${url}" target="_blank" style="display:inline-block;padding:12px 28px;border:1px solid ${brand.background};border-radius:8px;${font};font-size:16px;font-weight:600;color:${brand.text};text-decoration:none">${button}</a></td>
+</tr></table>
+<p style="margin:0 0 8px;font-size:14px;color:${palette.muted}">${t.t("email.copy")}</p>
+<p style="margin:0 0 24px;font-size:14px;word-break:break-all"><a href="${url}" style="color:${palette.link}">${url}</a></p>`
+}
+
+/** An email whose one action is `url`, in the pages' look; the sign-in email and the password provider's emails are made here. */
+export function linkEmail(text: LinkEmailText, params: Pick<VerificationEmailParams, "url" | "theme">, t: Translator): VerificationEmail {
+  const { subject, lead, button, notice } = text
+  const plain = `${subject}\n\n${lead}\n${params.url}\n\n${notice}\n`
+  return { subject, text: plain, html: emailDocument(subject, linkBlock(lead, button, params, t), notice, t) }
 }
 
 /** The sign-in email. */
 export function verificationEmail({ url, host, theme }: VerificationEmailParams, t: Translator): VerificationEmail {
   const text = { subject: t.t("email.subject", { host }), lead: t.t("email.open"), button: t.t("email.button"), notice: t.t("email.notice") }
   return linkEmail(text, { url, theme }, t)
+}
+
+export interface CodeEmailParams {
+  /** The six-digit code. */
+  code: string
+  /** How many minutes the code works. */
+  minutes: number
+  /** The site's host, shown in the subject and heading. */
+  host: string
+  /** The sign-in link, when the email carries one beside the code. */
+  url?: string
+  theme: Readonly<Required<Theme>>
+}
+
+/** The email with a one-time code: the code alone (`code: "only"`, a second factor), or the code and the sign-in link. */
+export function codeEmail({ code, minutes, host, url, theme }: CodeEmailParams, t: Translator): VerificationEmail {
+  const subject = t.t("codeEmail.subject", { host })
+  const lead = t.t("codeEmail.lead")
+  const notice = t.t(url === undefined ? "codeEmail.notice" : "codeEmail.noticeWithLink", { minutes: String(minutes) })
+  const codeBlock = html`<p style="margin:0 0 16px">${lead}</p>
+<p style="margin:0 0 24px;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:32px;font-weight:700;letter-spacing:6px;color:${palette.text}"><span style="user-select:all;-webkit-user-select:all">${code}</span></p>`
+  const content = url === undefined ? codeBlock : html`${codeBlock}
+${linkBlock(t.t("codeEmail.link"), t.t("email.button"), { url, theme }, t)}`
+  const plain = url === undefined ? `${subject}\n\n${lead}\n\n${code}\n\n${notice}\n` : `${subject}\n\n${lead}\n\n${code}\n\n${t.t("codeEmail.link")}\n${url}\n\n${notice}\n`
+  return { subject, text: plain, html: emailDocument(subject, content, notice, t) }
 }

@@ -28,8 +28,10 @@ export interface EmailProvider {
   readonly normalize: (identifier: string) => string
   readonly generateToken: () => Awaitable<string>
   readonly rateLimit: ResolvedRateLimit | undefined
-  /** The secrets a link's token is hashed with, newest first: the provider's own `secret`, else the configuration's. */
+  /** The secrets a link's token (and a first-factor code) is hashed with, newest first: the provider's own `secret`, else the configuration's. */
   readonly tokenSecrets: readonly string[]
+  /** What a sign-in email carries: the link (`off`: no code), the link and a code, or only a code. */
+  readonly code: "off" | "beside-link" | "only"
 }
 
 export interface EmailResolveOptions {
@@ -53,6 +55,13 @@ function checkCount(id: string, option: string, value: unknown): void {
   if (value !== false && (typeof value !== "number" || !Number.isInteger(value) || value < 1)) {
     invalid(id, `\`rateLimit.${option}\` must be a whole number of at least 1, or false; got ${JSON.stringify(value)}.`)
   }
+}
+
+function resolveCode(id: string, value: unknown): EmailProvider["code"] {
+  if (value === undefined || value === false) return "off"
+  if (value === true) return "beside-link"
+  if (value === "only") return "only"
+  invalid(id, `\`code\` must be true, false or "only"; got ${JSON.stringify(value)}.`)
 }
 
 function resolveRateLimit(id: string, input: EmailRateLimitOptions | false | undefined, trustProxy: boolean): ResolvedRateLimit | undefined {
@@ -104,5 +113,6 @@ export function resolveEmailProvider(provider: EmailConfig, options: EmailResolv
     generateToken: provider.generateVerificationToken ?? defaultVerificationToken,
     rateLimit: resolveRateLimit(id, provider.rateLimit, options.trustProxy),
     tokenSecrets: Object.freeze(provider.secret ? [provider.secret] : [...options.secrets]),
+    code: resolveCode(id, provider.code),
   }
 }

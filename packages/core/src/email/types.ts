@@ -1,11 +1,14 @@
 /**
- * Types of the `email` provider kind (magic links).
+ * Types of the `email` provider kind (magic links, and one-time codes beside or instead of them).
  *
  * @module
  */
 import type { Awaitable, CommonProviderOptions, Theme } from "../types.js"
 
-/** The built-in verification email, localised for the request and themed: send it as it is, or write your own. */
+/**
+ * The built-in email, localised for the request and themed: the sign-in link, a one-time code, or
+ * both. Send it as it is, or write your own.
+ */
 export interface VerificationEmail {
   subject: string
   /** The plain-text part. */
@@ -18,18 +21,27 @@ export interface VerificationEmail {
 export interface SendVerificationRequestParams {
   /** The normalised email address to send to. */
   identifier: string
-  /** The sign-in link. It is a bearer credential until it is used or expires: never log it. */
+  /**
+   * The sign-in link. It is a bearer credential until it is used or expires: never log it. In an
+   * email with only a code (`code: "only"`, or a second factor) there is no link: it is then the
+   * page where the code is typed.
+   */
   url: string
-  /** When the link stops working. */
+  /** When the link stops working (with only a code: when the code does). */
   expires: Date
   /** The provider, with its defaults filled in. */
   provider: EmailConfig
-  /** The raw token in the link (only a keyed hash of it is stored). Never log it. */
+  /** The raw token in the link (only a keyed hash of it is stored); with only a code, the code. Never log it. */
   token: string
+  /**
+   * The six-digit one-time code, when one is sent (the provider's `code` option, or a second
+   * factor). It signs its holder in, in the browser that asked for it, for 10 minutes: never log it.
+   */
+  code?: string
   theme: Theme
   /** The sign-in request (its `Accept-Language` picked the language of `message`). */
   request: Request
-  /** The built-in email for this link, in the request's language. */
+  /** The built-in email for this link and/or code, in the request's language. */
   message: VerificationEmail
 }
 
@@ -107,4 +119,12 @@ export interface EmailConfig extends CommonProviderOptions {
   apiKey?: string
   /** Limits on how many links can be requested; `false` turns them off. */
   rateLimit?: EmailRateLimitOptions | false
+  /**
+   * Also sends a six-digit one-time code, for people who read their mail on another device than
+   * the one they sign in on: `true` puts it in the email beside the link, `"only"` sends just the
+   * code (no link is made). The code is typed on the verify-request page, in the browser that asked
+   * for it (a sealed cookie binds them); it lasts 10 minutes and allows 5 tries. It also lets this
+   * provider send codes as a second factor (`twoFactor`). Default `false`: links only.
+   */
+  code?: boolean | "only"
 }
