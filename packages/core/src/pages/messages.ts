@@ -37,6 +37,10 @@ export interface Messages {
   "signin.error.WebAuthnVerificationError": string
   /** A password sign-in with the right password for an address not confirmed yet; a new link was sent. */
   "signin.error.EmailNotVerified": string
+  /** A two-factor sign-in that expired or was already finished: the first step must be done again. */
+  "signin.error.TwoFactorExpired": string
+  /** Too many wrong second-factor codes ended the sign-in. */
+  "signin.error.TwoFactorLocked": string
   /** Any other `?error=` value. */
   "signin.error.Default": string
   /** The password form's password field. */
@@ -56,6 +60,30 @@ export interface Messages {
   "verify.body": string
   /** Link to the site; `{host}` is its host name. */
   "verify.host": string
+  /** The verify-request page when a one-time code was emailed: only the code, or the code beside the link. */
+  "verify.code.body": string
+  "verify.code.bodyWithLink": string
+  /** The code field's label, and the form's button. */
+  "verify.code.label": string
+  "verify.code.button": string
+  /** Link back to the sign-in page, to ask for another code. */
+  "verify.code.again": string
+  /** The typed code is not the one sent. */
+  "verify.code.error.InvalidCode": string
+  /** The code expired or had too many wrong tries. */
+  "verify.code.error.TooManyAttempts": string
+  "verify.code.error.CodeExpired": string
+  /** Any other `?error=` value (never shown as received). */
+  "verify.code.error.Default": string
+  /** The email with a one-time code; `{host}` is the site's host name. */
+  "codeEmail.subject": string
+  /** Above the code. */
+  "codeEmail.lead": string
+  /** Above the link, when the email has one beside the code. */
+  "codeEmail.link": string
+  /** The last line; `{minutes}` is how long the code works. */
+  "codeEmail.notice": string
+  "codeEmail.noticeWithLink": string
   /** Link from the error page to the sign-in page. */
   "error.back": string
   "error.heading.Configuration": string
@@ -144,6 +172,77 @@ export interface Messages {
   "email.copy": string
   /** The email's last line: single use, limited time, ignore if unexpected. */
   "email.notice": string
+  /** The two-factor challenge (the step after the first factor); also the heading of its settings page. */
+  "twofactor.heading": string
+  /** The challenge's lead: an authenticator app's code, or a code sent by email (the address is never shown). */
+  "twofactor.totp.lead": string
+  "twofactor.email.lead": string
+  /** Status line after a code was emailed. */
+  "twofactor.email.sent": string
+  "twofactor.email.resend": string
+  "twofactor.code.label": string
+  "twofactor.button": string
+  /** The "remember this device" checkbox; `{duration}` is a number of days with its unit ("30 days"). */
+  "twofactor.remember": string
+  /** Links between the code form and the recovery-code form. */
+  "twofactor.recovery.link": string
+  "twofactor.totp.link": string
+  "twofactor.email.link": string
+  "twofactor.recovery.lead": string
+  "twofactor.recovery.label": string
+  /** Under the recovery-code field: its shape. */
+  "twofactor.recovery.hint": string
+  /** Back to the sign-in page from the challenge. */
+  "twofactor.cancel": string
+  "twofactor.error.InvalidCode": string
+  "twofactor.error.TooManyAttempts": string
+  /** Too many attempts, when the wait is known; `{when}` is a relative time ("in 5 minutes"). */
+  "twofactor.error.TooManyAttempts.wait": string
+  "twofactor.error.SendFailed": string
+  "twofactor.error.Default": string
+  /** Turning the second factor on: the QR code, the key as text, the code that confirms it. */
+  "twofactor.setup.heading": string
+  "twofactor.setup.lead": string
+  /** The QR code's accessible name. */
+  "twofactor.setup.qr": string
+  "twofactor.setup.key": string
+  /** Link with the `otpauth:` URI, for an authenticator app on the same device. */
+  "twofactor.setup.open": string
+  "twofactor.setup.code": string
+  "twofactor.setup.button": string
+  /** When codes by email are offered instead of an app. */
+  "twofactor.setup.email.lead": string
+  "twofactor.setup.email.button": string
+  "twofactor.back": string
+  "twofactor.done": string
+  /** Status lines after turning the second factor on or off. */
+  "twofactor.notice.enabled": string
+  "twofactor.notice.disabled": string
+  /** The settings page once it is on; `{date}` is the date it was turned on. */
+  "twofactor.status.totp": string
+  "twofactor.status.email": string
+  /** `{count}` is how many unused recovery codes remain. */
+  "twofactor.status.recovery": string
+  /** The field asking for a current code before a change. */
+  "twofactor.manage.code": string
+  "twofactor.regenerate.heading": string
+  "twofactor.regenerate.body": string
+  "twofactor.regenerate.button": string
+  "twofactor.disable.heading": string
+  "twofactor.disable.button": string
+  /** The page that shows new recovery codes, once. */
+  "twofactor.codes.heading": string
+  "twofactor.codes.lead": string
+  "twofactor.codes.once": string
+  /** Label of the box holding every code, for copying. */
+  "twofactor.codes.copy": string
+  "twofactor.codes.continue": string
+  /** "Confirm it's you": a fresh code before a sensitive action. */
+  "reauth.heading": string
+  "reauth.lead": string
+  "reauth.button": string
+  /** Link to the sign-in page instead. */
+  "reauth.signin": string
 }
 
 export type MessageKey = keyof Messages

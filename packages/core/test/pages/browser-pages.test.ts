@@ -11,6 +11,7 @@ import type { MessageKey } from "../../src/pages/messages.js"
 import { builtInCatalogues } from "../../src/pages/locales/index.js"
 import { startApp, type BrowserApp } from "./browser-app.js"
 import { passwordLinks, type PasswordLinks } from "./fixtures.js"
+import { renderTwoFactorFixture, twoFactorCases } from "./two-factor-fixtures.js"
 
 const suite = "pages"
 const lightBackground = "rgb(243, 244, 246)"
@@ -121,6 +122,37 @@ const passwordPages: PageCase[] = [
   },
 ]
 
+/** The two-factor pages, rendered by their page functions and served to Chromium by a route (see `serveTwoFactorPages`). */
+const twoFactorPages: PageCase[] = twoFactorCases.map((c) => ({
+  name: `two-factor-${c.name}`,
+  path: `/two-factor-fixture/${c.name}`,
+  status: 200,
+  heading: builtInCatalogues.get("en")![c.headingKey],
+  headingKey: c.headingKey,
+  ...(c.shows ? { shows: c.shows } : {}),
+}))
+
+/** The forms the two-factor pages posted, as received (their actions are answered with a plain page). */
+const twoFactorPosts: { path: string; form: URLSearchParams }[] = []
+
+/**
+ * Answers `/two-factor-fixture/*` in `context` from the page functions, with their own headers
+ * (CSP included), as `Auth()` would send them; a form posted there is recorded.
+ */
+async function serveTwoFactorPages(context: BrowserContext): Promise<void> {
+  await context.route("**/two-factor-fixture/**", async (route) => {
+    const request = route.request()
+    if (request.method() === "POST") {
+      twoFactorPosts.push({ path: new URL(request.url()).pathname, form: new URLSearchParams(request.postData() ?? "") })
+      await route.fulfill({ contentType: "text/html; charset=utf-8", body: '<!doctype html><html lang="en"><title>Posted</title><h1>Posted</h1></html>' })
+      return
+    }
+    const response = renderTwoFactorFixture(new Request(request.url(), { headers: await request.allHeaders() }))
+    if (!response) return route.fulfill({ status: 404, body: "not found" })
+    await route.fulfill({ status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() })
+  })
+}
+
 let browser: Browser
 let app: BrowserApp
 /** The links of Ada's emails: she signed up, then asked for a new password. */
@@ -132,6 +164,7 @@ beforeAll(async () => {
   links = await passwordLinks(app.password, app.origin, "ada@example.com")
   for (const scheme of ["light", "dark"] as const) {
     contexts.set(scheme, await browser.newContext({ colorScheme: scheme, viewport: { width: 480, height: 860 } }))
+    await serveTwoFactorPages(contexts.get(scheme)!)
   }
 })
 
@@ -239,7 +272,7 @@ describe("each page, in the light and the dark scheme", () => {
     expect(await cspViolations(), scheme).toEqual([])
   }
 
-  for (const c of [...pages, ...passwordPages]) {
+  for (const c of [...pages, ...passwordPages, ...twoFactorPages]) {
     it(`${c.name}: ${c.status}, each palette, focus rings, no CSP violation, no serious or critical axe finding`, async () => {
       await Promise.all([check("light", c), check("dark", c)])
     })
@@ -295,6 +328,42 @@ describe("the password provider's pages in each language", () => {
       await opened.page.close()
     })
   }
+})
+
+describe("the two-factor pages in each language", () => {
+  for (const [lang, catalogue] of builtInCatalogues) {
+    it(`${lang}: lang, the heading in ${lang}, no serious or critical axe finding, no CSP violation`, async () => {
+      const opened = await newPage(contexts.get("light")!)
+      for (const c of twoFactorPages) {
+        const { page, status } = await visit(opened, c.path, lang)
+        expect(status, c.name).toBe(c.status)
+        expect(await page.evaluate(() => document.documentElement.lang), c.name).toBe(lang)
+        const heading = await page.locator("h1").innerText()
+        expect(heading, `${lang} ${c.name}`).toBe(catalogue[c.headingKey!])
+        if (lang === "en") expect(heading, c.name).toBe(c.heading)
+        else expect(heading, `${lang} ${c.name} is in English`).not.toBe(c.heading)
+        if (["two-factor-challenge-totp", "two-factor-setup-new", "two-factor-recovery-codes"].includes(c.name)) await saveScreenshot(page, suite, `${c.name}-${lang}`)
+        const axe = await runAxe(page)
+        const blocking = [...axe.byImpact.critical, ...axe.byImpact.serious]
+        expect(blocking, `${lang} ${c.name}: ${describeViolations(blocking)}`).toEqual([])
+      }
+      expect(await opened.cspViolations()).toEqual([])
+      await opened.page.close()
+    })
+  }
+
+  it("draws the QR code square, dark on white, in the dark scheme too", async () => {
+    const { page } = await open(contexts.get("dark")!, "/two-factor-fixture/setup-new")
+    const qr = page.getByRole("img", { name: "QR code to add your account to an authenticator app" })
+    const box = (await qr.boundingBox())!
+    expect(box.width).toBeGreaterThan(150)
+    expect(box.height).toBe(box.width)
+    // What the page paints, after its stylesheet (not only the attributes): white ground, black modules.
+    const colours = await qr.evaluate((svg) => [getComputedStyle(svg.querySelector("rect")!).fill, getComputedStyle(svg.querySelector("path")!).fill])
+    expect(colours).toEqual(["rgb(255, 255, 255)", "rgb(0, 0, 0)"])
+    await saveScreenshot(page, suite, "two-factor-setup-new-qr-dark")
+    await page.close()
+  })
 })
 
 describe("the every-kind sign-in page", () => {
@@ -362,6 +431,45 @@ describe("keyboard", () => {
     const mail = app.password.mails.findLast((m) => m.to === "kay@example.com")
     expect(mail?.kind).toBe("verify-email")
     expect(await cspViolations()).toEqual([])
+    await page.close()
+  })
+
+  it("answers the two-factor challenge with the keyboard alone: type the code, Tab, Space ticks “remember”, Enter posts", async () => {
+    const { page, cspViolations } = await open(contexts.get("light")!, "/two-factor-fixture/challenge-totp")
+    // The code field has the focus as the page loads (the first stop), then the page in order.
+    const stops = await tabThrough(page)
+    expect(stops.map((s) => s.name)).toEqual(["code", "remember", "Continue", "Use a recovery code instead", "Cancel and go back to sign-in"])
+    await page.reload()
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("twofactor-code")
+    await page.keyboard.type("123 456")
+    await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("twofactor-remember")
+    await page.keyboard.press("Space")
+    await page.keyboard.press("Shift+Tab")
+    await saveScreenshot(page, suite, "two-factor-challenge-keyboard-filled")
+    const before = twoFactorPosts.length
+    await Promise.all([page.waitForURL(/\/two-factor-fixture\/post\/two-factor$/), page.keyboard.press("Enter")])
+    const posted = twoFactorPosts.slice(before)
+    expect(posted.map((p) => [p.path, Object.fromEntries(p.form)])).toEqual([
+      ["/two-factor-fixture/post/two-factor", { csrfToken: "f".repeat(64), code: "123 456", remember: "1" }],
+    ])
+    expect(await cspViolations()).toEqual([])
+    await page.close()
+  })
+
+  it("turns to the recovery-code form with the keyboard, and posts a recovery code", async () => {
+    const { page } = await open(contexts.get("light")!, "/two-factor-fixture/challenge-totp")
+    const stops = await tabThrough(page)
+    const link = stops.findIndex((s) => s.name === "Use a recovery code instead")
+    await page.reload()
+    for (let i = 0; i < link; i++) await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement).innerText)).toBe("Use a recovery code instead")
+    await Promise.all([page.waitForURL(/\/challenge-recovery$/), page.keyboard.press("Enter")])
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("twofactor-recovery-code")
+    await page.keyboard.type("abcde-fghij")
+    const before = twoFactorPosts.length
+    await Promise.all([page.waitForURL(/\/post\/two-factor$/), page.keyboard.press("Enter")])
+    expect(Object.fromEntries(twoFactorPosts[before]!.form)).toEqual({ csrfToken: "f".repeat(64), recoveryCode: "abcde-fghij" })
     await page.close()
   })
 
