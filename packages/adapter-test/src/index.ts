@@ -20,10 +20,13 @@ import type {
   AdapterCounter,
   AdapterPassword,
   AdapterSession,
+  AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
 } from "@sesame/core/adapters"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { method } from "./method.js"
+import { twoFactorFlowTests } from "./two-factor-flow.js"
 
 /** Raw reads of the store, each returning null when the row is absent. */
 export interface AdapterTestDb {
@@ -37,10 +40,14 @@ export interface AdapterTestDb {
   password?(userId: string): Promise<AdapterPassword | null>
   /** The stored counter, expired or not. */
   counter?(key: string): Promise<AdapterCounter | null>
+  /** The user's stored second factor. */
+  twoFactor?(userId: string): Promise<AdapterTwoFactor | null>
+  /** The hashes of the user's stored recovery codes, in any order ([] when there are none). */
+  recoveryCodes?(userId: string): Promise<string[]>
 }
 
 /** Optional parts of the contract an adapter may leave out; their tests are then skipped. */
-export type AdapterFeature = "authenticators" | "sessionManagement" | "accountManagement" | "transactions" | "passwords" | "counters"
+export type AdapterFeature = "authenticators" | "sessionManagement" | "accountManagement" | "transactions" | "passwords" | "counters" | "twoFactor"
 
 export interface AdapterTestOptions {
   /** The title of the suite. */
@@ -101,11 +108,16 @@ function authenticatorFixture(userId: string, overrides: Partial<AdapterAuthenti
   }
 }
 
-/** The adapter's method, or a failure that says which method the adapter lacks. */
-function method<K extends keyof Adapter>(adapter: Adapter, name: K): NonNullable<Adapter[K]> {
-  const fn = adapter[name]
-  if (typeof fn !== "function") throw new Error(`The adapter does not implement ${String(name)}.`)
-  return (fn as (...args: unknown[]) => unknown).bind(adapter) as NonNullable<Adapter[K]>
+/** A recovery code's hash as Sesame stores it: 64 lowercase hex digits (SHA-256). */
+const codeHash = () => (crypto.randomUUID() + crypto.randomUUID()).replaceAll("-", "")
+
+/**
+ * A TOTP secret as Sesame stores it: a compact JWE (`dir`, A256GCM) of a 20-byte secret, about
+ * 300 characters, longer than the 255 a `VARCHAR(255)` column would keep.
+ */
+function jweFixture(): string {
+  const part = (bytes: number) => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(bytes)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+  return `eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIiwia2lkIjoic2VzYW1lLXRvdHAtc2VjcmV0LXYxIn0..${part(12)}.${part(150)}.${part(16)}`
 }
 
 /** Registers the conformance suite for `options.adapter`. */
@@ -574,6 +586,186 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         }
       })
     })
+
+    describe.skipIf(skip.has("twoFactor"))("second factors", () => {
+      const totp = (userId: string, overrides: Partial<AdapterTwoFactor> = {}): AdapterTwoFactor => ({
+        userId,
+        method: "totp",
+        secret: jweFixture(),
+        enabledAt: seconds(-day),
+        devicesRevokedAt: null,
+        ...overrides,
+      })
+      const email = (userId: string, overrides: Partial<AdapterTwoFactor> = {}): AdapterTwoFactor => ({
+        userId,
+        method: "email",
+        secret: null,
+        enabledAt: seconds(),
+        devicesRevokedAt: seconds(-60_000),
+        ...overrides,
+      })
+      const sorted = (hashes: string[]) => [...hashes].sort()
+
+      it("setTwoFactor stores a TOTP factor and returns it; getTwoFactor reads it; a user without one gets null", async () => {
+        const user = await createUser()
+        expect(await a("getTwoFactor")(user.id)).toBeNull()
+        const factor = totp(user.id)
+        expect(factor.secret!.length).toBeGreaterThan(255)
+        expect(await a("setTwoFactor")(factor)).toEqual(factor)
+        expect(await a("getTwoFactor")(user.id)).toEqual(factor)
+        if (db.twoFactor) expect(await db.twoFactor(user.id)).toEqual(factor)
+        expect(await a("getTwoFactor")(crypto.randomUUID())).toBeNull()
+      })
+
+      it("keeps an email factor's null secret, and a devicesRevokedAt date", async () => {
+        const user = await createUser()
+        const factor = email(user.id)
+        expect(await a("setTwoFactor")(factor)).toEqual(factor)
+        const read = await a("getTwoFactor")(user.id)
+        expect(read).toEqual(factor)
+        expect(read?.enabledAt).toBeInstanceOf(Date)
+        expect(read?.devicesRevokedAt).toBeInstanceOf(Date)
+        if (db.twoFactor) expect(await db.twoFactor(user.id)).toEqual(factor)
+      })
+
+      it("setTwoFactor replaces the earlier factor, nulls included", async () => {
+        const user = await createUser()
+        await a("setTwoFactor")(totp(user.id))
+        const revoked = email(user.id)
+        expect(await a("setTwoFactor")(revoked)).toEqual(revoked)
+        expect(await a("getTwoFactor")(user.id)).toEqual(revoked)
+        // Back to TOTP: the revocation date goes, a secret comes.
+        const again = totp(user.id, { enabledAt: seconds() })
+        expect(await a("setTwoFactor")(again)).toEqual(again)
+        expect(await a("getTwoFactor")(user.id)).toEqual(again)
+        if (db.twoFactor) expect(await db.twoFactor(user.id)).toEqual(again)
+      })
+
+      it("setTwoFactor and setRecoveryCodes throw for an unknown user", async () => {
+        const userId = crypto.randomUUID()
+        await expect(Promise.resolve().then(() => a("setTwoFactor")(totp(userId)))).rejects.toBeInstanceOf(Error)
+        await expect(Promise.resolve().then(() => a("setRecoveryCodes")(userId, [codeHash()]))).rejects.toBeInstanceOf(Error)
+        await expect(Promise.resolve().then(() => a("setRecoveryCodes")(userId, []))).rejects.toBeInstanceOf(Error)
+        expect(await a("getTwoFactor")(userId)).toBeNull()
+        expect(await a("countRecoveryCodes")(userId)).toBe(0)
+        if (db.twoFactor) expect(await db.twoFactor(userId)).toBeNull()
+      })
+
+      it("deleteTwoFactor removes the factor and the recovery codes, and does nothing for a user without one", async () => {
+        const user = await createUser()
+        const other = await createUser()
+        const theirs = [codeHash(), codeHash()]
+        await a("setTwoFactor")(totp(user.id))
+        await a("setRecoveryCodes")(user.id, [codeHash(), codeHash(), codeHash()])
+        await a("setTwoFactor")(email(other.id))
+        await a("setRecoveryCodes")(other.id, theirs)
+        await a("deleteTwoFactor")(user.id)
+        expect(await a("getTwoFactor")(user.id)).toBeNull()
+        expect(await a("countRecoveryCodes")(user.id)).toBe(0)
+        if (db.twoFactor) expect(await db.twoFactor(user.id)).toBeNull()
+        if (db.recoveryCodes) expect(await db.recoveryCodes(user.id)).toEqual([])
+        await a("deleteTwoFactor")(user.id)
+        await a("deleteTwoFactor")(crypto.randomUUID())
+        expect(await db.user(user.id)).toEqual(user)
+        expect((await a("getTwoFactor")(other.id))?.method).toBe("email")
+        expect(await a("countRecoveryCodes")(other.id)).toBe(2)
+        if (db.recoveryCodes) expect(sorted(await db.recoveryCodes(other.id))).toEqual(sorted(theirs))
+      })
+
+      it("setRecoveryCodes replaces the earlier set; countRecoveryCodes counts them", async () => {
+        const user = await createUser()
+        expect(await a("countRecoveryCodes")(user.id)).toBe(0)
+        const first = Array.from({ length: 10 }, codeHash)
+        await a("setRecoveryCodes")(user.id, first)
+        expect(await a("countRecoveryCodes")(user.id)).toBe(10)
+        if (db.recoveryCodes) expect(sorted(await db.recoveryCodes(user.id))).toEqual(sorted(first))
+        const second = Array.from({ length: 3 }, codeHash)
+        await a("setRecoveryCodes")(user.id, second)
+        expect(await a("countRecoveryCodes")(user.id)).toBe(3)
+        if (db.recoveryCodes) expect(sorted(await db.recoveryCodes(user.id))).toEqual(sorted(second))
+        expect(await a("useRecoveryCode")(user.id, first[0]!)).toBe(false)
+        await a("setRecoveryCodes")(user.id, [])
+        expect(await a("countRecoveryCodes")(user.id)).toBe(0)
+        if (db.recoveryCodes) expect(await db.recoveryCodes(user.id)).toEqual([])
+        expect(await a("useRecoveryCode")(user.id, second[0]!)).toBe(false)
+        expect(await a("countRecoveryCodes")(crypto.randomUUID())).toBe(0)
+      })
+
+      it("useRecoveryCode is true once, then false; a wrong hash, or another user's, is false", async () => {
+        const user = await createUser()
+        const other = await createUser()
+        const mine = [codeHash(), codeHash(), codeHash()]
+        const theirs = codeHash()
+        await a("setRecoveryCodes")(user.id, mine)
+        await a("setRecoveryCodes")(other.id, [theirs])
+        expect(await a("useRecoveryCode")(user.id, mine[0]!)).toBe(true)
+        expect(await a("useRecoveryCode")(user.id, mine[0]!)).toBe(false)
+        expect(await a("countRecoveryCodes")(user.id)).toBe(2)
+        if (db.recoveryCodes) expect(sorted(await db.recoveryCodes(user.id))).toEqual(sorted(mine.slice(1)))
+        expect(await a("useRecoveryCode")(user.id, codeHash())).toBe(false)
+        // Hashes compare exactly: the same digits in upper case are another value.
+        expect(await a("useRecoveryCode")(user.id, mine[1]!.toUpperCase())).toBe(false)
+        expect(await a("useRecoveryCode")(user.id, theirs)).toBe(false)
+        expect(await a("useRecoveryCode")(other.id, mine[1]!)).toBe(false)
+        expect(await a("countRecoveryCodes")(user.id)).toBe(2)
+        expect(await a("countRecoveryCodes")(other.id)).toBe(1)
+        expect(await a("useRecoveryCode")(other.id, theirs)).toBe(true)
+        expect(await a("countRecoveryCodes")(other.id)).toBe(0)
+      })
+
+      it("concurrent uses of one recovery code: exactly one gets true, every time", async () => {
+        // As with verification tokens: a read-then-delete lets two through often enough to show.
+        const user = await createUser()
+        for (let round = 0; round < 5; round++) {
+          const hash = codeHash()
+          await a("setRecoveryCodes")(user.id, [hash, codeHash()])
+          const results = await Promise.all(Array.from({ length: 10 }, () => a("useRecoveryCode")(user.id, hash)))
+          expect(results.filter((r) => r === true)).toHaveLength(1)
+          expect(await a("countRecoveryCodes")(user.id)).toBe(1)
+        }
+      })
+
+      it("createSession stores how the user signed in; getSessionAndUser returns it, and null for a session without", async () => {
+        const user = await createUser()
+        const signedIn: AdapterSession = { sessionToken: `f-${unique()}`, userId: user.id, expires: seconds(day), factors: ["password", "totp"] }
+        const plain: AdapterSession = { sessionToken: `p-${unique()}`, userId: user.id, expires: seconds(day) }
+        expect((await a("createSession")(signedIn)).factors).toEqual(["password", "totp"])
+        await a("createSession")(plain)
+        expect((await a("getSessionAndUser")(signedIn.sessionToken))?.session.factors).toEqual(["password", "totp"])
+        expect((await db.session(signedIn.sessionToken))?.factors).toEqual(["password", "totp"])
+        // Absent or null: either says the sign-in's factors were not recorded.
+        const found = await a("getSessionAndUser")(plain.sessionToken)
+        expect(found?.session.sessionToken).toBe(plain.sessionToken)
+        expect(found?.session.factors ?? null).toBeNull()
+        // Extending a session keeps the factors of its sign-in.
+        await a("updateSession")({ sessionToken: signedIn.sessionToken, expires: seconds(2 * day) })
+        expect((await a("getSessionAndUser")(signedIn.sessionToken))?.session.factors).toEqual(["password", "totp"])
+        if (!skip.has("sessionManagement")) {
+          const listed = await a("listSessionsByUserId")(user.id)
+          expect(listed.find((s) => s.sessionToken === signedIn.sessionToken)?.factors).toEqual(["password", "totp"])
+          expect(listed.find((s) => s.sessionToken === plain.sessionToken)?.factors ?? null).toBeNull()
+        }
+      })
+
+      it("deleteUser removes the user's second factor and recovery codes", async () => {
+        const user = await createUser()
+        const other = await createUser()
+        await a("setTwoFactor")(totp(user.id))
+        await a("setRecoveryCodes")(user.id, [codeHash(), codeHash()])
+        await a("setTwoFactor")(totp(other.id))
+        await a("setRecoveryCodes")(other.id, [codeHash()])
+        await a("deleteUser")(user.id)
+        expect(await a("getTwoFactor")(user.id)).toBeNull()
+        expect(await a("countRecoveryCodes")(user.id)).toBe(0)
+        if (db.twoFactor) expect(await db.twoFactor(user.id)).toBeNull()
+        if (db.recoveryCodes) expect(await db.recoveryCodes(user.id)).toEqual([])
+        expect((await a("getTwoFactor")(other.id))?.method).toBe("totp")
+        expect(await a("countRecoveryCodes")(other.id)).toBe(1)
+      })
+    })
+
+    // Needs passwords (the first factor) besides second factors, and the counters these imply.
+    twoFactorFlowTests(adapter, db, skip.has("twoFactor") || skip.has("passwords") || skip.has("counters"))
 
     describe.skipIf(skip.has("transactions"))("transactions", () => {
       it("commits every write of a transaction that succeeds", async () => {

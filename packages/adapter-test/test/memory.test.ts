@@ -2,7 +2,7 @@ import { MemoryAdapter } from "@sesame/core/adapters"
 import { runAdapterTests } from "@sesame/adapter-test"
 
 const adapter = MemoryAdapter()
-const { users, accounts, sessions, verificationTokens, authenticators, passwords, counters } = adapter.tables
+const { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes } = adapter.tables
 
 runAdapterTests({
   name: "MemoryAdapter",
@@ -17,5 +17,7 @@ runAdapterTests({
     authenticator: async (id) => authenticators.get(id) ?? null,
     password: async (userId) => passwords.get(userId) ?? null,
     counter: async (key) => counters.get(key) ?? null,
+    twoFactor: async (userId) => twoFactors.get(userId) ?? null,
+    recoveryCodes: async (userId) => [...(recoveryCodes.get(userId) ?? [])],
   },
 })

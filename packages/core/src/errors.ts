@@ -41,6 +41,7 @@ export type ErrorType =
   | "OAuthSignInError"
   | "SessionTokenError"
   | "SignOutError"
+  | "TwoFactorError"
   | "UnsupportedStrategy"
   | "UntrustedHost"
   | "Verification"
@@ -254,6 +255,14 @@ export class SessionTokenError extends AuthError {
 /** Signing out failed. */
 export class SignOutError extends AuthError {
   override readonly type = "SignOutError" as const
+}
+/**
+ * A second factor could not be used for a reason of the server's: a TOTP secret that none of the
+ * configured secrets opens (a secret was removed before its rotation was done), or a code that
+ * could not be sent. Logged; the user sees the challenge's own messages.
+ */
+export class TwoFactorError extends AuthError {
+  override readonly type = "TwoFactorError" as const
 }
 /** A provider's `profile` callback threw or returned no id. */
 export class OAuthProfileParseError extends AuthError {

@@ -27,6 +27,7 @@ export type {
   Account,
   AppProvider,
   AuthConfig,
+  AuthFactor,
   Awaitable,
   CallbacksOptions,
   CommonProviderOptions,
@@ -47,7 +48,9 @@ export type {
   SignInEventMessage,
   SignInFailureMessage,
   PasswordChangeMessage,
+  SecondFactorParams,
   Theme,
+  TwoFactorOptions,
   User,
 } from "./types.js"
 export type { CredentialInput, CredentialsConfig, CredentialsThrottleOptions } from "./credentials/types.js"
@@ -101,6 +104,13 @@ export {
   type SetPasswordOptions,
 } from "./password/account.js"
 export type { PasswordConfig, PasswordEmailKind, PasswordEmailParams } from "./password/types.js"
+export {
+  requireRecentSignIn,
+  twoFactorStatus,
+  type RecentSignIn,
+  type RecentSignInOptions,
+  type TwoFactorStatus,
+} from "./two-factor/server.js"
 export {
   deletePasskey,
   listPasskeys,

@@ -101,7 +101,30 @@ export interface CommonProviderOptions {
   /** Shown on the sign-in button: "Sign in with <name>". */
   name: string
   type: ProviderType
+  /**
+   * Whether a sign-in with this provider asks for the user's second factor, when they have turned
+   * one on (see `twoFactor`). Default `true`. A function decides per sign-in, e.g. to trust an
+   * identity provider that says it asked for its own second factor:
+   * `secondFactor: ({ profile }) => !(profile?.amr as string[] | undefined)?.includes("mfa")`.
+   * A passkey sign-in with user verification never asks: it is two factors already.
+   */
+  secondFactor?: boolean | ((params: SecondFactorParams) => Awaitable<boolean>)
 }
+
+/** What a provider's `secondFactor` function decides on. */
+export interface SecondFactorParams {
+  user: User | AdapterUser
+  account: Account | null
+  /** OAuth/OIDC: the profile (with the ID token's claims, such as `amr`). */
+  profile?: Profile
+}
+
+/**
+ * How a user proved who they are in one sign-in: the first factor, named by its provider's kind,
+ * then the second factor when one was asked: an authenticator app's code (`totp`), a code sent by
+ * email (`email-code`), a recovery code, or a device remembered from an earlier sign-in.
+ */
+export type AuthFactor = ProviderType | "totp" | "email-code" | "recovery-code" | "remembered-device"
 
 /** Any provider object. An OAuth provider may be typed with its own profile type (`AnyOAuthConfig`). */
 export type Provider = OAuthConfig | AnyOAuthConfig | CredentialsConfig | EmailConfig | WebAuthnConfig | PasswordConfig
@@ -163,6 +186,11 @@ export interface JWTCallbackParams {
   /** On OAuth sign-in only. */
   profile?: Profile
   trigger?: "signIn" | "signUp" | "update"
+  /**
+   * On sign-in and sign-up only: how the user proved who they are, first factor first
+   * (`["password", "totp"]`). The token keeps it as its `factors` claim.
+   */
+  factors?: AuthFactor[]
   /** @deprecated Use `trigger === "signUp"`. */
   isNewUser?: boolean
   /** With trigger `update`: the data the client sent. Validate it before trusting it. */
@@ -179,6 +207,12 @@ export interface SessionCallbackParams {
   token: JWT
   /** Database strategy only: the user from the adapter. */
   user?: AdapterUser
+  /**
+   * How the user proved who they are when the session started (`["password", "totp"]`): with
+   * either strategy (JWT sessions also carry it as `token.factors`). Undefined for a session
+   * started before Sesame recorded it, or by an adapter that does not store it.
+   */
+  factors?: AuthFactor[]
   /** With trigger `update`: the data the client sent. Validate it before trusting it. */
   newSession?: unknown
   trigger?: "update"
@@ -251,6 +285,11 @@ export interface EventCallbacks {
    * password or its hash. `sessionsEnded` counts the database sessions that were ended with it.
    */
   passwordChange: (message: PasswordChangeMessage) => Awaitable<void>
+  /**
+   * A user turned their second factor on (`enabled`, with its method), off (`disabled`), or made
+   * new recovery codes (`recovery-codes`). Never carries a secret or a code.
+   */
+  twoFactorChange: (message: { user: AdapterUser; change: "enabled" | "disabled" | "recovery-codes"; method: "totp" | "email" }) => Awaitable<void>
   /** The user was deleted with everything stored for them (`deleteUser`). */
   deleteUser: (message: { user: AdapterUser }) => Awaitable<void>
   /** JWT strategy: `session` and `token`; database strategy: `session`. */
@@ -287,8 +326,31 @@ export interface SessionOptions {
    * its `absoluteMaxAge`.
    */
   absoluteMaxAge?: number
+  /**
+   * How recent, in seconds, a sign-in must be for a sensitive action (changing the second factor,
+   * adding a passkey, setting a first password, deleting the account, and `requireRecentSignIn`
+   * without its own `maxAge`). An older session is asked to prove who it is again first.
+   * Default 10 minutes.
+   */
+  freshAge?: number
 }
 
+/** The `twoFactor` option: a second factor after the first, for users who turn one on. */
+export interface TwoFactorOptions {
+  /** The name authenticator apps show for the account. Default: the app's host name. */
+  issuer?: string
+  /**
+   * "Remember this device": for how many seconds a browser that passed the second factor may skip
+   * it on later sign-ins (the user ticks a box). Off (`false`) by default. A remembered device is
+   * forgotten when the user's sessions are ended everywhere or the second factor changes.
+   */
+  rememberDevice?: number | false
+  /**
+   * Offer codes sent by email as a second factor, for users without an authenticator app. Needs an
+   * `email` provider with `code` turned on, which sends them. Default `true`.
+   */
+  email?: boolean
+}
 /** Experimental features. They may change in a minor release. */
 export interface ExperimentalOptions {
   /** Enables the `webauthn` provider kind (passkeys). */
@@ -320,6 +382,12 @@ export interface AuthConfig {
   /** Replaces log levels. */
   logger?: Partial<LoggerInstance>
   experimental?: ExperimentalOptions
+  /**
+   * Two-factor sign-in (TOTP apps, codes by email, recovery codes), with the built-in pages to turn
+   * it on. On whenever the adapter stores second factors (`getTwoFactor` and the rest); `false`
+   * turns it off.
+   */
+  twoFactor?: TwoFactorOptions | false
   /**
    * OAuth `redirect_uri` base for preview deployments: the URL, up to the base path, of a stable
    * deployment that forwards callbacks. Default `AUTH_REDIRECT_PROXY_URL`.

@@ -48,7 +48,9 @@ export async function bundleModule(file: string, source: string, options: Bundle
     cwd: core,
     platform: options.platform,
     external: options.external,
-    resolve: { conditionNames: conditions },
+    // Edge bundlers (Next.js, Vercel, Cloudflare's) read `module`/`main` of packages without
+    // `exports` (the @oslojs ones); rolldown's neutral platform reads neither unless told.
+    resolve: { conditionNames: conditions, mainFields: ["module", "main"] },
     logLevel: "warn",
     plugins: [
       {

@@ -59,7 +59,8 @@ describe("jwt and session callbacks", () => {
         isNewUser: false,
         user: expect.objectContaining({ id: "1" }),
         account: expect.objectContaining({ provider: "credentials" }),
-        token: { name: "Alice", email: "alice@example.com", picture: null, sub: "1", auth_time: expect.any(Number) },
+        factors: ["credentials"],
+        token: { name: "Alice", email: "alice@example.com", picture: null, sub: "1", auth_time: expect.any(Number), factors: ["credentials"] },
       }),
     )
     const body = await (await send(config, "/auth/session", { jar })).json()

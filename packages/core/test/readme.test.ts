@@ -135,6 +135,61 @@ describe("README password accounts", () => {
   })
 })
 
+describe("README two-factor sign-in", () => {
+  it("turns an authenticator app on, asks for its code at the next sign-in, reports the status, and sends a stale session to re-authenticate, as written", async () => {
+    const { startMailbox } = await import("@sesame/dev-mailbox")
+    const { generateHOTP } = await import("@oslojs/otp")
+    const { decodeBase32IgnorePadding } = await import("@oslojs/encoding")
+    const mailbox = await startMailbox()
+    vi.stubEnv("SMTP_URL", mailbox.url)
+    try {
+      const example = (await importExample(join(root, "README.md"), "two-factor")) as {
+        config: AuthConfig
+        secondFactor: (request: Request) => Promise<unknown>
+        closeAccount: (request: Request) => Promise<Response>
+      }
+      const config = { ...example.config, secret, trustHost: true }
+      const adapter = config.adapter as MemoryAdapterInstance
+      const user = await adapter.createUser({ id: crypto.randomUUID(), email: "ada@example.com", name: "Ada", emailVerified: new Date() })
+      const { argon2id } = await import("@sesame/core/password")
+      await adapter.setPassword({ userId: user.id, hash: await argon2id().hash("analytical engine"), updatedAt: new Date() })
+      const jar = new CookieJar()
+      const post = async (path: string, form: Record<string, string>) => {
+        const response = await send(config, path, { jar, form: { csrfToken: await csrfToken(config, jar), ...form } })
+        return { location: response.headers.get("location"), response }
+      }
+      const me = (url = "http://localhost:3000/settings") => new Request(url, { headers: { cookie: jar.header() } })
+      expect((await post("/auth/callback/password", { email: "ada@example.com", password: "analytical engine" })).location).toBe("http://localhost:3000/")
+      expect(await example.secondFactor(me())).toEqual({ enabled: false, method: null, recoveryCodesLeft: 0, settingsUrl: "http://localhost:3000/auth/two-factor/setup" })
+      const page = await (await send(config, "/auth/two-factor/setup", { jar })).text()
+      const uri = new URL(/otpauth:\/\/totp\/[^"]+/.exec(page.replace(/&amp;/g, "&"))![0])
+      expect(uri.searchParams.get("issuer")).toBe("Example")
+      const key = decodeBase32IgnorePadding(uri.searchParams.get("secret")!)
+      const code = (offset = 0) => generateHOTP(key, BigInt(Math.floor(Date.now() / 30_000) + offset), 6)
+      expect((await post("/auth/two-factor/setup", { code: code() })).response.status).toBe(200)
+      expect(await example.secondFactor(me())).toMatchObject({ enabled: true, method: "totp", recoveryCodesLeft: 10 })
+      expect((await example.closeAccount(me())).status).toBe(200)
+
+      // The next sign-in, in a new browser, asks for the app's code.
+      jar.cookies.clear()
+      expect((await post("/auth/callback/password", { email: "ada@example.com", password: "analytical engine" })).location).toBe("http://localhost:3000/auth/two-factor")
+      expect((await post("/auth/two-factor", { code: code(1) })).location).toBe("http://localhost:3000/")
+
+      // Five minutes and a second later, the sensitive action sends the browser to prove who it is again.
+      vi.useFakeTimers({ toFake: ["Date"] })
+      vi.setSystemTime(Date.now() + 5 * 60_000 + 1000)
+      const stale = await example.closeAccount(me("http://localhost:3000/close"))
+      expect(stale.status).toBe(303)
+      expect(stale.headers.get("location")).toBe(`http://localhost:3000/auth/reauthenticate?callbackUrl=${encodeURIComponent("http://localhost:3000/close")}`)
+      expect((await post("/auth/reauthenticate", { code: code(), callbackUrl: "http://localhost:3000/close" })).location).toBe("http://localhost:3000/close")
+      expect((await example.closeAccount(me())).status).toBe(200)
+    } finally {
+      vi.useRealTimers()
+      await mailbox.close()
+    }
+  })
+})
+
 describe("README account management", () => {
   it("lists, unlinks (never the last way in) and deletes, as written", async () => {
     mkdirSync(scratch, { recursive: true })
@@ -315,5 +370,33 @@ describe("package README: email sign-in", () => {
       ["a", 600_000],
       ["b", 1000],
     ])
+  })
+})
+
+describe("README email one-time codes", () => {
+  it("runs as written: the code arrives over SMTP without a link, the page asks for it, typing it signs in", async () => {
+    const { startMailbox } = await import("@sesame/dev-mailbox")
+    const mailbox = await startMailbox()
+    try {
+      vi.stubEnv("EMAIL_SERVER", mailbox.url)
+      const app = (await importExample(join(root, "README.md"), "email-codes")).default as { fetch: (r: Request) => Promise<Response> }
+      const call = browserOf(app)
+      const post = (path: string, fields: Record<string, string>) =>
+        call(path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() })
+      const { csrfToken } = (await (await call("/auth/csrf")).json()) as { csrfToken: string }
+      const asked = await post("/auth/signin/nodemailer", { csrfToken, email: "ada@example.com" })
+      expect(asked.headers.get("location")).toBe("http://localhost:3000/auth/verify-request?provider=nodemailer&type=email")
+      const message = await mailbox.waitFor("ada@example.com")
+      expect(message.text).not.toMatch(/https?:\/\//)
+      const code = /^\s*([0-9]{6})\s*$/m.exec(message.text)![1]!
+      const page = await (await call("/auth/verify-request?provider=nodemailer&type=email")).text()
+      expect(page).toContain('autocomplete="one-time-code"')
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)![1]!.replace(/&amp;/g, "&")
+      const done = await post("/auth/callback/nodemailer", { csrfToken: field("csrfToken"), callbackUrl: field("callbackUrl"), code })
+      expect(done.headers.get("location")).toBe("http://localhost:3000/")
+      expect(await (await call("/auth/session")).json()).toMatchObject({ user: { email: "ada@example.com" } })
+    } finally {
+      await mailbox.close()
+    }
   })
 })

@@ -51,6 +51,8 @@ export interface PasskeyIdentity {
   readonly user: AdapterUser
   /** The passkey's account id (its credential id). */
   readonly providerAccountId: string
+  /** The authenticator verified its user (PIN, biometrics): two factors in one. */
+  readonly userVerified: boolean
 }
 
 /** A new passkey was made for this ceremony's challenge, for `user` (signed in, or new with an address). */
@@ -62,6 +64,8 @@ export interface NewPasskeyIdentity {
   readonly credentialID: string
   /** The authenticator row to store for the user the decision picks. */
   readonly authenticator: (userId: string) => AdapterAuthenticator
+  /** The authenticator verified its user (PIN, biometrics): two factors in one. */
+  readonly userVerified: boolean
 }
 
 /**

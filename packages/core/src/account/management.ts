@@ -10,7 +10,7 @@
  */
 import type { AdapterAccount, AdapterUser } from "../adapters/types.js"
 import type { ResolvedConfig } from "../config/resolve.js"
-import { defaultMaxSignInAge } from "../config/defaults.js"
+import { checkMaxAge, freshAge, signedInRecently } from "../session/fresh.js"
 import { MissingAdapter } from "../errors.js"
 import { emit } from "../events.js"
 import { signedInFor, type ServerUser } from "../http/server-context.js"
@@ -42,8 +42,8 @@ export type UserDeletion = { deleted: true } | { deleted: false; reason: UserDel
 export interface DeleteUserOptions {
   /**
    * How recent, in seconds, the sign-in of the request's session must be: deleting a user is
-   * irreversible, so a session left open on a shared computer must not be enough. Default 600
-   * (10 minutes). A session whose start is unknown never counts as recent.
+   * irreversible, so a session left open on a shared computer must not be enough. Default
+   * `session.freshAge` (10 minutes). A session whose start is unknown never counts as recent.
    */
   maxSignInAge?: number
 }
@@ -138,12 +138,10 @@ export async function unlinkAccount(
  * ```
  */
 export async function deleteUser(request: Request, config: AuthConfig | LazyAuthConfig, options: DeleteUserOptions = {}): Promise<UserDeletion> {
-  const maxSignInAge = options.maxSignInAge ?? defaultMaxSignInAge
-  if (typeof maxSignInAge !== "number" || !(maxSignInAge > 0)) throw new TypeError("`maxSignInAge` must be a positive number of seconds.")
+  checkMaxAge(options.maxSignInAge, "maxSignInAge")
   const me = await signedIn(request, config, "deleteUser")
   if (!me) return { deleted: false, reason: "NotSignedIn" }
-  const signedInAt = await me.signedInAt()
-  if (signedInAt === undefined || Date.now() - signedInAt > maxSignInAge * 1000) return { deleted: false, reason: "SignInTooOld" }
+  if (!signedInRecently(await me.signedInAt(), freshAge(me.config, options.maxSignInAge))) return { deleted: false, reason: "SignInTooOld" }
   await me.adapter.deleteUser(me.user.id)
   await emit(me.config, "deleteUser", { user: me.user })
   return { deleted: true }

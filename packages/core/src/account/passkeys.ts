@@ -22,6 +22,7 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { BadRequest, WebAuthnVerificationError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
+import { recentlySignedIn } from "../session/fresh.js"
 import { signedInUser } from "../session/index.js"
 
 export type Ceremony = "authenticate" | "register"
@@ -50,7 +51,11 @@ export async function currentAdapterUser(ctx: RequestContext): Promise<AdapterUs
 export async function passkeyCeremony(ctx: RequestContext, adapter: CheckedAdapter, requested: Ceremony | undefined, email: string | undefined): Promise<CeremonyPlan> {
   const user = await currentAdapterUser(ctx)
   if (user) {
-    if (requested === "register") return { action: "register", user, signedIn: true }
+    if (requested === "register") {
+      // A new way in for an existing account: a session left open must not be enough to add one.
+      if (!(await recentlySignedIn(ctx))) throw new BadRequest("Adding a passkey needs a recent sign-in: sign in again first.", 403, "Sign in again")
+      return { action: "register", user, signedIn: true }
+    }
     if (requested === "authenticate") return { action: "authenticate", user }
     throw invalidRequest("A signed-in user must say whether to `register` a passkey or `authenticate`.")
   }

@@ -54,6 +54,8 @@ export async function reclaimAddress(ctx: RequestContext, adapter: CheckedAdapte
     if (tx.has("deleteSessionsByUserId")) await tx.deleteSessionsByUserId(owner.id)
     // A password set by whoever claimed the address is one of the ways in that go.
     if (tx.has("deletePassword")) await tx.deletePassword(owner.id)
+    // So is a second factor: the owner must not meet a stranger's authenticator at their own door.
+    if (tx.has("deleteTwoFactor")) await tx.deleteTwoFactor(owner.id)
     const profile = prover ? { name: prover.name ?? null, image: prover.image ?? null } : {}
     return tx.updateUser({ id: owner.id, ...profile, emailVerified: new Date() })
   })

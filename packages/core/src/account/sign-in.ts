@@ -6,11 +6,16 @@
  *    returning account's stored user),
  * 2. ask the `signIn` callback (`authorize.ts`), which may refuse or redirect elsewhere,
  * 3. decide which user signs in, creating or linking on the way (`decide.ts`),
- * 4. start the session, send `signIn`, redirect (`complete.ts`).
+ * 4. ask for the user's second factor when they have one (`two-factor/gate.ts`): the sign-in then
+ *    waits in a pending-sign-in cookie, and `two-factor/challenge.ts` finishes it,
+ * 5. start the session, send `signIn`, redirect (`complete.ts`).
+ *
+ * When the identity names a stored user who has a second factor, step 2 moves after the second
+ * factor, so that the `signIn` callback runs once, for a sign-in that completes.
  *
  * What differs per kind is the table {@link attempts}: the account it names, what the callback
- * sees, and which rule decides. A new way to sign in, or a step that must run for every sign-in
- * (a second factor), plugs in here.
+ * sees, and which rule decides. A new way to sign in, or a step that must run for every sign-in,
+ * plugs in here.
  *
  * @module
  */
@@ -19,6 +24,8 @@ import { AccountNotLinked } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import type { Account, Profile, SignInCallbackParams, User } from "../types.js"
+import { askSecondFactor } from "../two-factor/challenge.js"
+import { firstFactor, secondFactorGate, type GateDecision } from "../two-factor/gate.js"
 import { checkSignIn } from "./authorize.js"
 import { completeSignIn } from "./complete.js"
 import { decideForAccount, decideForCredentials, decideForEmail, linkedUser, type Decision } from "./decide.js"
@@ -33,6 +40,8 @@ interface Attempt {
   /** The account the session and the `signIn` event are told about, once the user is known. */
   account: (decision: Decision) => Account
   profile?: Profile
+  /** The stored user the identity already names, before any decision. */
+  known?: AdapterUser
 }
 
 type Attempts = { [K in VerifiedIdentity["kind"]]: (ctx: RequestContext, identity: Extract<VerifiedIdentity, { kind: K }>) => Promise<Attempt> }
@@ -40,7 +49,10 @@ type Attempts = { [K in VerifiedIdentity["kind"]]: (ctx: RequestContext, identit
 const attempts: Attempts = {
   async credentials(ctx, { provider, user, fields }) {
     const account: Account = { provider: provider.id, type: "credentials", providerAccountId: user.id }
+    // `authorize` may name a stored user (who may have a second factor); only two-factor sign-in needs to know.
+    const stored = ctx.config.twoFactor ? await ctx.config.twoFactor.adapter.getUser(user.id) : null
     return {
+      ...(stored ? { known: stored } : {}),
       callback: { user, account, credentials: fields },
       decide: () => decideForCredentials(ctx, provider, user),
       account: (decision) => ({ ...account, providerAccountId: String(decision.user.id) }),
@@ -52,6 +64,7 @@ const attempts: Attempts = {
     const account: Account = { ...tokens, ...ids }
     const linked = await linkedUser(ctx, ids)
     return {
+      ...(linked ? { known: linked } : {}),
       callback: { user: linked ?? user, account, profile },
       decide: () =>
         decideForAccount(ctx, {
@@ -68,8 +81,9 @@ const attempts: Attempts = {
   },
 
   async email(ctx, identity) {
-    const { user, account } = await emailSignIn(identity)
+    const { user, account, stored } = await emailSignIn(identity)
     return {
+      ...(stored ? { known: stored } : {}),
       callback: { user, account, email: {} },
       decide: () => decideForEmail(ctx, identity.provider.adapter, identity.email),
       account: (decision) => ({ ...account, userId: decision.user.id }),
@@ -79,6 +93,7 @@ const attempts: Attempts = {
   async passkey(ctx, { provider, user, providerAccountId }) {
     const account: Account = { provider: provider.id, type: "webauthn", providerAccountId }
     return {
+      known: user,
       callback: { user, account },
       decide: () => decideForAccount(ctx, { user, account, linked: user, notLinked: AccountNotLinked }),
       account: () => account,
@@ -88,6 +103,7 @@ const attempts: Attempts = {
   async password(_ctx, { provider, user, isNewUser, recheck }) {
     const account: Account = { provider: provider.id, type: "password", providerAccountId: user.id }
     return {
+      known: user,
       callback: { user, account },
       // The provider found the stored user; nothing is created or linked here.
       decide: async () => ({ user, isNewUser, ...(recheck ? { recheck } : {}) }),
@@ -117,16 +133,34 @@ const attempts: Attempts = {
 /** Signs in the person `identity` describes, or throws the error that ends the flow. */
 export async function signIn(ctx: RequestContext, identity: VerifiedIdentity): Promise<InternalResponse> {
   const attempt = await (attempts[identity.kind] as (ctx: RequestContext, identity: VerifiedIdentity) => Promise<Attempt>)(ctx, identity)
-  const redirect = await checkSignIn(ctx, attempt.callback)
-  if (redirect) return { redirect, cookies: ctx.setCookies }
+  // A verified user is who signs in (an unverified one may be reclaimed by the decision, second
+  // factor and all, so only the decision's user can be asked).
+  const known = attempt.known?.emailVerified ? attempt.known : undefined
+  const early = known ? await secondFactorGate(ctx, identity, { ...attempt.callback, user: known }) : undefined
+  const callbackLater = !!early && "ask" in early
+  if (!callbackLater) {
+    const redirect = await checkSignIn(ctx, attempt.callback)
+    if (redirect) return { redirect, cookies: ctx.setCookies }
+  }
   const decision = await attempt.decide()
-  return completeSignIn(ctx, {
+  const result = {
     user: decision.user,
     account: attempt.account(decision),
     ...(attempt.profile ? { profile: attempt.profile } : {}),
     isNewUser: decision.isNewUser,
-    ...(decision.recheck ? { recheck: decision.recheck } : {}),
-  })
+  }
+  // A user made by this sign-in has no second factor yet.
+  const gate: GateDecision = decision.isNewUser
+    ? { factors: [firstFactor(identity)] }
+    : early && String(decision.user.id) === known!.id
+      ? early
+      : await secondFactorGate(ctx, identity, result)
+  if ("ask" in gate) return askSecondFactor(ctx, identity, result, gate.ask, callbackLater ? attempt.callback : undefined)
+  if (callbackLater) {
+    const redirect = await checkSignIn(ctx, attempt.callback)
+    if (redirect) return { redirect, cookies: ctx.setCookies }
+  }
+  return completeSignIn(ctx, { ...result, factors: gate.factors, ...(decision.recheck ? { recheck: decision.recheck } : {}) })
 }
 
 /**
@@ -134,10 +168,10 @@ export async function signIn(ctx: RequestContext, identity: VerifiedIdentity): P
  * has one, else a user that does not exist yet (nothing is written here), and an account whose
  * `providerAccountId` is the address.
  */
-async function emailSignIn({ provider, email }: Omit<EmailIdentity, "kind">): Promise<{ user: User | AdapterUser; account: Account }> {
+async function emailSignIn({ provider, email }: Omit<EmailIdentity, "kind">): Promise<{ user: User | AdapterUser; account: Account; stored: AdapterUser | null }> {
   const stored = await provider.adapter.getUserByEmail(email)
   const user: User | AdapterUser = stored ?? { id: crypto.randomUUID(), email, emailVerified: null }
-  return { user, account: { provider: provider.id, type: "email", providerAccountId: email } }
+  return { user, account: { provider: provider.id, type: "email", providerAccountId: email }, stored }
 }
 
 /**

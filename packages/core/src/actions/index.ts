@@ -15,6 +15,8 @@
  * | GET    | `signup`, `forgot-password` | none (the password provider's forms) | no          | no                      |
  * | GET    | `reset-password/:p`, `verify-email/:p` | must exist, a `password` one | no   | no (a page; nothing is used) |
  * | POST   | `signup/:p`, `forgot-password/:p`, `reset-password/:p`, `verify-email/:p` | must exist, a `password` one | yes | yes |
+ * | GET    | `two-factor`, `two-factor/setup`, `reauthenticate` | none                    | no                  | no (pages)              |
+ * | POST   | `two-factor`, `two-factor/email`, `two-factor/setup`, `two-factor/recovery-codes`, `two-factor/disable`, `reauthenticate` | none | yes | yes |
  *
  * - **Provider.** A path that names a provider must name one that exists (`404`), unless the row
  *   says otherwise; one left out for its missing settings (`config/providers.ts`) answers its
@@ -49,6 +51,17 @@ import { forgotPassword, resetPasswordLink, showForgotPassword, showSignUp, sign
 import { getSession, updateSession } from "./session.js"
 import { backToSignInPage, showSignIn, signIn } from "./signin.js"
 import { showSignOut, signOut } from "./signout.js"
+import {
+  disableTwoFactor,
+  regenerateRecoveryCodes,
+  resendChallengeCode,
+  showChallenge,
+  showReauthenticate,
+  showSetup,
+  submitChallenge,
+  submitReauthenticate,
+  submitSetup,
+} from "./two-factor.js"
 import { showVerifyRequest } from "./verify-request.js"
 import { webauthnOptions, webauthnScript } from "./webauthn.js"
 
@@ -106,6 +119,15 @@ const routes: Readonly<Record<string, Route>> = {
   "POST reset-password/:provider": route({ provider: password, csrf: true, run: resetPasswordLink }),
   "GET verify-email/:provider": route({ provider: password, run: verifyEmail }),
   "POST verify-email/:provider": route({ provider: password, csrf: true, run: verifyEmail }),
+  "GET two-factor": route({ run: showChallenge }),
+  "POST two-factor": route({ csrf: true, run: submitChallenge }),
+  "POST two-factor/email": route({ csrf: true, run: resendChallengeCode }),
+  "GET two-factor/setup": route({ run: showSetup }),
+  "POST two-factor/setup": route({ csrf: true, run: submitSetup }),
+  "POST two-factor/recovery-codes": route({ csrf: true, run: regenerateRecoveryCodes }),
+  "POST two-factor/disable": route({ csrf: true, run: disableTwoFactor }),
+  "GET reauthenticate": route({ run: showReauthenticate }),
+  "POST reauthenticate": route({ csrf: true, run: submitReauthenticate }),
 }
 
 /** Why a request has no row: an endpoint that needs a provider got none (404), or the method is not served there. */

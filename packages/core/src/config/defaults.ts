@@ -110,8 +110,38 @@ export const defaultPasswordThrottle = {
 export const defaultPasswordProvider = { verificationMaxAge: 24 * 60 * 60, resetMaxAge: 60 * 60, emailsPerAddress: 3, emailWindow: 15 * 60 } as const
 
 /**
- * How recent, in seconds, a session's sign-in must be for what cannot be undone or takes over an
- * account: deleting the user, setting a first password. A session left open on a shared computer
- * must not be enough.
+ * `session.freshAge`: how recent, in seconds, a session's sign-in must be for what cannot be undone
+ * or takes over an account: deleting the user, setting a first password, changing the second
+ * factor, adding a passkey. A session left open on a shared computer must not be enough.
  */
 export const defaultMaxSignInAge = 10 * 60
+
+/**
+ * Two-factor sign-in. TOTP as RFC 6238 and every authenticator app: 6 digits, 30-second steps, a
+ * step of clock drift either way. Ten recovery codes, as GitHub and Google give. An emailed code
+ * lasts 10 minutes and takes 5 tries; at most 5 are sent per user in 15 minutes. A pending
+ * sign-in takes 5 tries too, then the first factor must be given again.
+ */
+export const defaultTwoFactor = {
+  rememberDevice: false,
+  email: true,
+  digits: 6,
+  period: 30,
+  drift: 1,
+  recoveryCodes: 10,
+  triesPerCode: 5,
+  emailCodeMaxAge: 10 * 60,
+  emailCodesPerWindow: 5,
+  emailCodeWindow: 15 * 60,
+} as const
+
+/**
+ * Wrong second-factor codes per user: five free tries, then waits that double up to a minute, and
+ * after ten an hour's lockout. A guesser gets about 240 tries a day, against a 1 in 333,333 chance
+ * each (three codes are good at any time): the pending sign-in's own 5 tries and the first
+ * factor's throttle come on top. Per client IP as the password throttle.
+ */
+export const defaultTwoFactorThrottle = {
+  account: { freeAttempts: 5, maxDelay: 60, lockoutAfter: 10, lockout: 60 * 60, forgetAfter: 24 * 60 * 60 },
+  ip: defaultPasswordThrottle.ip,
+} as const

@@ -28,6 +28,7 @@ import { databaseStrategy } from "../session/database.js"
 import { jwtStrategy } from "../session/jwt.js"
 import type { SessionStrategy } from "../session/types.js"
 import { skipCSRFCheck } from "../symbols.js"
+import { resolveTwoFactor, twoFactorWanted, type ResolvedTwoFactor } from "../two-factor/settings.js"
 import { checkWebAuthnProviders } from "../webauthn/provider.js"
 import type { WebAuthnConfig } from "../webauthn/types.js"
 import type {
@@ -43,7 +44,7 @@ import type {
 import { resolveMessages, resolveTheme } from "./appearance.js"
 import { isBasePath, normaliseBasePath } from "./base-path.js"
 import { developmentSecret } from "./development-secret.js"
-import { defaultAbsoluteMaxAge, defaultBasePath, defaultCallbacks, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
+import { defaultAbsoluteMaxAge, defaultBasePath, defaultCallbacks, defaultMaxSignInAge, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
 import { envFlag, envSecretEntries, envTrustedOrigins, envTrustHost, envUrl, isProduction, readEnv, type Env, type NamedSecret } from "./env.js"
 import { bindProviders, resolveProviders, type ResolvedProvider } from "./providers.js"
 import { trustedOrigins as parseTrustedOrigins, type TrustedOrigins } from "./origins.js"
@@ -93,6 +94,8 @@ export interface ResolvedConfig {
   readonly useSecureCookies: boolean | undefined
   readonly experimental: Readonly<ExperimentalOptions>
   readonly redirectProxyUrl: string | undefined
+  /** Two-factor sign-in, when it is on (the adapter stores second factors, and the app did not turn it off). */
+  readonly twoFactor: ResolvedTwoFactor | undefined
   /** The cookie names and options for secure or plain cookies. Throws a configuration error. */
   cookies(secure: boolean): CookiesOptions
 }
@@ -172,6 +175,16 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     // Every provider, unavailable ones too: what the adapter lacks does not depend on the environment.
     checkAdapterCoverage(config.adapter, session, resolvedProviders.all)
     const providers = bindProviders(resolvedProviders, adapter, session.strategy === "database")
+    const wanted = twoFactorWanted(config.twoFactor, config.adapter)
+    if (wanted.missing.length > 0) {
+      fail(new MissingAdapterMethods(`The adapter is missing methods that the configuration needs: ${wanted.missing.map((m) => `${m} (for twoFactor)`).join(", ")}.`))
+    }
+    let twoFactor: ResolvedTwoFactor | undefined
+    try {
+      twoFactor = wanted.on && adapter ? resolveTwoFactor(config.twoFactor || undefined, adapter) : undefined
+    } catch (error) {
+      fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
+    }
     const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))
     const callbacks = resolveCallbacks(config.callbacks)
     const jwt: JWTOptions = {
@@ -218,6 +231,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       useSecureCookies: config.useSecureCookies,
       experimental: Object.freeze(experimental),
       redirectProxyUrl,
+      twoFactor,
       cookies,
     })
     for (const code of warnings) logger.warn(code)
@@ -335,7 +349,9 @@ function resolveSession(input: AuthConfig["session"], adapter: Adapter | undefin
     maxAge: input?.maxAge ?? defaultMaxAge,
     updateAge: input?.updateAge ?? defaultUpdateAge,
     generateSessionToken: input?.generateSessionToken ?? defaultGenerateSessionToken,
+    freshAge: input?.freshAge ?? defaultMaxSignInAge,
   }
+  checkPositive("session.freshAge", session.freshAge!)
   const absoluteMaxAge = input?.absoluteMaxAge ?? defaultAbsoluteMaxAge
   if (absoluteMaxAge !== undefined) {
     checkPositive("session.absoluteMaxAge", absoluteMaxAge)

@@ -7,7 +7,10 @@
  * - Every cookie is HttpOnly, SameSite=Lax, Path=/, and Secure when cookies are secure. The one
  *   exception is a sign-in whose callback comes back as a cross-site POST (OAuth `form_post`): its
  *   check and callback-URL cookies are SameSite=None (see `crossSiteCookieOptions`).
- * - The short-lived check cookies (state, PKCE, nonce, WebAuthn challenge) live 15 minutes.
+ * - The short-lived check cookies (state, PKCE, nonce, WebAuthn challenge) live 15 minutes; the
+ *   pending sign-in between two factors 5 minutes; a TOTP secret being set up and an email code's
+ *   binding to the browser that asked for it 10 minutes; a remembered device as long as the app
+ *   says (`twoFactor.rememberDevice`).
  * - The session cookie is split into chunks `name.0`, `name.1`, … when its value exceeds what every
  *   browser stores in one cookie (4096 bytes for name and value). Writing it deletes any chunk the
  *   request carried that the new value does not use, so no stale tail survives.
@@ -43,6 +46,14 @@ export interface CookiesOptions {
   state: CookieOption
   nonce: CookieOption
   webauthnChallenge: CookieOption
+  /** A sign-in whose first factor passed, waiting for the second. */
+  pendingSignIn: CookieOption
+  /** A TOTP secret shown for setup, until a first code confirms it. */
+  twoFactorSetup: CookieOption
+  /** The browser that asked for an email code (the code is only good there). */
+  emailCode: CookieOption
+  /** This browser passed the second factor and may skip it for a while ("remember this device"). */
+  rememberedDevice: CookieOption
 }
 
 /** The `cookies` configuration option: per role, a new name and/or options. */
@@ -57,6 +68,10 @@ export interface ResponseCookie {
 
 /** Seconds a state, PKCE, nonce or challenge cookie lives. */
 export const checkCookieMaxAge = 15 * 60
+/** Seconds a pending sign-in waits for its second factor. */
+export const pendingSignInMaxAge = 5 * 60
+/** Seconds a TOTP secret being set up, or an emailed code, stays usable. */
+export const codeCookieMaxAge = 10 * 60
 
 /**
  * Name + value size per cookie that every browser accepts is 4096 bytes; we keep 160 of them for the
@@ -78,6 +93,11 @@ export function defaultCookies(secure: boolean): CookiesOptions {
     state: { name: `${prefix}sesame.state`, options: { ...base, maxAge: checkCookieMaxAge } },
     nonce: { name: `${prefix}sesame.nonce`, options: { ...base, maxAge: checkCookieMaxAge } },
     webauthnChallenge: { name: `${prefix}sesame.challenge`, options: { ...base, maxAge: checkCookieMaxAge } },
+    pendingSignIn: { name: `${prefix}sesame.pending-sign-in`, options: { ...base, maxAge: pendingSignInMaxAge } },
+    twoFactorSetup: { name: `${prefix}sesame.two-factor-setup`, options: { ...base, maxAge: codeCookieMaxAge } },
+    emailCode: { name: `${prefix}sesame.email-code`, options: { ...base, maxAge: codeCookieMaxAge } },
+    // Its lifetime is the app's `twoFactor.rememberDevice`, set where it is issued.
+    rememberedDevice: { name: `${prefix}sesame.remembered-device`, options: { ...base } },
   }
 }
 

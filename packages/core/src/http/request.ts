@@ -26,6 +26,12 @@ export type Action =
   | "forgot-password"
   | "reset-password"
   | "verify-email"
+  | "two-factor"
+  | "two-factor/email"
+  | "two-factor/setup"
+  | "two-factor/recovery-codes"
+  | "two-factor/disable"
+  | "reauthenticate"
 
 const actions: ReadonlySet<string> = new Set<Action>([
   "providers",
@@ -42,6 +48,12 @@ const actions: ReadonlySet<string> = new Set<Action>([
   "forgot-password",
   "reset-password",
   "verify-email",
+  "two-factor",
+  "two-factor/email",
+  "two-factor/setup",
+  "two-factor/recovery-codes",
+  "two-factor/disable",
+  "reauthenticate",
 ])
 const actionsWithProvider: ReadonlySet<string> = new Set<Action>(["signin", "callback", "webauthn-options", "signup", "forgot-password", "reset-password", "verify-email"])
 
@@ -61,6 +73,8 @@ export function matchRoute(pathname: string, basePath: string): Route | null {
   const [action, encodedProvider] = segments as [string, string | undefined]
   if (!actions.has(action)) return null
   if (encodedProvider === undefined) return { action: action as Action, providerId: undefined }
+  // An endpoint of two segments names no provider (`two-factor/setup`).
+  if (actions.has(`${action}/${encodedProvider}`)) return { action: `${action}/${encodedProvider}` as Action, providerId: undefined }
   if (!actionsWithProvider.has(action)) return null
   let providerId: string
   try {

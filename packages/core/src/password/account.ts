@@ -13,7 +13,7 @@
  */
 import type { AdapterUser } from "../adapters/types.js"
 import { currentAdapterUser } from "../account/passkeys.js"
-import { defaultMaxSignInAge } from "../config/defaults.js"
+import { checkMaxAge, freshAge, signedInRecently } from "../session/fresh.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { InvalidProvider } from "../errors.js"
 import { emit } from "../events.js"
@@ -143,14 +143,14 @@ export async function setPassword(
   password: { newPassword: string },
   options: SetPasswordOptions = {},
 ): Promise<PasswordSetting> {
-  const maxSignInAge = options.maxSignInAge ?? defaultMaxSignInAge
-  if (typeof maxSignInAge !== "number" || !(maxSignInAge > 0)) throw new TypeError("`maxSignInAge` must be a positive number of seconds.")
+  checkMaxAge(options.maxSignInAge, "maxSignInAge")
   const me = await signedIn(request, config)
   if (!me) return { set: false, reason: "NotSignedIn" }
   const { user, ctx } = me
   if (await me.adapter.getPassword(user.id)) return { set: false, reason: "HasPassword" }
-  const signedInAt = await me.config.sessionStrategy.signedInAt(ctx)
-  if (signedInAt === undefined || Date.now() - signedInAt > maxSignInAge * 1000) return { set: false, reason: "SignInTooOld" }
+  if (!signedInRecently(await me.config.sessionStrategy.signedInAt(ctx), freshAge(me.config, options.maxSignInAge))) {
+    return { set: false, reason: "SignInTooOld" }
+  }
   const stored = await storeNew(me, password?.newPassword, "set")
   return "reason" in stored ? { set: false, reason: stored.reason } : { set: true }
 }

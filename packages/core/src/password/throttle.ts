@@ -29,8 +29,10 @@
  * @module
  */
 import { backend } from "#crypto"
-import { defaultPasswordThrottle } from "../config/defaults.js"
+import { defaultPasswordThrottle, defaultTwoFactorThrottle } from "../config/defaults.js"
 import { toHex } from "../crypto/encoding.js"
+import { lastForwardedFor } from "../http/client-ip.js"
+import type { RequestContext } from "../http/context.js"
 import { processCounterStore, type Counter, type CounterStore } from "./counters.js"
 
 /** How one kind of key (account or IP) is throttled. Seconds throughout. */
@@ -60,6 +62,8 @@ export interface PasswordThrottle {
   readonly account: Readonly<ThrottleLimits>
   readonly ip: Readonly<ThrottleLimits> | false
   readonly store: CounterStore
+  /** What its counters count, in their keys: password attempts unless said otherwise. */
+  readonly scope?: "password" | "two-factor"
 }
 
 /** Whether an attempt may go ahead; when not, how many seconds to wait (for `Retry-After`). */
@@ -100,16 +104,32 @@ export function passwordThrottle(options: ThrottleOptions | false = {}): Passwor
 }
 
 /** No real IP is this long: a longer value (from an app's `clientIp`) is cut, not stored whole. */
-const maxIpLength = 100
-
-async function accountKey(account: string): Promise<string> {
-  // Lower-cased here as well as wherever the flow normalises the address: "Alice@…" must not get
-  // a fresh allowance.
-  return `sesame:password:account:${toHex(await backend.sha256(account.trim().toLowerCase()))}`
+/**
+ * The throttle of one-time codes (second factors in `two-factor/`, and email codes): the same
+ * mechanism with its own limits and its own counters (keyed `user:<id>` or `email-code:<address>`).
+ */
+export function twoFactorThrottle(store: CounterStore): PasswordThrottle {
+  return { ...defaultTwoFactorThrottle, store, scope: "two-factor" }
 }
 
-function ipKey(ip: string | null | undefined): string | null {
-  return ip ? `sesame:password:ip:${ip.slice(0, maxIpLength)}` : null
+/**
+ * Whose one-time-code attempt it is (second factors, email codes): `account`, and the client's IP
+ * only when a trusted proxy names it (`trustHost`), as no other rule is configured for codes.
+ */
+export function codeSubject(ctx: RequestContext, account: string): ThrottleSubject {
+  return { account, ip: ctx.config.hostPolicy === "proxy" ? lastForwardedFor(ctx.request) : null }
+}
+
+const maxIpLength = 100
+
+async function accountKey(throttle: PasswordThrottle, account: string): Promise<string> {
+  // Lower-cased here as well as wherever the flow normalises the address: "Alice@…" must not get
+  // a fresh allowance.
+  return `sesame:${throttle.scope ?? "password"}:account:${toHex(await backend.sha256(account.trim().toLowerCase()))}`
+}
+
+function ipKey(throttle: PasswordThrottle, ip: string | null | undefined): string | null {
+  return ip ? `sesame:${throttle.scope ?? "password"}:ip:${ip.slice(0, maxIpLength)}` : null
 }
 
 /** Milliseconds to wait after the last of `count` failures before another attempt. */
@@ -137,8 +157,8 @@ function decision(waitMs: number): ThrottleDecision {
  */
 export async function beginAttempt(throttle: PasswordThrottle, subject: ThrottleSubject): Promise<ThrottleDecision> {
   const now = Date.now()
-  const accountKeyName = await accountKey(subject.account)
-  const ipKeyName = throttle.ip ? ipKey(subject.ip) : null
+  const accountKeyName = await accountKey(throttle, subject.account)
+  const ipKeyName = throttle.ip ? ipKey(throttle, subject.ip) : null
   const [account, ip] = await Promise.all([throttle.store.getCounter(accountKeyName), ipKeyName ? throttle.store.getCounter(ipKeyName) : null])
   const wait = Math.max(remaining(throttle.account, account, now), throttle.ip ? remaining(throttle.ip, ip, now) : 0)
   if (wait > 0) return decision(wait)
@@ -153,11 +173,11 @@ export async function beginAttempt(throttle: PasswordThrottle, subject: Throttle
 
 /** After a wrong password: counts the failure against the client IP (the account's was counted when the attempt began). */
 export async function attemptFailed(throttle: PasswordThrottle, subject: ThrottleSubject): Promise<void> {
-  const key = throttle.ip ? ipKey(subject.ip) : null
+  const key = throttle.ip ? ipKey(throttle, subject.ip) : null
   if (throttle.ip && key) await throttle.store.incrementCounter(key, new Date(Date.now() + throttle.ip.forgetAfter * 1000))
 }
 
 /** After the right password: forgets the account's failures. The IP's stay. */
 export async function attemptSucceeded(throttle: PasswordThrottle, subject: ThrottleSubject): Promise<void> {
-  await throttle.store.deleteCounter(await accountKey(subject.account))
+  await throttle.store.deleteCounter(await accountKey(throttle, subject.account))
 }

@@ -22,7 +22,7 @@ import { AccessDenied, SessionTokenError, SignOutError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import type { JWT } from "../jwt/index.js"
-import type { Session } from "../types.js"
+import type { AuthFactor, Session } from "../types.js"
 import { clearSessionCookie } from "./cookie.js"
 import { absoluteEnd, cappedExpiry, storedSessionLive, storedStart } from "./lifetime.js"
 import { hashSessionToken, maxSessionTokenLength } from "./token.js"
@@ -43,6 +43,11 @@ function setSessionCookie(ctx: RequestContext, token: string, expires: Date): vo
 /** Whether the adapter stores session metadata (it implements session management). */
 function tracksMetadata(adapter: CheckedAdapter): boolean {
   return adapter.has("listSessionsByUserId")
+}
+
+/** The session's factors, for an adapter that stores them (one that implements second factors). */
+function factorsOf(adapter: CheckedAdapter, factors: AuthFactor[] | undefined): { factors?: AuthFactor[] } {
+  return factors && adapter.has("getTwoFactor") ? { factors } : {}
 }
 
 function tokenView(user: AdapterUser): JWT {
@@ -95,10 +100,11 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
           expires: expires.toISOString(),
         }
         const token = tokenView(user)
+        const factors = found.session.factors ? { factors: found.session.factors } : {}
         const session = (await config.callbacks.session(
           update
-            ? { session: defaults, user, token, trigger: "update", newSession: update.data }
-            : { session: defaults, user, token },
+            ? { session: defaults, user, token, trigger: "update", newSession: update.data, ...factors }
+            : { session: defaults, user, token, ...factors },
         )) as Session
         if (extended) setSessionCookie(ctx, ctx.cookies.get(ctx.cookieOptions.sessionToken.name)!, expires)
         await emit(config, "session", { session })
@@ -109,7 +115,7 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       }
     },
 
-    async start(ctx, { user, recheck }) {
+    async start(ctx, { user, recheck, factors }) {
       const { config } = ctx
       const token = config.session.generateSessionToken()
       if (typeof token !== "string" || token.length === 0 || token.length > maxSessionTokenLength) {
@@ -126,7 +132,7 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
         ? { createdAt: new Date(now), lastUsedAt: new Date(now), userAgent: ctx.request.headers.get("user-agent")?.slice(0, 512) ?? null }
         : {}
       const hash = await hashSessionToken(token)
-      await adapter.createSession({ sessionToken: hash, userId: String(user.id), expires, ...metadata })
+      await adapter.createSession({ sessionToken: hash, userId: String(user.id), expires, ...metadata, ...factorsOf(adapter, factors) })
       // A reclaim unlinks accounts before it deletes sessions: if the account is still linked now,
       // any reclaim that follows deletes this session; if it is gone, this session must not live.
       if (recheck && !(await recheck())) {
@@ -164,6 +170,18 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       const found = await adapter.getSessionAndUser(hash)
       if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return undefined
       return storedStart(found.session)
+    },
+
+    async refreshSignIn(ctx) {
+      const { config } = ctx
+      const hash = await requestTokenHash(ctx)
+      if (!hash) return false
+      const found = await adapter.getSessionAndUser(hash)
+      if (!found || !storedSessionLive(config.session, found.session, Date.now())) return false
+      // A new session in place of the old: its start is now, and a token that leaked before this
+      // proof is worth nothing after it.
+      await this.start(ctx, { user: found.user, account: null, isNewUser: false, ...(found.session.factors ? { factors: found.session.factors } : {}) })
+      return true
     },
   }
 }

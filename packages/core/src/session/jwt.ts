@@ -13,6 +13,7 @@
  * - `auth_time` (RFC 9068 / OIDC): the sign-in time, in seconds. With `session.absoluteMaxAge`, a
  *   read after `auth_time + absoluteMaxAge` ends the session, and no expiry written (cookie, `exp`)
  *   goes past that instant (see `lifetime.ts`).
+ * - `factors`: how the user proved who they are at that sign-in (`["password", "totp"]`).
  * - `email_unverified: true`: the session started, with an adapter, for a stored user whose email
  *   address was not verified. Such a user may be a squatter on someone else's address; when the
  *   owner proves the address, the sign-in decision removes what the squatter attached and marks the
@@ -31,7 +32,7 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
 import type { JWT } from "../jwt/index.js"
-import type { Account, Session, User } from "../types.js"
+import type { Account, AuthFactor, Session, User } from "../types.js"
 import { clearSessionCookie } from "./cookie.js"
 import { absoluteEnd, cappedExpiry } from "./lifetime.js"
 import type { SessionStrategy } from "./types.js"
@@ -40,18 +41,20 @@ import type { SessionStrategy } from "./types.js"
 interface OwnClaims {
   auth_time?: number
   email_unverified?: true
+  factors?: AuthFactor[]
 }
 
 function ownClaims(token: JWT): OwnClaims {
   return {
     ...(typeof token.auth_time === "number" ? { auth_time: token.auth_time } : {}),
     ...(token.email_unverified === true ? { email_unverified: true as const } : {}),
+    ...(Array.isArray(token.factors) && token.factors.every((f) => typeof f === "string") ? { factors: token.factors as AuthFactor[] } : {}),
   }
 }
 
 /** `token` (from the `jwt` callback) with Sesame's claims set to `own`, whatever the callback put there. */
 function withOwnClaims(token: JWT, own: OwnClaims): JWT {
-  const { auth_time: _authTime, email_unverified: _unverified, ...rest } = token
+  const { auth_time: _authTime, email_unverified: _unverified, factors: _factors, ...rest } = token
   return { ...rest, ...own }
 }
 
@@ -157,7 +160,9 @@ export const jwtStrategy: SessionStrategy = {
         expires: expires.toISOString(),
       }
       const session = (await config.callbacks.session(
-        update ? { session: defaults, token: next, trigger: "update", newSession: update.data } : { session: defaults, token: next },
+        update
+          ? { session: defaults, token: next, trigger: "update", newSession: update.data, ...(own.factors ? { factors: own.factors } : {}) }
+          : { session: defaults, token: next, ...(own.factors ? { factors: own.factors } : {}) },
       )) as Session
       // Written last, so that a callback that throws leaves no half-updated cookie behind.
       if (!(await writeSessionCookie(ctx, next, now, end))) {
@@ -174,12 +179,13 @@ export const jwtStrategy: SessionStrategy = {
     }
   },
 
-  async start(ctx, { user, account, profile, isNewUser }) {
+  async start(ctx, { user, account, profile, isNewUser, factors }) {
     const { config } = ctx
     const now = Date.now()
     const own: OwnClaims = {
       auth_time: Math.floor(now / 1000),
       ...(unverifiedStoredUser(ctx, user, account) ? { email_unverified: true as const } : {}),
+      ...(factors ? { factors } : {}),
     }
     const initial: JWT = {
       name: user.name ?? null,
@@ -195,6 +201,7 @@ export const jwtStrategy: SessionStrategy = {
       profile,
       isNewUser,
       trigger: isNewUser ? "signUp" : "signIn",
+      ...(factors ? { factors } : {}),
     })
     if (token === null) {
       clearSessionCookie(ctx)
@@ -231,5 +238,16 @@ export const jwtStrategy: SessionStrategy = {
     const own = ownClaims(token)
     if (own.auth_time === undefined || !(Date.now() < endOf(ctx, own))) return undefined
     return own.auth_time * 1000
+  },
+
+  async refreshSignIn(ctx) {
+    const { token } = await decodeCookie(ctx)
+    if (!token?.sub) return false
+    const now = Date.now()
+    const own = ownClaims(token)
+    if (!(now < endOf(ctx, own))) return false
+    // The claims as they are, the sign-in time now: no callback runs, nothing the app keeps is lost.
+    const renewed: OwnClaims = { ...own, auth_time: Math.floor(now / 1000) }
+    return (await writeSessionCookie(ctx, withOwnClaims(token, renewed), now, endOf(ctx, renewed))) !== null
   },
 }

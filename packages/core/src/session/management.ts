@@ -11,6 +11,7 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { UnsupportedStrategy } from "../errors.js"
 import { signedInFor, type ServerUser } from "../http/server-context.js"
+import { forgetDevices } from "../two-factor/remember.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { storedSessionLive } from "./lifetime.js"
 import { hashSessionToken, maxSessionTokenLength, publicSessionId } from "./token.js"
@@ -88,9 +89,14 @@ export async function revokeSession(request: Request, config: AuthConfig | LazyA
   return false
 }
 
-/** Signs the request's user out everywhere but this session. Returns how many sessions ended. */
+/**
+ * Signs the request's user out everywhere but this session, and forgets the devices remembered
+ * for their second factor. Returns how many sessions ended.
+ */
 export async function revokeOtherSessions(request: Request, config: AuthConfig | LazyAuthConfig): Promise<number> {
   const me = await signedIn(request, config)
   if (!me) return 0
-  return me.adapter.deleteSessionsByUserId(me.user.id, me.currentHash)
+  const ended = await me.adapter.deleteSessionsByUserId(me.user.id, me.currentHash)
+  await forgetDevices(me.adapter, me.user.id)
+  return ended
 }

@@ -5,7 +5,7 @@
  */
 import type { AdapterUser } from "../adapters/types.js"
 import type { RequestContext } from "../http/context.js"
-import type { Account, Profile, Session, User } from "../types.js"
+import type { Account, AuthFactor, Profile, Session, User } from "../types.js"
 
 /** Who signed in, as the sign-in decision left it. */
 export interface SignInResult {
@@ -13,6 +13,8 @@ export interface SignInResult {
   account: Account | null
   profile?: Profile
   isNewUser: boolean
+  /** How the user proved who they are, first factor first. */
+  factors?: AuthFactor[]
   /**
    * Asked once the session is stored: false when the sign-in was undone meanwhile (the account was
    * unlinked by a reclaim that ran in between), and the session is then deleted before anything
@@ -36,4 +38,10 @@ export interface SessionStrategy {
    * session without `createdAt`).
    */
   signedInAt(ctx: RequestContext): Promise<number | undefined>
+  /**
+   * The user of the request's valid session proved who they are again (step-up): from now on the
+   * session counts as signed in now. Database sessions are replaced by a new one (a new token,
+   * the old one deleted), JWT sessions get a new sign-in time. False when there is no valid session.
+   */
+  refreshSignIn(ctx: RequestContext): Promise<boolean>
 }

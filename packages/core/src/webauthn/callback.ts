@@ -86,7 +86,7 @@ async function authenticate(ctx: RequestContext, provider: PasskeyProvider, chal
   if (!user) {
     throw new WebAuthnVerificationError(`The passkey has no account with provider "${provider.id}".`, { cause: { provider: provider.id } })
   }
-  return signIn(ctx, { kind: "passkey", provider, user, providerAccountId: stored.providerAccountId })
+  return signIn(ctx, { kind: "passkey", provider, user, providerAccountId: stored.providerAccountId, userVerified: verification.authenticationInfo.userVerified })
 }
 
 async function register(ctx: RequestContext, provider: PasskeyProvider, challenge: Challenge, rp: ResolvedRelyingParty): Promise<InternalResponse> {
@@ -123,5 +123,5 @@ async function register(ctx: RequestContext, provider: PasskeyProvider, challeng
     name: null,
     createdAt: new Date(),
   })
-  return signIn(ctx, { kind: "new-passkey", provider, user, credentialID, authenticator })
+  return signIn(ctx, { kind: "new-passkey", provider, user, credentialID, authenticator, userVerified: verification.registrationInfo.userVerified })
 }

@@ -1,0 +1,203 @@
+/**
+ * The second step of a sign-in: from the first factor's success to the session.
+ *
+ * - `askSecondFactor` (called by `account/sign-in.ts`): seals the pending sign-in (`pending.ts`),
+ *   emails a code to users whose second factor is email, and sends the browser to the challenge.
+ * - `GET two-factor` shows the challenge (`pages/two-factor.ts`); `POST two-factor` checks a code
+ *   or a recovery code (`verify.ts`) and, when it is right, completes the sign-in: once
+ *   (`completePending`), for a user who still exists with the same account and password, asking
+ *   the `signIn` callback then if it was not asked before, and starting the session with the
+ *   factors used; `POST two-factor/email` sends a new code by email.
+ *
+ * Every failure to do with the pending sign-in itself (none, altered, expired, used, out of tries)
+ * sends the browser back to the sign-in page: nothing is signed in without both factors.
+ *
+ * @module
+ */
+import type { AdapterTwoFactor, AdapterUser } from "../adapters/types.js"
+import type { VerifiedIdentity } from "../account/identity.js"
+import { checkSignIn } from "../account/authorize.js"
+import { completeSignIn } from "../account/complete.js"
+import { defaultTwoFactor } from "../config/defaults.js"
+import { codeSendingProvider, newEmailCode, sendEmailCode, storeEmailCode } from "../email/code.js"
+import { BadRequest, TwoFactorError } from "../errors.js"
+import type { RequestContext } from "../http/context.js"
+import type { InternalResponse } from "../http/response.js"
+import { challengePage } from "../pages/two-factor.js"
+import { translatorFor, signInPageUrl } from "../pages/where.js"
+import type { SignInResult } from "../session/types.js"
+import type { Account, AuthFactor, Profile, SignInCallbackParams, User } from "../types.js"
+import { firstFactor } from "./gate.js"
+import { clearPending, completePending, readPending, savePending, wrongCode, type PendingSignIn } from "./pending.js"
+import { rememberDevice } from "./remember.js"
+import type { ResolvedTwoFactor } from "./settings.js"
+import { backToSignIn, goTo, twoFactorUrl } from "./urls.js"
+import { checkSecondFactor } from "./verify.js"
+
+function enabled(ctx: RequestContext): ResolvedTwoFactor {
+  const { twoFactor } = ctx.config
+  if (!twoFactor) throw new BadRequest("Two-factor sign-in is not configured.", 404)
+  return twoFactor
+}
+
+/** The posted fields the `signIn` callback will see, without what the provider declares a password. */
+function withoutPasswords(identity: VerifiedIdentity, callback: SignInCallbackParams): SignInCallbackParams {
+  if (identity.kind !== "credentials" || !callback.credentials) return callback
+  const declared = identity.provider.config.credentials ?? {}
+  const credentials = Object.fromEntries(Object.entries(callback.credentials).filter(([name]) => (declared as Record<string, { type?: string }>)[name]?.type !== "password"))
+  return { ...callback, credentials }
+}
+
+/**
+ * Sends the browser to the challenge for `result`'s user, whose second factor is `stored`.
+ * `callback`: what the `signIn` callback is to be asked when the sign-in completes, if it has not
+ * been asked yet.
+ */
+export async function askSecondFactor(
+  ctx: RequestContext,
+  identity: VerifiedIdentity,
+  result: { user: User | AdapterUser; account: Account | null; profile?: Profile; isNewUser: boolean },
+  stored: AdapterTwoFactor,
+  callback: SignInCallbackParams | undefined,
+): Promise<InternalResponse> {
+  const twoFactor = enabled(ctx)
+  const passwordUpdatedAt = identity.kind === "password" ? (await twoFactor.adapter.getPassword(stored.userId))?.updatedAt : undefined
+  const pending: Omit<PendingSignIn, "id"> = {
+    userId: stored.userId,
+    method: stored.method,
+    first: firstFactor(identity),
+    user: result.user,
+    account: result.account,
+    ...(result.profile ? { profile: result.profile } : {}),
+    isNewUser: result.isNewUser,
+    ...(callback ? { callback: withoutPasswords(identity, callback) } : {}),
+    ...(passwordUpdatedAt ? { passwordUpdatedAt: new Date(passwordUpdatedAt).getTime() } : {}),
+    callbackUrl: await ctx.callbackUrl(),
+  }
+  const id = await savePending(ctx, pending)
+  if (stored.method === "email") {
+    const sent = await emailCode(ctx, twoFactor, { ...pending, id })
+    return goTo(ctx, twoFactorUrl(ctx, "two-factor", sent ? { sent: "1" } : { error: "SendFailed" }))
+  }
+  return goTo(ctx, twoFactorUrl(ctx, "two-factor"))
+}
+
+/** Emails a code for `pending` to its user, within the per-user limit. False when none was sent. */
+async function emailCode(ctx: RequestContext, twoFactor: ResolvedTwoFactor, pending: PendingSignIn): Promise<boolean> {
+  const provider = twoFactor.email ? codeSendingProvider(ctx.config) : undefined
+  const user = await twoFactor.adapter.getUser(pending.userId)
+  if (!provider || !user?.email) {
+    ctx.config.logger.error(new TwoFactorError("A user's second factor is email, but no email provider with `code` is configured to send it."))
+    return false
+  }
+  const limitKey = `sesame:two-factor:email:${pending.userId}`
+  const counted = await twoFactor.counters.incrementCounter(limitKey, new Date(Date.now() + defaultTwoFactor.emailCodeWindow * 1000))
+  if (counted.count > defaultTwoFactor.emailCodesPerWindow) return false
+  const code = newEmailCode()
+  const expires = new Date(Date.now() + defaultTwoFactor.emailCodeMaxAge * 1000)
+  await storeEmailCode(provider.adapter, ctx.config.secrets, pending.id, code, expires)
+  return sendEmailCode(ctx, provider, { to: user.email, code, expires, url: twoFactorUrl(ctx, "two-factor") })
+}
+
+/** `GET two-factor`: the challenge of the request's pending sign-in. */
+export async function showChallenge(ctx: RequestContext): Promise<InternalResponse> {
+  const twoFactor = enabled(ctx)
+  const pending = await readPending(ctx, twoFactor)
+  if (!pending) return backToSignIn(ctx, "TwoFactorExpired")
+  const { token } = await ctx.csrf()
+  const page = challengePage(
+    {
+      action: twoFactorUrl(ctx, "two-factor"),
+      csrfToken: token,
+      method: pending.method,
+      mode: ctx.query.method === "recovery" ? "recovery" : "code",
+      codeUrl: twoFactorUrl(ctx, "two-factor"),
+      recoveryUrl: twoFactorUrl(ctx, "two-factor", { method: "recovery" }),
+      ...(pending.method === "email" ? { resendAction: twoFactorUrl(ctx, "two-factor/email") } : {}),
+      sent: ctx.query.sent === "1",
+      ...(twoFactor.rememberDevice ? { rememberFor: twoFactor.rememberDevice } : {}),
+      error: ctx.query.error,
+      ...(ctx.query.retryAfter && /^\d{1,6}$/.test(ctx.query.retryAfter) ? { retryAfter: Number(ctx.query.retryAfter) } : {}),
+      signInUrl: signInPageUrl(ctx),
+      theme: ctx.config.theme,
+    },
+    translatorFor(ctx),
+  )
+  return { ...page, cookies: ctx.setCookies }
+}
+
+/** `POST two-factor/email`: a new code by email for the pending sign-in. */
+export async function resendChallengeCode(ctx: RequestContext): Promise<InternalResponse> {
+  const twoFactor = enabled(ctx)
+  const pending = await readPending(ctx, twoFactor)
+  if (!pending) return backToSignIn(ctx, "TwoFactorExpired")
+  if (pending.method !== "email") throw new BadRequest("This sign-in's second factor is not sent by email.")
+  const sent = await emailCode(ctx, twoFactor, pending)
+  return goTo(ctx, twoFactorUrl(ctx, "two-factor", sent ? { sent: "1" } : { error: "SendFailed" }))
+}
+
+/** Whether what the first factor verified still holds: the user, their account, their password. */
+async function stillValid(twoFactor: ResolvedTwoFactor, pending: PendingSignIn): Promise<AdapterUser | null> {
+  const { adapter } = twoFactor
+  const user = await adapter.getUser(pending.userId)
+  if (!user) return null
+  const account = pending.account
+  if (account && (account.type === "oauth" || account.type === "oidc" || account.type === "webauthn")) {
+    const linked = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+    if (linked?.id !== user.id) return null
+  }
+  if (pending.passwordUpdatedAt !== undefined) {
+    const password = adapter.has("getPassword") ? await adapter.getPassword(user.id) : null
+    if (!password || new Date(password.updatedAt).getTime() !== pending.passwordUpdatedAt) return null
+  }
+  return user
+}
+
+/** `POST two-factor`: checks the code and, when it is right, completes the pending sign-in. */
+export async function submitChallenge(ctx: RequestContext): Promise<InternalResponse> {
+  const twoFactor = enabled(ctx)
+  const pending = await readPending(ctx, twoFactor)
+  if (!pending) return backToSignIn(ctx, "TwoFactorExpired")
+  const stored = await twoFactor.adapter.getTwoFactor(pending.userId)
+  if (!stored || stored.method !== pending.method) {
+    clearPending(ctx)
+    return backToSignIn(ctx, "TwoFactorExpired")
+  }
+  const mode = typeof ctx.body.recoveryCode === "string" ? { method: "recovery" } : {}
+  const checked = await checkSecondFactor(ctx, twoFactor, stored, { code: ctx.body.code, recoveryCode: ctx.body.recoveryCode }, pending.method === "email" ? pending.id : undefined)
+  if (!checked.ok) {
+    if (checked.reason === "throttled") return goTo(ctx, twoFactorUrl(ctx, "two-factor", { ...mode, error: "TooManyAttempts", retryAfter: String(checked.retryAfter) }))
+    if (checked.reason === "exhausted" || (await wrongCode(twoFactor, pending))) {
+      clearPending(ctx)
+      return backToSignIn(ctx, "TwoFactorLocked")
+    }
+    return goTo(ctx, twoFactorUrl(ctx, "two-factor", { ...mode, error: checked.reason === "expired" ? "CodeExpired" : "InvalidCode" }))
+  }
+  if (!(await completePending(twoFactor, pending))) return backToSignIn(ctx, "TwoFactorExpired")
+  clearPending(ctx)
+  const user = await stillValid(twoFactor, pending)
+  if (!user) return backToSignIn(ctx, "TwoFactorExpired")
+  return finish(ctx, twoFactor, pending, user, checked.factor)
+}
+
+async function finish(ctx: RequestContext, twoFactor: ResolvedTwoFactor, pending: PendingSignIn, user: AdapterUser, second: AuthFactor): Promise<InternalResponse> {
+  if (pending.callback) {
+    const redirect = await checkSignIn(ctx, { ...pending.callback, user })
+    if (redirect) return goTo(ctx, redirect)
+  }
+  if (ctx.body.remember === "1") await rememberDevice(ctx, twoFactor, user.id)
+  const result: SignInResult = {
+    // The stored user as it is now; a credentials user is as `authorize` returned it.
+    user: pending.first === "credentials" ? pending.user : user,
+    account: pending.account,
+    ...(pending.profile ? { profile: pending.profile } : {}),
+    isNewUser: pending.isNewUser,
+    factors: [pending.first, second],
+  }
+  // The sign-in completes where it was headed when the first factor passed.
+  return completeSignIn(withCallbackUrl(ctx, pending.callbackUrl), result)
+}
+
+function withCallbackUrl(ctx: RequestContext, callbackUrl: string): RequestContext {
+  return { ...ctx, callbackUrl: () => Promise.resolve(callbackUrl) }
+}

@@ -1,0 +1,47 @@
+/**
+ * Whether a sign-in asks for a second factor: the decision `account/sign-in.ts` takes for every
+ * kind, once it knows the user. It asks when two-factor sign-in is on, the user has a second
+ * factor, and nothing stands in for it:
+ * - the provider does not ask (`secondFactor: false`, or its function says no, e.g. an identity
+ *   provider that asked for its own second factor);
+ * - a passkey with user verification, which is two factors in itself (something held, something
+ *   known or been);
+ * - the browser is already signed in as this user (they are linking an account or adding a passkey
+ *   to a session that passed the gate);
+ * - the browser is remembered for the user (`remember.ts`).
+ *
+ * @module
+ */
+import type { AdapterTwoFactor, AdapterUser } from "../adapters/types.js"
+import type { VerifiedIdentity } from "../account/identity.js"
+import type { RequestContext } from "../http/context.js"
+import type { Account, AuthFactor, Profile, User } from "../types.js"
+import { isRememberedDevice } from "./remember.js"
+
+/** The gate's answer: ask for `stored`, or go on with these factors. */
+export type GateDecision = { ask: AdapterTwoFactor } | { factors: AuthFactor[] }
+
+/** The first factor of a sign-in, as sessions record it. */
+export function firstFactor(identity: VerifiedIdentity): AuthFactor {
+  return identity.provider.type
+}
+
+export async function secondFactorGate(
+  ctx: RequestContext,
+  identity: VerifiedIdentity,
+  signIn: { user: User | AdapterUser; account: Account | null; profile?: Profile },
+): Promise<GateDecision> {
+  const first = firstFactor(identity)
+  const { twoFactor } = ctx.config
+  const userId = signIn.user.id
+  if (!twoFactor || userId === undefined) return { factors: [first] }
+  if ((identity.kind === "passkey" || identity.kind === "new-passkey") && identity.userVerified) return { factors: [first] }
+  const stored = await twoFactor.adapter.getTwoFactor(String(userId))
+  if (!stored) return { factors: [first] }
+  const asks = identity.provider.config.secondFactor ?? true
+  if (asks === false || (typeof asks === "function" && !(await asks(signIn)))) return { factors: [first] }
+  const current = await ctx.config.sessionStrategy.currentUser(ctx)
+  if (current?.id !== undefined && String(current.id) === String(userId)) return { factors: [first] }
+  if (await isRememberedDevice(ctx, twoFactor, stored)) return { factors: [first, "remembered-device"] }
+  return { ask: stored }
+}

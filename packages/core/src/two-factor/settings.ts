@@ -1,0 +1,71 @@
+/**
+ * Two-factor sign-in as configured: on whenever the adapter stores second factors, unless the app
+ * says `twoFactor: false`. Resolved once with the rest of the configuration (`config/resolve.ts`).
+ *
+ * @module
+ */
+import type { Adapter } from "../adapters/types.js"
+import type { AdapterMethod, CheckedAdapter } from "../adapters/wrap.js"
+import { defaultTwoFactor } from "../config/defaults.js"
+import { counterStoreFor, type CounterStore } from "../password/counters.js"
+import { twoFactorThrottle, type PasswordThrottle } from "../password/throttle.js"
+import type { TwoFactorOptions } from "../types.js"
+
+/** The adapter methods two-factor sign-in uses. */
+export const twoFactorMethods: readonly AdapterMethod[] = [
+  "getUser",
+  "getTwoFactor",
+  "setTwoFactor",
+  "deleteTwoFactor",
+  "setRecoveryCodes",
+  "useRecoveryCode",
+  "countRecoveryCodes",
+  "incrementCounter",
+  "getCounter",
+  "deleteCounter",
+]
+
+export interface ResolvedTwoFactor {
+  readonly adapter: CheckedAdapter
+  /** The issuer name authenticator apps show; undefined: the request's host. */
+  readonly issuer: string | undefined
+  /** Seconds a remembered device skips the second factor; false when not offered. */
+  readonly rememberDevice: number | false
+  /** Whether codes by email are offered as a second factor (when an email provider sends codes). */
+  readonly email: boolean
+  /** Wrong codes per user and per client IP. */
+  readonly throttle: PasswordThrottle
+  /** Where single use of codes and pending sign-ins is recorded: the adapter's counters, shared by every instance. */
+  readonly counters: CounterStore
+}
+
+/**
+ * Whether the configuration turns two-factor sign-in on: the adapter has every method it uses
+ * and the app did not say `false`. The app's options without such an adapter are a mistake,
+ * reported by the caller (`missing`).
+ */
+export function twoFactorWanted(options: TwoFactorOptions | false | undefined, adapter: Adapter | undefined): { on: boolean; missing: AdapterMethod[] } {
+  if (options === false || !adapter) return { on: false, missing: options && !adapter ? [...twoFactorMethods] : [] }
+  const missing = twoFactorMethods.filter((method) => typeof adapter[method] !== "function")
+  return { on: missing.length === 0, missing: options === undefined ? [] : missing }
+}
+
+export function resolveTwoFactor(options: TwoFactorOptions | undefined, adapter: CheckedAdapter): ResolvedTwoFactor {
+  const rememberDevice = options?.rememberDevice ?? defaultTwoFactor.rememberDevice
+  if (rememberDevice !== false && !(Number.isSafeInteger(rememberDevice) && rememberDevice > 0)) {
+    throw new TypeError(`\`twoFactor.rememberDevice\` must be a whole number of seconds above 0, or false; got ${String(rememberDevice)}`)
+  }
+  if (options?.issuer !== undefined && (typeof options.issuer !== "string" || options.issuer.length === 0 || options.issuer.includes(":"))) {
+    throw new TypeError("`twoFactor.issuer` must be a non-empty name without a colon.")
+  }
+  // The adapter's own counters: a code used on one instance must be used on every instance.
+  const counters = counterStoreFor(undefined, adapter)
+  return {
+    adapter,
+    issuer: options?.issuer,
+    rememberDevice,
+    email: options?.email ?? defaultTwoFactor.email,
+    throttle: twoFactorThrottle(counters),
+    counters,
+  }
+}

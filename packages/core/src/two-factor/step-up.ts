@@ -1,0 +1,73 @@
+/**
+ * Step-up: before a sensitive action, a session whose sign-in is not recent (`session/fresh.ts`)
+ * proves who it is again. `GET reauthenticate` asks a user with an authenticator app for a fresh
+ * code (`pages/two-factor.ts`), and sends anyone else to the sign-in page, where signing in again
+ * as anyone is a fresh sign-in; `POST reauthenticate` checks the code (`verify.ts`, throttled like
+ * the sign-in challenge) and renews the session's sign-in time (`SessionStrategy.refreshSignIn`:
+ * a database session is replaced by a new one).
+ *
+ * @module
+ */
+import type { AdapterUser } from "../adapters/types.js"
+import { currentAdapterUser } from "../account/passkeys.js"
+import type { RequestContext } from "../http/context.js"
+import type { InternalResponse } from "../http/response.js"
+import { reauthenticatePage } from "../pages/two-factor.js"
+import { signInPageUrl, translatorFor } from "../pages/where.js"
+import { goTo, twoFactorUrl } from "./urls.js"
+import { checkSecondFactor } from "./verify.js"
+
+/** Where a session that must prove who it is again goes, to come back to `returnTo`. */
+export function stepUpUrl(ctx: RequestContext, returnTo: string): string {
+  return twoFactorUrl(ctx, "reauthenticate", { callbackUrl: returnTo })
+}
+
+/** The sign-in page, to come back to `callbackUrl`: signing in again is the step-up for everyone. */
+function signInAgain(ctx: RequestContext, callbackUrl: string, user: AdapterUser | null): InternalResponse {
+  const url = new URL(signInPageUrl(ctx))
+  url.searchParams.set("callbackUrl", callbackUrl)
+  if (user?.email) url.searchParams.set("email", user.email)
+  return goTo(ctx, url.href)
+}
+
+async function authenticatorUser(ctx: RequestContext): Promise<AdapterUser | null> {
+  const user = await currentAdapterUser(ctx)
+  const stored = user && ctx.config.twoFactor ? await ctx.config.twoFactor.adapter.getTwoFactor(user.id) : null
+  return stored?.method === "totp" ? user : null
+}
+
+/** `GET reauthenticate`. */
+export async function showReauthenticate(ctx: RequestContext): Promise<InternalResponse> {
+  const callbackUrl = await ctx.callbackUrl()
+  const user = await authenticatorUser(ctx)
+  if (!user) return signInAgain(ctx, callbackUrl, await currentAdapterUser(ctx))
+  const { token } = await ctx.csrf()
+  const page = reauthenticatePage(
+    {
+      action: twoFactorUrl(ctx, "reauthenticate"),
+      csrfToken: token,
+      callbackUrl,
+      error: ctx.query.error,
+      signInUrl: signInAgain(ctx, callbackUrl, user).redirect!,
+      theme: ctx.config.theme,
+    },
+    translatorFor(ctx),
+  )
+  return { ...page, cookies: ctx.setCookies }
+}
+
+/** `POST reauthenticate`: a fresh code renews the session's sign-in time. */
+export async function submitReauthenticate(ctx: RequestContext): Promise<InternalResponse> {
+  const callbackUrl = await ctx.callbackUrl()
+  const user = await authenticatorUser(ctx)
+  const twoFactor = ctx.config.twoFactor
+  if (!user || !twoFactor) return signInAgain(ctx, callbackUrl, null)
+  const stored = await twoFactor.adapter.getTwoFactor(user.id)
+  const checked = stored ? await checkSecondFactor(ctx, twoFactor, stored, { code: ctx.body.code }) : ({ ok: false, reason: "wrong" } as const)
+  if (!checked.ok) {
+    const error = checked.reason === "throttled" ? "TooManyAttempts" : "InvalidCode"
+    return goTo(ctx, twoFactorUrl(ctx, "reauthenticate", { callbackUrl, error }))
+  }
+  if (!(await ctx.config.sessionStrategy.refreshSignIn(ctx))) return signInAgain(ctx, callbackUrl, user)
+  return goTo(ctx, callbackUrl)
+}
