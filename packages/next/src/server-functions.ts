@@ -20,10 +20,14 @@ import {
   listPasskeys,
   listSessions,
   renamePasskey,
+  requireRecentSignIn,
   revokeOtherSessions,
   revokeSession,
   setPassword,
+  twoFactorStatus,
   unlinkAccount,
+  type RecentSignIn,
+  type RecentSignInOptions,
 } from "@sesame/core"
 import type { ServerFunction } from "@sesame/core/integration"
 import { load } from "./config.js"
@@ -42,6 +46,23 @@ function bound<Args extends unknown[], Result>(input: PrimaryAuthConfigInput, fn
   }
 }
 
+/**
+ * `requireRecentSignIn` for the page being rendered or the action being run. Next.js gives no URL
+ * of the page, so the browser comes back to `returnTo`, else to the page the request came from
+ * (its same-origin `Referer`, which a server action's POST carries), else to the home page.
+ */
+function recentSignIn(input: PrimaryAuthConfigInput) {
+  return async (options: RecentSignInOptions = {}): Promise<RecentSignIn> => {
+    const { headers } = await browserHeaders()
+    const prepared = await load(input, undefined)
+    const request = coreRequest(prepared, headers, "session")
+    const origin = new URL(request.url).origin
+    const referer = headers.get("referer")
+    const fromReferer = referer && URL.canParse(referer) && new URL(referer).origin === origin ? referer : undefined
+    return requireRecentSignIn(request, prepared.handlers, { ...options, returnTo: options.returnTo ?? fromReferer ?? `${origin}/` })
+  }
+}
+
 /** The server functions of `Sesame(config)`. */
 export function serverFunctions(input: PrimaryAuthConfigInput): ServerFunctions {
   return {
@@ -57,5 +78,7 @@ export function serverFunctions(input: PrimaryAuthConfigInput): ServerFunctions 
     hasPassword: bound(input, hasPassword),
     changePassword: bound(input, changePassword),
     setPassword: bound(input, setPassword),
+    requireRecentSignIn: recentSignIn(input),
+    twoFactorStatus: bound(input, twoFactorStatus),
   }
 }

@@ -18,7 +18,10 @@ import type {
   PasswordSetting,
   Session,
   SessionInfo,
+  RecentSignIn,
+  RecentSignInOptions,
   SetPasswordOptions,
+  TwoFactorStatus,
   UserDeletion,
   WaysInOptions,
 } from "@sesame/core"
@@ -169,6 +172,15 @@ export interface ServerFunctions {
   changePassword(passwords: { currentPassword: string; newPassword: string }): Promise<PasswordChanging>
   /** Sets a first password for a user who has none, after a recent sign-in (`options.maxSignInAge`, default 10 minutes). */
   setPassword(password: { newPassword: string }, options?: SetPasswordOptions): Promise<PasswordSetting>
+  /**
+   * Whether the user signed in recently enough for a sensitive action (`options.maxAge`, default
+   * `session.freshAge`, 10 minutes), or where to send them to prove who they are again: `if
+   * (!check.recent) redirect(check.redirect)`. They come back to `options.returnTo` (a path), else
+   * to the page the request came from.
+   */
+  requireRecentSignIn(options?: RecentSignInOptions): Promise<RecentSignIn>
+  /** The user's second factor (`enabled`, `method`, recovery codes left, the settings page's URL), or null when signed out or two-factor sign-in is off. */
+  twoFactorStatus(): Promise<TwoFactorStatus | null>
 }
 
 /** What `Sesame()` returns. */

@@ -165,6 +165,37 @@ describe("server functions of Sesame(config)", () => {
     expect(await sesame.auth()).toBeNull()
   })
 
+  it("requireRecentSignIn sends a stale session to re-authenticate and back to the page the request came from; twoFactorStatus reports the second factor", async () => {
+    const { adapter, config } = databaseConfig()
+    const sesame = Sesame(config)
+    expect(await sesame.requireRecentSignIn()).toEqual({
+      recent: false,
+      reason: "NotSignedIn",
+      redirect: `https://app.example.test:8443/api/auth/signin?callbackUrl=${encodeURIComponent("https://app.example.test:8443/")}`,
+    })
+    await sesame.signIn("credentials", alice)
+    expect(await sesame.requireRecentSignIn()).toEqual({ recent: true })
+    expect(await sesame.twoFactorStatus()).toEqual({ enabled: false, method: null, recoveryCodesLeft: 0, settingsUrl: "https://app.example.test:8443/api/auth/two-factor/setup" })
+    const userId = [...adapter.tables.users.values()][0]!.id
+    await adapter.setTwoFactor({ userId, method: "totp", secret: "sealed", enabledAt: new Date(), devicesRevokedAt: null })
+    expect(await sesame.twoFactorStatus()).toMatchObject({ enabled: true, method: "totp" })
+
+    const now = Date.now()
+    vi.spyOn(Date, "now").mockReturnValue(now + 11 * 60_000)
+    newRequest({ referer: "https://app.example.test:8443/settings/danger" })
+    const stale = await sesame.requireRecentSignIn()
+    expect(stale).toEqual({
+      recent: false,
+      reason: "SignInTooOld",
+      redirect: `https://app.example.test:8443/api/auth/reauthenticate?callbackUrl=${encodeURIComponent("https://app.example.test:8443/settings/danger")}`,
+    })
+    // A Referer of another site is not where the browser comes back to; `returnTo` is.
+    newRequest({ referer: "https://evil.example/" })
+    expect(await sesame.requireRecentSignIn()).toMatchObject({ redirect: expect.stringContaining(encodeURIComponent("https://app.example.test:8443/")) })
+    expect(await sesame.requireRecentSignIn({ returnTo: "/billing" })).toMatchObject({ redirect: expect.stringContaining(encodeURIComponent("https://app.example.test:8443/billing")) })
+    expect(await sesame.requireRecentSignIn({ maxAge: 3600 })).toEqual({ recent: true })
+  })
+
   it("pass the configuration handlers use: a lazy one is called without a request, a custom basePath is kept", async () => {
     const { adapter, config } = databaseConfig({ basePath: "/auth" })
     const lazy = vi.fn(() => config)

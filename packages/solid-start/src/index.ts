@@ -26,9 +26,11 @@ export {
   listPasskeys,
   listSessions,
   renamePasskey,
+  requireRecentSignIn,
   revokeOtherSessions,
   revokeSession,
   setPassword,
+  twoFactorStatus,
   unlinkAccount,
 } from "./server-functions.js"
 export type { SolidAuthConfig, SolidAuthOptions } from "./config.js"
@@ -38,6 +40,9 @@ export type {
   AccountInfo,
   AccountUnlinking,
   DeletePasskeyOptions,
+  RecentSignIn,
+  RecentSignInOptions,
+  TwoFactorStatus,
   DeleteUserOptions,
   PasskeyDeletion,
   PasskeyInfo,

@@ -92,7 +92,7 @@ export function redirectResponse(location: string): Response {
  * The page to come back to after signing in, as a path on this site: the request's own for a
  * document request, else the same-origin `Referer`'s; undefined when there is none.
  */
-function returnAddress(request: Request, origin: string | null): string | undefined {
+export function returnAddress(request: Request, origin: string | null): string | undefined {
   const serverFunction = request.headers.has("x-server-id") || (request.method !== "GET" && request.method !== "HEAD")
   let page: URL
   if (!serverFunction) {

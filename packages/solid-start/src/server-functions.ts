@@ -12,8 +12,9 @@
  * @module
  */
 import * as core from "@sesame/core"
-import type { ServerFunction } from "@sesame/core/integration"
+import { appOrigin, type ServerFunction } from "@sesame/core/integration"
 import { coreConfig, type SolidAuthOptions } from "./config.js"
+import { returnAddress } from "./redirect.js"
 
 /**
  * `fn` taking the integration's options instead of the core configuration. (The parameter is
@@ -83,3 +84,26 @@ export const changePassword = withOptions(core.changePassword, "changePassword")
  * (`options.maxSignInAge`, default 10 minutes): `{ set: true }`, or `{ set: false, reason }`.
  */
 export const setPassword = withOptions(core.setPassword, "setPassword")
+
+/**
+ * Whether the request's session signed in recently enough for a sensitive action
+ * (`options.maxAge`, default `session.freshAge`, 10 minutes): `{ recent: true }`, or
+ * `{ recent: false, reason, redirect }`, where `redirect` sends the browser to prove who it is
+ * again and come back to `options.returnTo` (a path), else to the page asked for (a document
+ * request) or the page the server function was called from (its same-origin `Referer`), else `/`.
+ *
+ * @example
+ * ```ts
+ * const check = await requireRecentSignIn(getRequestEvent()!.request, authConfig)
+ * if (!check.recent) throw new Response(null, { status: 302, headers: { location: check.redirect } })
+ * ```
+ */
+export async function requireRecentSignIn(request: Request, config: SolidAuthOptions, options: core.RecentSignInOptions = {}): Promise<core.RecentSignIn> {
+  const { config: coreOptions } = coreConfig(config, "requireRecentSignIn")
+  // A server function's request is `/_server`: come back to the page it was called from, as the guards do.
+  const returnTo = options.returnTo ?? returnAddress(request, appOrigin(coreOptions, request)) ?? "/"
+  return core.requireRecentSignIn(request, coreOptions, { ...options, returnTo })
+}
+
+/** The request user's second factor (`enabled`, `method`, recovery codes left, the settings page's URL), or null when it is not signed in or two-factor sign-in is off. */
+export const twoFactorStatus = withOptions(core.twoFactorStatus, "twoFactorStatus")

@@ -107,7 +107,7 @@ export const authConfig: SolidAuthConfig = {
     )
     const file = join(scratch, "account.ts")
     writeFileSync(file, readmeExample("account").replaceAll('"~/lib/auth"', '"./account-auth.ts"'))
-    const account = (await import(file)) as Record<"linkedAccounts" | "closeAccount", () => Promise<unknown>> & {
+    const account = (await import(file)) as Record<"linkedAccounts" | "closeAccount" | "secondFactor" | "dangerZone", () => Promise<unknown>> & {
       newPassword(current: string, next: string): Promise<unknown>
     }
     const { authConfig } = (await import(join(scratch, "account-auth.ts"))) as { authConfig: SolidAuthConfig }
@@ -121,6 +121,13 @@ export const authConfig: SolidAuthConfig = {
     expect(await inRequest(() => account.linkedAccounts())).toEqual([])
     expect(await inRequest(() => account.newPassword("wrong guess", "difference engine"))).toEqual({ changed: false, reason: "WrongPassword" })
     expect(await inRequest(() => account.newPassword("analytical engine", "difference engine"))).toEqual({ changed: true, sessionsEnded: 0 })
+    expect(await inRequest(() => account.secondFactor())).toEqual({ enabled: false, method: null, recoveryCodesLeft: 0, settingsUrl: "http://localhost:3000/api/auth/two-factor/setup" })
+    expect(await inRequest(() => account.dangerZone())).toBe("ok")
+    const now = Date.now()
+    vi.spyOn(Date, "now").mockReturnValue(now + 6 * 60_000)
+    const stale = await inRequest(() => account.dangerZone()).catch((thrown: unknown) => thrown)
+    vi.restoreAllMocks()
+    expect((stale as Response).headers.get("location")).toBe(`http://localhost:3000/api/auth/reauthenticate?callbackUrl=${encodeURIComponent("http://localhost:3000/account")}`)
     expect(await inRequest(() => account.closeAccount())).toEqual({ deleted: true })
     expect(await inRequest(() => account.linkedAccounts())).toBeNull()
   })
