@@ -152,27 +152,31 @@ async function proven(ctx: RequestContext, twoFactor: ResolvedTwoFactor, stored:
   return goTo(ctx, setupUrl(ctx, { error: checked.reason === "throttled" ? "TooManyAttempts" : "InvalidCode" }))
 }
 
-/** `POST two-factor/recovery-codes`. */
-export async function regenerateRecoveryCodes(ctx: RequestContext): Promise<InternalResponse> {
+/**
+ * Runs `change` for the signed-in user's second factor once the request has proven the user again
+ * (`proven`); otherwise answers where to go.
+ */
+async function provenChange(ctx: RequestContext, change: (me: Me & { stored: AdapterTwoFactor }) => Promise<InternalResponse>): Promise<InternalResponse> {
   const found = await me(ctx)
   if (!("user" in found)) return found
-  const { twoFactor, user, stored } = found
+  const { twoFactor, stored } = found
   if (!stored) return goTo(ctx, setupUrl(ctx))
-  const refused = await proven(ctx, twoFactor, stored)
-  if (refused) return refused
-  await emit(ctx.config, "twoFactorChange", { user, change: "recovery-codes", method: stored.method })
-  return showNewCodes(ctx, twoFactor, user)
+  return (await proven(ctx, twoFactor, stored)) ?? change({ ...found, stored })
+}
+
+/** `POST two-factor/recovery-codes`. */
+export function regenerateRecoveryCodes(ctx: RequestContext): Promise<InternalResponse> {
+  return provenChange(ctx, async ({ twoFactor, user, stored }) => {
+    await emit(ctx.config, "twoFactorChange", { user, change: "recovery-codes", method: stored.method })
+    return showNewCodes(ctx, twoFactor, user)
+  })
 }
 
 /** `POST two-factor/disable`. */
-export async function disableTwoFactor(ctx: RequestContext): Promise<InternalResponse> {
-  const found = await me(ctx)
-  if (!("user" in found)) return found
-  const { twoFactor, user, stored } = found
-  if (!stored) return goTo(ctx, setupUrl(ctx))
-  const refused = await proven(ctx, twoFactor, stored)
-  if (refused) return refused
-  await twoFactor.adapter.deleteTwoFactor(user.id)
-  await emit(ctx.config, "twoFactorChange", { user, change: "disabled", method: stored.method })
-  return goTo(ctx, setupUrl(ctx, { notice: "disabled" }))
+export function disableTwoFactor(ctx: RequestContext): Promise<InternalResponse> {
+  return provenChange(ctx, async ({ twoFactor, user, stored }) => {
+    await twoFactor.adapter.deleteTwoFactor(user.id)
+    await emit(ctx.config, "twoFactorChange", { user, change: "disabled", method: stored.method })
+    return goTo(ctx, setupUrl(ctx, { notice: "disabled" }))
+  })
 }
