@@ -25,7 +25,7 @@ import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import type { Account, Profile, SignInCallbackParams, User } from "../types.js"
 import { askSecondFactor } from "../two-factor/challenge.js"
-import { firstFactor, secondFactorGate, type GateDecision } from "../two-factor/gate.js"
+import { secondFactorGate } from "../two-factor/gate.js"
 import { checkSignIn } from "./authorize.js"
 import { completeSignIn } from "./complete.js"
 import { decideForAccount, decideForCredentials, decideForEmail, linkedUser, type Decision } from "./decide.js"
@@ -149,12 +149,9 @@ export async function signIn(ctx: RequestContext, identity: VerifiedIdentity): P
     ...(attempt.profile ? { profile: attempt.profile } : {}),
     isNewUser: decision.isNewUser,
   }
-  // A user made by this sign-in has no second factor yet.
-  const gate: GateDecision = decision.isNewUser
-    ? { factors: [firstFactor(identity)] }
-    : early && String(decision.user.id) === known!.id
-      ? early
-      : await secondFactorGate(ctx, identity, result)
+  // Asked whatever `isNewUser` says: a confirmation link reports a first sign-in as new, for a
+  // user who may have turned a second factor on before confirming.
+  const gate = early && String(decision.user.id) === known!.id ? early : await secondFactorGate(ctx, identity, result)
   if ("ask" in gate) return askSecondFactor(ctx, identity, result, gate.ask, callbackLater ? attempt.callback : undefined)
   if (callbackLater) {
     const redirect = await checkSignIn(ctx, attempt.callback)

@@ -145,3 +145,15 @@ export const defaultTwoFactorThrottle = {
   account: { freeAttempts: 5, maxDelay: 60, lockoutAfter: 10, lockout: 60 * 60, forgetAfter: 24 * 60 * 60 },
   ip: defaultPasswordThrottle.ip,
 } as const
+
+/**
+ * Wrong email codes per address (across every code sent to it) and per client IP: five free
+ * tries, waits that double up to a minute, and after ten a lockout of ten minutes, the window of
+ * the email rate limit. Anyone who knows an address can hold its code sign-in for that long (as
+ * they can spend its email rate limit); a guesser gets about 1,500 tries a day against a 1 in a
+ * million chance each.
+ */
+export const defaultEmailCodeThrottle = {
+  account: { freeAttempts: 5, maxDelay: 60, lockoutAfter: 10, lockout: 10 * 60, forgetAfter: 60 * 60 },
+  ip: defaultPasswordThrottle.ip,
+} as const

@@ -32,7 +32,7 @@ import { noStore, type InternalResponse } from "../http/response.js"
 import { confirmEmailPage } from "../pages/confirm-email.js"
 import { signInPageUrl, translatorFor } from "../pages/where.js"
 import { counterStoreFor } from "../password/counters.js"
-import { codeSubject, twoFactorThrottle } from "../password/throttle.js"
+import { codeSubject, emailCodeThrottle } from "../password/throttle.js"
 import { checkEmailCode, clearBinding, readBinding } from "./code.js"
 import { callbackEndpoint, maxLinkParameterLength, verifyRequestUrl } from "./links.js"
 import { isPrefetch } from "./prefetch.js"
@@ -117,7 +117,7 @@ async function confirmCode(ctx: RequestContext, provider: EmailProvider): Promis
   const counters = counterStoreFor(undefined, provider.adapter)
   // Wrong codes are counted per address too, across every code sent to it: each code's own five
   // tries would otherwise allow five more guesses per code an attacker has sent.
-  const throttled = { throttle: twoFactorThrottle(counters), subject: codeSubject(ctx, `email-code:${bound.email}`) }
+  const throttled = { throttle: emailCodeThrottle(counters), subject: codeSubject(ctx, bound.email) }
   const result = await checkEmailCode(provider.adapter, counters, provider.tokenSecrets, bound.binding, typed, throttled)
   if (result === "ok") {
     clearBinding(ctx)

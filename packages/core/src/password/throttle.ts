@@ -29,7 +29,7 @@
  * @module
  */
 import { backend } from "#crypto"
-import { defaultPasswordThrottle, defaultTwoFactorThrottle } from "../config/defaults.js"
+import { defaultEmailCodeThrottle, defaultPasswordThrottle, defaultTwoFactorThrottle } from "../config/defaults.js"
 import { toHex } from "../crypto/encoding.js"
 import { lastForwardedFor } from "../http/client-ip.js"
 import type { RequestContext } from "../http/context.js"
@@ -63,7 +63,7 @@ export interface PasswordThrottle {
   readonly ip: Readonly<ThrottleLimits> | false
   readonly store: CounterStore
   /** What its counters count, in their keys: password attempts unless said otherwise. */
-  readonly scope?: "password" | "two-factor"
+  readonly scope?: "password" | "two-factor" | "email-code"
 }
 
 /** Whether an attempt may go ahead; when not, how many seconds to wait (for `Retry-After`). */
@@ -105,11 +105,16 @@ export function passwordThrottle(options: ThrottleOptions | false = {}): Passwor
 
 /** No real IP is this long: a longer value (from an app's `clientIp`) is cut, not stored whole. */
 /**
- * The throttle of one-time codes (second factors in `two-factor/`, and email codes): the same
- * mechanism with its own limits and its own counters (keyed `user:<id>` or `email-code:<address>`).
+ * The throttle of second-factor codes (`two-factor/`): the same mechanism with its own limits and
+ * its own counters, keyed `user:<id>`.
  */
 export function twoFactorThrottle(store: CounterStore): PasswordThrottle {
   return { ...defaultTwoFactorThrottle, store, scope: "two-factor" }
+}
+
+/** The throttle of email codes as a first factor, per address (`email-code:<address>`), with its own limits. */
+export function emailCodeThrottle(store: CounterStore): PasswordThrottle {
+  return { ...defaultEmailCodeThrottle, store, scope: "email-code" }
 }
 
 /**

@@ -19,6 +19,7 @@ import type { VerifiedIdentity } from "../account/identity.js"
 import { checkSignIn } from "../account/authorize.js"
 import { completeSignIn } from "../account/complete.js"
 import { defaultTwoFactor } from "../config/defaults.js"
+import { randomToken } from "../crypto/encoding.js"
 import { codeSendingProvider, newEmailCode, sendEmailCode, storeEmailCode } from "../email/code.js"
 import { BadRequest, TwoFactorError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
@@ -28,7 +29,7 @@ import { translatorFor, signInPageUrl } from "../pages/where.js"
 import type { SignInResult } from "../session/types.js"
 import type { Account, AuthFactor, Profile, SignInCallbackParams, User } from "../types.js"
 import { firstFactor } from "./gate.js"
-import { clearPending, completePending, readPending, savePending, wrongCode, type PendingSignIn } from "./pending.js"
+import { clearPending, completePending, readPending, savePending, updatePending, wrongCode, type PendingSignIn } from "./pending.js"
 import { rememberDevice } from "./remember.js"
 import type { ResolvedTwoFactor } from "./settings.js"
 import { backToSignIn, goTo, twoFactorUrl } from "./urls.js"
@@ -74,28 +75,49 @@ export async function askSecondFactor(
     ...(passwordUpdatedAt ? { passwordUpdatedAt: new Date(passwordUpdatedAt).getTime() } : {}),
     callbackUrl: await ctx.callbackUrl(),
   }
-  const id = await savePending(ctx, pending)
-  if (stored.method === "email") {
-    const sent = await emailCode(ctx, twoFactor, { ...pending, id })
+  if (emailCodesCount(pending)) {
+    let saved = false
+    const sent = await emailCode(ctx, twoFactor, stored.userId, async (codeBinding) => {
+      await savePending(ctx, { ...pending, codeBinding })
+      return (saved = true)
+    })
+    // Nothing could be sent: the sign-in waits all the same, for a recovery code or a new code.
+    if (!saved) await savePending(ctx, pending)
     return goTo(ctx, twoFactorUrl(ctx, "two-factor", sent ? { sent: "1" } : { error: "SendFailed" }))
   }
-  return goTo(ctx, twoFactorUrl(ctx, "two-factor"))
+  await savePending(ctx, pending)
+  return goTo(ctx, twoFactorUrl(ctx, "two-factor", stored.method === "email" ? { method: "recovery" } : {}))
 }
 
-/** Emails a code for `pending` to its user, within the per-user limit. False when none was sent. */
-async function emailCode(ctx: RequestContext, twoFactor: ResolvedTwoFactor, pending: PendingSignIn): Promise<boolean> {
+/**
+ * Whether an emailed code can be this sign-in's second factor: the user's method is email, and
+ * the first factor was not the mailbox itself (a link or a code sent there), which a second code
+ * to the same mailbox would only prove again. Such a sign-in takes a recovery code.
+ */
+function emailCodesCount(pending: Pick<PendingSignIn, "method" | "first">): boolean {
+  return pending.method === "email" && pending.first !== "email"
+}
+
+/**
+ * Emails the user a new code, within the per-user limit. Each code is stored under a binding of its
+ * own, which `bind` puts in the pending sign-in, so that a new code voids the older ones. False when
+ * none was sent (or `bind` refused: the pending sign-in has ended).
+ */
+async function emailCode(ctx: RequestContext, twoFactor: ResolvedTwoFactor, userId: string, bind: (codeBinding: string) => Promise<boolean>): Promise<boolean> {
   const provider = twoFactor.email ? codeSendingProvider(ctx.config) : undefined
-  const user = await twoFactor.adapter.getUser(pending.userId)
+  const user = await twoFactor.adapter.getUser(userId)
   if (!provider || !user?.email) {
     ctx.config.logger.error(new TwoFactorError("A user's second factor is email, but no email provider with `code` is configured to send it."))
     return false
   }
-  const limitKey = `sesame:two-factor:email:${pending.userId}`
+  const limitKey = `sesame:two-factor:email:${userId}`
   const counted = await twoFactor.counters.incrementCounter(limitKey, new Date(Date.now() + defaultTwoFactor.emailCodeWindow * 1000))
   if (counted.count > defaultTwoFactor.emailCodesPerWindow) return false
+  const codeBinding = randomToken(16)
+  if (!(await bind(codeBinding))) return false
   const code = newEmailCode()
   const expires = new Date(Date.now() + defaultTwoFactor.emailCodeMaxAge * 1000)
-  await storeEmailCode(provider.adapter, ctx.config.secrets, pending.id, code, expires)
+  await storeEmailCode(provider.adapter, ctx.config.secrets, codeBinding, code, expires)
   return sendEmailCode(ctx, provider, { to: user.email, code, expires, url: twoFactorUrl(ctx, "two-factor") })
 }
 
@@ -110,10 +132,10 @@ export async function showChallenge(ctx: RequestContext): Promise<InternalRespon
       action: twoFactorUrl(ctx, "two-factor"),
       csrfToken: token,
       method: pending.method,
-      mode: ctx.query.method === "recovery" ? "recovery" : "code",
+      mode: ctx.query.method === "recovery" || (pending.method === "email" && !emailCodesCount(pending)) ? "recovery" : "code",
       codeUrl: twoFactorUrl(ctx, "two-factor"),
       recoveryUrl: twoFactorUrl(ctx, "two-factor", { method: "recovery" }),
-      ...(pending.method === "email" ? { resendAction: twoFactorUrl(ctx, "two-factor/email") } : {}),
+      ...(emailCodesCount(pending) ? { resendAction: twoFactorUrl(ctx, "two-factor/email") } : {}),
       sent: ctx.query.sent === "1",
       ...(twoFactor.rememberDevice ? { rememberFor: twoFactor.rememberDevice } : {}),
       error: ctx.query.error,
@@ -131,8 +153,8 @@ export async function resendChallengeCode(ctx: RequestContext): Promise<Internal
   const twoFactor = enabled(ctx)
   const pending = await readPending(ctx, twoFactor)
   if (!pending) return backToSignIn(ctx, "TwoFactorExpired")
-  if (pending.method !== "email") throw new BadRequest("This sign-in's second factor is not sent by email.")
-  const sent = await emailCode(ctx, twoFactor, pending)
+  if (!emailCodesCount(pending)) throw new BadRequest("This sign-in's second factor is not a code sent by email.")
+  const sent = await emailCode(ctx, twoFactor, pending.userId, (codeBinding) => updatePending(ctx, pending, { codeBinding }))
   return goTo(ctx, twoFactorUrl(ctx, "two-factor", sent ? { sent: "1" } : { error: "SendFailed" }))
 }
 
@@ -164,7 +186,7 @@ export async function submitChallenge(ctx: RequestContext): Promise<InternalResp
     return backToSignIn(ctx, "TwoFactorExpired")
   }
   const mode = typeof ctx.body.recoveryCode === "string" ? { method: "recovery" } : {}
-  const checked = await checkSecondFactor(ctx, twoFactor, stored, { code: ctx.body.code, recoveryCode: ctx.body.recoveryCode }, pending.method === "email" ? pending.id : undefined)
+  const checked = await checkSecondFactor(ctx, twoFactor, stored, { code: ctx.body.code, recoveryCode: ctx.body.recoveryCode }, emailCodesCount(pending) ? pending.codeBinding : undefined)
   if (!checked.ok) {
     if (checked.reason === "throttled") return goTo(ctx, twoFactorUrl(ctx, "two-factor", { ...mode, error: "TooManyAttempts", retryAfter: String(checked.retryAfter) }))
     if (checked.reason === "exhausted" || (await wrongCode(twoFactor, pending))) {

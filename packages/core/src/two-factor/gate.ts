@@ -6,9 +6,10 @@
  *   provider that asked for its own second factor);
  * - a passkey with user verification, which is two factors in itself (something held, something
  *   known or been);
- * - the browser is already signed in as this user (they are linking an account or adding a passkey
- *   to a session that passed the gate);
  * - the browser is remembered for the user (`remember.ts`).
+ *
+ * A browser already signed in as the user is asked like any other: a first factor alone must not
+ * turn an old session into a fresh one (step-up), nor link a new way in to it.
  *
  * @module
  */
@@ -40,8 +41,6 @@ export async function secondFactorGate(
   if (!stored) return { factors: [first] }
   const asks = identity.provider.config.secondFactor ?? true
   if (asks === false || (typeof asks === "function" && !(await asks(signIn)))) return { factors: [first] }
-  const current = await ctx.config.sessionStrategy.currentUser(ctx)
-  if (current?.id !== undefined && String(current.id) === String(userId)) return { factors: [first] }
   if (await isRememberedDevice(ctx, twoFactor, stored)) return { factors: [first, "remembered-device"] }
   return { ask: stored }
 }

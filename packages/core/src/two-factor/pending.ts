@@ -42,19 +42,34 @@ export interface PendingSignIn {
   passwordUpdatedAt?: number
   /** Where the user goes once signed in. */
   callbackUrl: string
+  /** Email method: what the latest code sent for this sign-in is stored under (a new code voids the older ones). */
+  codeBinding?: string
 }
 
 function cookie(ctx: RequestContext) {
   return ctx.cookieOptions.pendingSignIn
 }
 
-/** Seals `pending` into the pending-sign-in cookie (queued on the context); returns its id. */
+/** Seals a new pending sign-in into its cookie (queued on the context); returns its id. */
 export async function savePending(ctx: RequestContext, pending: Omit<PendingSignIn, "id">): Promise<string> {
-  const { name, options } = cookie(ctx)
   const id = randomToken(16)
-  const value = await encode<PendingSignIn>({ token: { ...pending, id }, secret: [...ctx.config.secrets], salt: name, maxAge: pendingSignInMaxAge })
-  ctx.setCookies.push(...writeChunkedCookie(name, value, { ...options, maxAge: pendingSignInMaxAge }, ctx.cookies))
+  await seal(ctx, { ...pending, id }, pendingSignInMaxAge)
   return id
+}
+
+/** Seals `pending` again with `changes`, keeping its id and its end. False when it has ended. */
+export async function updatePending(ctx: RequestContext, pending: PendingSignIn, changes: Partial<Pick<PendingSignIn, "codeBinding">>): Promise<boolean> {
+  const { iat: _iat, exp, jti: _jti, ...kept } = pending as PendingSignIn & { iat?: number; exp?: number; jti?: string }
+  const left = (exp ?? 0) - Math.floor(Date.now() / 1000)
+  if (left <= 0) return false
+  await seal(ctx, { ...kept, ...changes }, left)
+  return true
+}
+
+async function seal(ctx: RequestContext, pending: PendingSignIn, maxAge: number): Promise<void> {
+  const { name, options } = cookie(ctx)
+  const value = await encode<PendingSignIn>({ token: pending, secret: [...ctx.config.secrets], salt: name, maxAge })
+  ctx.setCookies.push(...writeChunkedCookie(name, value, { ...options, maxAge }, ctx.cookies))
 }
 
 /** The request's pending sign-in, or null when it has none, or one that is altered, expired or used. */

@@ -33,7 +33,7 @@ import type { ResolvedTwoFactor } from "./settings.js"
 import { stepUpUrl } from "./step-up.js"
 import { matchingStep, newTotpKey, totpUri } from "./totp.js"
 import { goTo, twoFactorUrl } from "./urls.js"
-import { checkSecondFactor } from "./verify.js"
+import { checkSecondFactor, firstUseOfStep } from "./verify.js"
 
 interface Me {
   twoFactor: ResolvedTwoFactor
@@ -132,7 +132,9 @@ export async function submitSetup(ctx: RequestContext): Promise<InternalResponse
     // The setup expired (or was made for someone else): show a new secret.
     if (!key) return goTo(ctx, setupUrl(ctx, { error: "SetupExpired" }))
     const code = typeof ctx.body.code === "string" ? ctx.body.code : ""
-    if (matchingStep(key, code) === null) return goTo(ctx, setupUrl(ctx, { error: "InvalidCode" }))
+    const step = matchingStep(key, code)
+    // Recorded as used: the code that confirmed the app must not sign anyone in afterwards.
+    if (step === null || !(await firstUseOfStep(twoFactor, user.id, step))) return goTo(ctx, setupUrl(ctx, { error: "InvalidCode" }))
     enabled = { userId: user.id, method: "totp", secret: await sealTotpKey(ctx.config.secrets, key), enabledAt: new Date(), devicesRevokedAt: null }
     ctx.setCookies.push(expiredCookie(ctx.cookieOptions.twoFactorSetup.name, ctx.cookieOptions.twoFactorSetup.options))
   }

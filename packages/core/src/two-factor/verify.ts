@@ -40,7 +40,7 @@ function typed(value: unknown): string | undefined {
 const usedStepKey = (userId: string, step: number) => `sesame:two-factor:totp:${userId}:${step}`
 
 /** Whether `step`'s code may be used now for `userId`, recording it as used: once, and never after a newer one. */
-async function firstUseOfStep(twoFactor: ResolvedTwoFactor, userId: string, step: number): Promise<boolean> {
+export async function firstUseOfStep(twoFactor: ResolvedTwoFactor, userId: string, step: number): Promise<boolean> {
   const { counters } = twoFactor
   const newest = totpStep() + defaultTwoFactor.drift
   for (let later = step + 1; later <= newest; later++) {
