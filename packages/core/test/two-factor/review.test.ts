@@ -1,7 +1,7 @@
 /**
  * Security review of two-factor sign-in, email codes and step-up, as an attacker drives them
- * through `Auth()`. A failing test here asserts the secure behaviour of a hole found in review; a
- * passing one proves a defence that was in doubt.
+ * through `Auth()`: the attacks a review found to work (each named for the attack, each now
+ * refused), and defences the review was unsure of.
  */
 import type { AuthConfig, PasswordEmailParams } from "@sesame/core"
 import { requireRecentSignIn } from "@sesame/core"
@@ -46,8 +46,8 @@ async function askForEmailCode(config: AuthConfig, jar: CookieJar, email = "ada@
 
 const recent = (config: AuthConfig, jar: CookieJar) => requireRecentSignIn(new Request(`${origin}/settings`, { headers: { cookie: jar.header() } }), config)
 
-describe("holes", () => {
-  it("verify-email: confirming the address of an unconfirmed user with an authenticator app signs in without the second factor", async () => {
+describe("attacks found in review, now refused", () => {
+  it("verify-email: confirming the address of an unconfirmed user with an authenticator app still asks for the app's code", async () => {
     // The user signed up while the app did not require confirmation, and turned on an app;
     // the app then required confirmation (the default). Password + the confirmation link must
     // not stand in for the authenticator.
@@ -65,7 +65,7 @@ describe("holes", () => {
     expect(hasSession(jar)).toBe(false)
   })
 
-  it("step-up: a TOTP user's stale session becomes 'recent' by typing only the password again (the gate skips the signed-in user)", async () => {
+  it("step-up: a TOTP user's stale session does not become recent by typing only the password again", async () => {
     const a = app()
     await ada(a)
     const { authenticator } = await enrol(a)
@@ -81,7 +81,7 @@ describe("holes", () => {
     expect({ location: again.location, renewed }).toEqual({ location: challengeUrl, renewed: false })
   })
 
-  it("step-up: an email-code user's second factor is turned off with a stale session and the password alone", async () => {
+  it("step-up: an email-code user's second factor cannot be turned off with a stale session and the password alone", async () => {
     const a = app()
     const user = await ada(a)
     const { lastCode } = withEmail(a)
@@ -123,7 +123,7 @@ describe("holes", () => {
     expect((await post(a.config, "/auth/callback/email", { code: lastCode()! }, later)).location).toBe(`${origin}/`)
   })
 
-  it("TOTP: the code that confirmed the setup is not recorded as used, and is accepted again in the same step", async () => {
+  it("TOTP: the code that confirmed the setup is recorded as used and not accepted again", async () => {
     const a = app()
     const user = await ada(a)
     const jar = new CookieJar()
@@ -137,7 +137,7 @@ describe("holes", () => {
     expect((await submitCode(a.config, other, { code })).location).toMatch(/error=InvalidCode/)
   })
 
-  it("email codes (second factor): a resend does not void the previous code; several codes are good at once", async () => {
+  it("email codes (second factor): a resend voids the previous code; one code is good at a time", async () => {
     const a = app()
     const user = await ada(a)
     const { lastCode } = withEmail(a)
@@ -150,7 +150,7 @@ describe("holes", () => {
     expect((await submitCode(a.config, jar, { code: first })).location).toMatch(/error=InvalidCode/)
   })
 
-  it("email codes (second factor) after an email first factor: the mailbox alone gives a two-factor session", async () => {
+  it("email codes (second factor) after an email first factor: the mailbox alone does not give a two-factor session", async () => {
     const a = app()
     const user = await ada(a)
     const { lastCode } = withEmail(a, "only")
