@@ -1,7 +1,10 @@
 /**
  * The demo's Sesame configuration: every sign-in method (lib/providers.ts), database sessions in
- * SQLite (lib/store.ts), Sesame's built-in pages under /api/auth (sign-in, and the password
- * provider's sign-up, forgotten-password and reset pages).
+ * SQLite (lib/store.ts), Sesame's built-in pages under /api/auth (sign-in, the password
+ * provider's sign-up, forgotten-password and reset pages, and the two-factor pages).
+ *
+ * Two-factor sign-in needs no switch: it is on because the SQLite adapter stores second factors.
+ * Users turn it on themselves, on the settings page the home page links to.
  */
 import type { AuthConfig } from "@sesame/core"
 import Sesame from "@sesame/next"
@@ -16,6 +19,8 @@ const config: AuthConfig = {
   providers,
   session: { strategy: "database" },
   experimental: { enableWebAuthn: true },
+  // "Remember this device" for 30 days, so that the demo shows the checkbox on the challenge page.
+  twoFactor: { rememberDevice: 30 * 24 * 60 * 60 },
   theme: { brandColor: "#0b5e5a" },
   debug: process.env.SESAME_DEBUG === "1",
 }
@@ -25,7 +30,7 @@ export const {
   auth,
   signIn,
   signOut,
-  // The signed-in user's accounts, sessions, passkeys and password, for the home page and its actions.
+  // The signed-in user's accounts, sessions, passkeys, password and second factor, for the home page and its actions.
   listAccounts,
   unlinkAccount,
   deleteUser,
@@ -36,4 +41,6 @@ export const {
   hasPassword,
   changePassword,
   setPassword,
+  twoFactorStatus,
+  requireRecentSignIn,
 } = Sesame(config)

@@ -6,7 +6,7 @@
  * outcome (app/components/password.tsx says what it means).
  */
 import { redirect } from "next/navigation"
-import { changePassword, deletePasskey, deleteUser, revokeSession, setPassword, signIn, signOut, unlinkAccount } from "../auth"
+import { changePassword, deletePasskey, deleteUser, requireRecentSignIn, revokeSession, setPassword, signIn, signOut, unlinkAccount } from "../auth"
 import { linkableProviders } from "../lib/providers"
 
 export async function revokeSessionAction(form: FormData): Promise<void> {
@@ -65,8 +65,15 @@ export async function setPasswordAction(form: FormData): Promise<void> {
   passwordOutcome(result.set ? "set" : result.reason)
 }
 
-/** Deletes the user (Sesame asks for a recent sign-in), then signs the browser out. */
+/**
+ * Deletes the user, then signs the browser out. A sign-in older than 10 minutes first proves who
+ * it is again (step-up): a fresh code from the authenticator app, or signing in again. Either
+ * comes back to the confirmation step, so the user confirms once more what they asked for.
+ */
 export async function deleteUserAction(): Promise<void> {
+  const check = await requireRecentSignIn({ returnTo: "/?confirm=delete-account" })
+  if (!check.recent) redirect(check.redirect)
+  // Sesame checks the sign-in's age itself too (a race with the check above ends here).
   const result = await deleteUser()
   if (!result.deleted) redirect(result.reason === "SignInTooOld" ? "/?notice=SignInTooOld" : "/")
   await signOut({ redirectTo: "/?notice=Deleted" })

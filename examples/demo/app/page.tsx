@@ -1,9 +1,10 @@
 import Link from "next/link"
-import { auth, basePath, hasPassword, listAccounts, listPasskeys, listSessions } from "../auth"
+import { auth, basePath, hasPassword, listAccounts, listPasskeys, listSessions, twoFactorStatus } from "../auth"
 import { deletePasskeyAction, revokeSessionAction } from "./actions"
 import { Accounts } from "./components/accounts"
 import { AddPasskey } from "./components/add-passkey"
 import { PasswordSection } from "./components/password"
+import { TwoFactorSection } from "./components/two-factor"
 
 // Sessions change with every sign-in: never serve this page from a cache.
 export const dynamic = "force-dynamic"
@@ -14,6 +15,7 @@ const time = (date: Date | null) => (date ? date.toISOString().replace("T", " ")
 const notices: Record<string, { text: string; error: boolean }> = {
   LastSignInMethod: { text: "That passkey is your last way to sign in, so it was kept.", error: true },
   LastAccount: { text: "That account is your last way to sign in, so it stays linked. Link another one first.", error: true },
+  // Rare since deleting asks to confirm who you are first (app/actions.ts), but Sesame checks again.
   SignInTooOld: { text: "Deleting your account needs a sign-in from the last 10 minutes. Sign out, sign in again, then delete it.", error: true },
   Deleted: { text: "Your account was deleted, and you are signed out.", error: false },
 }
@@ -49,7 +51,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
     )
   }
 
-  const [sessions, passkeys, accounts, password] = await Promise.all([listSessions(), listPasskeys(), listAccounts(), hasPassword()])
+  const [sessions, passkeys, accounts, password, twoFactor] = await Promise.all([listSessions(), listPasskeys(), listAccounts(), hasPassword(), twoFactorStatus()])
 
   return (
     <>
@@ -70,6 +72,9 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
         outcome={typeof passwordOutcome === "string" ? passwordOutcome : undefined}
         count={typeof count === "string" && /^\d{1,6}$/.test(count) ? Number(count) : undefined}
       />
+
+      {/* Null when two-factor sign-in is off: the adapter would not store second factors. */}
+      {twoFactor ? <TwoFactorSection status={twoFactor} /> : null}
 
       <section aria-labelledby="passkeys-heading">
         <h2 id="passkeys-heading">Passkeys</h2>

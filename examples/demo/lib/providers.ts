@@ -8,7 +8,9 @@
  * - OAuth: GitHub, Google, GitLab and Discord when their `AUTH_<ID>_ID` is set, else the local
  *   "Sesame Dev IdP" when `AUTH_DEV_IDP_ISSUER` is (Sesame reads `AUTH_<ID>_ID`, `_SECRET` and
  *   `_ISSUER` itself);
- * - email links over SMTP to `EMAIL_SERVER` (the local mailbox unless it names a real server);
+ * - email links over SMTP to `EMAIL_SERVER` (the local mailbox unless it names a real server), each
+ *   with a six-digit code beside the link (`code: true`), typed on the "check your email" page;
+ *   the same provider sends the codes of users whose second factor is email;
  * - passkeys.
  */
 import type { Provider } from "@sesame/core"
@@ -55,6 +57,7 @@ export const providers: Provider[] = [
     // The throttle's counts are kept by the adapter (SQLite), so a restart keeps them: the default.
   }),
   ...oauth,
-  ...(env.EMAIL_SERVER ? [Nodemailer({ server: env.EMAIL_SERVER, from })] : []),
+  // The code too: for reading the mail on a phone and signing in on another device.
+  ...(env.EMAIL_SERVER ? [Nodemailer({ server: env.EMAIL_SERVER, from, code: true })] : []),
   Passkey(),
 ]

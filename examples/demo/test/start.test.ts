@@ -13,6 +13,7 @@ import { accountFlow, throttleFlow } from "./account-flows.js"
 import { demoAccountFlow, emailFlow, idpFlow, passkeyFlow, revokeFlow } from "./flows.js"
 import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
 import { passwordAccountFlow } from "./password-flows.js"
+import { emailCodeFlow, twoFactorFlow } from "./two-factor-flows.js"
 
 const dir = mkdtempSync(join(tmpdir(), "sesame-fresh-"))
 let port: number
@@ -90,6 +91,14 @@ describe("npm start on a fresh clone", () => {
 
   it("throttles password guessing, answering a refused attempt like a wrong password plus Retry-After", async () => {
     await throttleFlow(browser!, demo!.banner.origin)
+  }, 120_000)
+
+  it("turns on an authenticator app from the home page, then signs in with a code, a recovery code, and once more on the remembered device", async () => {
+    await twoFactorFlow(browser!, demo!.banner.origin)
+  }, 240_000)
+
+  it("signs in with the code of an emailed sign-in, typed on the check-your-email page", async () => {
+    await emailCodeFlow(browser!, demo!.banner.origin)
   }, 120_000)
 
   it("stops every process on Ctrl-C, and starts again without building", async () => {
