@@ -8,7 +8,7 @@
  * @module
  */
 import { backend } from "#crypto"
-import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding"
+import { encodeBase32NoPadding } from "@oslojs/encoding"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { defaultTwoFactor } from "../config/defaults.js"
 import { encoder, randomBytes, toHex } from "../crypto/encoding.js"
@@ -16,7 +16,7 @@ import { encoder, randomBytes, toHex } from "../crypto/encoding.js"
 /** A new set of codes, as shown to the user. */
 export function newRecoveryCodes(): string[] {
   return Array.from({ length: defaultTwoFactor.recoveryCodes }, () => {
-    const code = encodeBase32LowerCaseNoPadding(randomBytes(7)).slice(0, 10)
+    const code = encodeBase32NoPadding(randomBytes(7)).slice(0, 10).toLowerCase()
     return `${code.slice(0, 5)}-${code.slice(5)}`
   })
 }

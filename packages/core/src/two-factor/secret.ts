@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { decodeBase32IgnorePadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding"
+import { decodeBase32IgnorePadding, encodeBase32NoPadding } from "@oslojs/encoding"
 import { decode, encode } from "../jwt/index.js"
 
 const salt = "sesame.two-factor-secret"
@@ -38,7 +38,7 @@ export async function openTotpKey(secrets: readonly string[], sealed: string): P
 
 /** The key as people type it into an app: base32, upper case, without padding. */
 export function toBase32(key: Uint8Array): string {
-  return encodeBase32UpperCaseNoPadding(key)
+  return encodeBase32NoPadding(key)
 }
 
 export function fromBase32(text: string): Uint8Array | null {

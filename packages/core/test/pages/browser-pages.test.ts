@@ -437,10 +437,12 @@ describe("keyboard", () => {
   it("answers the two-factor challenge with the keyboard alone: type the code, Tab, Space ticks “remember”, Enter posts", async () => {
     const { page, cspViolations } = await open(contexts.get("light")!, "/two-factor-fixture/challenge-totp")
     // The code field has the focus as the page loads (the first stop), then the page in order.
+    // Autofocus lands a moment after the load event on a busy machine: wait for it before tabbing.
+    await page.waitForFunction(() => document.activeElement?.id === "twofactor-code")
     const stops = await tabThrough(page)
     expect(stops.map((s) => s.name)).toEqual(["code", "remember", "Continue", "Use a recovery code instead", "Cancel and go back to sign-in"])
     await page.reload()
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("twofactor-code")
+    await page.waitForFunction(() => document.activeElement?.id === "twofactor-code")
     await page.keyboard.type("123 456")
     await page.keyboard.press("Tab")
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("twofactor-remember")
@@ -459,9 +461,11 @@ describe("keyboard", () => {
 
   it("turns to the recovery-code form with the keyboard, and posts a recovery code", async () => {
     const { page } = await open(contexts.get("light")!, "/two-factor-fixture/challenge-totp")
+    await page.waitForFunction(() => document.activeElement?.id === "twofactor-code")
     const stops = await tabThrough(page)
     const link = stops.findIndex((s) => s.name === "Use a recovery code instead")
     await page.reload()
+    await page.waitForFunction(() => document.activeElement?.id === "twofactor-code")
     for (let i = 0; i < link; i++) await page.keyboard.press("Tab")
     expect(await page.evaluate(() => (document.activeElement as HTMLElement).innerText)).toBe("Use a recovery code instead")
     await Promise.all([page.waitForURL(/\/challenge-recovery$/), page.keyboard.press("Enter")])

@@ -75,6 +75,15 @@ async function lands(page: Page, landing: string | RegExp, action: () => Promise
   await Promise.all([page.waitForEvent("load"), action()])
   if (typeof landing === "string") expect(page.url()).toBe(landing)
   else expect(page.url()).toMatch(landing)
+  await autofocusSettled(page)
+}
+
+/** Autofocus lands a moment after the load event on a busy machine: wait for it, where the page has it. */
+async function autofocusSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const target = document.querySelector("[autofocus]")
+    return !target || document.activeElement === target
+  })
 }
 
 /** Types into the focused field, then presses Enter, waiting for the page that answers. */
