@@ -159,7 +159,11 @@ async function newcomerFlow(origin: string, label: string): Promise<string[]> {
   // server function, redirects, and the browser loads the sign-in page (the router alone could
   // not show it). The way back is the page the link was on.
   await page.getByRole("link", { name: "Account" }).click()
-  await page.waitForURL((url) => url.pathname === "/api/auth/signin")
+  // The router's own navigation to /account is abandoned for the full load of the sign-in page;
+  // on a busy machine waitForURL can see that abort (ERR_ABORTED) as its own failure, so poll the
+  // address instead, then wait for the page.
+  await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe("/api/auth/signin")
+  await page.waitForLoadState("load")
   expect(pathOf(page)).toBe("/api/auth/signin?callbackUrl=%2F")
 
   // A visit to the page itself: the middleware redirects, with this very page as the way back.
