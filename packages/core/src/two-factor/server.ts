@@ -6,11 +6,10 @@
  */
 import { currentAdapterUser } from "../account/passkeys.js"
 import { serverContext } from "../http/server-context.js"
-import { signInPageUrl } from "../pages/where.js"
-import { checkMaxAge, recentlySignedIn } from "../session/fresh.js"
+import { checkMaxAge, freshAge, signedInRecently } from "../session/fresh.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { stepUpUrl } from "./step-up.js"
-import { twoFactorUrl } from "./urls.js"
+import { signInUrl, twoFactorUrl } from "./urls.js"
 
 /** What `requireRecentSignIn` found: a recent sign-in, or where to send the browser for one. */
 export type RecentSignIn = { recent: true } | { recent: false; reason: "NotSignedIn" | "SignInTooOld"; redirect: string }
@@ -40,16 +39,11 @@ export async function requireRecentSignIn(request: Request, config: AuthConfig |
   checkMaxAge(options.maxAge)
   const ctx = await serverContext(request, config)
   const returnTo = new URL(options.returnTo ?? request.url, ctx.origin).href
-  if (!(await ctx.config.sessionStrategy.signedInAt(ctx))) {
-    // Not signed in, or a session whose start is unknown: only a sign-in helps either way.
-    const signedIn = await ctx.config.sessionStrategy.currentUser(ctx)
-    if (!signedIn) {
-      const url = new URL(signInPageUrl(ctx))
-      url.searchParams.set("callbackUrl", returnTo)
-      return { recent: false, reason: "NotSignedIn", redirect: url.href }
-    }
-  } else if (await recentlySignedIn(ctx, options.maxAge)) {
-    return { recent: true }
+  const signedInAt = await ctx.config.sessionStrategy.signedInAt(ctx)
+  if (signedInRecently(signedInAt, freshAge(ctx.config, options.maxAge))) return { recent: true }
+  // No start known: not signed in, or a session whose start is unknown (only a sign-in helps either way).
+  if (signedInAt === undefined && !(await ctx.config.sessionStrategy.currentUser(ctx))) {
+    return { recent: false, reason: "NotSignedIn", redirect: signInUrl(ctx, { callbackUrl: returnTo }) }
   }
   return { recent: false, reason: "SignInTooOld", redirect: stepUpUrl(ctx, returnTo) }
 }

@@ -25,14 +25,14 @@ import type { InternalResponse } from "../http/response.js"
 import { sealedCookie, unsealCookie } from "../http/sealed-cookie.js"
 import { codeCookieMaxAge, expiredCookie } from "../http/cookies.js"
 import { recoveryCodesPage, setupPage, type SetupPageParams } from "../pages/two-factor.js"
-import { signInPageUrl, translatorFor } from "../pages/where.js"
+import { translatorFor } from "../pages/where.js"
 import { recentlySignedIn } from "../session/fresh.js"
 import { newRecoveryCodes, storeRecoveryCodes } from "./recovery.js"
 import { fromBase32, sealTotpKey, toBase32 } from "./secret.js"
 import type { ResolvedTwoFactor } from "./settings.js"
 import { stepUpUrl } from "./step-up.js"
 import { matchingStep, newTotpKey, totpUri } from "./totp.js"
-import { goTo, twoFactorUrl } from "./urls.js"
+import { goTo, signInUrl, twoFactorUrl } from "./urls.js"
 import { checkSecondFactor, firstUseOfStep } from "./verify.js"
 
 interface Me {
@@ -46,11 +46,7 @@ async function me(ctx: RequestContext): Promise<Me | InternalResponse> {
   const { twoFactor } = ctx.config
   if (!twoFactor) throw new BadRequest("Two-factor sign-in is not configured.", 404)
   const user = await currentAdapterUser(ctx)
-  if (!user) {
-    const url = new URL(signInPageUrl(ctx))
-    url.searchParams.set("callbackUrl", twoFactorUrl(ctx, "two-factor/setup"))
-    return goTo(ctx, url.href)
-  }
+  if (!user) return goTo(ctx, signInUrl(ctx, { callbackUrl: twoFactorUrl(ctx, "two-factor/setup") }))
   return { twoFactor, user, stored: await twoFactor.adapter.getTwoFactor(user.id) }
 }
 

@@ -8,13 +8,13 @@
  *
  * @module
  */
-import type { AdapterUser } from "../adapters/types.js"
+import type { AdapterTwoFactor, AdapterUser } from "../adapters/types.js"
 import { currentAdapterUser } from "../account/passkeys.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { reauthenticatePage } from "../pages/two-factor.js"
-import { signInPageUrl, translatorFor } from "../pages/where.js"
-import { goTo, twoFactorUrl } from "./urls.js"
+import { translatorFor } from "../pages/where.js"
+import { goTo, signInUrl, twoFactorUrl } from "./urls.js"
 import { checkSecondFactor } from "./verify.js"
 
 /** Where a session that must prove who it is again goes, to come back to `returnTo`. */
@@ -23,24 +23,22 @@ export function stepUpUrl(ctx: RequestContext, returnTo: string): string {
 }
 
 /** The sign-in page, to come back to `callbackUrl`: signing in again is the step-up for everyone. */
-function signInAgain(ctx: RequestContext, callbackUrl: string, user: AdapterUser | null): InternalResponse {
-  const url = new URL(signInPageUrl(ctx))
-  url.searchParams.set("callbackUrl", callbackUrl)
-  if (user?.email) url.searchParams.set("email", user.email)
-  return goTo(ctx, url.href)
+function signInAgain(ctx: RequestContext, callbackUrl: string, user: AdapterUser | null): string {
+  return signInUrl(ctx, { callbackUrl, email: user?.email || undefined })
 }
 
-async function authenticatorUser(ctx: RequestContext): Promise<AdapterUser | null> {
+/** The signed-in user, and their second factor when it is an authenticator app (the only one re-authentication takes). */
+async function signedIn(ctx: RequestContext): Promise<{ user: AdapterUser | null; app: AdapterTwoFactor | null }> {
   const user = await currentAdapterUser(ctx)
   const stored = user && ctx.config.twoFactor ? await ctx.config.twoFactor.adapter.getTwoFactor(user.id) : null
-  return stored?.method === "totp" ? user : null
+  return { user, app: stored?.method === "totp" ? stored : null }
 }
 
 /** `GET reauthenticate`. */
 export async function showReauthenticate(ctx: RequestContext): Promise<InternalResponse> {
   const callbackUrl = await ctx.callbackUrl()
-  const user = await authenticatorUser(ctx)
-  if (!user) return signInAgain(ctx, callbackUrl, await currentAdapterUser(ctx))
+  const { user, app } = await signedIn(ctx)
+  if (!app) return goTo(ctx, signInAgain(ctx, callbackUrl, user))
   const { token } = await ctx.csrf()
   const page = reauthenticatePage(
     {
@@ -48,7 +46,7 @@ export async function showReauthenticate(ctx: RequestContext): Promise<InternalR
       csrfToken: token,
       callbackUrl,
       error: ctx.query.error,
-      signInUrl: signInAgain(ctx, callbackUrl, user).redirect!,
+      signInUrl: signInAgain(ctx, callbackUrl, user),
       theme: ctx.config.theme,
     },
     translatorFor(ctx),
@@ -59,15 +57,14 @@ export async function showReauthenticate(ctx: RequestContext): Promise<InternalR
 /** `POST reauthenticate`: a fresh code renews the session's sign-in time. */
 export async function submitReauthenticate(ctx: RequestContext): Promise<InternalResponse> {
   const callbackUrl = await ctx.callbackUrl()
-  const user = await authenticatorUser(ctx)
+  const { user, app } = await signedIn(ctx)
   const twoFactor = ctx.config.twoFactor
-  if (!user || !twoFactor) return signInAgain(ctx, callbackUrl, null)
-  const stored = await twoFactor.adapter.getTwoFactor(user.id)
-  const checked = stored ? await checkSecondFactor(ctx, twoFactor, stored, { code: ctx.body.code }) : ({ ok: false, reason: "wrong" } as const)
+  if (!app || !twoFactor) return goTo(ctx, signInAgain(ctx, callbackUrl, null))
+  const checked = await checkSecondFactor(ctx, twoFactor, app, { code: ctx.body.code })
   if (!checked.ok) {
     const error = checked.reason === "throttled" ? "TooManyAttempts" : "InvalidCode"
     return goTo(ctx, twoFactorUrl(ctx, "reauthenticate", { callbackUrl, error }))
   }
-  if (!(await ctx.config.sessionStrategy.refreshSignIn(ctx))) return signInAgain(ctx, callbackUrl, user)
+  if (!(await ctx.config.sessionStrategy.refreshSignIn(ctx))) return goTo(ctx, signInAgain(ctx, callbackUrl, user))
   return goTo(ctx, callbackUrl)
 }
