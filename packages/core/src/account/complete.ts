@@ -8,7 +8,8 @@ import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import type { SignInResult } from "../session/types.js"
 
-export async function completeSignIn(ctx: RequestContext, result: SignInResult): Promise<InternalResponse> {
+/** `callbackUrl`: where the sign-in was headed, when it started in an earlier request (a second factor). */
+export async function completeSignIn(ctx: RequestContext, result: SignInResult, callbackUrl?: string): Promise<InternalResponse> {
   const { config } = ctx
   await config.sessionStrategy.start(ctx, result)
   await emit(config, "signIn", {
@@ -17,11 +18,11 @@ export async function completeSignIn(ctx: RequestContext, result: SignInResult):
     ...(result.profile ? { profile: result.profile } : {}),
     isNewUser: result.isNewUser,
   })
-  const callbackUrl = await ctx.callbackUrl()
+  const destination = callbackUrl ?? (await ctx.callbackUrl())
   if (result.isNewUser && config.pages.newUser) {
     const target = new URL(config.pages.newUser, ctx.origin)
-    target.searchParams.set("callbackUrl", callbackUrl)
+    target.searchParams.set("callbackUrl", destination)
     return { redirect: target.href, cookies: ctx.setCookies }
   }
-  return { redirect: callbackUrl, cookies: ctx.setCookies }
+  return { redirect: destination, cookies: ctx.setCookies }
 }

@@ -217,9 +217,5 @@ async function finish(ctx: RequestContext, twoFactor: ResolvedTwoFactor, pending
     factors: [pending.first, second],
   }
   // The sign-in completes where it was headed when the first factor passed.
-  return completeSignIn(withCallbackUrl(ctx, pending.callbackUrl), result)
-}
-
-function withCallbackUrl(ctx: RequestContext, callbackUrl: string): RequestContext {
-  return { ...ctx, callbackUrl: () => Promise.resolve(callbackUrl) }
+  return completeSignIn(ctx, result, pending.callbackUrl)
 }
