@@ -26,7 +26,7 @@ import {
   signInWithPassword,
   submitCode,
   type App,
-} from "./harness.js"
+} from "../two-factor/harness.js"
 
 const advance = frozenClock("2026-11-25T10:00:00Z")
 const step = 30_000
