@@ -70,16 +70,28 @@ describe("GET session (JWT)", () => {
     expectNoStore(res)
   })
 
-  it("exposes only name, email and image by default, and slides the expiry", async () => {
+  it("exposes only name, email and image by default; the expiry is the token's own, and no cookie is re-sent", async () => {
     const config = jwtConfig()
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    const before = jar.get("sesame.session-token")!
+    const issued = await decode({ token: before, secret, salt: "sesame.session-token" })
+    const res = await send(config, "/auth/session", { jar })
+    const session = await res.json()
+    expect(session).toEqual({ user: { name: "Alice", email: "alice@example.com", image: null }, expires: expect.any(String) })
+    expect(Date.parse(session.expires)).toBe(issued!.exp! * 1000)
+    expect(res.headers.getSetCookie()).toEqual([])
+    expect(jar.get("sesame.session-token")).toBe(before)
+  })
+
+  it("with updateAge 0, re-issues the token on every read and slides the expiry", async () => {
+    const config = jwtConfig({ session: { updateAge: 0 } })
     const jar = new CookieJar()
     await signInAlice(config, jar)
     const before = jar.get("sesame.session-token")!
     const res = await send(config, "/auth/session", { jar })
     const session = await res.json()
-    expect(session).toEqual({ user: { name: "Alice", email: "alice@example.com", image: null }, expires: expect.any(String) })
-    const expires = Date.parse(session.expires)
-    expect(expires).toBeGreaterThan(Date.now() + 30 * 86400_000 - 5000)
+    expect(Date.parse(session.expires)).toBeGreaterThan(Date.now() + 30 * 86400_000 - 5000)
     const setCookie = res.headers.getSetCookie()
     expect(setCookie).toHaveLength(1)
     expect(setCookie[0]).toMatch(/^sesame\.session-token=[\w.-]+; Path=\/; Expires=.+; HttpOnly; SameSite=Lax$/)

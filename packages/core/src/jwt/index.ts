@@ -20,12 +20,12 @@ import type { Adapter, AdapterUser } from "../adapters/types.js"
 import { defaultMaxAge } from "../config/defaults.js"
 import { envSecretEntries, readEnv } from "../config/env.js"
 import { backend } from "#crypto"
-import { decoder, encoder, fromBase64url } from "../crypto/encoding.js"
-import type { ContentEncryption, JweHeader } from "../crypto/types.js"
+import { decoder, encoder } from "../crypto/encoding.js"
+import type { ContentEncryption } from "../crypto/types.js"
 import { MissingSecretError } from "../errors.js"
 import { defaultCookies, parseCookieHeader, readChunkedCookie } from "../http/cookies.js"
 import { absoluteEnd } from "../session/lifetime.js"
-import { derivedKey } from "./keys.js"
+import { derivedKey, parseJweHeader } from "./keys.js"
 
 /** Claims Sesame puts in a session token. Extend with module augmentation of `JWT`. */
 export interface DefaultJWT extends Record<string, unknown> {
@@ -107,26 +107,6 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
   return backend.encryptJwe(encoder.encode(JSON.stringify(claims)), key, { alg: "dir", enc: encryption, kid })
 }
 
-function parseHeader(token: string): JweHeader | null {
-  const dot = token.indexOf(".")
-  if (dot <= 0 || dot > 1024) return null
-  const bytes = fromBase64url(token.slice(0, dot))
-  if (!bytes) return null
-  let header: unknown
-  try {
-    header = JSON.parse(decoder.decode(bytes))
-  } catch {
-    return null
-  }
-  if (!header || typeof header !== "object") return null
-  const { alg, enc, kid, zip, crit } = header as Record<string, unknown>
-  if (alg !== "dir" || (enc !== "A256CBC-HS512" && enc !== "A256GCM")) return null
-  // Compression and critical extensions are never produced by us; refuse them.
-  if (zip !== undefined || crit !== undefined) return null
-  if (kid !== undefined && typeof kid !== "string") return null
-  return kid === undefined ? { alg, enc } : { alg, enc, kid }
-}
-
 function validClaims(plaintext: Uint8Array): JWT | null {
   let claims: unknown
   try {
@@ -147,7 +127,7 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   const secrets = secretsOf(params.secret)
   const { token, salt } = params
   if (!token || typeof token !== "string") return null
-  const header = parseHeader(token)
+  const header = parseJweHeader(token)
   if (!header) return null
   for (const secret of secrets) {
     const { key, kid } = await derivedKey(header.enc, secret, salt)

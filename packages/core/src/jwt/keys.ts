@@ -10,8 +10,8 @@
  * @module
  */
 import { backend } from "#crypto"
-import { base64url, encoder } from "../crypto/encoding.js"
-import type { ContentEncryption } from "../crypto/types.js"
+import { base64url, decoder, encoder, fromBase64url } from "../crypto/encoding.js"
+import type { ContentEncryption, JweHeader } from "../crypto/types.js"
 
 export interface DerivedKey {
   key: Uint8Array
@@ -45,4 +45,33 @@ export function derivedKey(enc: ContentEncryption, secret: string, salt: string)
   if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string)
   cache.set(id, entry)
   return entry
+}
+
+/** The protected header of a compact JWE we could have made; null for anything else. */
+export function parseJweHeader(token: string): JweHeader | null {
+  const dot = token.indexOf(".")
+  if (dot <= 0 || dot > 1024) return null
+  const bytes = fromBase64url(token.slice(0, dot))
+  if (!bytes) return null
+  let header: unknown
+  try {
+    header = JSON.parse(decoder.decode(bytes))
+  } catch {
+    return null
+  }
+  if (!header || typeof header !== "object") return null
+  const { alg, enc, kid, zip, crit } = header as Record<string, unknown>
+  if (alg !== "dir" || (enc !== "A256CBC-HS512" && enc !== "A256GCM")) return null
+  // Compression and critical extensions are never produced by us; refuse them.
+  if (zip !== undefined || crit !== undefined) return null
+  if (kid !== undefined && typeof kid !== "string") return null
+  return kid === undefined ? { alg, enc } : { alg, enc, kid }
+}
+
+/**
+ * Whether a token whose header is `header` names (by `kid`) the key of `secret` and `salt`: with
+ * rotated secrets, a token made under an older one is re-issued under the newest on its next read.
+ */
+export async function madeWithSecret(header: JweHeader, secret: string, salt: string): Promise<boolean> {
+  return header.kid !== undefined && header.kid === (await derivedKey(header.enc, secret, salt)).kid
 }

@@ -6,8 +6,8 @@
  * - A read looks the session up with `getSessionAndUser`. An expired session, or one past its
  *   absolute lifetime (`absoluteMaxAge` after its `createdAt`, see `lifetime.ts`), is deleted and
  *   its cookie cleared. A live one is extended to now + `maxAge`, never past its absolute end, at
- *   most once per `updateAge` seconds (every read when `updateAge` is 0); only then is the cookie
- *   re-sent, with the new expiry.
+ *   most once per `updateAge` seconds (every read when `updateAge` is 0; see `dueForExtension`); only
+ *   then is the cookie re-sent, with the new expiry.
  * - Sign-in always starts a new session with a new token (and deletes the one the browser had), so
  *   a token fixed before sign-in never becomes a signed-in session.
  * - Sign-out deletes the session and clears the cookie.
@@ -24,7 +24,7 @@ import type { RequestContext } from "../http/context.js"
 import type { JWT } from "../jwt/index.js"
 import type { AuthFactor, Session } from "../types.js"
 import { clearSessionCookie } from "./cookie.js"
-import { absoluteEnd, cappedExpiry, storedSessionLive, storedStart } from "./lifetime.js"
+import { absoluteEnd, cappedExpiry, dueForExtension, storedSessionLive, storedStart } from "./lifetime.js"
 import { hashSessionToken, maxSessionTokenLength } from "./token.js"
 import type { SessionStrategy } from "./types.js"
 
@@ -86,7 +86,8 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
         let extended = false
         // Once the expiry has reached the absolute end there is nothing left to extend.
         const atEnd = expires.getTime() >= end
-        if (expires.getTime() - maxAge * 1000 + updateAge * 1000 <= now && !atEnd) {
+        // A stored session was last extended `maxAge` before its expiry.
+        if (!atEnd && dueForExtension(expires.getTime() - maxAge * 1000, expires.getTime(), now, updateAge)) {
           expires = next
           await adapter.updateSession({
             sessionToken: hash,

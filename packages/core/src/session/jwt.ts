@@ -2,10 +2,16 @@
  * JWT sessions.
  *
  * Policy: the session lives in an encrypted token (JWE) in the session cookie, chunked when large.
- * Every read re-encrypts it with a new expiry (sliding `maxAge`), so an active user stays signed
- * in and an idle one is signed out after `maxAge`. A token that does not decrypt, has expired, or
- * whose `jwt` callback returns null ends the session: the cookie is cleared and the answer is
- * `null`, never an error. There is nothing to revoke on the server; sign-out clears the cookie.
+ * A read re-issues it (encrypted anew, with a new expiry: sliding `maxAge`) only when it must
+ * change: the `jwt` callback returned claims other than those that came in, the request is an
+ * update (`POST session`), it was made under an older secret of the rotation list, or it is due
+ * for extension by the rule both strategies share
+ * (`updateAge` since it was issued, `dueForExtension` in `lifetime.ts`; every read when
+ * `updateAge` is 0). Any other read is a decryption and no `Set-Cookie`, and its session's
+ * `expires` is the token's own. So an active user stays signed in and an idle one is signed out
+ * `maxAge` after the last re-issue. A token that does not decrypt, has expired, or whose `jwt`
+ * callback returns null ends the session: the cookie is cleared and the answer is `null`, never an
+ * error. There is nothing to revoke on the server; sign-out clears the cookie.
  *
  * Two claims belong to Sesame, not to the app: whatever the `jwt` callback returns, they keep the
  * values of the token that came in (or, at sign-in, the values Sesame set), so an app cannot lose
@@ -31,10 +37,11 @@ import { JWTSessionError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
-import type { JWT } from "../jwt/index.js"
+import { decode, type JWT } from "../jwt/index.js"
+import { madeWithSecret, parseJweHeader } from "../jwt/keys.js"
 import type { Account, AuthFactor, Session, User } from "../types.js"
 import { clearSessionCookie } from "./cookie.js"
-import { absoluteEnd, cappedExpiry } from "./lifetime.js"
+import { absoluteEnd, cappedExpiry, dueForExtension } from "./lifetime.js"
 import type { SessionStrategy } from "./types.js"
 
 /** The claims Sesame owns in a session token. */
@@ -63,13 +70,20 @@ function endOf(ctx: RequestContext, own: OwnClaims): number {
   return absoluteEnd(ctx.config.session, own.auth_time === undefined ? undefined : own.auth_time * 1000)
 }
 
-async function decodeCookie(ctx: RequestContext): Promise<{ present: boolean; token: JWT | null }> {
+/**
+ * The request's session token. `stale`: it decoded under an older secret of the rotation list
+ * (the built-in decoder's tokens name their key), so the read re-issues it under the newest.
+ */
+async function decodeCookie(ctx: RequestContext): Promise<{ present: boolean; token: JWT | null; stale?: boolean }> {
   const { name } = ctx.cookieOptions.sessionToken
   const raw = readChunkedCookie(ctx.cookies, name)
   if (!raw) return { present: false, token: null }
+  const { jwt, secrets } = ctx.config
   try {
-    const token = await ctx.config.jwt.decode({ token: raw, secret: ctx.config.secrets as string[], salt: name })
-    return { present: true, token }
+    const token = await jwt.decode({ token: raw, secret: secrets as string[], salt: name })
+    if (!token || secrets.length < 2 || jwt.decode !== decode) return { present: true, token }
+    const header = parseJweHeader(raw)
+    return { present: true, token, stale: !header || !(await madeWithSecret(header, secrets[0]!, name)) }
   } catch (error) {
     // A custom decoder that throws is treated like an invalid token.
     ctx.config.logger.debug("session token did not decode", { error: error instanceof Error ? error.name : "unknown" })
@@ -122,10 +136,22 @@ function unverifiedStoredUser(ctx: RequestContext, user: User | AdapterUser, acc
   return typeof stored.id === "string" && !stored.emailVerified
 }
 
+/**
+ * Whether a read must re-issue the token: the `jwt` callback changed its claims (`before`, the
+ * incoming claims serialised, against `next`), or it is due for extension. A token without a
+ * numeric `iat` and `exp` (a custom encoder's) is always re-issued.
+ */
+function mustReissue(ctx: RequestContext, before: string, next: JWT, now: number): boolean {
+  const { iat, exp } = next
+  if (typeof iat !== "number" || typeof exp !== "number") return true
+  if (dueForExtension(iat * 1000, exp * 1000, now, ctx.config.session.updateAge)) return true
+  return JSON.stringify(next) !== before
+}
+
 export const jwtStrategy: SessionStrategy = {
   async read(ctx, update) {
     const { config } = ctx
-    const { present, token } = await decodeCookie(ctx)
+    const { present, token, stale } = await decodeCookie(ctx)
     if (!present) return null
     if (!token) {
       clearSessionCookie(ctx)
@@ -147,6 +173,8 @@ export const jwtStrategy: SessionStrategy = {
         return null
       }
     }
+    // Taken before the callback runs, which may change the token in place.
+    const before = JSON.stringify(withOwnClaims(token, own))
     try {
       const returned = await config.callbacks.jwt(update ? { token, trigger: "update", session: update.data } : { token })
       if (!returned) {
@@ -154,7 +182,8 @@ export const jwtStrategy: SessionStrategy = {
         return null
       }
       const next = withOwnClaims(returned, own)
-      const expires = cappedExpiry(now, config.session.maxAge, end)
+      const reissue = update !== undefined || stale === true || mustReissue(ctx, before, next, now)
+      const expires = reissue ? cappedExpiry(now, config.session.maxAge, end) : new Date(Math.min((next.exp as number) * 1000, end))
       const defaults: Session = {
         user: { name: next.name ?? null, email: next.email ?? null, image: next.picture ?? null },
         expires: expires.toISOString(),
@@ -165,7 +194,7 @@ export const jwtStrategy: SessionStrategy = {
           : { session: defaults, token: next, ...(own.factors ? { factors: own.factors } : {}) },
       )) as Session
       // Written last, so that a callback that throws leaves no half-updated cookie behind.
-      if (!(await writeSessionCookie(ctx, next, now, end))) {
+      if (reissue && !(await writeSessionCookie(ctx, next, now, end))) {
         clearSessionCookie(ctx)
         return null
       }

@@ -1,7 +1,9 @@
 /**
  * The two lifetimes of a session, shared by both strategies.
  *
- * - Idle (`maxAge`): each use may push the expiry to now + `maxAge`.
+ * - Idle (`maxAge`): a use may push the expiry to now + `maxAge`, at most once per `updateAge`
+ *   (see {@link dueForExtension}); so an active user stays signed in and an idle one is signed out
+ *   `maxAge` after their last extension.
  * - Absolute (`absoluteMaxAge`, off by default): the session ends that long after its sign-in,
  *   however often it is used. Every expiry Sesame writes (cookie, JWT `exp`, stored `expires`) is
  *   capped at that instant, and a read after it ends the session. A session whose start is unknown
@@ -27,6 +29,18 @@ export function absoluteEnd(options: Pick<SessionOptions, "absoluteMaxAge">, sta
 /** A session's new expiry when used at `now`: `now + maxAge`, never after `end`. */
 export function cappedExpiry(now: number, maxAgeSeconds: number, end: number): Date {
   return new Date(Math.min(now + maxAgeSeconds * 1000, end))
+}
+
+/**
+ * Whether a session used at `now` is extended (JWT: re-issued; database: its `expires` written):
+ * once `updateAge` has passed since it was last extended (`lastExtended`, ms), so at most once per
+ * `updateAge` (on every use when it is 0). Also when less than `updateAge` is left before it
+ * `expires` (ms): with a `maxAge` shorter than `updateAge` (an app's choice), waiting for `updateAge`
+ * would sign out a user in the middle of using the app.
+ */
+export function dueForExtension(lastExtended: number, expires: number, now: number, updateAgeSeconds: number): boolean {
+  const window = updateAgeSeconds * 1000
+  return lastExtended + window <= now || expires - window <= now
 }
 
 /** When a stored session started, from its `createdAt` (which an adapter may hand back as a string). */
