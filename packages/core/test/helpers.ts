@@ -5,6 +5,7 @@ import { Auth } from "@sesame/core"
 import type { AuthConfig } from "@sesame/core"
 import Credentials from "@sesame/core/providers/credentials"
 import { afterEach, beforeEach, vi } from "vitest"
+import { throughNodeHandler } from "./node-transport.js"
 
 export const origin = "http://localhost:3000"
 /** Where flows end by default: the origin, as a URL. */
@@ -64,9 +65,16 @@ export function request(path: string, options: RequestOptions = {}): Request {
   return new Request(url, { method: options.method ?? (body !== undefined ? "POST" : "GET"), headers, body })
 }
 
-/** Sends a request through `Auth()`, applying the response's cookies to the jar. */
+/** Tests run by the `node-handler` project send their requests through the Node.js handler instead of `Auth()`. */
+const viaNodeHandler = process.env.SESAME_TEST_HANDLER === "node"
+
+/**
+ * Sends a request through `Auth()` (or, in the `node-handler` project, through `toNodeHandler` over
+ * HTTP), applying the response's cookies to the jar.
+ */
 export async function send(config: AuthConfig, path: string, options: RequestOptions = {}): Promise<Response> {
-  const response = await Auth(request(path, options), config)
+  const built = request(path, options)
+  const response = viaNodeHandler ? await throughNodeHandler(config, built) : await Auth(built, config)
   options.jar?.apply(response)
   return response
 }

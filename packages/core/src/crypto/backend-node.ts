@@ -41,9 +41,21 @@ function decodePart(part: string | undefined): Buffer | null {
   return part && base64urlPart.test(part) ? Buffer.from(part, "base64url") : null
 }
 
+/** AL of RFC 7518 §5.2.2.1 (the AAD's length in bits, 64-bit big-endian) by AAD length: headers repeat. */
+const aadLengths = new Map<number, Buffer>()
+
+function aadLength(bytes: number): Buffer {
+  let al = aadLengths.get(bytes)
+  if (!al) {
+    al = Buffer.alloc(8)
+    al.writeBigUInt64BE(BigInt(bytes * 8))
+    if (aadLengths.size < 64) aadLengths.set(bytes, al)
+  }
+  return al
+}
+
 function cbcTag(macKey: Uint8Array, aad: Buffer, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
-  const al = Buffer.alloc(8)
-  al.writeBigUInt64BE(BigInt(aad.length * 8))
+  const al = aadLength(aad.length)
   return createHmac("sha512", macKey).update(aad).update(iv).update(ciphertext).update(al).digest().subarray(0, 32)
 }
 

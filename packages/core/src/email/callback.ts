@@ -60,7 +60,7 @@ function prefetchAnswer(): InternalResponse {
 }
 
 async function showConfirmation(ctx: RequestContext, provider: EmailProvider): Promise<InternalResponse> {
-  if (isPrefetch(ctx.request)) return prefetchAnswer()
+  if (isPrefetch(ctx)) return prefetchAnswer()
   const { token, email } = linkParameters(ctx.query)
   const { token: csrfToken } = await ctx.csrf()
   const page = confirmEmailPage(

@@ -6,12 +6,13 @@
  *
  * @module
  */
+import type { HeaderReader } from "../http/incoming.js"
 
 const purposeHeaders = ["sec-purpose", "purpose", "x-purpose", "x-moz"] as const
 const fetchAhead: ReadonlySet<string> = new Set(["prefetch", "prerender", "preview"])
 
 /** Whether `request` is a prefetch, prerender or preview rather than a navigation. */
-export function isPrefetch(request: Request): boolean {
+export function isPrefetch(request: { headers: HeaderReader }): boolean {
   return purposeHeaders.some((name) =>
     (request.headers.get(name) ?? "")
       .toLowerCase()

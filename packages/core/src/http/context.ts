@@ -18,10 +18,14 @@ import type { ResolvedConfig } from "../config/resolve.js"
 import { AuthError, MissingSecretError, UntrustedHost } from "../errors.js"
 import type { CookiesOptions, ParsedCookies, RequestCookies, ResponseCookie } from "./cookies.js"
 import { csrfState, type CsrfState } from "./csrf.js"
+import type { HeaderReader, Incoming } from "./incoming.js"
 import type { Action } from "./request.js"
 
 export interface RequestContext {
   readonly config: ResolvedConfig
+  /** The request's headers (what the endpoints read). */
+  readonly headers: HeaderReader
+  /** The request as a web `Request`, for the app's callbacks (made on first use by the Node.js handler). */
   readonly request: Request
   readonly url: URL
   /** The app's origin, e.g. `https://example.com`. */
@@ -79,7 +83,7 @@ function originOf(url: URL, protocol: string, ...hosts: (string | null | undefin
  * The app's origin for this request; else the error to answer with (`UntrustedHost` or
  * `MissingSecretError`, saying what to configure). `url` is the request's URL, parsed once by the caller.
  */
-export function requestOrigin(headers: Headers, url: URL, config: ResolvedConfig): string | AuthError {
+export function requestOrigin(headers: HeaderReader, url: URL, config: ResolvedConfig): string | AuthError {
   let origin: URL
   if (config.publicUrl) {
     origin = config.publicUrl
@@ -119,8 +123,7 @@ export function httpUrl(value: unknown, origin: string): string | null {
 
 export interface ContextInput {
   config: ResolvedConfig
-  request: Request
-  url: URL
+  incoming: Incoming
   method: "GET" | "POST"
   head: boolean
   action: Action
@@ -131,8 +134,9 @@ export interface ContextInput {
 }
 
 export function createContext(input: ContextInput): RequestContext {
-  const { config, request, url, query, body, cookies } = input
-  const origin = requestOrigin(request.headers, url, config)
+  const { config, incoming, query, body, cookies } = input
+  const { headers, url } = incoming
+  const origin = requestOrigin(headers, url, config)
   if (typeof origin !== "string") throw origin
   const secure = config.useSecureCookies ?? origin.startsWith("https:")
   const cookieOptions = config.cookies(secure)
@@ -142,7 +146,10 @@ export function createContext(input: ContextInput): RequestContext {
 
   return {
     config,
-    request,
+    headers,
+    get request() {
+      return incoming.request()
+    },
     url,
     origin,
     authUrl: `${origin}${config.basePath}`,
@@ -155,7 +162,7 @@ export function createContext(input: ContextInput): RequestContext {
     cookies,
     secure,
     cookieOptions,
-    returnRedirect: !!request.headers.get("x-auth-return-redirect"),
+    returnRedirect: !!headers.get("x-auth-return-redirect"),
     setCookies,
     csrf() {
       csrf ??= (() => {

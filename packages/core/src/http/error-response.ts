@@ -24,6 +24,7 @@ import { translatorForRequest } from "../pages/i18n.js"
 import { errorPageLoops, pageLoops, signInPageUrl } from "../pages/where.js"
 import type { PagesOptions } from "../types.js"
 import type { RequestContext } from "./context.js"
+import type { HeaderReader } from "./incoming.js"
 import type { Action } from "./request.js"
 import { json, noStore, type InternalResponse } from "./response.js"
 
@@ -75,8 +76,11 @@ export function configurationJson(): InternalResponse {
 /** What an error answer may use of a configuration that failed: see `Resolution`. */
 export type KnownConfiguration = Pick<Extract<Resolution, { ok: false }>, "basePath" | "pages" | "publicOrigin">
 
+/** What the configuration error page reads of a request. */
+type RequestLike = { url: URL; headers: HeaderReader }
+
 /** The `Configuration` error for a request to `action`: the error page for a page, else JSON. */
-export function configurationResponse(known: KnownConfiguration, action: Action | undefined, method: string, request: Request): InternalResponse {
+export function configurationResponse(known: KnownConfiguration, action: Action | undefined, method: string, request: RequestLike): InternalResponse {
   if (method === "GET" && action && pageActions.has(action)) {
     return configurationErrorPage(request, known.basePath, known.pages, known.publicOrigin)
   }
@@ -95,12 +99,12 @@ export function configurationResponse(known: KnownConfiguration, action: Action 
  * browser asked for: a forged `Host` header is never written into a `Location` or a link.
  */
 function configurationErrorPage(
-  request: Request,
+  request: RequestLike,
   basePath: string,
   pages: Readonly<Partial<PagesOptions>>,
   origin: string | undefined,
 ): InternalResponse {
-  const url = new URL(request.url)
+  const { url } = request
   const base = origin ?? url.origin
   /** `target` as the answer writes it: absolute on the known origin, else as configured. */
   const written = (configured: string, target: URL) => (origin || !configured.startsWith("/") ? target.href : `${target.pathname}${target.search}`)

@@ -74,8 +74,8 @@ function describeOrigin(origin: string): string {
  * or site, or hides its origin and says nothing else; returns when it says the request is the
  * app's own, or says nothing at all.
  */
-export function assertSameOrigin(ctx: OriginContext & Pick<RequestContext, "request">): void {
-  const origin = ctx.request.headers.get("origin")
+export function assertSameOrigin(ctx: OriginContext & Pick<RequestContext, "headers">): void {
+  const origin = ctx.headers.get("origin")
   if (origin !== null && origin !== "null") {
     if (acceptsOrigin(ctx, origin)) return
     throw new CrossSiteRequest(
@@ -84,7 +84,7 @@ export function assertSameOrigin(ctx: OriginContext & Pick<RequestContext, "requ
         "If this is your own page, open the app at the app's origin, or set AUTH_URL to the origin you browse it at.",
     )
   }
-  const site = ctx.request.headers.get("sec-fetch-site")
+  const site = ctx.headers.get("sec-fetch-site")
   if (site === null) {
     if (origin === null) return
     throw new CrossSiteRequest(

@@ -10,6 +10,7 @@
  */
 import { BadRequest } from "../errors.js"
 import { parseCookieHeader, type ParsedCookies } from "./cookies.js"
+import type { HeaderReader, Incoming } from "./incoming.js"
 
 export type Action =
   | "providers"
@@ -57,9 +58,6 @@ const actions: ReadonlySet<string> = new Set<Action>([
 ])
 const actionsWithProvider: ReadonlySet<string> = new Set<Action>(["signin", "callback", "webauthn-options", "signup", "forgot-password", "reset-password", "verify-email"])
 
-/** Largest request body read, in bytes. */
-export const maxBodyBytes = 1024 * 1024
-
 export interface Route {
   action: Action
   providerId: string | undefined
@@ -96,32 +94,6 @@ export function parseQuery(search: URLSearchParams): Record<string, string> {
   return query
 }
 
-async function readLimited(request: Request): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "0")
-  if (declared > maxBodyBytes) throw new BadRequest("The request body is too large.", 413)
-  if (!request.body) return new Uint8Array(0)
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > maxBodyBytes) {
-      await reader.cancel().catch(() => {})
-      throw new BadRequest("The request body is too large.", 413)
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
-}
-
 function fromEntries(entries: Iterable<[string, FormDataEntryValue | string]>): Record<string, unknown> {
   const body: Record<string, unknown> = {}
   for (const [key, value] of entries) {
@@ -133,11 +105,12 @@ function fromEntries(entries: Iterable<[string, FormDataEntryValue | string]>): 
 }
 
 /** The body of a POST: urlencoded or multipart form fields, or a JSON object. */
-export async function parseBody(request: Request): Promise<Record<string, unknown>> {
-  const contentType = (request.headers.get("content-type") ?? "").toLowerCase()
+export async function parseBody(incoming: Incoming): Promise<Record<string, unknown>> {
+  const declaredType = incoming.headers.get("content-type") ?? ""
+  const contentType = declaredType.toLowerCase()
   let bytes: Uint8Array
   try {
-    bytes = await readLimited(request)
+    bytes = await incoming.body()
   } catch (error) {
     if (error instanceof BadRequest) throw error
     throw new BadRequest("The request body could not be read.")
@@ -166,7 +139,8 @@ export async function parseBody(request: Request): Promise<Record<string, unknow
   if (contentType.startsWith("multipart/form-data")) {
     let form: FormData
     try {
-      form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": contentType } }).formData()
+      // The declared type as sent: its boundary is case-sensitive.
+      form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": declaredType } }).formData()
     } catch {
       throw new BadRequest("The multipart body could not be parsed.")
     }
@@ -176,6 +150,6 @@ export async function parseBody(request: Request): Promise<Record<string, unknow
 }
 
 /** The request's cookies, with the names it carried more than once. */
-export function requestCookies(request: Request): ParsedCookies {
-  return parseCookieHeader(request.headers.get("cookie"))
+export function requestCookies(headers: HeaderReader): ParsedCookies {
+  return parseCookieHeader(headers.get("cookie"))
 }

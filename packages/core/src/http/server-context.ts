@@ -12,6 +12,7 @@ import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
 import { AuthError } from "../errors.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { createContext, type RequestContext } from "./context.js"
+import { fromRequest } from "./incoming.js"
 import { requestCookies } from "./request.js"
 
 /** Throws the configuration's error when it does not resolve. */
@@ -21,15 +22,14 @@ export async function serverContext(request: Request, configOrLazy: AuthConfig |
   if (!resolution.ok) throw resolution.error
   return createContext({
     config: resolution.config,
-    request,
-    url: new URL(request.url),
+    incoming: fromRequest(request),
     method: "GET",
     head: false,
     action: "session",
     providerId: undefined,
     query: {},
     body: {},
-    cookies: requestCookies(request),
+    cookies: requestCookies(request.headers),
   })
 }
 

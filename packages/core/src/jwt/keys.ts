@@ -47,11 +47,28 @@ export function derivedKey(enc: ContentEncryption, secret: string, salt: string)
   return entry
 }
 
+/**
+ * Parsed headers by their encoded form: every token made under one key has the same header, so a
+ * session read parses it once. Bounded, since anyone can send any header.
+ */
+const headers = new Map<string, JweHeader | null>()
+
 /** The protected header of a compact JWE we could have made; null for anything else. */
 export function parseJweHeader(token: string): JweHeader | null {
   const dot = token.indexOf(".")
   if (dot <= 0 || dot > 1024) return null
-  const bytes = fromBase64url(token.slice(0, dot))
+  const encoded = token.slice(0, dot)
+  let header = headers.get(encoded)
+  if (header === undefined) {
+    header = parseHeader(encoded)
+    if (headers.size >= maxEntries) headers.delete(headers.keys().next().value as string)
+    headers.set(encoded, header)
+  }
+  return header
+}
+
+function parseHeader(encoded: string): JweHeader | null {
+  const bytes = fromBase64url(encoded)
   if (!bytes) return null
   let header: unknown
   try {
@@ -65,7 +82,7 @@ export function parseJweHeader(token: string): JweHeader | null {
   // Compression and critical extensions are never produced by us; refuse them.
   if (zip !== undefined || crit !== undefined) return null
   if (kid !== undefined && typeof kid !== "string") return null
-  return kid === undefined ? { alg, enc } : { alg, enc, kid }
+  return Object.freeze(kid === undefined ? { alg, enc } : { alg, enc, kid })
 }
 
 /**

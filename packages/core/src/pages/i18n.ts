@@ -14,6 +14,7 @@
  */
 import { builtInCatalogues, defaultLanguage, defaultMessages } from "./locales/index.js"
 import type { MessageKey, MessageOverrides, Messages } from "./messages.js"
+import type { HeaderReader } from "../http/incoming.js"
 
 export interface Translator {
   /** The BCP 47 tag of the chosen language, for `<html lang>` and `Content-Language`. */
@@ -94,7 +95,7 @@ export function translator(lang: string, overrides?: MessageOverrides): Translat
 }
 
 /** The translator for a request: its `Accept-Language` against the built-in and overridden languages. */
-export function translatorForRequest(request: Request, overrides?: MessageOverrides): Translator {
+export function translatorForRequest(request: { headers: HeaderReader }, overrides?: MessageOverrides): Translator {
   const lang = negotiateLanguage(request.headers.get("accept-language"), offeredLanguages(overrides))
   return translator(lang, overrides)
 }

@@ -51,7 +51,7 @@ export function customPage(
 
 /** The translator for this request's language, with the configuration's message overrides. */
 export function translatorFor(ctx: RequestContext): Translator {
-  return translatorForRequest(ctx.request, ctx.config.messages)
+  return translatorForRequest(ctx, ctx.config.messages)
 }
 
 /** The URL of the sign-in page, built-in or custom. */

@@ -29,7 +29,7 @@ import { typedPassword } from "./input.js"
 import { verifyPassword } from "./verify.js"
 
 async function showConfirmation(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
-  if (isPrefetch(ctx.request)) {
+  if (isPrefetch(ctx)) {
     return { status: 503, headers: { ...noStore, "Content-Type": "text/plain; charset=utf-8" }, body: "Confirmation links are not prefetched. Open the link to continue." }
   }
   const { token, email } = linkParameters(ctx.query, provider)

@@ -130,7 +130,7 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       const now = Date.now()
       const expires = cappedExpiry(now, config.session.maxAge, absoluteEnd(config.session, now))
       const metadata = tracksMetadata(adapter)
-        ? { createdAt: new Date(now), lastUsedAt: new Date(now), userAgent: ctx.request.headers.get("user-agent")?.slice(0, 512) ?? null }
+        ? { createdAt: new Date(now), lastUsedAt: new Date(now), userAgent: ctx.headers.get("user-agent")?.slice(0, 512) ?? null }
         : {}
       const hash = await hashSessionToken(token)
       await adapter.createSession({ sessionToken: hash, userId: String(user.id), expires, ...metadata, ...factorsOf(adapter, factors) })

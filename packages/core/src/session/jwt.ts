@@ -33,6 +33,7 @@
  * @module
  */
 import type { AdapterUser } from "../adapters/types.js"
+import { defaultCallbacks } from "../config/defaults.js"
 import { JWTSessionError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
@@ -138,14 +139,15 @@ function unverifiedStoredUser(ctx: RequestContext, user: User | AdapterUser, acc
 
 /**
  * Whether a read must re-issue the token: the `jwt` callback changed its claims (`before`, the
- * incoming claims serialised, against `next`), or it is due for extension. A token without a
+ * incoming claims serialised, against `next`; undefined for the built-in callback), or it is due
+ * for extension. A token without a
  * numeric `iat` and `exp` (a custom encoder's) is always re-issued.
  */
-function mustReissue(ctx: RequestContext, before: string, next: JWT, now: number): boolean {
+function mustReissue(ctx: RequestContext, before: string | undefined, next: JWT, now: number): boolean {
   const { iat, exp } = next
   if (typeof iat !== "number" || typeof exp !== "number") return true
   if (dueForExtension(iat * 1000, exp * 1000, now, ctx.config.session.updateAge)) return true
-  return JSON.stringify(next) !== before
+  return before !== undefined && JSON.stringify(next) !== before
 }
 
 export const jwtStrategy: SessionStrategy = {
@@ -173,8 +175,9 @@ export const jwtStrategy: SessionStrategy = {
         return null
       }
     }
-    // Taken before the callback runs, which may change the token in place.
-    const before = JSON.stringify(withOwnClaims(token, own))
+    // Taken before the callback runs, which may change the token in place; the built-in callback
+    // changes nothing, so there is nothing to compare.
+    const before = config.callbacks.jwt === defaultCallbacks.jwt ? undefined : JSON.stringify(withOwnClaims(token, own))
     try {
       const returned = await config.callbacks.jwt(update ? { token, trigger: "update", session: update.data } : { token })
       if (!returned) {

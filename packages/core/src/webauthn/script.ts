@@ -27,6 +27,6 @@ export function servePasskeyScript(ctx: RequestContext): InternalResponse {
     "Cache-Control": ctx.query.v === passkeyScriptVersion ? "public, max-age=31536000, immutable" : "no-cache",
     ETag: etag,
   }
-  if (ctx.request.headers.get("if-none-match") === etag) return { status: 304, headers }
+  if (ctx.headers.get("if-none-match") === etag) return { status: 304, headers }
   return { status: 200, headers, body: passkeyScript }
 }

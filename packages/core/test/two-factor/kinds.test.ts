@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { DevIdp } from "@sesame/dev-idp"
 import type { VerifiedIdentity } from "../../src/account/identity.js"
 import { createContext } from "../../src/http/context.js"
+import { fromRequest } from "../../src/http/incoming.js"
 import { parseCookieHeader } from "../../src/http/cookies.js"
 import { resolveConfig } from "../../src/config/resolve.js"
 import { secondFactorGate } from "../../src/two-factor/gate.js"
@@ -60,8 +61,7 @@ describe("the gate", () => {
   const contextFor = (config: ReturnType<typeof resolved>["config"], cookie = "") =>
     createContext({
       config,
-      request: new Request(`${origin}/auth/callback/passkey`, { headers: { cookie } }),
-      url: new URL(`${origin}/auth/callback/passkey`),
+      incoming: fromRequest(new Request(`${origin}/auth/callback/passkey`, { headers: { cookie } })),
       method: "POST",
       head: false,
       action: "callback",

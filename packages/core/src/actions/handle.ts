@@ -1,0 +1,121 @@
+/**
+ * Handling one request, whatever carried it (see `incoming.ts`): the configuration resolved, the
+ * request read into a context, the dispatcher run, and any failure turned into its answer. `Auth()`
+ * and the Node.js handler differ only in how they read the request and write the answer.
+ *
+ * @module
+ */
+import { dispatch } from "./index.js"
+import { resolveConfig } from "../config/resolve.js"
+import { AuthError, BadRequest } from "../errors.js"
+import { printError } from "../logger.js"
+import { raw } from "../symbols.js"
+import type { AuthConfig, LazyAuthConfig } from "../types.js"
+import { createContext, type RequestContext } from "../http/context.js"
+import { asAuthError, badRequestResponse, configurationJson, configurationResponse, errorResponse } from "../http/error-response.js"
+import type { Incoming } from "../http/incoming.js"
+import { matchRoute, parseBody, parseQuery, requestCookies } from "../http/request.js"
+import type { InternalResponse, ResponseOptions } from "../http/response.js"
+
+/** The answer to a request, and how to write it. */
+export interface Handled {
+  internal: InternalResponse
+  options: ResponseOptions
+  /** The configuration asked for the internal response (`raw`): `Auth()` returns it as it is. */
+  raw: boolean
+  /**
+   * The path is under the configuration's base path. When it is not, the answer is a `404` and the
+   * body was not read, so a framework's middleware can pass the request on instead.
+   */
+  ours: boolean
+}
+
+/** The configuration of a request: a lazy one is called with it. */
+async function configOf(incoming: Incoming, configOrLazy: AuthConfig | LazyAuthConfig): Promise<AuthConfig | Error> {
+  if (typeof configOrLazy !== "function") return configOrLazy
+  try {
+    return await configOrLazy(incoming.request())
+  } catch (error) {
+    return new Error("The lazy configuration function threw.", { cause: error instanceof Error ? error : new Error(String(error)) })
+  }
+}
+
+/**
+ * The answer to `incoming`. Never throws, except in `raw` mode, where the configuration's and the
+ * flows' `AuthError`s are thrown for the integration to handle (a client's mistake stays its 4xx).
+ */
+export async function handle(incoming: Incoming, configOrLazy: AuthConfig | LazyAuthConfig): Promise<Handled> {
+  const head = incoming.method === "HEAD"
+  const config = await configOf(incoming, configOrLazy)
+  if (config instanceof Error) {
+    // No configuration, so no configured logger: the built-in one prints it.
+    printError(config)
+    return { internal: configurationJson(), options: { returnRedirect: false, head }, raw: false, ours: true }
+  }
+  // Only the symbol itself: a truthy value that merely looks like it must not change what is returned.
+  const isRaw = config?.raw === raw
+  const resolution = resolveConfig(config)
+  const { url } = incoming
+  const method = head ? "GET" : incoming.method
+  const basePath = resolution.ok ? resolution.config.basePath : resolution.basePath
+  const route = matchRoute(url.pathname, basePath)
+  const ours = url.pathname.startsWith(`${basePath}/`)
+  const finish = (internal: InternalResponse, ctx?: RequestContext): Handled => ({
+    internal,
+    options: { returnRedirect: ctx?.returnRedirect ?? false, head },
+    raw: isRaw,
+    ours,
+  })
+  if (!resolution.ok) {
+    if (isRaw) throw resolution.error
+    resolution.logger.error(resolution.error)
+    return finish(configurationResponse(resolution, route?.action, method, incoming))
+  }
+  const resolved = resolution.config
+
+  let ctx: RequestContext
+  try {
+    if (method !== "GET" && method !== "POST") throw new BadRequest(`Method ${incoming.method} is not supported.`)
+    if (!route) throw new BadRequest(`${url.pathname} is not an authentication endpoint.`)
+    const query = parseQuery(url.searchParams)
+    const body = method === "POST" ? await parseBody(incoming) : {}
+    ctx = createContext({
+      config: resolved,
+      incoming,
+      method,
+      head,
+      action: route.action,
+      providerId: route.providerId,
+      query,
+      body,
+      cookies: requestCookies(incoming.headers),
+    })
+  } catch (error) {
+    if (error instanceof BadRequest) {
+      resolved.logger.debug(`bad request: ${error.message}`)
+      return finish(badRequestResponse(error))
+    }
+    // The configuration refuses this request (a host it does not trust): the configuration error.
+    const authError = asAuthError(error)
+    resolved.logger.error(authError)
+    if (isRaw) throw authError
+    const known = { basePath: resolved.basePath, pages: resolved.pages, publicOrigin: resolved.publicUrl?.origin }
+    return finish(configurationResponse(known, route?.action, method, incoming))
+  }
+
+  try {
+    return finish(await dispatch(ctx), ctx)
+  } catch (error) {
+    // Raw callers get the error to handle, except a client's mistake, which stays its 4xx answer.
+    if (isRaw && error instanceof AuthError && !(error instanceof BadRequest) && !ctx.returnRedirect) {
+      resolved.logger.error(error)
+      throw error
+    }
+    try {
+      return finish(await errorResponse(ctx, error), ctx)
+    } catch (secondary) {
+      resolved.logger.error(asAuthError(secondary))
+      return finish(configurationJson())
+    }
+  }
+}

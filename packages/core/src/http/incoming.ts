@@ -1,0 +1,76 @@
+/**
+ * A request as the handler reads it, whatever carried it: a web `Request` (`Auth()`), or a Node.js
+ * `IncomingMessage` (`toNodeHandler`, which never builds a web `Request` on the session path).
+ * Everything the endpoints need is here: the method, the URL, a way to read headers and the body.
+ * What an app's code is handed (`authorize`, `sendVerificationRequest`, `clientIp`) is a web
+ * `Request`, made on first use by {@link Incoming.request}.
+ *
+ * @module
+ */
+import { BadRequest } from "../errors.js"
+
+/** Reads one header: `null` when absent, several values joined as `Headers.get` joins them. */
+export interface HeaderReader {
+  get(name: string): string | null
+}
+
+export interface Incoming {
+  /** As sent (`GET`, `HEAD`, `POST`, …). */
+  readonly method: string
+  readonly url: URL
+  readonly headers: HeaderReader
+  /** The body's bytes, at most {@link maxBodyBytes} (a `BadRequest` 413 beyond); read once. */
+  body(): Promise<Uint8Array>
+  /** The request as a web `Request`, for the app's callbacks: the same one on every call. */
+  request(): Request
+}
+
+/** Largest request body read, in bytes. */
+export const maxBodyBytes = 1024 * 1024
+
+/** Joins chunks read under the size limit. */
+export function concatBytes(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}
+
+/** Refuses a body whose declared length is over the limit before reading any of it. */
+export function checkDeclaredLength(headers: HeaderReader): void {
+  if (Number(headers.get("content-length") ?? "0") > maxBodyBytes) throw new BadRequest("The request body is too large.", 413)
+}
+
+async function readLimited(request: Request): Promise<Uint8Array> {
+  checkDeclaredLength(request.headers)
+  if (!request.body) return new Uint8Array(0)
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maxBodyBytes) {
+      await reader.cancel().catch(() => {})
+      throw new BadRequest("The request body is too large.", 413)
+    }
+    chunks.push(value)
+  }
+  return concatBytes(chunks, size)
+}
+
+/** A web `Request` as an {@link Incoming}. */
+export function fromRequest(request: Request): Incoming {
+  return {
+    method: request.method,
+    url: new URL(request.url),
+    headers: request.headers,
+    body: () => readLimited(request),
+    request: () => request,
+  }
+}
