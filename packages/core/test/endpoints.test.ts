@@ -252,6 +252,21 @@ describe("credentials callback", () => {
     expect(await req.json()).toEqual({ username: "bob", otp: "123456" })
   })
 
+  it("reads a multipart form whose boundary has capitals (boundaries are case-sensitive)", async () => {
+    const config = jwtConfig()
+    const jar = new CookieJar()
+    const token = await csrfToken(config, jar)
+    const boundary = "----FormBoundaryAbCdEf"
+    const fields = { csrfToken: token, username: "alice", password: "correct horse" }
+    const body = `${Object.entries(fields)
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join("")}--${boundary}--\r\n`
+    const res = await send(config, "/auth/callback/credentials", { jar, body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } })
+    expect(res.status).toBe(302)
+    expect(res.headers.get("location")).toBe(home)
+    expect(jar.get("sesame.session-token")).toBeTruthy()
+  })
+
   it("sends a refused sign-in to the sign-in page with CredentialsSignin and its code", async () => {
     const config = jwtConfig()
     const jar = new CookieJar()
