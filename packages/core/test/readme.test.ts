@@ -1,7 +1,10 @@
 /**
  * The README's quick-start example, extracted and run as written.
  */
+import { once } from "node:events"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { request as httpRequest, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { startDevIdp } from "@sesame/dev-idp"
@@ -36,6 +39,25 @@ async function importExample(readme: string, name: string): Promise<Record<strin
 afterAll(() => {
   vi.unstubAllEnvs()
 })
+
+/** A request to `url` over HTTP with the given Host header (fetch cannot set it), as a web Response. */
+function throughHost(url: string, host: string, cookie: string, init: { method?: string; body?: string }): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { host, cookie }
+    if (init.body) headers["content-type"] = "application/x-www-form-urlencoded"
+    const req = httpRequest(url, { method: init.method ?? "GET", headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on("data", (chunk: Buffer) => chunks.push(chunk))
+      res.on("end", () => {
+        const out = new Headers()
+        for (let i = 0; i < res.rawHeaders.length; i += 2) out.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!)
+        resolve(new Response(res.statusCode === 302 ? null : Buffer.concat(chunks), { status: res.statusCode!, headers: out }))
+      })
+    })
+    req.on("error", reject)
+    req.end(init.body)
+  })
+}
 
 /** Calls an example app like a browser on http://localhost:3000 would, keeping its cookies. */
 function browserOf(app: { fetch: (r: Request) => Promise<Response> }) {
@@ -234,6 +256,37 @@ describe("README quick start", () => {
     })
     expect(signIn.status).toBe(302)
     expect(await (await call("/auth/session")).json()).toMatchObject({ user: { name: "Ada", email: "ada@example.com", image: null } })
+  })
+})
+
+describe("README Node.js handler", () => {
+  it("runs as written: the endpoints over node:http beside the app, a credentials sign-in and its session", async () => {
+    // The example imports the quick start's configuration from ./auth-config.js.
+    mkdirSync(scratch, { recursive: true })
+    writeFileSync(join(scratch, "auth-config.ts"), readmeExample(join(root, "README.md"), "quick-start"))
+    const { server } = (await importExample(join(root, "README.md"), "node-handler")) as { server: Server }
+    server.listen(0, "127.0.0.1")
+    await once(server, "listening")
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const jar = new CookieJar()
+      // Host says localhost: the origin a loopback app is served at.
+      const call = async (path: string, init: { method?: string; body?: string } = {}) => {
+        const response = await throughHost(`${base}${path}`, "localhost:3000", jar.header(), init)
+        jar.apply(response)
+        return response
+      }
+      expect(await (await call("/")).text()).toBe("the app")
+      const { csrfToken } = await (await call("/auth/csrf")).json()
+      const signIn = await call("/auth/callback/credentials", {
+        method: "POST",
+        body: new URLSearchParams({ csrfToken, username: "ada", password: "analytical engine" }).toString(),
+      })
+      expect(signIn.status).toBe(302)
+      expect(await (await call("/auth/session")).json()).toMatchObject({ user: { name: "Ada", email: "ada@example.com" } })
+    } finally {
+      server.close()
+    }
   })
 })
 
