@@ -84,6 +84,27 @@ function originOf(url: URL, protocol: string, ...hosts: (string | null | undefin
  * `MissingSecretError`, saying what to configure). `url` is the request's URL, parsed once by the caller.
  */
 export function requestOrigin(headers: HeaderReader, url: URL, config: ResolvedConfig): string | AuthError {
+  if (config.publicUrl && !config.generatedSecret) return config.publicUrl.origin
+  // The answer depends only on the configuration and these values, which repeat from request to
+  // request: parsing a URL for each costs more than the rest of a session check's routing.
+  const key = `${url.protocol}\n${headers.get("host")}\n${config.hostPolicy === "proxy" ? `${headers.get("x-forwarded-host")}\n${headers.get("x-forwarded-proto")}` : ""}`
+  let known = origins.get(config)
+  if (!known) origins.set(config, (known = new Map()))
+  const cached = known.get(key)
+  if (cached !== undefined) return cached
+  const origin = originFor(headers, url, config)
+  // Errors are made anew each time (each is logged); an app sees few origins, anyone may send many.
+  if (typeof origin === "string") {
+    if (known.size >= 32) known.delete(known.keys().next().value as string)
+    known.set(key, origin)
+  }
+  return origin
+}
+
+/** Origins already worked out, per configuration and request values (see `requestOrigin`). */
+const origins = new WeakMap<ResolvedConfig, Map<string, string>>()
+
+function originFor(headers: HeaderReader, url: URL, config: ResolvedConfig): string | AuthError {
   let origin: URL
   if (config.publicUrl) {
     origin = config.publicUrl

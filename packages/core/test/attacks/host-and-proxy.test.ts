@@ -155,6 +155,17 @@ describe("behind a proxy the app trusts (trustHost)", () => {
     expect(((await response.json()) as { dev: { signinUrl: string } }).dev.signinUrl).toBe("https://app.example.com/auth/signin/dev")
   })
 
+  it("each request gets the origin of its own headers, never one worked out for an earlier request", async () => {
+    bareEnvironment()
+    const { config } = appWithoutHostSettings({ trustHost: true })
+    const signinUrl = async (headers: Record<string, string>) =>
+      ((await (await get(config, "http://internal:8080/auth/providers", { host: "internal:8080", ...headers })).json()) as { dev: { signinUrl: string } }).dev.signinUrl
+    expect(await signinUrl({ "x-forwarded-host": "app.example.com", "x-forwarded-proto": "https" })).toBe("https://app.example.com/auth/signin/dev")
+    expect(await signinUrl({ "x-forwarded-host": "other.example.com", "x-forwarded-proto": "https" })).toBe("https://other.example.com/auth/signin/dev")
+    expect(await signinUrl({ "x-forwarded-host": "app.example.com", "x-forwarded-proto": "http" })).toBe("http://app.example.com/auth/signin/dev")
+    expect(await signinUrl({ "x-forwarded-host": "app.example.com", "x-forwarded-proto": "https" })).toBe("https://app.example.com/auth/signin/dev")
+  })
+
   it("through a real reverse proxy that overwrites the headers, a forged X-Forwarded-Host reaches nothing", async () => {
     bareEnvironment()
     const { config } = appWithoutHostSettings({ trustHost: true })
