@@ -88,7 +88,10 @@ const encryption: ContentEncryption = "A256CBC-HS512"
 
 function secretsOf(secret: string | string[] | undefined): string[] {
   const list = Array.isArray(secret) ? secret : secret ? [secret] : []
-  const usable = list.filter((s) => typeof s === "string" && s.length > 0)
+  const isUsable = (s: unknown) => typeof s === "string" && s.length > 0
+  // The configuration's list is already clean: no copy of it on every session read.
+  if (list.length > 0 && list.every(isUsable)) return list
+  const usable = list.filter(isUsable)
   if (usable.length === 0) throw new MissingSecretError("A secret is required to encode and decode session tokens.")
   return usable
 }
