@@ -88,6 +88,9 @@ describe("toNodeHandler", () => {
     expect(answer!.headers["content-type"]).toBe("application/json")
     expect(answer!.headers["x-content-type-options"]).toBe("nosniff")
     expect(answer!.headers["cache-control"]).toContain("no-store")
+    // Written whole, with its length, not chunked.
+    expect(answer!.headers["content-length"]).toBe(String(Buffer.byteLength(answer!.body)))
+    expect(answer!.headers["transfer-encoding"]).toBeUndefined()
 
     const { aliceCredentials } = await import("./helpers.js")
     const spying: AuthConfig = {

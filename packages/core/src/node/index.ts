@@ -75,6 +75,9 @@ function incomingOf(req: NodeRequest): Incoming | null {
 /** Writes what `internal` is on the wire to `res`. */
 function send(req: NodeRequest, res: ServerResponse, internal: InternalResponse, options: ResponseOptions): void {
   const { status, headers, body } = envelope(internal, options)
+  // Said up front, so that Node writes the answer as one piece rather than chunked.
+  if (body !== null) headers.push(["Content-Length", String(Buffer.byteLength(body))])
+  else if (!options.head) headers.push(["Content-Length", "0"])
   if (unreadBodies.has(req)) {
     // The rest of a body over the limit is not read: the connection ends with the answer.
     res.setHeader("Connection", "close")
