@@ -77,7 +77,7 @@ function send(req: NodeRequest, res: ServerResponse, internal: InternalResponse,
   const { status, headers, body } = envelope(internal, options)
   // Said up front, so that Node writes the answer as one piece rather than chunked.
   if (body !== null) headers.push(["Content-Length", String(Buffer.byteLength(body))])
-  else if (!options.head) headers.push(["Content-Length", "0"])
+  else if (!options.head && status !== 304) headers.push(["Content-Length", "0"])
   if (unreadBodies.has(req)) {
     // The rest of a body over the limit is not read: the connection ends with the answer.
     res.setHeader("Connection", "close")
