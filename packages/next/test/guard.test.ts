@@ -18,6 +18,9 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks())
 
 /** Signs Alice in through the server action; returns her cookie header. */
+/** Sessions re-issued on every read (`updateAge: 0`), so that each read has cookies to pass on. */
+const everyRead = { session: { updateAge: 0 } } as const
+
 async function signedIn(config: PrimaryAuthConfig): Promise<string> {
   await Sesame(config).signIn("credentials", { email: "alice@example.com", password: "wonderland", redirect: false })
   return [...current.jar].map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join("; ")
@@ -34,7 +37,7 @@ const signedInOnly: PrimaryAuthConfig["callbacks"] = { authorized: ({ auth }) =>
 
 describe("auth as proxy or middleware", () => {
   it("lets every request through without an authorized callback, keeping the session alive", async () => {
-    const config = jwtConfig()
+    const config = jwtConfig(everyRead)
     const cookie = await signedIn(config)
     const response = await Sesame(config).auth(proxied("/anything", cookie))
     expect(response.headers.get("x-middleware-next")).toBe("1")
@@ -46,7 +49,7 @@ describe("auth as proxy or middleware", () => {
 
   it("writes the core's Set-Cookie lines, and leaves a cookie the response sets itself as it was", async () => {
     const own = "theme=dark; Path=/; SameSite=Strict"
-    const config = jwtConfig({ callbacks: { authorized: () => new Response(null, { status: 403, headers: { "set-cookie": own } }) } })
+    const config = jwtConfig({ ...everyRead, callbacks: { authorized: () => new Response(null, { status: 403, headers: { "set-cookie": own } }) } })
     const cookie = await signedIn(config)
     const lines = (await Sesame(config).auth(proxied("/admin", cookie))).headers.getSetCookie()
     expect(lines[0]).toBe(own)
@@ -82,7 +85,7 @@ describe("auth as proxy or middleware", () => {
   })
 
   it("sends a Response from authorized as it is, with the session cookies", async () => {
-    const config = jwtConfig({ callbacks: { authorized: () => new Response("no", { status: 403 }) } })
+    const config = jwtConfig({ ...everyRead, callbacks: { authorized: () => new Response("no", { status: 403 }) } })
     const cookie = await signedIn(config)
     const response = await Sesame(config).auth(proxied("/admin", cookie))
     expect(response.status).toBe(403)
@@ -139,7 +142,7 @@ describe("auth as proxy or middleware", () => {
 
 describe("auth(handler)", () => {
   it("runs the handler with request.auth, and sets the refreshed cookies on its response", async () => {
-    const config = jwtConfig()
+    const config = jwtConfig(everyRead)
     const cookie = await signedIn(config)
     const handler = Sesame(config).auth((request, context: { params: Promise<{ id: string }> }) =>
       context.params.then(({ id }) => Response.json({ id, user: request.auth?.user?.name ?? null })),
@@ -197,7 +200,7 @@ describe("pages router", () => {
   }
 
   it("auth(req, res) and auth({ req, res }) return the session and append the refreshed cookie", async () => {
-    const config = jwtConfig()
+    const config = jwtConfig(everyRead)
     const cookie = await signedIn(config)
     const { auth } = Sesame(config)
     const req = { headers: { host: "app.example.test:8443", "x-forwarded-proto": "https", cookie } }

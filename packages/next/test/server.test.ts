@@ -149,7 +149,8 @@ describe("auth() with no arguments", () => {
   })
 
   it("returns the session and writes the refreshed session cookie where it can (route handler, action)", async () => {
-    const { signIn, auth } = Sesame(jwtConfig())
+    // Re-issued on every read (`updateAge: 0`); with the default, a read within a day sets nothing.
+    const { signIn, auth } = Sesame(jwtConfig({ session: { updateAge: 0 } }))
     await signIn("credentials", { ...alice, redirect: false })
     const before = current.jar.get(sessionCookie)
     newRequest()
