@@ -25,6 +25,7 @@ import type { ContentEncryption } from "../crypto/types.js"
 import { MissingSecretError } from "../errors.js"
 import { defaultCookies, parseCookieHeader, readChunkedCookie } from "../http/cookies.js"
 import { absoluteEnd } from "../session/lifetime.js"
+import { claimsFromText } from "./claims.js"
 import { derivedKey, parseJweHeader } from "./keys.js"
 
 /** Claims Sesame puts in a session token. Extend with module augmentation of `JWT`. */
@@ -82,8 +83,6 @@ export interface JWTOptions {
   decode: (params: JWTDecodeParams) => JWT | null | Promise<JWT | null>
 }
 
-/** Seconds of clock skew tolerated when checking `exp` and `nbf`. */
-const clockTolerance = 15
 const encryption: ContentEncryption = "A256CBC-HS512"
 
 function secretsOf(secret: string | string[] | undefined): string[] {
@@ -111,18 +110,7 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
 }
 
 function validClaims(plaintext: Uint8Array): JWT | null {
-  let claims: unknown
-  try {
-    claims = JSON.parse(decoder.decode(plaintext))
-  } catch {
-    return null
-  }
-  if (!claims || typeof claims !== "object" || Array.isArray(claims)) return null
-  const { exp, nbf } = claims as Record<string, unknown>
-  const now = Date.now() / 1000
-  if (exp !== undefined && (typeof exp !== "number" || exp <= now - clockTolerance)) return null
-  if (nbf !== undefined && (typeof nbf !== "number" || nbf > now + clockTolerance)) return null
-  return claims as JWT
+  return claimsFromText(decoder.decode(plaintext))
 }
 
 /** Decrypts and checks a token. Returns null for anything invalid, expired or foreign. */

@@ -43,6 +43,7 @@ import { madeWithSecret, parseJweHeader } from "../jwt/keys.js"
 import type { Account, AuthFactor, Session, User } from "../types.js"
 import { clearSessionCookie } from "./cookie.js"
 import { absoluteEnd, cappedExpiry, dueForExtension } from "./lifetime.js"
+import { recentClaims, rememberClaims } from "./recent-tokens.js"
 import type { SessionStrategy } from "./types.js"
 
 /** The claims Sesame owns in a session token. */
@@ -79,15 +80,21 @@ async function decodeCookie(ctx: RequestContext): Promise<{ present: boolean; to
   const { name } = ctx.cookieOptions.sessionToken
   const raw = readChunkedCookie(ctx.cookies, name)
   if (!raw) return { present: false, token: null }
-  const { jwt, secrets } = ctx.config
+  const { config } = ctx
+  const { jwt, secrets } = config
+  const builtIn = jwt.decode === decode
+  const known = builtIn ? recentClaims(config, name, raw) : undefined
+  if (known) return { present: true, ...known }
   try {
     const token = await jwt.decode({ token: raw, secret: secrets as string[], salt: name })
-    if (!token || secrets.length < 2 || jwt.decode !== decode) return { present: true, token }
-    const header = parseJweHeader(raw)
-    return { present: true, token, stale: !header || !(await madeWithSecret(header, secrets[0]!, name)) }
+    if (!token || !builtIn) return { present: true, token }
+    const header = secrets.length < 2 ? null : parseJweHeader(raw)
+    const stale = secrets.length >= 2 && (!header || !(await madeWithSecret(header, secrets[0]!, name)))
+    rememberClaims(config, name, raw, token, stale)
+    return { present: true, token, stale }
   } catch (error) {
     // A custom decoder that throws is treated like an invalid token.
-    ctx.config.logger.debug("session token did not decode", { error: error instanceof Error ? error.name : "unknown" })
+    config.logger.debug("session token did not decode", { error: error instanceof Error ? error.name : "unknown" })
     return { present: true, token: null }
   }
 }
