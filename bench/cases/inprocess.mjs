@@ -22,7 +22,7 @@ const url = `${origin}${t.path}`
 const op =
   t.op ??
   (async () => {
-    const response = await t.handler(new Request(url, { headers: t.headers }))
+    const response = await t.handler(new Request(url, { headers: t.nextHeaders?.() ?? t.headers }))
     if (response.headers.has("set-cookie")) setsCookie = true
     return { status: response.status, body: await response.text() }
   })

@@ -35,7 +35,7 @@ export async function loadSesame(dir) {
 }
 
 /**
- * @param {"jwt" | "jwt-browser" | "database" | "no-cookie"} scenario
+ * @param {"jwt" | "jwt-cold" | "jwt-browser" | "database" | "no-cookie"} scenario
  * @param {{ dir: string, node?: boolean }} options `node`: serve with `toNodeHandler` instead of `Auth()` behind the bridge
  */
 export async function setup(scenario, { dir, node = false }) {
@@ -55,6 +55,13 @@ export async function setup(scenario, { dir, node = false }) {
     cookies = [[sessionCookie, token]]
   } else {
     config = { ...base, session: { ...session, strategy: "jwt" } }
+    if (scenario === "jwt-cold") {
+      // More distinct tokens than Sesame keeps, sent in turn: the oldest kept is always the next needed.
+      const pool = []
+      for (let i = 0; i < 2000; i++) pool.push(cookieHeader([[sessionCookie, await sesame.encode({ token: sessionClaims(), secret, salt: sessionCookie, maxAge })]]))
+      let next = 0
+      return { path: `${basePath}/session`, headers: { cookie: pool[0] }, nextHeaders: () => ({ cookie: pool[next++ % pool.length] }), expect: user.email, handler: (request) => sesame.Auth(request, config) }
+    }
     if (scenario !== "no-cookie") {
       const token = await sesame.encode({ token: sessionClaims(), secret, salt: sessionCookie, maxAge })
       cookies = [[sessionCookie, token]]
