@@ -154,73 +154,97 @@ export interface ContextInput {
   cookies: ParsedCookies
 }
 
-export function createContext(input: ContextInput): RequestContext {
-  const { config, incoming, query, body, cookies } = input
-  const { headers, url } = incoming
-  const origin = requestOrigin(headers, url, config)
-  if (typeof origin !== "string") throw origin
-  const secure = config.useSecureCookies ?? origin.startsWith("https:")
-  const cookieOptions = config.cookies(secure)
-  const setCookies: ResponseCookie[] = []
-  let csrf: Promise<CsrfState> | undefined
-  let callbackUrl: Promise<string> | undefined
+/**
+ * A class rather than an object literal with a getter and closures: one of these is made per
+ * request, and its methods and the `request` getter then live once on the prototype.
+ */
+class Context implements RequestContext {
+  readonly config: ResolvedConfig
+  readonly headers: HeaderReader
+  readonly url: URL
+  readonly origin: string
+  readonly authUrl: string
+  readonly method: "GET" | "POST"
+  readonly head: boolean
+  readonly action: Action
+  readonly providerId: string | undefined
+  readonly query: Readonly<Record<string, string>>
+  readonly body: Readonly<Record<string, unknown>>
+  readonly cookies: ParsedCookies
+  readonly secure: boolean
+  readonly cookieOptions: CookiesOptions
+  readonly returnRedirect: boolean
+  readonly setCookies: ResponseCookie[] = []
+  readonly #incoming: Incoming
+  #csrf: Promise<CsrfState> | undefined
+  #callbackUrl: Promise<string> | undefined
 
-  return {
-    config,
-    headers,
-    get request() {
-      return incoming.request()
-    },
-    url,
-    origin,
-    authUrl: `${origin}${config.basePath}`,
-    method: input.method,
-    head: input.head,
-    action: input.action,
-    providerId: input.providerId,
-    query,
-    body,
-    cookies,
-    secure,
-    cookieOptions,
-    returnRedirect: !!headers.get("x-auth-return-redirect"),
-    setCookies,
-    csrf() {
-      csrf ??= (() => {
-        const { name } = cookieOptions.csrfToken
-        // A CSRF cookie sent twice is trusted in neither copy (`http/csrf.ts`, layer 2).
-        const repeated = cookies.repeated.has(name)
-        if (repeated) config.logger.debug("the request carries the CSRF cookie more than once (a planted cookie?); neither copy is used")
-        return csrfState(
-          repeated ? undefined : cookies.get(name),
-          input.method === "POST" ? body.csrfToken : undefined,
-          config.secrets,
-          cookieOptions.csrfToken,
-        ).then((state) => {
-          if (state.cookie) setCookies.push(state.cookie)
-          return state
-        })
-      })()
-      return csrf
-    },
-    callbackUrl() {
-      callbackUrl ??= (async () => {
-        const candidate =
-          httpUrl(body.callbackUrl, origin) ??
-          httpUrl(query.callbackUrl, origin) ??
-          httpUrl(cookies.get(cookieOptions.callbackUrl.name), origin)
-        const home = `${origin}/`
-        if (!candidate) return home
-        let chosen: unknown
-        try {
-          chosen = await config.callbacks.redirect({ url: candidate, baseUrl: origin })
-        } catch (error) {
-          config.logger.error(error instanceof Error ? error : new Error(String(error)))
-          return home
-        }
-        return httpUrl(chosen, origin) ?? home
-      })()
-      return callbackUrl
-    },
+  constructor(input: ContextInput, origin: string) {
+    const { config, incoming } = input
+    this.config = config
+    this.#incoming = incoming
+    this.headers = incoming.headers
+    this.url = incoming.url
+    this.origin = origin
+    this.authUrl = `${origin}${config.basePath}`
+    this.method = input.method
+    this.head = input.head
+    this.action = input.action
+    this.providerId = input.providerId
+    this.query = input.query
+    this.body = input.body
+    this.cookies = input.cookies
+    this.secure = config.useSecureCookies ?? origin.startsWith("https:")
+    this.cookieOptions = config.cookies(this.secure)
+    this.returnRedirect = !!incoming.headers.get("x-auth-return-redirect")
   }
+
+  get request(): Request {
+    return this.#incoming.request()
+  }
+
+  csrf(): Promise<CsrfState> {
+    this.#csrf ??= (() => {
+      const { config, cookies, cookieOptions, setCookies } = this
+      const { name } = cookieOptions.csrfToken
+      // A CSRF cookie sent twice is trusted in neither copy (`http/csrf.ts`, layer 2).
+      const repeated = cookies.repeated.has(name)
+      if (repeated) config.logger.debug("the request carries the CSRF cookie more than once (a planted cookie?); neither copy is used")
+      return csrfState(
+        repeated ? undefined : cookies.get(name),
+        this.method === "POST" ? this.body.csrfToken : undefined,
+        config.secrets,
+        cookieOptions.csrfToken,
+      ).then((state) => {
+        if (state.cookie) setCookies.push(state.cookie)
+        return state
+      })
+    })()
+    return this.#csrf
+  }
+
+  callbackUrl(): Promise<string> {
+    this.#callbackUrl ??= (async () => {
+      const { config, origin, body, query, cookies, cookieOptions } = this
+      const candidate =
+        httpUrl(body.callbackUrl, origin) ?? httpUrl(query.callbackUrl, origin) ?? httpUrl(cookies.get(cookieOptions.callbackUrl.name), origin)
+      const home = `${origin}/`
+      if (!candidate) return home
+      let chosen: unknown
+      try {
+        chosen = await config.callbacks.redirect({ url: candidate, baseUrl: origin })
+      } catch (error) {
+        config.logger.error(error instanceof Error ? error : new Error(String(error)))
+        return home
+      }
+      return httpUrl(chosen, origin) ?? home
+    })()
+    return this.#callbackUrl
+  }
+}
+
+export function createContext(input: ContextInput): RequestContext {
+  const origin = requestOrigin(input.incoming.headers, input.incoming.url, input.config)
+  if (typeof origin !== "string") throw origin
+  return new Context(input, origin)
 }
