@@ -4,8 +4,8 @@
  * packages (`dist`), like the examples: run `npm run build` after changing the sources.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { createServer } from "node:net"
 import { join } from "node:path"
+import { freePort } from "@sesame/testing"
 
 const root = join(import.meta.dirname, "..", "..", "..")
 const nextBin = join(root, "node_modules", "next", "dist", "bin", "next")
@@ -20,17 +20,6 @@ const baseEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEX
 export function buildApp(): void {
   const result = spawnSync(process.execPath, [nextBin, "build"], { cwd: appDir, env: baseEnv, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
   if (result.status !== 0) throw new Error(`next build failed (${result.status}):\n${result.stdout}\n${result.stderr}`)
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** What the app's page shows in each of its three server components: `<name> #<read>`, or `signed out`. */
