@@ -5,6 +5,7 @@
  */
 import { once } from "node:events"
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { connect as http2Connect, createServer as createHttp2Server } from "node:http2"
 import { connect, type AddressInfo } from "node:net"
 import type { AuthConfig } from "@sesame/core"
 import { encode } from "@sesame/core/jwt"
@@ -196,6 +197,7 @@ describe("toNodeHandler", () => {
     const port = await serve(toNodeHandler(jwtConfig()))
     const big = await call(port, "/auth/signout", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `a=${"x".repeat(1024 * 1024 + 10)}` })
     expect(big.status).toBe(413)
+    expect(big.headers.connection).toBe("close")
     expect(big.body).not.toMatch(/at .*\.(ts|js):\d+/)
     // Chunked, so no declared length to refuse up front: counted while read.
     const chunked = await call(port, "/auth/signout", {
@@ -213,6 +215,85 @@ describe("toNodeHandler", () => {
     for await (const chunk of socket) raw += chunk
     expect(raw).toMatch(/^HTTP\/1\.[01] 400 /)
     expect(raw).not.toMatch(/at .*\.(ts|js):\d+/)
+  })
+
+  it("over HTTP/2, each request's :authority gives its own origin; one client's cannot become another's", async () => {
+    const server = createHttp2Server((req, res) => void toNodeHandler(jwtConfig())(req as unknown as NodeRequest, res as unknown as ServerResponse))
+    servers.push(server as unknown as Server)
+    server.listen(0, "127.0.0.1")
+    await once(server, "listening")
+    const client = http2Connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    const providers = (authority: string) =>
+      new Promise<string>((resolve, reject) => {
+        const stream = client.request({ ":path": "/auth/providers", ":authority": authority })
+        let body = ""
+        stream.setEncoding("utf8")
+        stream.on("data", (chunk: string) => (body += chunk))
+        stream.on("end", () => resolve(body))
+        stream.on("error", reject)
+      })
+    try {
+      // trustHost (behind a proxy): each request's host is its own, whichever came first.
+      const signinUrl = async (authority: string) => JSON.parse(await providers(authority)).credentials.signinUrl
+      expect(await signinUrl("evil.example")).toBe("http://evil.example/auth/signin/credentials")
+      expect(await signinUrl("good.example")).toBe("http://good.example/auth/signin/credentials")
+      expect(await signinUrl("evil.example")).toBe("http://evil.example/auth/signin/credentials")
+    } finally {
+      client.close()
+    }
+  })
+
+  it("takes a target starting with // as a path, as the framework in front does, and an absolute-form target's host from Host", async () => {
+    const passed: string[] = []
+    let seen: string | undefined
+    const handler = toNodeHandler((request) => {
+      seen = request?.url
+      return jwtConfig()
+    })
+    const port = await serve((req, res) => void handler(req, res, () => (passed.push(req.url!), res.end("the app"))))
+    // A guard in front that matches `/auth/` sees `//x/auth/csrf` as another path; so does the handler.
+    expect((await call(port, "//x/auth/csrf")).body).toBe("the app")
+    expect(passed).toEqual(["//x/auth/csrf"])
+
+    const socket = connect(port, "127.0.0.1")
+    await once(socket, "connect")
+    socket.end("GET http://evil.example/auth/providers HTTP/1.1\r\nHost: localhost:3000\r\nConnection: close\r\n\r\n")
+    let raw = ""
+    socket.setEncoding("utf8")
+    for await (const chunk of socket) raw += chunk
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /)
+    expect(raw).toContain("http://localhost:3000/auth/signin/credentials")
+    expect(raw).not.toContain("evil.example")
+    expect(seen).toBe("http://localhost:3000/auth/providers")
+  })
+
+  it("refuses a body a parser read before it when it is over the limit, as Auth() would", async () => {
+    const handler = toNodeHandler(jwtConfig())
+    const port = await serve(async (req, res) => {
+      for await (const _ of req) {
+        // What a parser with a larger limit does: reads it all.
+      }
+      ;(req as NodeRequest).body = { csrfToken: "x", big: "y".repeat(1024 * 1024 + 10) }
+      void handler(req, res)
+    })
+    const answer = await call(port, "/auth/signout", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+    expect(answer.status).toBe(413)
+  })
+
+  it("a cookie it sets is never left cacheable by a middleware's Cache-Control", async () => {
+    const handler = toNodeHandler(jwtConfig())
+    const port = await serve((req, res) => {
+      res.setHeader("Cache-Control", "public, max-age=3600")
+      void handler(req, res)
+    })
+    const { token, cookie: csrfCookie } = await csrf(port)
+    const signedIn = await call(port, "/auth/callback/credentials", {
+      method: "POST",
+      headers: { cookie: csrfCookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: token, username: "alice", password: users.alice.password }).toString(),
+    })
+    expect(signedIn.status).toBe(302)
+    expect(signedIn.headers["cache-control"]).toBe("private, no-store")
   })
 
   it("answers HEAD without a body, and hands a lazy configuration the request", async () => {

@@ -147,6 +147,32 @@ describe("JWT sessions: re-issued only when they must change", () => {
     expect((await read(rotated, jar)).reissued).toBe(false)
   })
 
+  it("with a session cookie shorter-lived than the token (session.maxAge < jwt.maxAge), a session in use is re-issued before its cookie lapses, and says when that is", async () => {
+    const config = jwtConfig({ session: { maxAge: 3600 }, jwt: { maxAge: 30 * 24 * 3600 } })
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    let cookieEnds = Date.now() + 3600_000
+    for (let i = 0; i < 7; i++) {
+      advance(10 * 60_000)
+      // The browser still holds the cookie only if the last one it was given has not expired.
+      expect(cookieEnds).toBeGreaterThan(Date.now())
+      const response = await send(config, "/auth/session", { jar })
+      const line = response.headers.getSetCookie().find((l) => l.startsWith(`${cookie}=`))
+      if (line) cookieEnds = Date.parse(/Expires=([^;]+)/.exec(line)![1]!)
+      expect((await response.json())?.user.email).toBe("alice@example.com")
+    }
+
+    // A read that re-issues nothing says when the cookie ends, not when the token would.
+    const longer = jwtConfig({ session: { maxAge: 2 * 24 * 3600, updateAge: 24 * 3600 }, jwt: { maxAge: 30 * 24 * 3600 } })
+    const jar2 = new CookieJar()
+    await signInAlice(longer, jar2)
+    const { iat } = await claims(jar2)
+    advance(hour)
+    const { session, reissued } = await read(longer, jar2)
+    expect(reissued).toBe(false)
+    expect(Date.parse(session.expires)).toBe(iat! * 1000 + 2 * day)
+  })
+
   it("with maxAge shorter than updateAge, a session in use is re-issued before it lapses", async () => {
     const config = jwtConfig({ session: { maxAge: 3600 } })
     const jar = new CookieJar()

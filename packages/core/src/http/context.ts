@@ -87,7 +87,9 @@ export function requestOrigin(headers: HeaderReader, url: URL, config: ResolvedC
   if (config.publicUrl && !config.generatedSecret) return config.publicUrl.origin
   // The answer depends only on the configuration and these values, which repeat from request to
   // request: parsing a URL for each costs more than the rest of a session check's routing.
-  const key = `${url.protocol}\n${headers.get("host")}\n${config.hostPolicy === "proxy" ? `${headers.get("x-forwarded-host")}\n${headers.get("x-forwarded-proto")}` : ""}`
+  // Every input `originFor` reads is in the key: the URL's origin too, which it falls back on
+  // when the Host header is missing or malformed (an HTTP/2 request, a `Request` built without one).
+  const key = `${url.origin}\n${headers.get("host")}\n${config.hostPolicy === "proxy" ? `${headers.get("x-forwarded-host")}\n${headers.get("x-forwarded-proto")}` : ""}`
   let known = origins.get(config)
   if (!known) origins.set(config, (known = new Map()))
   const cached = known.get(key)

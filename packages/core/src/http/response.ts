@@ -5,7 +5,8 @@
  * navigate themselves) gets a redirect as `200 {"url": …}` instead of a 302.
  *
  * Every response says `X-Content-Type-Options: nosniff`, so that a browser renders a body only as
- * what its `Content-Type` says. JSON bodies can quote the request (an error message naming a path
+ * what its `Content-Type` says, and every response that sets a cookie says `Cache-Control:
+ * private, no-store` (unless the action chose its own). JSON bodies can quote the request (an error message naming a path
  * or provider id), so they are written with `<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes
  * ({@link jsonText}): still the same JSON value, but never markup, whatever a reader takes it for.
  *
@@ -72,13 +73,20 @@ export interface Envelope {
 export function envelope(internal: InternalResponse, options: ResponseOptions): Envelope {
   const headers: [string, string][] = []
   let contentType: string | undefined
+  let cacheControl = false
   for (const name in internal.headers) {
     const value = internal.headers[name]!
-    if (name.toLowerCase() === "content-type") contentType = value
+    const lower = name.toLowerCase()
+    if (lower === "content-type") contentType = value
     else headers.push([name, value])
+    if (lower === "cache-control") cacheControl = true
   }
   headers.push(["X-Content-Type-Options", "nosniff"])
-  for (const cookie of internal.cookies ?? []) headers.push(["Set-Cookie", serializeCookie(cookie)])
+  const cookies = internal.cookies ?? []
+  for (const cookie of cookies) headers.push(["Set-Cookie", serializeCookie(cookie)])
+  // An answer that sets a cookie is one browser's: no shared cache may keep it (or hand its
+  // cookies to others), whatever a middleware in front said for the app's pages.
+  if (cookies.length > 0 && !cacheControl) headers.push(["Cache-Control", "private, no-store"])
   let status = internal.status ?? 200
   let body: string | null = null
   if (internal.redirect !== undefined) {

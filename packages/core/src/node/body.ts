@@ -42,10 +42,21 @@ function parsedBody(req: NodeRequest): Uint8Array | undefined {
 export const unreadBodies = new WeakSet<NodeRequest>()
 
 export async function readNodeBody(req: NodeRequest): Promise<Uint8Array> {
-  checkDeclaredLength({ get: (name) => (req.headers[name] as string | undefined) ?? null })
+  try {
+    checkDeclaredLength({ get: (name) => (req.headers[name] as string | undefined) ?? null })
+  } catch (error) {
+    // Refused unread: the connection ends with the answer rather than read the body to discard it.
+    if (!req.readableEnded) unreadBodies.add(req)
+    throw error
+  }
   // A parser that ran before read the stream to its end; one that skipped this type (and may still
   // have set `req.body = {}`) left it unread.
-  if (req.readableEnded) return parsedBody(req) ?? new Uint8Array(0)
+  if (req.readableEnded) {
+    const parsed = parsedBody(req) ?? new Uint8Array(0)
+    // The same limit as a body read here, whatever the parser before allowed.
+    if (parsed.byteLength > maxBodyBytes) throw new BadRequest("The request body is too large.", 413)
+    return parsed
+  }
   // Events rather than `for await`, which would destroy the socket on leaving early, before the 413.
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = []

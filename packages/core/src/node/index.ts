@@ -42,14 +42,32 @@ export type NodeRequest = IncomingMessage & { originalUrl?: string; body?: unkno
  */
 export type NodeHandler = (req: NodeRequest, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void>
 
+/**
+ * The path and query of a request target: as sent when it is a path; an absolute-form target's
+ * own (its host is not trusted, the Host header is); null for anything else (`*`).
+ */
+function pathOf(target: string): string | null {
+  if (target.startsWith("/")) return target
+  try {
+    const url = new URL(target)
+    return `${url.pathname}${url.search}`
+  } catch {
+    return null
+  }
+}
+
 /** `req` as the handler reads it; null when it names no host to build its URL on. */
 function incomingOf(req: NodeRequest): Incoming | null {
   const protocol = (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? "https" : "http"
   const host = req.headers.host ?? req.headers[":authority"]
   if (typeof host !== "string" || host === "") return null
+  const path = pathOf(req.originalUrl ?? req.url ?? "/")
+  if (path === null) return null
   let url: URL
   try {
-    url = new URL(req.originalUrl ?? req.url ?? "/", `${protocol}://${host}`)
+    // The host, then the path as sent: a target starting with `//` stays a path, as the
+    // frameworks in front see it, instead of naming another host.
+    url = new URL(`${protocol}://${host}${path}`)
   } catch {
     return null
   }
@@ -63,6 +81,7 @@ function incomingOf(req: NodeRequest): Incoming | null {
     url,
     headers: {
       get(name) {
+        // HTTP/2's `:authority` is not read as `host`: the URL is built on it, and the origin falls back on the URL's.
         const value = headers[name.toLowerCase()]
         return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value
       },

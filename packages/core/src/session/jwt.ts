@@ -153,8 +153,16 @@ function unverifiedStoredUser(ctx: RequestContext, user: User | AdapterUser, acc
 function mustReissue(ctx: RequestContext, before: string | undefined, next: JWT, now: number): boolean {
   const { iat, exp } = next
   if (typeof iat !== "number" || typeof exp !== "number") return true
-  if (dueForExtension(iat * 1000, exp * 1000, now, ctx.config.session.updateAge)) return true
+  if (dueForExtension(iat * 1000, issuedUntil(ctx, next), now, ctx.config.session.updateAge)) return true
   return before !== undefined && JSON.stringify(next) !== before
+}
+
+/**
+ * When a token issued at `iat` stops working (ms): its `exp` (from `jwt.maxAge`), or the end of
+ * the cookie it was written in (`session.maxAge` after it was issued), whichever comes first.
+ */
+function issuedUntil(ctx: RequestContext, token: JWT): number {
+  return Math.min((token.iat as number) * 1000 + ctx.config.session.maxAge * 1000, (token.exp as number) * 1000)
 }
 
 export const jwtStrategy: SessionStrategy = {
@@ -193,7 +201,7 @@ export const jwtStrategy: SessionStrategy = {
       }
       const next = withOwnClaims(returned, own)
       const reissue = update !== undefined || stale === true || mustReissue(ctx, before, next, now)
-      const expires = reissue ? cappedExpiry(now, config.session.maxAge, end) : new Date(Math.min((next.exp as number) * 1000, end))
+      const expires = reissue ? cappedExpiry(now, config.session.maxAge, end) : new Date(Math.min(issuedUntil(ctx, next), end))
       const defaults: Session = {
         user: { name: next.name ?? null, email: next.email ?? null, image: next.picture ?? null },
         expires: expires.toISOString(),

@@ -166,6 +166,14 @@ describe("behind a proxy the app trusts (trustHost)", () => {
     expect(await signinUrl({ "x-forwarded-host": "app.example.com", "x-forwarded-proto": "https" })).toBe("https://app.example.com/auth/signin/dev")
   })
 
+  it("a request without a Host header (HTTP/2, a Request built without one) cannot set the origin of the next one", async () => {
+    bareEnvironment()
+    const { config } = appWithoutHostSettings({ trustHost: true })
+    const signinUrl = async (url: string) => ((await (await Auth(new Request(url), config)).json()) as { dev: { signinUrl: string } }).dev.signinUrl
+    expect(await signinUrl("https://evil.example/auth/providers")).toBe("https://evil.example/auth/signin/dev")
+    expect(await signinUrl("https://good.example/auth/providers")).toBe("https://good.example/auth/signin/dev")
+  })
+
   it("through a real reverse proxy that overwrites the headers, a forged X-Forwarded-Host reaches nothing", async () => {
     bareEnvironment()
     const { config } = appWithoutHostSettings({ trustHost: true })
