@@ -5,11 +5,11 @@
  * A read re-issues it (encrypted anew, with a new expiry: sliding `maxAge`) only when it must
  * change: the `jwt` callback returned claims other than those that came in, the request is an
  * update (`POST session`), it was made under an older secret of the rotation list, or it is due
- * for extension by the rule both strategies share
- * (`updateAge` since it was issued, `dueForExtension` in `lifetime.ts`; every read when
- * `updateAge` is 0). Any other read is a decryption and no `Set-Cookie`, and its session's
- * `expires` is the token's own. So an active user stays signed in and an idle one is signed out
- * `maxAge` after the last re-issue. A token that does not decrypt, has expired, or whose `jwt`
+ * for extension by the rule both strategies share (`updateAge` since it was issued,
+ * `dueForExtension` in `lifetime.ts`; every read when `updateAge` is 0). Any other read is a
+ * decryption (or not even that: `recent-tokens.ts`) and no `Set-Cookie`, and its session's
+ * `expires` is when the token, or the cookie it was written in, ends. So an active user stays
+ * signed in and an idle one is signed out `maxAge` after the last re-issue. A token that does not decrypt, has expired, or whose `jwt`
  * callback returns null ends the session: the cookie is cleared and the answer is `null`, never an
  * error. There is nothing to revoke on the server; sign-out clears the cookie.
  *
@@ -147,8 +147,8 @@ function unverifiedStoredUser(ctx: RequestContext, user: User | AdapterUser, acc
 /**
  * Whether a read must re-issue the token: the `jwt` callback changed its claims (`before`, the
  * incoming claims serialised, against `next`; undefined for the built-in callback), or it is due
- * for extension. A token without a
- * numeric `iat` and `exp` (a custom encoder's) is always re-issued.
+ * for extension. A token without a numeric `iat` and `exp` (a custom encoder's) is always
+ * re-issued.
  */
 function mustReissue(ctx: RequestContext, before: string | undefined, next: JWT, now: number): boolean {
   const { iat, exp } = next
