@@ -38,7 +38,7 @@ export type NodeRequest = IncomingMessage & { originalUrl?: string; body?: unkno
 
 /**
  * A listener for `node:http` (`createServer(handler)`), or a middleware: given `next`, a request
- * outside the base path is passed on to it instead of answered with a `404`.
+ * outside the base path is passed on to it instead of refused (`400`, as `Auth()` does).
  */
 export type NodeHandler = (req: NodeRequest, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void>
 
@@ -56,7 +56,7 @@ function pathOf(target: string): string | null {
   }
 }
 
-/** `req` as the handler reads it; null when it names no host to build its URL on. */
+/** `req` as the handler reads it; null when it names no host or path to build its URL on. */
 function incomingOf(req: NodeRequest): Incoming | null {
   const protocol = (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? "https" : "http"
   const host = req.headers.host ?? req.headers[":authority"]
@@ -124,7 +124,7 @@ export function toNodeHandler(config: AuthConfig | LazyAuthConfig): NodeHandler 
     try {
       const incoming = incomingOf(req)
       if (!incoming) {
-        send(req, res, badRequestResponse(new BadRequest("The request names no host (Host header).")), { returnRedirect: false, head: req.method === "HEAD" })
+        send(req, res, badRequestResponse(new BadRequest("The request names no host (Host header) or no path.")), { returnRedirect: false, head: req.method === "HEAD" })
         return
       }
       const handled = await handle(incoming, config)
