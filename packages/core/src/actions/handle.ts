@@ -24,7 +24,7 @@ export interface Handled {
   /** The configuration asked for the internal response (`raw`): `Auth()` returns it as it is. */
   raw: boolean
   /**
-   * The path is under the configuration's base path. When it is not, the answer is a `404` and the
+   * The path is under the configuration's base path. When it is not, the answer is a `400` and the
    * body was not read, so a framework's middleware can pass the request on instead.
    */
   ours: boolean

@@ -21,37 +21,6 @@ import { csrfState, type CsrfState } from "./csrf.js"
 import type { HeaderReader, Incoming } from "./incoming.js"
 import type { Action } from "./request.js"
 
-export interface RequestContext {
-  readonly config: ResolvedConfig
-  /** The request's headers (what the endpoints read). */
-  readonly headers: HeaderReader
-  /** The request as a web `Request`, for the app's callbacks (made on first use by the Node.js handler). */
-  readonly request: Request
-  readonly url: URL
-  /** The app's origin, e.g. `https://example.com`. */
-  readonly origin: string
-  /** The origin plus the base path: where the endpoints live. */
-  readonly authUrl: string
-  readonly method: "GET" | "POST"
-  readonly head: boolean
-  readonly action: Action
-  /** The provider named in the path (the dispatcher looks it up). */
-  readonly providerId: string | undefined
-  readonly query: Readonly<Record<string, string>>
-  readonly body: Readonly<Record<string, unknown>>
-  readonly cookies: RequestCookies
-  readonly secure: boolean
-  readonly cookieOptions: CookiesOptions
-  /** The client wants redirects as `200 {url}`. */
-  readonly returnRedirect: boolean
-  /** Cookies to set on whatever response ends the request (errors included). */
-  readonly setCookies: ResponseCookie[]
-  /** The CSRF state (the token is minted, and its cookie queued, on first call). */
-  csrf(): Promise<CsrfState>
-  /** Where to send the user when the flow ends: validated, and through the `redirect` callback. */
-  callbackUrl(): Promise<string>
-}
-
 const hostPattern = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i
 
 /**
@@ -157,25 +126,32 @@ export interface ContextInput {
 }
 
 /**
- * A class rather than an object literal with a getter and closures: one of these is made per
- * request, and its methods and the `request` getter then live once on the prototype.
+ * Everything an action knows about the request it handles. A class rather than an object literal
+ * with a getter and closures: one is made per request, and its methods and the `request` getter
+ * then live once on the prototype. Exported as a type only: `createContext` makes them.
  */
-class Context implements RequestContext {
+class RequestContext {
   readonly config: ResolvedConfig
+  /** The request's headers (what the endpoints read). */
   readonly headers: HeaderReader
   readonly url: URL
+  /** The app's origin, e.g. `https://example.com`. */
   readonly origin: string
+  /** The origin plus the base path: where the endpoints live. */
   readonly authUrl: string
   readonly method: "GET" | "POST"
   readonly head: boolean
   readonly action: Action
+  /** The provider named in the path (the dispatcher looks it up). */
   readonly providerId: string | undefined
   readonly query: Readonly<Record<string, string>>
   readonly body: Readonly<Record<string, unknown>>
-  readonly cookies: ParsedCookies
+  readonly cookies: RequestCookies
   readonly secure: boolean
   readonly cookieOptions: CookiesOptions
+  /** The client wants redirects as `200 {url}`. */
   readonly returnRedirect: boolean
+  /** Cookies to set on whatever response ends the request (errors included). */
   readonly setCookies: ResponseCookie[] = []
   readonly #incoming: Incoming
   #csrf: Promise<CsrfState> | undefined
@@ -201,10 +177,12 @@ class Context implements RequestContext {
     this.returnRedirect = !!incoming.headers.get("x-auth-return-redirect")
   }
 
+  /** The request as a web `Request`, for the app's callbacks (made on first use by the Node.js handler). */
   get request(): Request {
     return this.#incoming.request()
   }
 
+  /** The CSRF state (the token is minted, and its cookie queued, on first call). */
   csrf(): Promise<CsrfState> {
     this.#csrf ??= (() => {
       const { config, cookies, cookieOptions, setCookies } = this
@@ -225,6 +203,7 @@ class Context implements RequestContext {
     return this.#csrf
   }
 
+  /** Where to send the user when the flow ends: validated, and through the `redirect` callback. */
   callbackUrl(): Promise<string> {
     this.#callbackUrl ??= (async () => {
       const { config, origin, body, query, cookies, cookieOptions } = this
@@ -248,5 +227,7 @@ class Context implements RequestContext {
 export function createContext(input: ContextInput): RequestContext {
   const origin = requestOrigin(input.incoming.headers, input.incoming.url, input.config)
   if (typeof origin !== "string") throw origin
-  return new Context(input, origin)
+  return new RequestContext(input, origin)
 }
+
+export type { RequestContext }

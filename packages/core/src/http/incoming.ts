@@ -40,9 +40,14 @@ export function concatBytes(chunks: Uint8Array[], size: number): Uint8Array {
   return bytes
 }
 
+/** The answer to a body over {@link maxBodyBytes}, however it was found out. */
+export function bodyTooLarge(): BadRequest {
+  return new BadRequest("The request body is too large.", 413)
+}
+
 /** Refuses a body whose declared length is over the limit before reading any of it. */
 export function checkDeclaredLength(headers: HeaderReader): void {
-  if (Number(headers.get("content-length") ?? "0") > maxBodyBytes) throw new BadRequest("The request body is too large.", 413)
+  if (Number(headers.get("content-length") ?? "0") > maxBodyBytes) throw bodyTooLarge()
 }
 
 async function readLimited(request: Request): Promise<Uint8Array> {
@@ -57,7 +62,7 @@ async function readLimited(request: Request): Promise<Uint8Array> {
     size += value.byteLength
     if (size > maxBodyBytes) {
       await reader.cancel().catch(() => {})
-      throw new BadRequest("The request body is too large.", 413)
+      throw bodyTooLarge()
     }
     chunks.push(value)
   }

@@ -6,9 +6,10 @@
  *
  * Every response says `X-Content-Type-Options: nosniff`, so that a browser renders a body only as
  * what its `Content-Type` says, and every response that sets a cookie says `Cache-Control:
- * private, no-store` (unless the action chose its own). JSON bodies can quote the request (an error message naming a path
- * or provider id), so they are written with `<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes
- * ({@link jsonText}): still the same JSON value, but never markup, whatever a reader takes it for.
+ * private, no-store` (unless the action chose its own). JSON bodies can quote the request (an
+ * error message naming a path or provider id), so they are written with `<`, `>`, `&`, U+2028 and
+ * U+2029 as `\u` escapes ({@link jsonText}): still the same JSON value, but never markup,
+ * whatever a reader takes it for.
  *
  * @module
  */

@@ -86,9 +86,10 @@ function parseHeader(encoded: string): JweHeader | null {
 }
 
 /**
- * Whether a token whose header is `header` names (by `kid`) the key of `secret` and `salt`: with
- * rotated secrets, a token made under an older one is re-issued under the newest on its next read.
+ * Whether `token` names (by its header's `kid`) the key of `secret` and `salt`: with rotated
+ * secrets, a token made under an older one is re-issued under the newest on its next read.
  */
-export async function madeWithSecret(header: JweHeader, secret: string, salt: string): Promise<boolean> {
-  return header.kid !== undefined && header.kid === (await derivedKey(header.enc, secret, salt)).kid
+export async function madeWithSecret(token: string, secret: string, salt: string): Promise<boolean> {
+  const header = parseJweHeader(token)
+  return header?.kid !== undefined && header.kid === (await derivedKey(header.enc, secret, salt)).kid
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { BadRequest } from "../errors.js"
-import { checkDeclaredLength, concatBytes, maxBodyBytes } from "../http/incoming.js"
+import { bodyTooLarge, checkDeclaredLength, concatBytes, maxBodyBytes, type HeaderReader } from "../http/incoming.js"
 import type { NodeRequest } from "./index.js"
 
 const encoder = new TextEncoder()
@@ -41,9 +41,10 @@ function parsedBody(req: NodeRequest): Uint8Array | undefined {
 /** Requests whose body was refused part-way (over the limit): their connection closes after the answer. */
 export const unreadBodies = new WeakSet<NodeRequest>()
 
-export async function readNodeBody(req: NodeRequest): Promise<Uint8Array> {
+/** The body of `req`, whose headers `headers` reads. */
+export async function readNodeBody(req: NodeRequest, headers: HeaderReader): Promise<Uint8Array> {
   try {
-    checkDeclaredLength({ get: (name) => (req.headers[name] as string | undefined) ?? null })
+    checkDeclaredLength(headers)
   } catch (error) {
     // Refused unread: the connection ends with the answer rather than read the body to discard it.
     if (!req.readableEnded) unreadBodies.add(req)
@@ -54,7 +55,7 @@ export async function readNodeBody(req: NodeRequest): Promise<Uint8Array> {
   if (req.readableEnded) {
     const parsed = parsedBody(req) ?? new Uint8Array(0)
     // The same limit as a body read here, whatever the parser before allowed.
-    if (parsed.byteLength > maxBodyBytes) throw new BadRequest("The request body is too large.", 413)
+    if (parsed.byteLength > maxBodyBytes) throw bodyTooLarge()
     return parsed
   }
   // Events rather than `for await`, which would destroy the socket on leaving early, before the 413.
@@ -70,7 +71,7 @@ export async function readNodeBody(req: NodeRequest): Promise<Uint8Array> {
         stop()
         req.pause()
         unreadBodies.add(req)
-        reject(new BadRequest("The request body is too large.", 413))
+        reject(bodyTooLarge())
       } else {
         chunks.push(chunk)
       }

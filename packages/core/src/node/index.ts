@@ -26,7 +26,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { handle } from "../actions/handle.js"
 import { BadRequest } from "../errors.js"
 import { badRequestResponse, configurationJson } from "../http/error-response.js"
-import type { Incoming } from "../http/incoming.js"
+import type { HeaderReader, Incoming } from "../http/incoming.js"
 import { envelope, type InternalResponse, type ResponseOptions } from "../http/response.js"
 import { printError } from "../logger.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
@@ -71,7 +71,13 @@ function incomingOf(req: NodeRequest): Incoming | null {
   } catch {
     return null
   }
-  const { headers } = req
+  const headers: HeaderReader = {
+    get(name) {
+      // HTTP/2's `:authority` is not read as `host`: the URL is built on it, and the origin falls back on the URL's.
+      const value = req.headers[name.toLowerCase()]
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value
+    },
+  }
   let body: Promise<Uint8Array> | undefined
   // The bytes once read, for a `Request` made after (a lazy configuration runs before: it gets none).
   let bytes: Uint8Array | undefined
@@ -79,14 +85,8 @@ function incomingOf(req: NodeRequest): Incoming | null {
   return {
     method: req.method ?? "GET",
     url,
-    headers: {
-      get(name) {
-        // HTTP/2's `:authority` is not read as `host`: the URL is built on it, and the origin falls back on the URL's.
-        const value = headers[name.toLowerCase()]
-        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value
-      },
-    },
-    body: () => (body ??= readNodeBody(req).then((read) => (bytes = read))),
+    headers,
+    body: () => (body ??= readNodeBody(req, headers).then((read) => (bytes = read))),
     request: () => (request ??= toWebRequest(req, url, bytes)),
   }
 }

@@ -39,7 +39,7 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
 import { decode, type JWT } from "../jwt/index.js"
-import { madeWithSecret, parseJweHeader } from "../jwt/keys.js"
+import { madeWithSecret } from "../jwt/keys.js"
 import type { Account, AuthFactor, Session, User } from "../types.js"
 import { clearSessionCookie } from "./cookie.js"
 import { absoluteEnd, cappedExpiry, dueForExtension } from "./lifetime.js"
@@ -88,8 +88,7 @@ async function decodeCookie(ctx: RequestContext): Promise<{ present: boolean; to
   try {
     const token = await jwt.decode({ token: raw, secret: secrets as string[], salt: name })
     if (!token || !builtIn) return { present: true, token }
-    const header = secrets.length < 2 ? null : parseJweHeader(raw)
-    const stale = secrets.length >= 2 && (!header || !(await madeWithSecret(header, secrets[0]!, name)))
+    const stale = secrets.length > 1 && !(await madeWithSecret(raw, secrets[0]!, name))
     rememberClaims(config, name, raw, token, stale)
     return { present: true, token, stale }
   } catch (error) {
