@@ -47,6 +47,17 @@ function call(port: number, path: string, options: { method?: string; headers?: 
   })
 }
 
+/** Sends `text` as it is (a request no HTTP client would write) and returns everything answered. */
+async function rawExchange(port: number, text: string): Promise<string> {
+  const socket = connect(port, "127.0.0.1")
+  await once(socket, "connect")
+  socket.end(text)
+  let raw = ""
+  socket.setEncoding("utf8")
+  for await (const chunk of socket) raw += chunk
+  return raw
+}
+
 async function sessionCookie(): Promise<string> {
   return `${cookie}=${await encode({ token: { sub: "1", name: "Alice", email: "alice@example.com" }, secret, salt: cookie })}`
 }
@@ -207,12 +218,7 @@ describe("toNodeHandler", () => {
     })
     expect(chunked.status).toBe(413)
 
-    const socket = connect(port, "127.0.0.1")
-    await once(socket, "connect")
-    socket.end("GET /auth/session HTTP/1.0\r\n\r\n")
-    let raw = ""
-    socket.setEncoding("utf8")
-    for await (const chunk of socket) raw += chunk
+    const raw = await rawExchange(port, "GET /auth/session HTTP/1.0\r\n\r\n")
     expect(raw).toMatch(/^HTTP\/1\.[01] 400 /)
     expect(raw).not.toMatch(/at .*\.(ts|js):\d+/)
   })
@@ -255,12 +261,7 @@ describe("toNodeHandler", () => {
     expect((await call(port, "//x/auth/csrf")).body).toBe("the app")
     expect(passed).toEqual(["//x/auth/csrf"])
 
-    const socket = connect(port, "127.0.0.1")
-    await once(socket, "connect")
-    socket.end("GET http://evil.example/auth/providers HTTP/1.1\r\nHost: localhost:3000\r\nConnection: close\r\n\r\n")
-    let raw = ""
-    socket.setEncoding("utf8")
-    for await (const chunk of socket) raw += chunk
+    const raw = await rawExchange(port, "GET http://evil.example/auth/providers HTTP/1.1\r\nHost: localhost:3000\r\nConnection: close\r\n\r\n")
     expect(raw).toMatch(/^HTTP\/1\.1 200 /)
     expect(raw).toContain("http://localhost:3000/auth/signin/credentials")
     expect(raw).not.toContain("evil.example")
