@@ -3,7 +3,9 @@
  * need from the core beyond `Auth()`, so that they follow the core's rules instead of copying them:
  * where the endpoints live ({@link basePathOf}), the app's origin ({@link appOrigin}), the log
  * ({@link logFor}), and the session of a page's request with the cookies that keep it alive
- * ({@link readSession}, {@link setCookieLines}).
+ * ({@link readSession}, {@link setCookieLines}), signing in and out from the app's server code
+ * ({@link signInFromServer}, {@link signOutFromServer}, {@link updateSessionFromServer}), and where
+ * a guard sends a visitor without a session ({@link signInPageUrl}, {@link wantsJson}).
  *
  * `config` is, everywhere here, the very object the integration passes to `Auth()`: the core
  * resolves a configuration once per object.
@@ -14,17 +16,24 @@ import { normaliseBasePath } from "./config/base-path.js"
 import { envUrl, readEnv } from "./config/env.js"
 import { resolveConfig } from "./config/resolve.js"
 import { serializeCookie, type ResponseCookie } from "./http/cookies.js"
-import { requestOrigin } from "./http/context.js"
 import { Auth } from "./index.js"
+import { appOrigin, type RequestLike } from "./integration/origin.js"
 import { printLine } from "./logger.js"
 import { raw } from "./symbols.js"
 import type { AuthConfig, Session } from "./types.js"
 
-/** What is read of a request: its headers, and its URL as the last resort for the origin. */
-export interface RequestLike {
-  readonly headers: Headers
-  readonly url: string
-}
+export { appOrigin, type RequestLike } from "./integration/origin.js"
+export {
+  signInFromServer,
+  signInPageUrl,
+  signOutFromServer,
+  updateSessionFromServer,
+  wantsJson,
+  type AuthorizationParams,
+  type ServerRedirect,
+  type ServerSessionUpdate,
+  type ServerSignInOptions,
+} from "./integration/server-actions.js"
 
 /**
  * The base path the core routes by for `config`: `basePath`, else the path of `AUTH_URL` /
@@ -38,20 +47,6 @@ export function basePathOf(config: { readonly basePath?: string | undefined }, f
   const url = envUrl(readEnv())
   const fromUrl = url !== undefined && URL.canParse(url) ? normaliseBasePath(new URL(url).pathname) : ""
   return fromUrl || normaliseBasePath(fallback)
-}
-
-/**
- * The app's origin for a request, by the core's rules: `AUTH_URL` when set; with `trustHost`, the
- * `X-Forwarded-Host` / `Host` and `X-Forwarded-Proto` values the nearest proxy set; else the `Host`
- * of a request for a loopback host. Null when the configuration does not resolve or refuses the
- * request (a foreign host without `AUTH_URL` or `trustHost`): the core's endpoints then answer with
- * the configuration error, and an integration must not build URLs on that host either.
- */
-export function appOrigin(config: AuthConfig, request: RequestLike): string | null {
-  const resolution = resolveConfig(config)
-  if (!resolution.ok) return null
-  const origin = requestOrigin(request.headers, new URL(request.url), resolution.config)
-  return typeof origin === "string" ? origin : null
 }
 
 /** An integration's log: the configured logger, printing as the core's does. */

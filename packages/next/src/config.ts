@@ -1,11 +1,9 @@
 /**
- * Turns the user's configuration into the two configurations the core is called with, once per
- * configuration object (so that the core's own per-object cache keeps working):
- *
- * - `handlers`: the HTTP endpoints, as configured (with the Next.js default base path). Session
- *   reads go through `readSession` of `@sesame/core/integration` with this object too.
- * - `actions`: `raw` and `skipCSRFCheck`: server actions are protected against CSRF by Next.js
- *   itself (they only answer POSTs from the app's own pages, checked against `Origin`).
+ * Turns the user's configuration into the configuration the core is called with, once per
+ * configuration object (so that the core's own per-object cache keeps working): `handlers`, the
+ * HTTP endpoints as configured, with the Next.js default base path. Session reads
+ * (`readSession`) and the server actions (`signInFromServer`, …) of `@sesame/core/integration`
+ * take this object too.
  *
  * The only default decided here is the base path, through the core's `basePathOf`: `/api/auth`,
  * unless `basePath` or the path of `AUTH_URL` / `SESAME_URL` says otherwise. Everything else
@@ -14,7 +12,7 @@
  *
  * @module
  */
-import { raw, skipCSRFCheck, type AuthConfig } from "@sesame/core"
+import type { AuthConfig } from "@sesame/core"
 import { basePathOf, logFor, type IntegrationLogger } from "@sesame/core/integration"
 import type { NextRequest } from "next/server.js"
 import type { AuthorizedCallback, PrimaryAuthConfig, PrimaryAuthConfigInput } from "./types.js"
@@ -29,7 +27,6 @@ export interface Prepared {
   /** The configured logger, printing as the core does. */
   readonly log: IntegrationLogger
   readonly handlers: AuthConfig
-  readonly actions: AuthConfig & { raw: typeof raw; skipCSRFCheck: typeof skipCSRFCheck }
 }
 
 const prepared = new WeakMap<PrimaryAuthConfig, Prepared>()
@@ -41,14 +38,12 @@ export function prepare(config: PrimaryAuthConfig): Prepared {
   const basePath = basePathOf(config, defaultBasePath)
   const { authorized, ...coreCallbacks } = config.callbacks ?? {}
   const handlers: AuthConfig = { ...config, basePath, callbacks: coreCallbacks }
-  const actions: Prepared["actions"] = { ...handlers, raw, skipCSRFCheck }
   const result: Prepared = Object.freeze({
     basePath,
     pages: config.pages,
     authorized,
     log: logFor(handlers),
     handlers,
-    actions,
   })
   prepared.set(config, result)
   return result

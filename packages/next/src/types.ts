@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { AuthorizationParams as CoreAuthorizationParams } from "@sesame/core/integration"
 import type {
   AccountInfo,
   AccountUnlinking,
@@ -115,7 +116,7 @@ export interface SignOutOptions {
 }
 
 /** Extra parameters for the authorization request of an OAuth provider (`login_hint`, `prompt`…). */
-export type AuthorizationParams = string | Record<string, string> | URLSearchParams | string[][]
+export type AuthorizationParams = CoreAuthorizationParams
 
 /** The `signIn` server action. With `redirect: false` it returns the URL; otherwise it redirects. */
 export interface SignInAction {
