@@ -21,6 +21,8 @@ const endpointTests = [
   "packages/core/test/webauthn/flows.test.ts",
   "packages/core/test/oauth/tampering.test.ts",
   "packages/core/test/pages/security.test.ts",
+  "packages/core/test/api-tokens/endpoints.test.ts",
+  "packages/core/test/native-apps.test.ts",
 ]
 
 // `sesame-source` makes workspace packages resolve to their TypeScript sources, so tests run

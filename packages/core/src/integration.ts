@@ -5,7 +5,8 @@
  * ({@link logFor}), and the session of a page's request with the cookies that keep it alive
  * ({@link readSession}, {@link setCookieLines}), signing in and out from the app's server code
  * ({@link signInFromServer}, {@link signOutFromServer}, {@link updateSessionFromServer}), and where
- * a guard sends a visitor without a session ({@link signInPageUrl}, {@link wantsJson}).
+ * a guard sends a visitor without a session ({@link signInPageUrl}, {@link wantsJson}) and which
+ * paths it protects ({@link protectedPaths}).
  *
  * `config` is, everywhere here, the very object the integration passes to `Auth()`: the core
  * resolves a configuration once per object.
@@ -16,13 +17,13 @@ import { normaliseBasePath } from "./config/base-path.js"
 import { envUrl, readEnv } from "./config/env.js"
 import { resolveConfig } from "./config/resolve.js"
 import { serializeCookie, type ResponseCookie } from "./http/cookies.js"
-import { Auth } from "./index.js"
-import { appOrigin, type RequestLike } from "./integration/origin.js"
+import { getFromCore } from "./integration/core-request.js"
+import type { RequestLike } from "./integration/origin.js"
 import { printLine } from "./logger.js"
-import { raw } from "./symbols.js"
 import type { AuthConfig, Session } from "./types.js"
 
 export { appOrigin, type RequestLike } from "./integration/origin.js"
+export { isUnderPath, protectedPaths, type ProtectedPaths } from "./integration/paths.js"
 export {
   signInFromServer,
   signInPageUrl,
@@ -105,24 +106,6 @@ export interface SessionRead {
 }
 
 /**
- * Headers of the page's request that must not reach the session read: those of its body (a
- * server action's, a server function's), and a client's wish for redirects as JSON.
- */
-const notForwarded = ["content-length", "content-type", "transfer-encoding", "x-auth-return-redirect"]
-
-const rawConfigs = new WeakMap<AuthConfig, AuthConfig & { raw: typeof raw }>()
-
-/** `config` with `raw`, made once per object so that the core resolves it once. */
-function rawOf(config: AuthConfig): AuthConfig & { raw: typeof raw } {
-  let result = rawConfigs.get(config)
-  if (!result) {
-    result = { ...config, raw }
-    rawConfigs.set(config, result)
-  }
-  return result
-}
-
-/**
  * Reads the session of `request` (a page's, a server function's, a proxy's) through the core's own
  * `session` endpoint under the configured base path, with the request's cookies and the headers
  * the origin comes from: exactly what the browser would get from `GET <basePath>/session`.
@@ -131,13 +114,7 @@ function rawOf(config: AuthConfig): AuthConfig & { raw: typeof raw } {
  * a host it refuses, an adapter that fails); the integration decides how to fail closed.
  */
 export async function readSession(config: AuthConfig, request: RequestLike): Promise<SessionRead> {
-  const reader = rawOf(config)
-  const headers = new Headers(request.headers)
-  for (const name of notForwarded) headers.delete(name)
-  const resolution = resolveConfig(reader)
-  const basePath = resolution.ok ? resolution.config.basePath : resolution.basePath
-  const origin = appOrigin(reader, request) ?? new URL(request.url).origin
-  const response = await Auth(new Request(`${origin}${basePath}/session`, { headers }), reader)
+  const response = await getFromCore(config, request, "session")
   const body: unknown = response.body
   const isSession = (response.status ?? 200) === 200 && typeof body === "object" && body !== null && !Array.isArray(body)
   return { session: isSession ? (body as Session) : null, cookies: response.cookies ?? [] }

@@ -29,6 +29,7 @@ export type WarningCode =
   | "trusted-origin-shared-domain"
   | "oauth-checks-none"
   | "weak-secret"
+  | "api-token-keys-in-memory"
 
 /**
  * The three log levels. Each may be overridden in `config.logger`.
@@ -70,6 +71,8 @@ const warningText: Record<WarningCode, string> = {
     'A provider has `checks: ["none"]`: its callbacks are not bound to the browser that started the sign-in, so a forged callback can sign a visitor in to someone else\'s account. Such a provider never links an account to a signed-in user. Use "pkce", "state" or "nonce".',
   "weak-secret":
     "A configured secret is shorter than 32 characters or not random (under about 128 bits of estimated entropy). In production this is a configuration error. Make one with `npx @sesame/cli secret` or `openssl rand -base64 33`.",
+  "api-token-keys-in-memory":
+    "API tokens are signed with keys kept in this process's memory: the adapter does not store signing keys and `apiTokens.keys` is not set. Tokens stop verifying when the process restarts, and other instances publish other keys. Use an adapter that stores them (every shipped adapter does) or give `apiTokens.keys`.",
 }
 
 const secretKey = /token|secret|password|cookie|authorization|code_verifier|nonce|state|key/i

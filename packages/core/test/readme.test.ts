@@ -3,13 +3,15 @@
  */
 import { once } from "node:events"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { request as httpRequest, type Server } from "node:http"
+import { spawn } from "node:child_process"
+import { createServer, request as httpRequest, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { startDevIdp } from "@sesame/dev-idp"
 import type { AuthConfig } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
+import { toNodeHandler } from "@sesame/core/node"
 import { SoftAuthenticator, type CreationOptionsJSON } from "@sesame/testing"
 import { aliceCredentials, CookieJar, csrfToken, secret, send, signInAlice } from "./helpers.js"
 import { accounts, client, clientSecret, session, signIn } from "./oauth/harness.js"
@@ -451,5 +453,84 @@ describe("README email one-time codes", () => {
     } finally {
       await mailbox.close()
     }
+  })
+})
+
+describe("README API tokens", () => {
+  /** A port that was free a moment ago on 127.0.0.1. */
+  async function freePort(): Promise<number> {
+    const probe = createServer()
+    probe.listen(0, "127.0.0.1")
+    await once(probe, "listening")
+    const { port } = probe.address() as AddressInfo
+    await new Promise((resolve) => probe.close(resolve))
+    return port
+  }
+
+  it("runs as written: the app's server gets a token for its user, and an API server in another process trusts it", async () => {
+    const example = (await importExample(join(root, "README.md"), "api-tokens")) as {
+      config: AuthConfig
+      callApi: (request: Request, url: string) => Promise<Response>
+      wellKnownJwks: () => Promise<Response>
+      whoIsCalling: (request: Request, appAuthUrl: string) => Promise<Response>
+    }
+    const app = createServer(toNodeHandler(example.config))
+    app.listen(0, "127.0.0.1")
+    await once(app, "listening")
+    const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`
+    const apiPort = await freePort()
+    const api = spawn(process.execPath, [join(root, "examples", "resource-server", "server.mjs")], {
+      env: { ...process.env, APP_AUTH_URL: `${appUrl}/auth`, PORT: String(apiPort) },
+      stdio: ["ignore", "pipe", "inherit"],
+    })
+    try {
+      await new Promise<void>((resolve, reject) => {
+        api.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("API server on") && resolve())
+        api.once("exit", (code) => reject(new Error(`the API server exited (${code})`)))
+      })
+      const jar = new CookieJar()
+      const call = async (path: string, init: RequestInit = {}) => {
+        const response = await fetch(`${appUrl}${path}`, { ...init, redirect: "manual", headers: { ...init.headers, cookie: jar.header() } })
+        jar.apply(response)
+        return response
+      }
+      const { csrfToken } = (await (await call("/auth/csrf")).json()) as { csrfToken: string }
+      const form = new URLSearchParams({ csrfToken, username: "ada", password: "analytical engine" })
+      expect((await call("/auth/callback/credentials", { method: "POST", body: form })).status).toBe(302)
+
+      const page = new Request(`${appUrl}/dashboard`, { headers: { cookie: jar.header() } })
+      const answer = await example.callApi(page, `http://127.0.0.1:${apiPort}/me`)
+      expect(answer.status).toBe(200)
+      expect(await answer.json()).toEqual({ user: "ada", plan: "pro" })
+      expect((await example.callApi(new Request(`${appUrl}/dashboard`), `http://127.0.0.1:${apiPort}/me`)).status).toBe(401)
+
+      const { token } = (await (await call("/auth/token")).json()) as { token: string }
+      const inProcess = await example.whoIsCalling(new Request("http://api.example.com/me", { headers: { authorization: `Bearer ${token}` } }), `${appUrl}/auth`)
+      expect(await inProcess.json()).toEqual({ user: "ada", plan: "pro" })
+      const tampered = `${token.slice(0, -6)}AAAAAA`
+      const refused = await fetch(`http://127.0.0.1:${apiPort}/me`, { headers: { authorization: `Bearer ${tampered}` } })
+      expect(refused.status).toBe(401)
+      expect(await refused.json()).toEqual({ error: "invalid-signature" })
+      expect((await fetch(`http://127.0.0.1:${apiPort}/me`)).status).toBe(401)
+
+      expect(await (await example.wellKnownJwks()).json()).toEqual(await (await call("/auth/jwks")).json())
+    } finally {
+      api.kill()
+      app.close()
+    }
+  })
+
+  it("runs the native apps configuration as written: a configured redirect URI starts a sign-in, another is refused", async () => {
+    // The example's GitHub provider reads its credentials from the environment, as apps set them.
+    vi.stubEnv("AUTH_GITHUB_ID", "github-client-id")
+    vi.stubEnv("AUTH_GITHUB_SECRET", "github-client-secret")
+    const { config } = (await importExample(join(root, "README.md"), "native-apps")) as { config: AuthConfig }
+    const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+    const authorize = (redirectUri: string) =>
+      send(config, `/auth/native/authorize?${new URLSearchParams({ redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256" })}`)
+    const started = await authorize("com.example.app:/oauth/callback")
+    expect(new URL(started.headers.get("location")!).pathname).toBe("/auth/signin")
+    expect((await authorize("http://127.0.0.1:53117/callback")).status).toBe(302)
+    expect((await authorize("com.evil.app:/oauth/callback")).status).toBe(400)
   })
 })

@@ -29,8 +29,10 @@ import {
   type RecentSignIn,
   type RecentSignInOptions,
 } from "@sesame/core"
+import { getApiToken, type IssuedApiToken } from "@sesame/core/api-tokens"
 import type { ServerFunction } from "@sesame/core/integration"
 import { load } from "./config.js"
+import { writeCookies } from "./cookies.js"
 import { coreRequest } from "./core-call.js"
 import { browserHeaders } from "./server-session.js"
 import type { PrimaryAuthConfigInput, ServerFunctions } from "./types.js"
@@ -63,6 +65,22 @@ function recentSignIn(input: PrimaryAuthConfigInput) {
   }
 }
 
+/**
+ * `getApiToken` for the request being handled. The session read behind it may refresh the session
+ * cookie: written where Next.js allows it (route handlers, server actions), as `auth()` does.
+ */
+function apiToken(input: PrimaryAuthConfigInput) {
+  return async (): Promise<IssuedApiToken | null> => {
+    const { headers, store } = await browserHeaders()
+    const prepared = await load(input, undefined)
+    const grant = await getApiToken(coreRequest(prepared, headers, "token"), prepared.handlers)
+    if (!grant) return null
+    const { cookies, ...issued } = grant
+    writeCookies(store, cookies)
+    return issued
+  }
+}
+
 /** The server functions of `Sesame(config)`. */
 export function serverFunctions(input: PrimaryAuthConfigInput): ServerFunctions {
   return {
@@ -80,5 +98,6 @@ export function serverFunctions(input: PrimaryAuthConfigInput): ServerFunctions 
     setPassword: bound(input, setPassword),
     requireRecentSignIn: recentSignIn(input),
     twoFactorStatus: bound(input, twoFactorStatus),
+    getApiToken: apiToken(input),
   }
 }

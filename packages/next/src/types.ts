@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { IssuedApiToken } from "@sesame/core/api-tokens"
 import type { AuthorizationParams as CoreAuthorizationParams } from "@sesame/core/integration"
 import type {
   AccountInfo,
@@ -182,6 +183,11 @@ export interface ServerFunctions {
   requireRecentSignIn(options?: RecentSignInOptions): Promise<RecentSignIn>
   /** The user's second factor (`enabled`, `method`, recovery codes left, the settings page's URL), or null when signed out or two-factor sign-in is off. */
   twoFactorStatus(): Promise<TwoFactorStatus | null>
+  /**
+   * An API token for the signed-in user (`apiTokens` in the configuration), to call another service
+   * with `Authorization: Bearer`; null when signed out. Not a provider's token (`getAccessToken`).
+   */
+  getApiToken(): Promise<IssuedApiToken | null>
 }
 
 /** What `Sesame()` returns. */

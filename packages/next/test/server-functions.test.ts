@@ -10,6 +10,8 @@ import GitHub from "@sesame/core/providers/github"
 import Password from "@sesame/core/providers/password"
 import { argon2id } from "@sesame/core/password"
 import Sesame, { CredentialsSignin, type PrimaryAuthConfig } from "@sesame/next"
+import { apiTokenKeys } from "@sesame/core/api-tokens"
+import { verifyApiToken } from "@sesame/core/verify"
 
 const alice = { email: "alice@example.com", password: "wonderland", redirect: false } as const
 const passkey = {
@@ -194,6 +196,21 @@ describe("server functions of Sesame(config)", () => {
     expect(await sesame.requireRecentSignIn()).toMatchObject({ redirect: expect.stringContaining(encodeURIComponent("https://app.example.test:8443/")) })
     expect(await sesame.requireRecentSignIn({ returnTo: "/billing" })).toMatchObject({ redirect: expect.stringContaining(encodeURIComponent("https://app.example.test:8443/billing")) })
     expect(await sesame.requireRecentSignIn({ maxAge: 3600 })).toEqual({ recent: true })
+  })
+
+  it("getApiToken gives the signed-in user an API token that verifies against the key set, and null when signed out", async () => {
+    const audience = "https://api.example.test"
+    const { config } = databaseConfig({ apiTokens: { audience } })
+    const sesame = Sesame(config)
+    expect(await sesame.getApiToken()).toBeNull()
+    await sesame.signIn("credentials", alice)
+    const issued = await sesame.getApiToken()
+    expect(Object.keys(issued!).sort()).toEqual(["expiresAt", "token", "tokenType"])
+    // The keys are stored through the adapter, so the app's own configuration object publishes them too.
+    const jwks = await apiTokenKeys(config)
+    const claims = await verifyApiToken(issued!.token, { jwks, issuer: "https://app.example.test:8443/api/auth", audience })
+    expect((await sesame.auth())?.user?.email).toBe("alice@example.com")
+    expect(claims.sub).toBe([...(config.adapter as ReturnType<typeof MemoryAdapter>).tables.users.values()][0]!.id)
   })
 
   it("pass the configuration handlers use: a lazy one is called without a request, a custom basePath is kept", async () => {

@@ -11,6 +11,7 @@ import { AuthError, BadRequest } from "../errors.js"
 import { printError } from "../logger.js"
 import { raw } from "../symbols.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
+import { withoutSessionCookie } from "../http/bearer.js"
 import { createContext, type RequestContext } from "../http/context.js"
 import { asAuthError, badRequestResponse, configurationJson, configurationResponse, errorResponse } from "../http/error-response.js"
 import type { Incoming } from "../http/incoming.js"
@@ -61,7 +62,7 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
   const route = matchRoute(url.pathname, basePath)
   const ours = url.pathname.startsWith(`${basePath}/`)
   const finish = (internal: InternalResponse, ctx?: RequestContext): Handled => ({
-    internal,
+    internal: ctx?.bearer && internal.cookies ? { ...internal, cookies: withoutSessionCookie(internal.cookies, ctx.cookieOptions.sessionToken.name) } : internal,
     options: { returnRedirect: ctx?.returnRedirect ?? false, head },
     raw: isRaw,
     ours,

@@ -62,6 +62,8 @@ import {
   submitReauthenticate,
   submitSetup,
 } from "./two-factor.js"
+import { authorizeNativeApp, exchangeNativeCode } from "../native/flow.js"
+import { apiToken, jwks } from "./tokens.js"
 import { showVerifyRequest } from "./verify-request.js"
 import { webauthnOptions, webauthnScript } from "./webauthn.js"
 
@@ -100,6 +102,10 @@ const routes: Readonly<Record<string, Route>> = {
   "GET verify-request": route({ run: showVerifyRequest }),
   "GET webauthn-options/:provider": route({ provider: { kinds: ["webauthn"] }, run: webauthnOptions }),
   "GET webauthn-script": route({ run: webauthnScript }),
+  "GET token": route({ run: apiToken }),
+  "GET jwks": route({ run: jwks }),
+  "GET native/authorize": route({ run: authorizeNativeApp }),
+  "POST native/token": route({ run: exchangeNativeCode }),
   "POST session": route({ csrf: true, run: updateSession }),
   "POST signin": route({ run: backToSignInPage }),
   "POST signin/:provider": route<ResolvedProvider>({ provider: {}, refuseUnavailable: true, csrf: true, run: signIn }),
@@ -156,7 +162,9 @@ export async function dispatch(ctx: RequestContext): Promise<InternalResponse> {
     const kinds = row.provider.kinds ?? allKinds
     if (provider && !kinds.includes(provider.type)) throw new BadRequest(`Provider "${provider.id}" does not serve the ${ctx.action} endpoint.`)
   }
-  if (has(row.csrf, provider) && !config.skipCSRFCheck && !(await ctx.csrf()).verified) {
+  // A bearer session's request carries its token in a header no other site can make a browser
+  // send, so it needs no CSRF token (http/bearer.ts).
+  if (has(row.csrf, provider) && !config.skipCSRFCheck && !ctx.bearer && !(await ctx.csrf()).verified) {
     throw new MissingCSRF("The CSRF token is missing or does not match.")
   }
   return (row.run as Run<ResolvedProvider | undefined>)(ctx, provider)

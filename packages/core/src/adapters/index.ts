@@ -3,6 +3,17 @@
  *
  * @module
  */
-export type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterTwoFactor, AdapterUser, VerificationToken } from "./types.js"
+export type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterCounter,
+  AdapterPassword,
+  AdapterSession,
+  AdapterSigningKey,
+  AdapterTwoFactor,
+  AdapterUser,
+  VerificationToken,
+} from "./types.js"
 export { MemoryAdapter } from "./memory.js"
 export type { MemoryAdapter as MemoryAdapterInstance } from "./memory.js"

@@ -1,6 +1,7 @@
 /**
  * An adapter that keeps everything in memory: for tests, examples and quick starts. It implements
- * the whole contract, including authenticators, session management, passwords, counters and second factors, with
+ * the whole contract, including authenticators, session management, passwords, counters, second factors and
+ * signing keys, with
  * the same integrity rules as the SQL adapters: unique emails, unique (provider, providerAccountId),
  * unique session tokens and credential ids, references to existing users, and cascading deletes.
  * Every value is copied in and out, so callers never share objects with the store. A counter's
@@ -8,7 +9,18 @@
  *
  * @module
  */
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterCounter, AdapterPassword, AdapterSession, AdapterTwoFactor, AdapterUser, VerificationToken } from "./types.js"
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterCounter,
+  AdapterPassword,
+  AdapterSession,
+  AdapterSigningKey,
+  AdapterTwoFactor,
+  AdapterUser,
+  VerificationToken,
+} from "./types.js"
 
 /** The adapter plus its raw tables, for tests that inspect what was stored. */
 export interface MemoryAdapter extends Required<Omit<Adapter, "transaction">> {
@@ -23,6 +35,7 @@ export interface MemoryAdapter extends Required<Omit<Adapter, "transaction">> {
     twoFactors: Map<string, AdapterTwoFactor>
     /** Per user, the hashes of their unused recovery codes. */
     recoveryCodes: Map<string, Set<string>>
+    signingKeys: Map<string, AdapterSigningKey>
   }
 }
 
@@ -44,6 +57,7 @@ export function MemoryAdapter(): MemoryAdapter {
   const counters = new Map<string, AdapterCounter>()
   const twoFactors = new Map<string, AdapterTwoFactor>()
   const recoveryCodes = new Map<string, Set<string>>()
+  const signingKeys = new Map<string, AdapterSigningKey>()
 
   const userByEmail = (email: string) => [...users.values()].find((u) => u.email === email) ?? null
   const requireUser = (id: string) => {
@@ -57,7 +71,7 @@ export function MemoryAdapter(): MemoryAdapter {
   }
 
   return {
-    tables: { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes },
+    tables: { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes, signingKeys },
 
     async createUser(user) {
       if (userByEmail(user.email)) throw new Error("A user with this email already exists.")
@@ -260,6 +274,17 @@ export function MemoryAdapter(): MemoryAdapter {
     },
     async countRecoveryCodes(userId) {
       return recoveryCodes.get(userId)?.size ?? 0
+    },
+    async listSigningKeys() {
+      return [...signingKeys.values()].map(copy)
+    },
+    async createSigningKey(key) {
+      if (signingKeys.has(key.id)) throw new Error(`A signing key with id "${key.id}" exists.`)
+      signingKeys.set(key.id, copy(key))
+      return copy(key)
+    },
+    async deleteSigningKey(id) {
+      signingKeys.delete(id)
     },
   }
 }

@@ -108,6 +108,19 @@ export interface AdapterTwoFactor {
   devicesRevokedAt: Date | null
 }
 
+/** A key that signs API tokens, as stored. */
+export interface AdapterSigningKey {
+  /** The key id (`kid`), random. */
+  id: string
+  /** `EdDSA`, `ES256` or `RS256`. */
+  algorithm: string
+  /** The public key, a JWK as JSON text: published at `<basePath>/jwks`. */
+  publicKey: string
+  /** The private key, a JWK encrypted under the app's secret (a compact JWE): never usable from a copy of the database alone. */
+  privateKey: string
+  createdAt: Date
+}
+
 /** The persistence contract. */
 export interface Adapter {
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
@@ -179,6 +192,12 @@ export interface Adapter {
   useRecoveryCode?(userId: string, hash: string): Awaitable<boolean>
   /** How many unused recovery codes the user has. */
   countRecoveryCodes?(userId: string): Awaitable<number>
+  /** Every stored signing key of API tokens, in any order. */
+  listSigningKeys?(): Awaitable<AdapterSigningKey[]>
+  /** Stores a new signing key. */
+  createSigningKey?(key: AdapterSigningKey): Awaitable<AdapterSigningKey>
+  /** Removes a retired signing key (nothing when it is missing). */
+  deleteSigningKey?(id: string): Awaitable<void>
   /**
    * Runs `fn` with an adapter bound to one transaction: committed when `fn` resolves, rolled back
    * when it throws.

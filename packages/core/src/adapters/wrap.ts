@@ -59,6 +59,9 @@ const methods: AdapterMethod[] = [
   "setRecoveryCodes",
   "useRecoveryCode",
   "countRecoveryCodes",
+  "listSigningKeys",
+  "createSigningKey",
+  "deleteSigningKey",
 ]
 
 /** Wraps `adapter` for internal use. */

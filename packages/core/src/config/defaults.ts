@@ -157,3 +157,16 @@ export const defaultEmailCodeThrottle = {
   account: { freeAttempts: 5, maxDelay: 60, lockoutAfter: 10, lockout: 10 * 60, forgetAfter: 60 * 60 },
   ip: defaultPasswordThrottle.ip,
 } as const
+
+/** Lifetime of an API token (`apiTokens.maxAge`): 15 minutes. */
+export const defaultApiTokenMaxAge = 15 * 60
+/** The algorithm of generated API-token signing keys: Ed25519, small and fast. */
+export const defaultApiTokenAlgorithm = "EdDSA" as const
+/** How long a generated signing key signs before the next one takes over: 30 days. */
+export const defaultSigningKeyRotationAge = 30 * 24 * 60 * 60
+/**
+ * How long verifiers may keep the published keys (`Cache-Control` of `GET jwks`): 5 minutes. A new
+ * stored key is published this long before it signs, so that no verifier meets a `kid` its copy
+ * of the key set lacks.
+ */
+export const defaultJwksMaxAge = 5 * 60

@@ -28,6 +28,8 @@ import { databaseStrategy } from "../session/database.js"
 import { jwtStrategy } from "../session/jwt.js"
 import type { SessionStrategy } from "../session/types.js"
 import { skipCSRFCheck } from "../symbols.js"
+import { resolveNativeApps, type ResolvedNativeApps } from "../native/settings.js"
+import { resolveApiTokens, type ResolvedApiTokens } from "../tokens/settings.js"
 import { resolveTwoFactor, twoFactorWanted, type ResolvedTwoFactor } from "../two-factor/settings.js"
 import { checkWebAuthnProviders } from "../webauthn/provider.js"
 import type { WebAuthnConfig } from "../webauthn/types.js"
@@ -96,6 +98,10 @@ export interface ResolvedConfig {
   readonly redirectProxyUrl: string | undefined
   /** Two-factor sign-in, when it is on (the adapter stores second factors, and the app did not turn it off). */
   readonly twoFactor: ResolvedTwoFactor | undefined
+  /** Signed API tokens and their keys, when `apiTokens` is set. */
+  readonly apiTokens: ResolvedApiTokens | undefined
+  /** Native apps' sign-in and bearer sessions, when `nativeApps` is set. */
+  readonly nativeApps: ResolvedNativeApps | undefined
   /** The cookie names and options for secure or plain cookies. Throws a configuration error. */
   cookies(secure: boolean): CookiesOptions
 }
@@ -185,6 +191,19 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     } catch (error) {
       fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
     }
+    let apiTokens: ResolvedApiTokens | undefined
+    try {
+      apiTokens = config.apiTokens === undefined ? undefined : resolveApiTokens(config.apiTokens, config.adapter, adapter, secrets)
+    } catch (error) {
+      fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
+    }
+    if (apiTokens?.keySource === "memory") warnings.push("api-token-keys-in-memory")
+    let nativeApps: ResolvedNativeApps | undefined
+    try {
+      nativeApps = config.nativeApps === undefined ? undefined : resolveNativeApps(config.nativeApps, adapter, session.strategy === "database")
+    } catch (error) {
+      fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
+    }
     const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))
     const callbacks = resolveCallbacks(config.callbacks)
     const jwt: JWTOptions = {
@@ -232,6 +251,8 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       experimental: Object.freeze(experimental),
       redirectProxyUrl,
       twoFactor,
+      apiTokens,
+      nativeApps,
       cookies,
     })
     for (const code of warnings) logger.warn(code)

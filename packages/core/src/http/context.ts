@@ -16,6 +16,7 @@
 import { isLoopbackHost } from "../config/origins.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { AuthError, MissingSecretError, UntrustedHost } from "../errors.js"
+import { bearerCookies } from "./bearer.js"
 import type { CookiesOptions, ParsedCookies, RequestCookies, ResponseCookie } from "./cookies.js"
 import { csrfState, type CsrfState } from "./csrf.js"
 import type { HeaderReader, Incoming } from "./incoming.js"
@@ -151,6 +152,8 @@ class RequestContext {
   readonly cookieOptions: CookiesOptions
   /** The client wants redirects as `200 {url}`. */
   readonly returnRedirect: boolean
+  /** The session comes from `Authorization: Bearer` (a native app), not a cookie (`http/bearer.ts`). */
+  readonly bearer: boolean
   /** Cookies to set on whatever response ends the request (errors included). */
   readonly setCookies: ResponseCookie[] = []
   readonly #incoming: Incoming
@@ -171,9 +174,11 @@ class RequestContext {
     this.providerId = input.providerId
     this.query = input.query
     this.body = input.body
-    this.cookies = input.cookies
     this.secure = config.useSecureCookies ?? origin.startsWith("https:")
     this.cookieOptions = config.cookies(this.secure)
+    const fromBearer = bearerCookies(config.nativeApps !== undefined, incoming.headers, input.cookies, this.cookieOptions.sessionToken.name)
+    this.cookies = fromBearer ?? input.cookies
+    this.bearer = fromBearer !== null
     this.returnRedirect = !!incoming.headers.get("x-auth-return-redirect")
   }
 

@@ -33,6 +33,10 @@ export type Action =
   | "two-factor/recovery-codes"
   | "two-factor/disable"
   | "reauthenticate"
+  | "token"
+  | "jwks"
+  | "native/authorize"
+  | "native/token"
 
 const actions: ReadonlySet<string> = new Set<Action>([
   "providers",
@@ -55,6 +59,10 @@ const actions: ReadonlySet<string> = new Set<Action>([
   "two-factor/recovery-codes",
   "two-factor/disable",
   "reauthenticate",
+  "token",
+  "jwks",
+  "native/authorize",
+  "native/token",
 ])
 const actionsWithProvider: ReadonlySet<string> = new Set<Action>(["signin", "callback", "webauthn-options", "signup", "forgot-password", "reset-password", "verify-email"])
 
@@ -69,10 +77,10 @@ export function matchRoute(pathname: string, basePath: string): Route | null {
   const segments = pathname.slice(basePath.length + 1).split("/").filter(Boolean)
   if (segments.length < 1 || segments.length > 2) return null
   const [action, encodedProvider] = segments as [string, string | undefined]
+  // An endpoint of two segments names no provider (`two-factor/setup`, `native/token`).
+  if (encodedProvider !== undefined && actions.has(`${action}/${encodedProvider}`)) return { action: `${action}/${encodedProvider}` as Action, providerId: undefined }
   if (!actions.has(action)) return null
   if (encodedProvider === undefined) return { action: action as Action, providerId: undefined }
-  // An endpoint of two segments names no provider (`two-factor/setup`).
-  if (actions.has(`${action}/${encodedProvider}`)) return { action: `${action}/${encodedProvider}` as Action, providerId: undefined }
   if (!actionsWithProvider.has(action)) return null
   let providerId: string
   try {

@@ -24,6 +24,7 @@ import type { InternalResponse } from "../http/response.js"
 import { Auth } from "../index.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type { AuthConfig, Session } from "../types.js"
+import { endpointsUrl, forwardedHeaders } from "./core-request.js"
 import { appOrigin, type RequestLike } from "./origin.js"
 
 /**
@@ -90,31 +91,12 @@ function actionConfig(config: AuthConfig): AuthConfig & { raw: typeof raw; skipC
   return result
 }
 
-/** Headers of the browser's request that must not reach the core's request: those of its body. */
-const dropped = ["content-length", "content-type", "transfer-encoding", "x-auth-return-redirect"]
-
-interface Target {
-  readonly origin: string
-  readonly basePath: string
-}
-
-/** Where the endpoints are for `request`: the app's origin by the core's rule, and the base path. */
-function targetOf(config: AuthConfig, request: RequestLike): Target {
-  const resolution = resolveConfig(actionConfig(config))
-  // A configuration that does not resolve makes the call below throw its error.
-  const basePath = resolution.ok ? resolution.config.basePath : resolution.basePath
-  return { origin: appOrigin(config, request) ?? new URL(request.url).origin, basePath }
-}
-
 /** Posts `form` (or `json`) to `<basePath>/<path>` with the browser's headers; throws what the core throws. */
-async function post(config: AuthConfig, request: RequestLike, path: string, body: { form?: Record<string, string>; json?: unknown }): Promise<InternalResponse> {
-  const { origin, basePath } = targetOf(config, request)
-  const headers = new Headers(request.headers)
-  for (const name of dropped) headers.delete(name)
+function post(config: AuthConfig, request: RequestLike, path: string, body: { form?: Record<string, string>; json?: unknown }): Promise<InternalResponse> {
+  const headers = forwardedHeaders(request)
   headers.set("content-type", body.form ? "application/x-www-form-urlencoded" : "application/json")
   const payload = body.form ? new URLSearchParams(body.form).toString() : JSON.stringify(body.json)
-  const response = await Auth(new Request(`${origin}${basePath}/${path}`, { method: "POST", headers, body: payload }), actionConfig(config))
-  return response
+  return Auth(new Request(`${endpointsUrl(config, request)}/${path}`, { method: "POST", headers, body: payload }), actionConfig(config))
 }
 
 /** The redirect of `response`; a refusal (a `4xx` the raw core answers rather than throws) is thrown. */
@@ -155,12 +137,12 @@ export async function signInFromServer(
   authorizationParams?: AuthorizationParams,
 ): Promise<ServerRedirect> {
   const { redirectTo, redirect, fields } = readOptions(options)
-  const target = targetOf(config, request)
-  const callbackUrl = redirectTo ?? sameOriginReferer(request, target.origin) ?? "/"
-  const resolution = resolveConfig(actionConfig(config))
+  const endpoints = endpointsUrl(config, request)
+  const callbackUrl = redirectTo ?? sameOriginReferer(request, new URL(endpoints).origin) ?? "/"
+  const resolution = resolveConfig(config)
   const found = provider && resolution.ok ? resolution.config.providers.get(provider) : undefined
   if (!found) {
-    const page = new URL(`${target.origin}${target.basePath}/signin`)
+    const page = new URL(`${endpoints}/signin`)
     page.searchParams.set("callbackUrl", callbackUrl)
     return { url: page.href, redirect, cookies: [] }
   }
@@ -190,8 +172,7 @@ export async function signOutFromServer(
   options?: FormData | Pick<ServerSignInOptions, "redirect" | "redirectTo">,
 ): Promise<ServerRedirect> {
   const { redirectTo, redirect } = readOptions(options)
-  const { origin } = targetOf(config, request)
-  const callbackUrl = redirectTo ?? sameOriginReferer(request, origin) ?? "/"
+  const callbackUrl = redirectTo ?? sameOriginReferer(request, new URL(endpointsUrl(config, request)).origin) ?? "/"
   const response = await post(config, request, "signout", { form: { callbackUrl } })
   return { url: redirectOf(response, "Signing out"), redirect, cookies: response.cookies ?? [] }
 }
@@ -215,7 +196,7 @@ export async function updateSessionFromServer(config: AuthConfig, request: Reque
  * accepts the request's host; a path otherwise, so that a forged `Host` is never written into it.
  */
 export function signInPageUrl(config: AuthConfig, request: RequestLike, returnTo: string): string {
-  const resolution = resolveConfig(actionConfig(config))
+  const resolution = resolveConfig(config)
   const basePath = resolution.ok ? resolution.config.basePath : resolution.basePath
   // Only the path and query travel: an absolute URL gives its own, and a path's leading slashes
   // are collapsed before it is parsed, or `//evil.example/x` would be read as a host.

@@ -54,6 +54,40 @@ function tokenView(user: AdapterUser): JWT {
   return { sub: user.id, name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null }
 }
 
+/** A session just stored: its token (never stored itself: only its hash is) and expiry. */
+export interface StoredSession {
+  readonly token: string
+  readonly hash: string
+  readonly expires: Date
+}
+
+/**
+ * Stores a new session for `userId`. `startedAt`: when the sign-in it continues happened (a native
+ * app's session carries on the browser's, so its lifetime and freshness are the browser's), now by
+ * default.
+ */
+export async function storeSession(
+  ctx: RequestContext,
+  adapter: CheckedAdapter,
+  userId: string,
+  { factors, startedAt }: { factors?: AuthFactor[] | undefined; startedAt?: number | undefined } = {},
+): Promise<StoredSession> {
+  const { config } = ctx
+  const token = config.session.generateSessionToken()
+  if (typeof token !== "string" || token.length === 0 || token.length > maxSessionTokenLength) {
+    throw new SessionTokenError("`session.generateSessionToken` must return a non-empty string of at most 512 characters.")
+  }
+  const now = Date.now()
+  const start = startedAt ?? now
+  const expires = cappedExpiry(now, config.session.maxAge, absoluteEnd(config.session, start))
+  const metadata = tracksMetadata(adapter)
+    ? { createdAt: new Date(start), lastUsedAt: new Date(now), userAgent: ctx.headers.get("user-agent")?.slice(0, 512) ?? null }
+    : {}
+  const hash = await hashSessionToken(token)
+  await adapter.createSession({ sessionToken: hash, userId, expires, ...metadata, ...factorsOf(adapter, factors) })
+  return { token, hash, expires }
+}
+
 /** The database strategy, bound to the adapter that stores the sessions (the configuration checked its methods). */
 export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
   return {
@@ -118,22 +152,12 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
 
     async start(ctx, { user, recheck, factors }) {
       const { config } = ctx
-      const token = config.session.generateSessionToken()
-      if (typeof token !== "string" || token.length === 0 || token.length > maxSessionTokenLength) {
-        throw new SessionTokenError("`session.generateSessionToken` must return a non-empty string of at most 512 characters.")
-      }
       const previous = await requestTokenHash(ctx)
       if (previous) {
         // The browser's old session is replaced; do not leave it usable.
         await adapter.deleteSession(previous).catch((error: unknown) => config.logger.error(error as Error))
       }
-      const now = Date.now()
-      const expires = cappedExpiry(now, config.session.maxAge, absoluteEnd(config.session, now))
-      const metadata = tracksMetadata(adapter)
-        ? { createdAt: new Date(now), lastUsedAt: new Date(now), userAgent: ctx.headers.get("user-agent")?.slice(0, 512) ?? null }
-        : {}
-      const hash = await hashSessionToken(token)
-      await adapter.createSession({ sessionToken: hash, userId: String(user.id), expires, ...metadata, ...factorsOf(adapter, factors) })
+      const { token, hash, expires } = await storeSession(ctx, adapter, String(user.id), { factors })
       // A reclaim unlinks accounts before it deletes sessions: if the account is still linked now,
       // any reclaim that follows deletes this session; if it is gone, this session must not live.
       if (recheck && !(await recheck())) {
@@ -163,6 +187,10 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       const found = await adapter.getSessionAndUser(hash)
       if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
       return found.user
+    },
+
+    async userId(ctx) {
+      return (await this.currentUser(ctx))?.id ?? null
     },
 
     async signedInAt(ctx) {

@@ -17,7 +17,16 @@ import type { User } from "../types.js"
  * domain does not sign anyone out for good.
  */
 export async function signedInUser(ctx: RequestContext): Promise<User | AdapterUser | null> {
+  return sessionCookieRepeated(ctx) ? null : ctx.config.sessionStrategy.currentUser(ctx)
+}
+
+/** The id of the user signed in on this browser, by the same rule as {@link signedInUser}, for what is issued in their name (an API token). */
+export async function signedInUserId(ctx: RequestContext): Promise<string | null> {
+  return sessionCookieRepeated(ctx) ? null : ctx.config.sessionStrategy.userId(ctx)
+}
+
+function sessionCookieRepeated(ctx: RequestContext): boolean {
   const name = ctx.cookieOptions.sessionToken.name
-  for (const repeated of ctx.cookies.repeated) if (repeated === name || repeated.startsWith(`${name}.`)) return null
-  return ctx.config.sessionStrategy.currentUser(ctx)
+  for (const repeated of ctx.cookies.repeated) if (repeated === name || repeated.startsWith(`${name}.`)) return true
+  return false
 }

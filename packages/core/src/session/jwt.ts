@@ -262,6 +262,12 @@ export const jwtStrategy: SessionStrategy = {
     clearSessionCookie(ctx)
   },
 
+  async userId(ctx) {
+    const { token } = await decodeCookie(ctx)
+    if (!token?.sub) return null
+    return Date.now() < endOf(ctx, ownClaims(token)) ? token.sub : null
+  },
+
   async currentUser(ctx): Promise<User | AdapterUser | null> {
     const { token } = await decodeCookie(ctx)
     if (!token?.sub) return null

@@ -33,6 +33,11 @@ export interface SessionStrategy {
   /** The user of the request's valid session, if any (used to link accounts). */
   currentUser(ctx: RequestContext): Promise<User | AdapterUser | null>
   /**
+   * The id of the user of the request's valid session, if any: a JWT's `sub`, a stored session's
+   * user. Unlike `currentUser`, it needs no stored user (a credentials user of a JWT session).
+   */
+  userId(ctx: RequestContext): Promise<string | null>
+  /**
    * When the request's valid session started (ms since the epoch): the sign-in it came from. Undefined
    * when there is no valid session or its start is not known (a JWT without `auth_time`, a stored
    * session without `createdAt`).

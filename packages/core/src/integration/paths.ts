@@ -1,0 +1,32 @@
+/**
+ * Which paths a framework's guard protects: its `protect` option, a list of paths or a function of
+ * the path, checked when the guard is made. One rule for every integration that takes such a list
+ * (`authMiddleware` of SolidStart, `authorize` of SvelteKit).
+ *
+ * @module
+ */
+
+/** Whether `pathname` is `base` or below it (`/account`, `/account/keys`; not `/accounts`). */
+export function isUnderPath(pathname: string, base: string): boolean {
+  return pathname === base || pathname.startsWith(`${base}/`)
+}
+
+/** A guard's `protect` option: paths (each covering what is below it), or a function of the path. */
+export type ProtectedPaths = readonly string[] | ((pathname: string) => boolean)
+
+/**
+ * The matcher for `protect`: `"/"` protects everything, any other path itself and what is below it
+ * (compared without a trailing slash). Throws a `TypeError` naming `owner` for anything that is not
+ * a list of paths (a query, a fragment or a space in one) or a function.
+ */
+export function protectedPaths(protect: unknown, owner: string): (pathname: string) => boolean {
+  if (typeof protect === "function") return protect as (pathname: string) => boolean
+  if (!Array.isArray(protect)) throw new TypeError(`${owner}: \`protect\` must be an array of paths or a function of the path.`)
+  const paths = protect.map((path: unknown) => {
+    if (typeof path !== "string" || !path.startsWith("/") || /[?#\s]/.test(path)) {
+      throw new TypeError(`${owner}: each protected path must be a path such as "/account"; got ${JSON.stringify(path)}.`)
+    }
+    return path.replace(/\/+$/, "")
+  })
+  return (pathname) => paths.some((path) => path === "" || isUnderPath(pathname, path))
+}

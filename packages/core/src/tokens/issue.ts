@@ -1,0 +1,69 @@
+/**
+ * Making an API token for the request's signed-in user: a JWT (`typ: at+jwt`, RFC 9068) signed
+ * with the key ring's current key, carrying `iss`, `aud`, `sub` (the user's id), `iat`, `nbf`,
+ * `exp` and a random `jti`, plus the app's own claims (`apiTokens.claims`), which may not replace
+ * those.
+ *
+ * The subject is the user `signedInUserId` names (a session cookie sent twice, the sign of one
+ * planted by a sibling subdomain, counts as nobody), and the session read runs as for `GET session`,
+ * so the token request keeps the session alive as any other read does.
+ *
+ * @module
+ */
+import { SignJWT, type JWK } from "jose"
+import { randomToken } from "../crypto/encoding.js"
+import { CallbackRouteError } from "../errors.js"
+import type { RequestContext } from "../http/context.js"
+import { signedInUserId } from "../session/index.js"
+import type { ResolvedApiTokens } from "./settings.js"
+
+/** What `GET <basePath>/token` answers to a signed-in user. */
+export interface IssuedApiToken {
+  /** The signed JWT, for `Authorization: Bearer <token>`. */
+  token: string
+  tokenType: "Bearer"
+  /** When it expires, as an ISO 8601 date. */
+  expiresAt: string
+}
+
+/** The `iss` of tokens made for `ctx`: configured, else the app's URL up to the base path. */
+export function issuerOf(settings: ResolvedApiTokens, ctx: Pick<RequestContext, "authUrl">): string {
+  return settings.issuer ?? ctx.authUrl
+}
+
+/** A token for the request's signed-in user; null when nobody is signed in. */
+export async function issueApiToken(ctx: RequestContext, settings: ResolvedApiTokens): Promise<IssuedApiToken | null> {
+  const session = await ctx.config.sessionStrategy.read(ctx)
+  if (!session) return null
+  const userId = await signedInUserId(ctx)
+  if (!userId) return null
+  let extra: Record<string, unknown> = {}
+  if (settings.claims) {
+    try {
+      extra = (await settings.claims({ userId, session })) ?? {}
+    } catch (error) {
+      throw new CallbackRouteError("The apiTokens.claims callback threw.", { cause: error })
+    }
+    if (typeof extra !== "object" || Array.isArray(extra)) throw new CallbackRouteError("The apiTokens.claims callback must return an object of claims.")
+  }
+  const key = await settings.keys.signing()
+  const now = Math.floor(Date.now() / 1000)
+  const exp = now + settings.maxAge
+  // The setters below run after the app's claims are in: they replace any registered claim it set.
+  const token = await new SignJWT(extra)
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "at+jwt" })
+    .setIssuer(issuerOf(settings, ctx))
+    .setAudience(settings.audience)
+    .setSubject(userId)
+    .setIssuedAt(now)
+    .setNotBefore(now)
+    .setExpirationTime(exp)
+    .setJti(randomToken(16))
+    .sign(key.key)
+  return { token, tokenType: "Bearer", expiresAt: new Date(exp * 1000).toISOString() }
+}
+
+/** The key set verifiers fetch. */
+export async function publishedKeys(settings: ResolvedApiTokens): Promise<{ keys: JWK[] }> {
+  return { keys: await settings.keys.published() }
+}
