@@ -12,7 +12,7 @@
 import type { Adapter } from "@sesame/core/adapters"
 import { writeFactors } from "@sesame/sql-common"
 import { and, eq, gt, lte, ne, sql } from "drizzle-orm"
-import { columnValues, toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken } from "./rows.js"
+import { columnValues, toAccount, toAuthenticator, toCounter, toPassword, toSession, toSigningKey, toTwoFactor, toUser, toVerificationToken } from "./rows.js"
 import type { Row, Store } from "./store/types.js"
 import type { SesameTables } from "./tables.js"
 
@@ -24,7 +24,7 @@ const fixed = {
 } as const
 
 export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
-  const { users, accounts, sessions, verificationTokens: tokens, authenticators, passwords, counters, twoFactors, recoveryCodes } = t
+  const { users, accounts, sessions, verificationTokens: tokens, authenticators, passwords, counters, twoFactors, recoveryCodes, signingKeys } = t
   const userKey = (id: string) => eq(users.id, id)
   const accountKey = (provider: string, providerAccountId: string) => and(eq(accounts.provider, provider), eq(accounts.providerAccountId, providerAccountId))!
   const sessionKey = (sessionToken: string) => eq(sessions.sessionToken, sessionToken)
@@ -34,6 +34,7 @@ export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
   const counterKey = (key: string) => eq(counters.key, key)
   const twoFactorKey = (userId: string) => eq(twoFactors.userId, userId)
   const codesOf = (userId: string) => eq(recoveryCodes.userId, userId)
+  const signingKeyKey = (id: string) => eq(signingKeys.id, id)
   const map = <T>(row: Row | null, to: (row: Row) => T): T | null => (row ? to(row) : null)
 
   const adapter: Adapter = {
@@ -157,6 +158,12 @@ export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
       }),
     useRecoveryCode: async (userId, hash) => (await store.remove(recoveryCodes, and(codesOf(userId), eq(recoveryCodes.hash, hash))!)) === 1,
     countRecoveryCodes: (userId) => store.count(recoveryCodes, codesOf(userId)),
+
+    listSigningKeys: async () => (await store.findAll(signingKeys)).map(toSigningKey),
+    createSigningKey: async (key) => toSigningKey(await store.insert(signingKeys, columnValues(signingKeys, key), signingKeyKey(key.id))),
+    async deleteSigningKey(id) {
+      await store.remove(signingKeys, signingKeyKey(id))
+    },
 
     transaction: (fn) => store.transaction((tx) => fn(drizzleAdapter(tx, t))),
   }

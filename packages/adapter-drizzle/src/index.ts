@@ -40,7 +40,7 @@ export interface DrizzleAdapterOptions {
   /**
    * The app's tables, in place of the default ones of the database's dialect: made with
    * `pgTables`, `mysqlTables` or `sqliteTables` (other names, a PostgreSQL schema, a users table
-   * with columns of your own). Any of the nine may be given; the others are the defaults.
+   * with columns of your own). Any of the ten may be given; the others are the defaults.
    */
   tables?: Partial<SesameTables>
 }

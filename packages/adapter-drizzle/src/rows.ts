@@ -12,6 +12,7 @@ import type {
   AdapterCounter,
   AdapterPassword,
   AdapterSession,
+  AdapterSigningKey,
   AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
@@ -62,4 +63,12 @@ export const toTwoFactor = (row: Row): AdapterTwoFactor => ({
   secret: (row.secret as string | null) ?? null,
   enabledAt: row.enabledAt as Date,
   devicesRevokedAt: (row.devicesRevokedAt as Date | null) ?? null,
+})
+
+export const toSigningKey = (row: Row): AdapterSigningKey => ({
+  id: row.id as string,
+  algorithm: row.algorithm as string,
+  publicKey: row.publicKey as string,
+  privateKey: row.privateKey as string,
+  createdAt: row.createdAt as Date,
 })

@@ -1,5 +1,5 @@
 /**
- * The shape the adapter needs of the nine tables, whatever the dialect: a Drizzle table with (at
+ * The shape the adapter needs of the ten tables, whatever the dialect: a Drizzle table with (at
  * least) the columns it looks rows up by. The tables exported per dialect (`schema/`) have it, and
  * so does an app's table that adds columns of its own.
  *
@@ -24,4 +24,5 @@ export interface SesameTables {
   counters: WithColumns<"key" | "count" | "expires">
   twoFactors: WithColumns<"userId">
   recoveryCodes: WithColumns<"userId" | "hash">
+  signingKeys: WithColumns<"id">
 }

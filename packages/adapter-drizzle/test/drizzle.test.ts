@@ -104,6 +104,7 @@ describe.each(runs.map((run) => [run.name, run] as const))("DrizzleAdapter on %s
     expect(on("sesame_counters")).toContainEqual({ unique: true, columns: ["key"] })
     expect(on("sesame_two_factors")).toContainEqual({ unique: true, columns: ["userId"] })
     expect(on("sesame_recovery_codes")).toContainEqual({ unique: true, columns: ["userId", "hash"] })
+    expect(on("sesame_signing_keys")).toContainEqual({ unique: true, columns: ["id"] })
     expect(cascades.filter((c) => c.startsWith("sesame_")).sort()).toEqual([
       "sesame_accounts.userId",
       "sesame_authenticators.userId",
@@ -239,6 +240,7 @@ describe("DrizzleAdapter on SQLite: the schema of @sesame/adapter-sqlite", () =>
       "sesame_counters",
       "sesame_two_factors",
       "sesame_recovery_codes",
+      "sesame_signing_keys",
     ]) {
       expect(columns(fromDrizzle, table)).toEqual(columns(fromAdapter, table))
     }

@@ -6,7 +6,7 @@
  */
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-drizzle"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken } from "../src/rows.js"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toSigningKey, toTwoFactor, toUser, toVerificationToken } from "../src/rows.js"
 import type { Row } from "../src/store/types.js"
 
 /** Runs `sql` (with `?` placeholders) and resolves with its rows. */
@@ -53,6 +53,7 @@ export function rawReader(query: Query, quote: (name: string) => string, tables:
     twoFactor: (userId) => read(toTwoFactor, `SELECT * FROM ${quote(t.twoFactors)} WHERE ${quote("userId")} = ?`, userId),
     recoveryCodes: async (userId) =>
       (await query(`SELECT ${quote("hash")} FROM ${quote(t.recoveryCodes)} WHERE ${quote("userId")} = ?`, [userId])).map((row) => row.hash as string),
+    signingKey: (id) => read(toSigningKey, `SELECT * FROM ${quote(t.signingKeys)} WHERE ${quote("id")} = ?`, id),
   }
 }
 

@@ -31,9 +31,9 @@ describe("README examples", () => {
     vi.stubEnv("DATABASE_URL", run.url)
     vi.stubEnv("AUTH_SECRET", "drizzle-readme-secret-0123456789abcdef")
     const extend = await example<{ users: object; accounts: object; adapterFor: (db: ReturnType<typeof drizzle>) => Adapter }>("extend")
-    const { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes } = extend as unknown as Record<string, object>
+    const { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes, signingKeys } = extend as unknown as Record<string, object>
     // drizzle-kit names unqualified tables' foreign keys as "public"."…"; here they live in the run's schema.
-    for (const statement of await pgCreateSql({ users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes })) {
+    for (const statement of await pgCreateSql({ users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes, signingKeys })) {
       await run.pool.query(statement.replaceAll(`"public".`, ""))
     }
 

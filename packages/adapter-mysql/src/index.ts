@@ -33,12 +33,14 @@ import {
   sessionColumns,
   setPasswordSql,
   setTwoFactorSql,
+  signingKeyColumns,
   toAccount,
   toAuthenticator,
   toCounter,
   toPassword,
   toPrefixedUser,
   toSession,
+  toSigningKey,
   toTwoFactor,
   toUser,
   toVerificationToken,
@@ -264,6 +266,15 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
     async countRecoveryCodes(userId) {
       const [row] = await rows(db, `SELECT COUNT(*) AS \`count\` FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ?`, [userId])
       return Number(row?.count ?? 0)
+    },
+
+    listSigningKeys: () => all(toSigningKey, `SELECT * FROM \`${t.signingKeys}\``, []),
+    async createSigningKey(key) {
+      await exec(db, `INSERT INTO \`${t.signingKeys}\` (${columnList(signingKeyColumns)}) VALUES (${marks(signingKeyColumns.length)})`, signingKeyColumns.map((c) => key[c]))
+      return (await one(toSigningKey, `SELECT * FROM \`${t.signingKeys}\` WHERE \`id\` = ?`, [key.id]))!
+    },
+    async deleteSigningKey(id) {
+      await exec(db, `DELETE FROM \`${t.signingKeys}\` WHERE \`id\` = ?`, [id])
     },
 
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {

@@ -2,52 +2,48 @@
  * Creating and upgrading the schema. MySQL commits DDL at once (it cannot run inside a
  * transaction), so `migrate` serialises runs with a named lock (`GET_LOCK`, per database and
  * migrations table) instead: instances that start together and all call it apply each migration
- * once. Each migration's statements can run again (see `schema.ts`), and a migration is recorded
- * in the migrations table after its last statement; run twice, the second run applies nothing.
+ * once. Each migration's statements can run again (see the MySQL schema of `@sesame/sql-common`),
+ * and a migration is recorded in the migrations table after its last statement; run twice, the
+ * second run applies nothing.
  *
  * @module
  */
-import { defaultMigrationsTable, identifier, pending, type MigrateOptions, type MigrationResult } from "@sesame/sql-common"
+import {
+  defaultMigrationsTable,
+  identifier,
+  mysqlMigrationLock,
+  mysqlMigrationsTableSql,
+  passOverExistingColumn,
+  pending,
+  type MigrateOptions,
+  type MigrationResult,
+} from "@sesame/sql-common"
 import type { Pool } from "mysql2/promise"
 import { exec, rows } from "./connection.js"
-import { migrations, tableNames, tableOptions } from "./schema.js"
+import { migrations, tableNames } from "./schema.js"
 
 export type { MigrateOptions, MigrationResult } from "@sesame/sql-common"
 
 /** How long a run waits for another one to finish, in seconds. */
 const lockTimeout = 60
 
-/**
- * Lets an `ADD COLUMN` of a migration run again: a run cut off after it added the column left the
- * column there (MySQL commits DDL at once), and MySQL, unlike MariaDB, cannot say `IF NOT EXISTS`.
- * Any other error stands.
- */
-function columnExists(error: unknown): void {
-  if ((error as { code?: unknown } | null)?.code !== "ER_DUP_FIELDNAME") throw error
-}
-
 /** Applies the schema migrations the database lacks. Idempotent, and safe to run concurrently. */
 export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<MigrationResult> {
   const t = tableNames(options.tables)
   const log = identifier("migrationsTable", options.migrationsTable ?? defaultMigrationsTable, 48)
-  // Named locks are server-wide and their names at most 64 characters: hash the database and table.
-  const lock = `CONCAT('sesame:', LEFT(SHA1(CONCAT(DATABASE(), '.', ?)), 40))`
   const connection = await pool.getConnection()
   try {
     const [selected] = await rows(connection, "SELECT DATABASE() AS `name`")
     if (!selected?.name) throw new Error("The connection has no database selected: name one in the pool's `database` option or URL.")
-    const [got] = await rows(connection, `SELECT GET_LOCK(${lock}, ?) AS \`locked\``, [log, lockTimeout])
+    const [got] = await rows(connection, `SELECT GET_LOCK(${mysqlMigrationLock}, ?) AS \`locked\``, [log, lockTimeout])
     if (Number(got?.locked) !== 1) throw new Error(`Another migration of this database did not finish within ${lockTimeout} seconds.`)
     try {
-      await exec(
-        connection,
-        `CREATE TABLE IF NOT EXISTS \`${log}\` (\`version\` INT NOT NULL PRIMARY KEY, \`description\` TEXT NOT NULL, \`appliedAt\` DATETIME(3) NOT NULL) ${tableOptions}`,
-      )
+      await exec(connection, mysqlMigrationsTableSql(log))
       const [row] = await rows(connection, `SELECT MAX(\`version\`) AS \`version\` FROM \`${log}\``)
       const current = Number(row?.version ?? 0)
       const applied: MigrationResult["applied"] = []
       for (const migration of pending(migrations, current)) {
-        for (const statement of migration.statements(t)) await exec(connection, statement).catch(columnExists)
+        for (const statement of migration.statements(t)) await exec(connection, statement).catch(passOverExistingColumn)
         await exec(connection, `INSERT INTO \`${log}\` (\`version\`, \`description\`, \`appliedAt\`) VALUES (?, ?, ?)`, [
           migration.version,
           migration.description,
@@ -57,7 +53,7 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
       }
       return { applied, version: Math.max(current, ...applied.map((m) => m.version)) }
     } finally {
-      await rows(connection, `SELECT RELEASE_LOCK(${lock})`, [log]).catch(() => {})
+      await rows(connection, `SELECT RELEASE_LOCK(${mysqlMigrationLock})`, [log]).catch(() => {})
     }
   } finally {
     connection.release()

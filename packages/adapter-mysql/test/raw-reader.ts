@@ -4,7 +4,7 @@
  */
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-mysql"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toSigningKey, toTwoFactor, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
 import type mysql from "mysql2/promise"
 
 export function rawReader(pool: mysql.Pool, tables: Partial<TableNames> = {}, hooks: Pick<AdapterTestDb, "connect" | "disconnect"> = {}): AdapterTestDb {
@@ -29,5 +29,6 @@ export function rawReader(pool: mysql.Pool, tables: Partial<TableNames> = {}, ho
       const [rows] = await pool.query<mysql.RowDataPacket[]>(`SELECT \`hash\` FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ?`, [userId])
       return rows.map((r) => r.hash as string)
     },
+    signingKey: (id) => read(toSigningKey, `SELECT * FROM \`${t.signingKeys}\` WHERE \`id\` = ?`, id),
   }
 }

@@ -21,10 +21,10 @@ describe("MySQL/MariaDB schema", () => {
   it("migrate is idempotent, also when three instances run it at once", async () => {
     const pools = [db.pool(), db.pool(), db.pool()]
     const results = await Promise.all(pools.map((p) => migrate(p)))
-    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1, 2, 3])
-    expect(results.map((r) => r.version)).toEqual([3, 3, 3])
-    expect(await migrate(pool)).toEqual({ applied: [], version: 3 })
-    expect(await select(`SELECT \`version\` FROM \`sesame_migrations\` ORDER BY 1`)).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }])
+    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1, 2, 3, 4])
+    expect(results.map((r) => r.version)).toEqual([4, 4, 4])
+    expect(await migrate(pool)).toEqual({ applied: [], version: 4 })
+    expect(await select(`SELECT \`version\` FROM \`sesame_migrations\` ORDER BY 1`)).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }])
   })
 
   it("adds the tables of later migrations to a database at version 1, keeping its rows", async () => {
@@ -62,9 +62,15 @@ describe("MySQL/MariaDB schema", () => {
       await migrate(cutPool)
       // As if a run had stopped inside migration 3: the sessions' column added, a table not yet made,
       // the migration not recorded (MySQL commits each DDL statement at once).
-      await cutPool.query("DELETE FROM `sesame_migrations` WHERE `version` = 3")
+      await cutPool.query("DELETE FROM `sesame_migrations` WHERE `version` >= 3")
       await cutPool.query("DROP TABLE `sesame_recovery_codes`")
-      expect(await migrate(cutPool)).toEqual({ applied: [{ version: 3, description: migrations[2]!.description }], version: 3 })
+      expect(await migrate(cutPool)).toEqual({
+        applied: [
+          { version: 3, description: migrations[2]!.description },
+          { version: 4, description: migrations[3]!.description },
+        ],
+        version: 4,
+      })
       const [columns] = await cutPool.query<mysql.RowDataPacket[]>(
         "SELECT COLUMN_TYPE AS `type`, IS_NULLABLE AS `nullable` FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'sesame_sessions' AND COLUMN_NAME = 'factors'",
       )
@@ -122,6 +128,23 @@ describe("MySQL/MariaDB schema", () => {
     expect(await adapter.getAuthenticator!(passkey.credentialID.replace("Ab-", "ab-"))).toBeNull()
   })
 
+  it("keeps signing keys in TEXT (a sealed RSA key is about 2.5 KB), tied to no user, with millisecond dates", async () => {
+    await migrate(pool)
+    const columns = await select<{ column: string; type: string; nullable: string; collation: string | null }>(
+      `SELECT COLUMN_NAME AS \`column\`, COLUMN_TYPE AS \`type\`, IS_NULLABLE AS \`nullable\`, COLLATION_NAME AS \`collation\`
+       FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'sesame_signing_keys' ORDER BY ORDINAL_POSITION`,
+    )
+    expect(columns).toEqual([
+      { column: "id", type: "varchar(255)", nullable: "NO", collation: "utf8mb4_bin" },
+      { column: "algorithm", type: "varchar(255)", nullable: "NO", collation: "utf8mb4_bin" },
+      { column: "publicKey", type: "text", nullable: "NO", collation: "utf8mb4_bin" },
+      { column: "privateKey", type: "text", nullable: "NO", collation: "utf8mb4_bin" },
+      { column: "createdAt", type: "datetime(3)", nullable: "NO", collation: null },
+    ])
+    const key = { id: crypto.randomUUID(), algorithm: "RS256", publicKey: "{}", privateKey: "x".repeat(10_000), createdAt: new Date("2025-01-02T03:04:05.678Z") }
+    expect(await MysqlAdapter(pool).createSigningKey!(key)).toEqual(key)
+  })
+
   it("stores dates in UTC whatever time zone the app's pool is set to", async () => {
     await migrate(pool)
     const shifted = db.pool({ timezone: "+05:00" })
@@ -138,6 +161,7 @@ describe("MySQL/MariaDB schema", () => {
     expect(schema()).toContain("DATETIME(3)")
     expect(schema({ users: "people" })).toContain("REFERENCES `people` (`id`) ON DELETE CASCADE")
     expect(schema({ sessions: "app_sessions" })).toContain("ALTER TABLE `app_sessions` ADD COLUMN `factors` TEXT NULL;")
+    expect(schema({ signingKeys: "app_keys" })).toContain("-- 4: create signing keys\nCREATE TABLE IF NOT EXISTS `app_keys`")
     const unsafe = "x`; DROP TABLE y; --"
     expect(() => schema({ users: unsafe })).toThrow(/identifier/)
     expect(() => MysqlAdapter(pool, { tables: { sessions: unsafe } })).toThrow(/identifier/)

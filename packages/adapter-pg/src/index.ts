@@ -31,12 +31,14 @@ import {
   sessionColumns,
   setPasswordSql,
   setTwoFactorSql,
+  signingKeyColumns,
   toAccount,
   toAuthenticator,
   toCounter,
   toPassword,
   toPrefixedUser,
   toSession,
+  toSigningKey,
   toTwoFactor,
   toUser,
   toVerificationToken,
@@ -247,6 +249,15 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
     async countRecoveryCodes(userId) {
       const { rows } = await run(`SELECT COUNT(*)::int AS "count" FROM "${t.recoveryCodes}" WHERE "userId" = $1`, [userId])
       return Number(rows[0]?.count ?? 0)
+    },
+
+    listSigningKeys: () => all(toSigningKey, `SELECT * FROM "${t.signingKeys}"`, []),
+    async createSigningKey(key) {
+      const values = signingKeyColumns.map((c) => key[c])
+      return (await one(toSigningKey, `INSERT INTO "${t.signingKeys}" (${columnList(signingKeyColumns)}) VALUES (${placeholders(values.length)}) RETURNING *`, values))!
+    },
+    async deleteSigningKey(id) {
+      await run(`DELETE FROM "${t.signingKeys}" WHERE "id" = $1`, [id])
     },
 
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {

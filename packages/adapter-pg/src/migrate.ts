@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { defaultMigrationsTable, identifier, pending, type MigrateOptions, type MigrationResult } from "@sesame/sql-common"
+import { defaultMigrationsTable, identifier, pending, pgMigrationLockSql, pgMigrationsTableSql, type MigrateOptions, type MigrationResult } from "@sesame/sql-common"
 import type { Pool } from "pg"
 import { migrations, tableNames } from "./schema.js"
 import { inTransaction } from "./transaction.js"
@@ -22,10 +22,8 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
   const t = tableNames(options.tables)
   const log = identifier("migrationsTable", options.migrationsTable ?? defaultMigrationsTable, 48)
   return inTransaction(pool, async (client) => {
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.' || $1))`, [log])
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS "${log}" ("version" INTEGER PRIMARY KEY, "description" TEXT NOT NULL, "appliedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT now())`,
-    )
+    await client.query(pgMigrationLockSql, [log])
+    await client.query(pgMigrationsTableSql(log))
     const { rows } = await client.query<{ version: number | null }>(`SELECT MAX("version") AS "version" FROM "${log}"`)
     const current = rows[0]?.version ?? 0
     const applied: MigrationResult["applied"] = []

@@ -4,7 +4,7 @@
  */
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-pg"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toSigningKey, toTwoFactor, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
 import type pg from "pg"
 
 export function rawReader(pool: pg.Pool, tables: Partial<TableNames> = {}, hooks: Pick<AdapterTestDb, "connect" | "disconnect"> = {}): AdapterTestDb {
@@ -27,5 +27,6 @@ export function rawReader(pool: pg.Pool, tables: Partial<TableNames> = {}, hooks
     twoFactor: (userId) => read(toTwoFactor, `SELECT * FROM "${t.twoFactors}" WHERE "userId" = $1`, userId),
     recoveryCodes: async (userId) =>
       (await pool.query<{ hash: string }>(`SELECT "hash" FROM "${t.recoveryCodes}" WHERE "userId" = $1`, [userId])).rows.map((r) => r.hash),
+    signingKey: (id) => read(toSigningKey, `SELECT * FROM "${t.signingKeys}" WHERE "id" = $1`, id),
   }
 }

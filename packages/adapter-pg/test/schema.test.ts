@@ -28,14 +28,15 @@ describe("PostgreSQL schema", () => {
   it("migrate is idempotent, also when three instances run it at once", async () => {
     const pools = [db.pool(), db.pool(), db.pool()]
     const results = await Promise.all(pools.map((p) => migrate(p)))
-    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1, 2, 3])
-    expect(results.map((r) => r.version)).toEqual([3, 3, 3])
-    expect(await migrate(pool)).toEqual({ applied: [], version: 3 })
+    expect(results.flatMap((r) => r.applied.map((m) => m.version))).toEqual([1, 2, 3, 4])
+    expect(results.map((r) => r.version)).toEqual([4, 4, 4])
+    expect(await migrate(pool)).toEqual({ applied: [], version: 4 })
     const { rows } = await pool.query(`SELECT "version", "description" FROM "sesame_migrations" ORDER BY "version"`)
     expect(rows).toEqual([
       { version: 1, description: expect.stringContaining("create users") },
       { version: 2, description: "create passwords and counters" },
       { version: 3, description: "create second factors and recovery codes; add sessions' factors" },
+      { version: 4, description: "create signing keys" },
     ])
   })
 
@@ -104,12 +105,32 @@ describe("PostgreSQL schema", () => {
     expect(passkey).toMatchObject({ counter: big, credentialBackedUp: true })
   })
 
+  it("keeps signing keys in unbounded text, tied to no user, with millisecond dates", async () => {
+    await migrate(pool)
+    const { rows } = await pool.query<{ column: string; type: string; nullable: string; precision: number | null }>(
+      `SELECT column_name AS "column", data_type AS "type", is_nullable AS "nullable", datetime_precision AS "precision" FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name = 'sesame_signing_keys' ORDER BY ordinal_position`,
+    )
+    expect(rows).toEqual([
+      { column: "id", type: "text", nullable: "NO", precision: null },
+      { column: "algorithm", type: "text", nullable: "NO", precision: null },
+      { column: "publicKey", type: "text", nullable: "NO", precision: null },
+      { column: "privateKey", type: "text", nullable: "NO", precision: null },
+      { column: "createdAt", type: "timestamp with time zone", nullable: "NO", precision: 3 },
+    ])
+    const key = { id: crypto.randomUUID(), algorithm: "RS256", publicKey: "{}", privateKey: "x".repeat(10_000), createdAt: new Date("2025-01-02T03:04:05.678Z") }
+    expect(await PostgresAdapter(pool).createSigningKey!(key)).toEqual(key)
+  })
+
   it("prints the SQL with the configured names, and refuses unsafe names", async () => {
     expect(schema()).toContain(`CREATE TABLE "sesame_users"`)
     expect(schema()).toContain(`TIMESTAMPTZ(3)`)
     expect(schema({ users: "people" })).toContain(`REFERENCES "people" ("id") ON DELETE CASCADE`)
     expect(schema({ sessions: "app_sessions" })).toContain(`ALTER TABLE "app_sessions" ADD COLUMN "factors" TEXT;`)
+    expect(schema()).toContain(`-- 4: create signing keys\nCREATE TABLE "sesame_signing_keys"`)
+    expect(schema({ signingKeys: "app_keys" })).toContain(`CONSTRAINT "app_keys_pkey" PRIMARY KEY ("id")`)
     const unsafe = `x"; DROP TABLE y; --`
+    expect(() => schema({ signingKeys: unsafe })).toThrow(/tables\.signingKeys/)
     expect(() => schema({ users: unsafe })).toThrow(/identifier/)
     expect(() => PostgresAdapter(pool, { tables: { sessions: unsafe } })).toThrow(/identifier/)
     await expect(migrate(pool, { migrationsTable: unsafe })).rejects.toThrow(/identifier/)

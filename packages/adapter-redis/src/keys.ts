@@ -16,10 +16,13 @@
  * | `counter:<key>` | hash | an attempt counter, expiring at its `expires` |
  * | `two-factor:<id>` | hash | the user's second factor |
  * | `recovery-codes:<id>` | set | the hashes of the user's unused recovery codes |
+ * | `signing-key:<id>` | hash | a key that signs API tokens |
+ * | `signing-keys` | set | the ids of the signing keys |
  *
- * Each namespace ends at its first colon, so a key of one namespace never equals a key of
- * another. Keys made of two parts escape `%` and `:` in each part, so that `a:b` + `c` and `a` +
- * `b:c` stay apart. The Lua operations (see `lua/`) build the same keys from these parts.
+ * Each namespace ends at its first colon (`signing-keys`, the one key without one, is no
+ * namespace's prefix), so a key of one namespace never equals a key of another. Keys made of two
+ * parts escape `%` and `:` in each part, so that `a:b` + `c` and `a` + `b:c` stay apart. The Lua
+ * operations (see `lua/`) build the same keys from these parts.
  *
  * @module
  */
@@ -55,5 +58,7 @@ export function keys(prefix: string) {
     counter: (key: string) => `${prefix}counter:${key}`,
     twoFactor: (id: string) => `${prefix}two-factor:${id}`,
     recoveryCodes: (id: string) => `${prefix}recovery-codes:${id}`,
+    signingKey: (id: string) => `${prefix}signing-key:${id}`,
+    signingKeys: () => `${prefix}signing-keys`,
   }
 }

@@ -15,11 +15,13 @@ import {
   passwordFields,
   sessionRecord,
   sessionUpdateFields,
+  signingKeyFields,
   toAccount,
   toAuthenticator,
   toCounter,
   toPassword,
   toSession,
+  toSigningKey,
   toTwoFactor,
   toUser,
   toVerificationToken,
@@ -143,5 +145,13 @@ export function operations(call: Call, options: OperationOptions): AdapterMethod
     // SREM's answer: 1 for the one call that removed the code, 0 for any other.
     useRecoveryCode: async (userId, hash) => (await result(["useRecoveryCode", userId, hash], (removed: number) => removed === 1)) ?? false,
     countRecoveryCodes: async (userId) => (await result(["countRecoveryCodes", userId], (count: number) => count)) ?? 0,
+
+    listSigningKeys: () => list(["listSigningKeys"], toSigningKey),
+    async createSigningKey(key) {
+      return found(await result(["createSigningKey", fields(key, signingKeyFields)], toSigningKey))
+    },
+    async deleteSigningKey(id) {
+      await call(["deleteSigningKey", id])
+    },
   }
 }

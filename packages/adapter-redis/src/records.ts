@@ -12,6 +12,7 @@ import type {
   AdapterCounter,
   AdapterPassword,
   AdapterSession,
+  AdapterSigningKey,
   AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
@@ -160,4 +161,11 @@ export function toTwoFactor(flat: FlatRecord): AdapterTwoFactor {
     enabledAt: date(row.enabledAt)!,
     devicesRevokedAt: date(row.devicesRevokedAt),
   }
+}
+
+export const signingKeyFields = ["id", "algorithm", "publicKey", "privateKey", "createdAt"] as const
+
+export function toSigningKey(flat: FlatRecord): AdapterSigningKey {
+  const row = toObject(flat)
+  return { id: row.id!, algorithm: row.algorithm!, publicKey: row.publicKey!, privateKey: row.privateKey!, createdAt: date(row.createdAt)! }
 }

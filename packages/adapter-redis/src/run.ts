@@ -54,6 +54,9 @@ export type OperationName =
   | "setRecoveryCodes"
   | "useRecoveryCode"
   | "countRecoveryCodes"
+  | "listSigningKeys"
+  | "createSigningKey"
+  | "deleteSigningKey"
 
 /** One operation: its name and arguments (strings, hash fields, or a list of strings). */
 export type Operation = readonly [OperationName, ...(string | Fields | readonly string[])[]]

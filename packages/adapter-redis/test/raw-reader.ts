@@ -5,7 +5,7 @@
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { keys } from "@sesame/adapter-redis"
 import type { Redis } from "ioredis"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken, type FlatRecord } from "../src/records.js"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toSigningKey, toTwoFactor, toUser, toVerificationToken, type FlatRecord } from "../src/records.js"
 
 export function rawReader(client: Redis, prefix: string, disconnect?: () => Promise<void>): AdapterTestDb {
   const k = keys(prefix)
@@ -25,5 +25,6 @@ export function rawReader(client: Redis, prefix: string, disconnect?: () => Prom
     counter: (key) => read(toCounter, k.counter(key)),
     twoFactor: (userId) => read(toTwoFactor, k.twoFactor(userId)),
     recoveryCodes: (userId) => client.smembers(k.recoveryCodes(userId)),
+    signingKey: (id) => read(toSigningKey, k.signingKey(id)),
   }
 }

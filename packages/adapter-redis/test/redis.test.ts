@@ -126,7 +126,7 @@ describe("keys", () => {
     throw new Error("No empty Redis logical database (1–15) to run the keyspace test in.")
   }
 
-  it("writes only under the prefix, and a user's deletion leaves none of its keys behind", async () => {
+  it("writes only under the prefix; a user's deletion leaves none of its keys behind, and the app's signing keys", async () => {
     const db = await emptyDatabase()
     try {
       const scoped = RedisAdapter(db, { prefix })
@@ -151,6 +151,8 @@ describe("keys", () => {
       await scoped.incrementCounter!(counter, new Date(Date.now() + hour))
       await scoped.setTwoFactor!({ userId: created.id, method: "totp", secret: "eyJ.x.y", enabledAt: new Date(), devicesRevokedAt: null })
       await scoped.setRecoveryCodes!(created.id, ["a".repeat(64), "b".repeat(64)])
+      const signingKey = { id: `k-${unique()}`, algorithm: "EdDSA", publicKey: "{}", privateKey: "eyJ.a.b.c.d", createdAt: new Date() }
+      await scoped.createSigningKey!(signingKey)
 
       // Another run of this test may have picked the same database at the same moment.
       const everything = (await db.keys("*")).filter((key) => !/^sesame-test-[0-9a-f]{8}:/.test(key) || key.startsWith(prefix))
@@ -163,6 +165,8 @@ describe("keys", () => {
         "password",
         "recovery-codes",
         "session",
+        "signing-key",
+        "signing-keys",
         "token",
         "two-factor",
         "user",
@@ -175,6 +179,8 @@ describe("keys", () => {
       await scoped.deleteUser!(created.id)
       await scoped.useVerificationToken!(token)
       await scoped.deleteCounter!(counter)
+      expect(await keysUnder(db, prefix)).toEqual([k.signingKey(signingKey.id), k.signingKeys()])
+      await scoped.deleteSigningKey!(signingKey.id)
       expect(await keysUnder(db, prefix)).toEqual([])
     } finally {
       await dropPrefix(db, prefix)

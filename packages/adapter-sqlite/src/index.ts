@@ -31,6 +31,7 @@ import {
   toPassword,
   toPrefixedUser,
   toSession,
+  toSigningKey,
   toTwoFactor,
   toUser,
   toVerificationToken,
@@ -100,6 +101,9 @@ function statements(db: Database.Database, t: TableNames) {
     useRecoveryCode: p(`DELETE FROM "${t.recoveryCodes}" WHERE "userId" = ? AND "hash" = ?`),
     deleteRecoveryCodes: p(`DELETE FROM "${t.recoveryCodes}" WHERE "userId" = ?`),
     countRecoveryCodes: p(`SELECT COUNT(*) AS "count" FROM "${t.recoveryCodes}" WHERE "userId" = ?`),
+    signingKeys: p(`SELECT * FROM "${t.signingKeys}"`),
+    insertSigningKey: p(`INSERT INTO "${t.signingKeys}" ("id", "algorithm", "publicKey", "privateKey", "createdAt") VALUES (?, ?, ?, ?, ?) RETURNING *`),
+    deleteSigningKey: p(`DELETE FROM "${t.signingKeys}" WHERE "id" = ?`),
   }
 }
 
@@ -346,6 +350,19 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
     async countRecoveryCodes(userId) {
       await ready()
       return Number((get(q.countRecoveryCodes, userId) ?? { count: 0 }).count)
+    },
+
+    async listSigningKeys() {
+      await ready()
+      return all(q.signingKeys, toSigningKey)
+    },
+    async createSigningKey(key) {
+      await ready()
+      return toSigningKey(get(q.insertSigningKey, key.id, key.algorithm, key.publicKey, key.privateKey, fromDate(key.createdAt))!)
+    },
+    async deleteSigningKey(id) {
+      await ready()
+      q.deleteSigningKey.run(id)
     },
 
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {

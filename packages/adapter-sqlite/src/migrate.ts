@@ -6,7 +6,7 @@
  * @module
  */
 import Database from "better-sqlite3"
-import { defaultMigrationsTable, identifier, pending, type MigrateOptions, type MigrationResult } from "@sesame/sql-common"
+import { defaultMigrationsTable, identifier, pending, sqliteMigrationsTableSql, type MigrateOptions, type MigrationResult } from "@sesame/sql-common"
 import { migrations, tableNames } from "./schema.js"
 
 export type { MigrateOptions, MigrationResult } from "@sesame/sql-common"
@@ -21,7 +21,7 @@ export function migrate(database: Database.Database | string, options: MigrateOp
   const db = openDatabase(database)
   const t = tableNames(options.tables)
   const log = identifier("migrationsTable", options.migrationsTable ?? defaultMigrationsTable, 63)
-  db.exec(`CREATE TABLE IF NOT EXISTS "${log}" ("version" INTEGER PRIMARY KEY NOT NULL, "description" TEXT NOT NULL, "appliedAt" INTEGER NOT NULL)`)
+  db.exec(sqliteMigrationsTableSql(log))
   const run = db.transaction(() => {
     const row = db.prepare(`SELECT MAX("version") AS "version" FROM "${log}"`).get() as { version: number | null }
     const current = row.version ?? 0

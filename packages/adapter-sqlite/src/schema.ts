@@ -1,11 +1,11 @@
 /**
- * The SQLite schema: nine tables with foreign keys (cascading on user deletion), the unique
- * constraints of the contract, and an index on every column the adapter looks rows up by.
- * Migrations are numbered and recorded in `sesame_migrations`, so `migrate` is idempotent.
+ * The SQLite schema: `@sesame/sql-common`'s migrations for SQLite (the tables and types are
+ * described there), the same that `@sesame/adapter-kysely` applies on SQLite. Migrations are
+ * numbered and recorded in `sesame_migrations`, so `migrate` is idempotent.
  *
  * @module
  */
-import { schemaText, tableNames as sharedTableNames, type Migration, type TableNames } from "@sesame/sql-common"
+import { schemaText, sqliteMigrations, tableNames as sharedTableNames, type Migration, type TableNames } from "@sesame/sql-common"
 
 export { defaultTableNames, type TableNames } from "@sesame/sql-common"
 
@@ -15,104 +15,8 @@ export function tableNames(overrides: Partial<TableNames> = {}): TableNames {
   return sharedTableNames(overrides, 63)
 }
 
-/** Every schema change, in order. Append; never edit a released one. */
-export const migrations: Migration[] = [
-  {
-    version: 1,
-    description: "create users, accounts, sessions, verification tokens and authenticators",
-    statements: (t) => [
-      `CREATE TABLE "${t.users}" (
-  "id" TEXT PRIMARY KEY NOT NULL,
-  "name" TEXT,
-  "email" TEXT NOT NULL,
-  "emailVerified" INTEGER,
-  "image" TEXT
-)`,
-      `CREATE UNIQUE INDEX "${t.users}_email_key" ON "${t.users}" ("email")`,
-      `CREATE TABLE "${t.accounts}" (
-  "id" TEXT PRIMARY KEY NOT NULL,
-  "userId" TEXT NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
-  "type" TEXT NOT NULL,
-  "provider" TEXT NOT NULL,
-  "providerAccountId" TEXT NOT NULL,
-  "refresh_token" TEXT,
-  "access_token" TEXT,
-  "expires_at" INTEGER,
-  "token_type" TEXT,
-  "scope" TEXT,
-  "id_token" TEXT,
-  "session_state" TEXT
-)`,
-      `CREATE UNIQUE INDEX "${t.accounts}_provider_key" ON "${t.accounts}" ("provider", "providerAccountId")`,
-      `CREATE INDEX "${t.accounts}_userId_idx" ON "${t.accounts}" ("userId")`,
-      `CREATE TABLE "${t.sessions}" (
-  "sessionToken" TEXT PRIMARY KEY NOT NULL,
-  "userId" TEXT NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
-  "expires" INTEGER NOT NULL,
-  "createdAt" INTEGER,
-  "lastUsedAt" INTEGER,
-  "userAgent" TEXT
-)`,
-      `CREATE INDEX "${t.sessions}_userId_idx" ON "${t.sessions}" ("userId")`,
-      `CREATE TABLE "${t.verificationTokens}" (
-  "identifier" TEXT NOT NULL,
-  "token" TEXT NOT NULL,
-  "expires" INTEGER NOT NULL,
-  PRIMARY KEY ("identifier", "token")
-)`,
-      `CREATE TABLE "${t.authenticators}" (
-  "credentialID" TEXT PRIMARY KEY NOT NULL,
-  "userId" TEXT NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
-  "providerAccountId" TEXT NOT NULL,
-  "credentialPublicKey" TEXT NOT NULL,
-  "counter" INTEGER NOT NULL,
-  "credentialDeviceType" TEXT NOT NULL,
-  "credentialBackedUp" INTEGER NOT NULL,
-  "transports" TEXT,
-  "name" TEXT,
-  "createdAt" INTEGER
-)`,
-      `CREATE INDEX "${t.authenticators}_userId_idx" ON "${t.authenticators}" ("userId")`,
-    ],
-  },
-  {
-    version: 2,
-    description: "create passwords and counters",
-    statements: (t) => [
-      `CREATE TABLE "${t.passwords}" (
-  "userId" TEXT PRIMARY KEY NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
-  "hash" TEXT NOT NULL,
-  "updatedAt" INTEGER NOT NULL
-)`,
-      `CREATE TABLE "${t.counters}" (
-  "key" TEXT PRIMARY KEY NOT NULL,
-  "count" INTEGER NOT NULL,
-  "expires" INTEGER NOT NULL
-)`,
-    ],
-  },
-  {
-    version: 3,
-    description: "create second factors and recovery codes; add sessions' factors",
-    statements: (t) => [
-      // How the user signed in (`password,totp`), comma-separated; null for sessions from before.
-      `ALTER TABLE "${t.sessions}" ADD COLUMN "factors" TEXT`,
-      `CREATE TABLE "${t.twoFactors}" (
-  "userId" TEXT PRIMARY KEY NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
-  "method" TEXT NOT NULL,
-  "secret" TEXT,
-  "enabledAt" INTEGER NOT NULL,
-  "devicesRevokedAt" INTEGER
-)`,
-      // The primary key leads with "userId", so it also serves the lookups of a user's codes.
-      `CREATE TABLE "${t.recoveryCodes}" (
-  "userId" TEXT NOT NULL REFERENCES "${t.users}" ("id") ON DELETE CASCADE,
-  "hash" TEXT NOT NULL,
-  PRIMARY KEY ("userId", "hash")
-)`,
-    ],
-  },
-]
+/** Every schema change, in order. */
+export const migrations: readonly Migration[] = sqliteMigrations
 
 /** The whole schema as SQL, for `sesame schema --adapter sqlite`. */
 export function schema(overrides: Partial<TableNames> = {}): string {

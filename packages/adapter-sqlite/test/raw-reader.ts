@@ -5,7 +5,7 @@
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-sqlite"
 import type Database from "better-sqlite3"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toTwoFactor, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
+import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toSigningKey, toTwoFactor, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
 
 export function rawReader(db: Database.Database, tables: Partial<TableNames> = {}, disconnect?: () => void): AdapterTestDb {
   const t = { ...defaultTableNames, ...tables }
@@ -26,5 +26,6 @@ export function rawReader(db: Database.Database, tables: Partial<TableNames> = {
     counter: (key) => read(toCounter, `SELECT * FROM "${t.counters}" WHERE key = ?`, key),
     twoFactor: (userId) => read(toTwoFactor, `SELECT * FROM "${t.twoFactors}" WHERE userId = ?`, userId),
     recoveryCodes: async (userId) => (db.prepare(`SELECT hash FROM "${t.recoveryCodes}" WHERE userId = ?`).all(userId) as { hash: string }[]).map((r) => r.hash),
+    signingKey: (id) => read(toSigningKey, `SELECT * FROM "${t.signingKeys}" WHERE id = ?`, id),
   }
 }

@@ -9,13 +9,13 @@ describe("schema", () => {
   it("migrate is idempotent: the second run applies nothing", () => {
     const db = new Database(":memory:")
     const first = migrate(db)
-    expect(first.applied.map((m) => m.version)).toEqual([1, 2, 3])
-    expect(first.version).toBe(3)
+    expect(first.applied.map((m) => m.version)).toEqual([1, 2, 3, 4])
+    expect(first.version).toBe(4)
     const second = migrate(db)
-    expect(second).toEqual({ applied: [], version: 3 })
+    expect(second).toEqual({ applied: [], version: 4 })
     // Making an adapter on a migrated database migrates nothing either.
     SqliteAdapter(db)
-    expect((db.prepare(`SELECT COUNT(*) AS n FROM sesame_migrations`).get() as { n: number }).n).toBe(3)
+    expect((db.prepare(`SELECT COUNT(*) AS n FROM sesame_migrations`).get() as { n: number }).n).toBe(4)
   })
 
   it("adds the tables of later migrations to a database at version 1, keeping its rows", async () => {
@@ -34,7 +34,7 @@ describe("schema", () => {
     })
   })
 
-  it("has the nine tables, foreign keys with cascades, unique constraints and lookup indexes", () => {
+  it("has the ten tables, foreign keys with cascades, unique constraints and lookup indexes", () => {
     const db = new Database(":memory:")
     migrate(db)
     const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'sesame_%' ORDER BY name`).all() as { name: string }[]).map((r) => r.name)
@@ -63,11 +63,23 @@ describe("schema", () => {
     expect(db.prepare(`PRAGMA foreign_key_list("sesame_counters")`).all()).toEqual([])
     const sessionColumns = db.prepare(`PRAGMA table_info("sesame_sessions")`).all() as { name: string; type: string; notnull: number }[]
     expect(sessionColumns.at(-1)).toMatchObject({ name: "factors", type: "TEXT", notnull: 0 })
+    // Signing keys are the app's: no foreign key, dates as milliseconds.
+    expect(indexes("sesame_signing_keys")).toContainEqual({ unique: 1, columns: ["id"] })
+    expect(db.prepare(`PRAGMA foreign_key_list("sesame_signing_keys")`).all()).toEqual([])
+    const keyColumns = db.prepare(`PRAGMA table_info("sesame_signing_keys")`).all() as { name: string; type: string; notnull: number }[]
+    expect(keyColumns.map(({ name, type, notnull }) => ({ name, type, notnull }))).toEqual([
+      { name: "id", type: "TEXT", notnull: 1 },
+      { name: "algorithm", type: "TEXT", notnull: 1 },
+      { name: "publicKey", type: "TEXT", notnull: 1 },
+      { name: "privateKey", type: "TEXT", notnull: 1 },
+      { name: "createdAt", type: "INTEGER", notnull: 1 },
+    ])
   })
 
   it("prints the SQL with the configured table names, and refuses unsafe names", () => {
     expect(schema()).toContain(`CREATE TABLE "sesame_users"`)
     expect(schema({ users: "people" })).toContain(`CREATE TABLE "people"`)
+    expect(schema({ signingKeys: "app_keys" })).toContain(`-- 4: create signing keys\nCREATE TABLE "app_keys"`)
     expect(() => schema({ users: `x"; DROP TABLE y; --` })).toThrow(/identifier/)
   })
 

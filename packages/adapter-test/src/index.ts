@@ -20,6 +20,7 @@ import type {
   AdapterCounter,
   AdapterPassword,
   AdapterSession,
+  AdapterSigningKey,
   AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
@@ -44,10 +45,20 @@ export interface AdapterTestDb {
   twoFactor?(userId: string): Promise<AdapterTwoFactor | null>
   /** The hashes of the user's stored recovery codes, in any order ([] when there are none). */
   recoveryCodes?(userId: string): Promise<string[]>
+  /** The stored signing key of API tokens with this id. */
+  signingKey?(id: string): Promise<AdapterSigningKey | null>
 }
 
 /** Optional parts of the contract an adapter may leave out; their tests are then skipped. */
-export type AdapterFeature = "authenticators" | "sessionManagement" | "accountManagement" | "transactions" | "passwords" | "counters" | "twoFactor"
+export type AdapterFeature =
+  | "authenticators"
+  | "sessionManagement"
+  | "accountManagement"
+  | "transactions"
+  | "passwords"
+  | "counters"
+  | "twoFactor"
+  | "signingKeys"
 
 export interface AdapterTestOptions {
   /** The title of the suite. */
@@ -111,13 +122,36 @@ function authenticatorFixture(userId: string, overrides: Partial<AdapterAuthenti
 /** A recovery code's hash as Sesame stores it: 64 lowercase hex digits (SHA-256). */
 const codeHash = () => (crypto.randomUUID() + crypto.randomUUID()).replaceAll("-", "")
 
+/** `bytes` random bytes in base64url, as the parts of a JWE or JWK are written. */
+function base64url(bytes: number): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(bytes)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+}
+
 /**
- * A TOTP secret as Sesame stores it: a compact JWE (`dir`, A256GCM) of a 20-byte secret, about
- * 300 characters, longer than the 255 a `VARCHAR(255)` column would keep.
+ * A secret as Sesame stores it: a compact JWE (`dir`, A256GCM) of `bytes` of ciphertext. A TOTP
+ * secret's (150 bytes) is about 300 characters, longer than the 255 a `VARCHAR(255)` column would
+ * keep; a sealed RSA private key's (1,800 bytes) about 2,500.
  */
-function jweFixture(): string {
-  const part = (bytes: number) => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(bytes)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-  return `eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIiwia2lkIjoic2VzYW1lLXRvdHAtc2VjcmV0LXYxIn0..${part(12)}.${part(150)}.${part(16)}`
+function jweFixture(bytes = 150): string {
+  return `eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIiwia2lkIjoic2VzYW1lLXRvdHAtc2VjcmV0LXYxIn0..${base64url(12)}.${base64url(bytes)}.${base64url(16)}`
+}
+
+/**
+ * A signing key as Sesame stores it: a random id, the public JWK as JSON text, the private JWK
+ * sealed as a JWE. The default is an Ed25519 key (short values); `rsa` gives an RS256 key, whose
+ * values are the longest Sesame writes.
+ */
+function signingKeyFixture(overrides: Partial<AdapterSigningKey> = {}, rsa = false): AdapterSigningKey {
+  const id = base64url(16)
+  const publicJwk = rsa ? { kty: "RSA", n: base64url(256), e: "AQAB", kid: id, alg: "RS256", use: "sig" } : { kty: "OKP", crv: "Ed25519", x: base64url(32), kid: id, alg: "EdDSA", use: "sig" }
+  return {
+    id,
+    algorithm: rsa ? "RS256" : "EdDSA",
+    publicKey: JSON.stringify(publicJwk),
+    privateKey: jweFixture(rsa ? 1800 : 120),
+    createdAt: seconds(),
+    ...overrides,
+  }
 }
 
 /** Registers the conformance suite for `options.adapter`. */
@@ -766,6 +800,77 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 
     // Needs passwords (the first factor) besides second factors, and the counters these imply.
     twoFactorFlowTests(adapter, db, skip.has("twoFactor") || skip.has("passwords") || skip.has("counters"))
+
+    describe.skipIf(skip.has("signingKeys"))("signing keys", () => {
+      const byId = (x: AdapterSigningKey, y: AdapterSigningKey) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
+      /** The stored keys among `keys`, by id: the store may hold others (earlier tests', the app's). */
+      const listed = async (keys: AdapterSigningKey[]) => {
+        const ids = new Set(keys.map((key) => key.id))
+        return (await a("listSigningKeys")()).filter((key) => ids.has(key.id)).sort(byId)
+      }
+      const create = async (keys: AdapterSigningKey[]) => {
+        for (const key of keys) await a("createSigningKey")(key)
+      }
+
+      it("createSigningKey stores the key and returns it; listSigningKeys gives it back with the exact values", async () => {
+        const key = signingKeyFixture()
+        expect(await a("createSigningKey")(key)).toEqual(key)
+        if (db.signingKey) expect(await db.signingKey(key.id)).toEqual(key)
+        const [read] = await listed([key])
+        expect(read).toEqual(key)
+        expect(read?.createdAt).toBeInstanceOf(Date)
+      })
+
+      it("keeps an RSA key whole: a public JWK and a sealed private key far longer than 255 characters", async () => {
+        const key = signingKeyFixture({}, true)
+        expect(key.publicKey.length).toBeGreaterThan(255)
+        expect(key.privateKey.length).toBeGreaterThan(2400)
+        expect(await a("createSigningKey")(key)).toEqual(key)
+        expect(await listed([key])).toEqual([key])
+        if (db.signingKey) expect(await db.signingKey(key.id)).toEqual(key)
+      })
+
+      it("lists every stored key, whatever its age and algorithm", async () => {
+        const keys = [signingKeyFixture({ createdAt: seconds(-2 * day) }), signingKeyFixture({}, true), signingKeyFixture({ algorithm: "ES256", createdAt: seconds(-day) })]
+        await create(keys)
+        expect(await listed(keys)).toEqual([...keys].sort(byId))
+      })
+
+      it("deleteSigningKey removes one key and leaves the others; a missing id changes nothing", async () => {
+        const [first, second, third] = [signingKeyFixture(), signingKeyFixture(), signingKeyFixture()] as const
+        await create([first, second, third])
+        await a("deleteSigningKey")(second.id)
+        const kept = [first, third].sort(byId)
+        expect(await listed([first, second, third])).toEqual(kept)
+        if (db.signingKey) {
+          expect(await db.signingKey(second.id)).toBeNull()
+          expect(await db.signingKey(first.id)).toEqual(first)
+        }
+        await a("deleteSigningKey")(second.id)
+        await a("deleteSigningKey")(signingKeyFixture().id)
+        expect(await listed([first, second, third])).toEqual(kept)
+      })
+
+      it("refuses a second key with the same id and keeps the first; an id differing only in case is another key", async () => {
+        const key = signingKeyFixture({ id: `Kid-${unique()}` })
+        await a("createSigningKey")(key)
+        const twin = signingKeyFixture({ id: key.id, algorithm: "RS256", createdAt: seconds(day) })
+        await expect(Promise.resolve().then(() => a("createSigningKey")(twin))).rejects.toBeInstanceOf(Error)
+        expect(await listed([key])).toEqual([key])
+        if (db.signingKey) expect(await db.signingKey(key.id)).toEqual(key)
+        const other = signingKeyFixture({ id: key.id.toLowerCase() })
+        expect(await a("createSigningKey")(other)).toEqual(other)
+        expect(await listed([key, other])).toEqual([key, other].sort(byId))
+      })
+
+      it("deleteUser leaves the signing keys: they are the app's, not a user's", async () => {
+        const user = await createUser()
+        const key = signingKeyFixture()
+        await a("createSigningKey")(key)
+        await a("deleteUser")(user.id)
+        expect(await listed([key])).toEqual([key])
+      })
+    })
 
     describe.skipIf(skip.has("transactions"))("transactions", () => {
       it("commits every write of a transaction that succeeds", async () => {

@@ -2,7 +2,7 @@ import { MemoryAdapter } from "@sesame/core/adapters"
 import { runAdapterTests } from "@sesame/adapter-test"
 
 const adapter = MemoryAdapter()
-const { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes } = adapter.tables
+const { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes, signingKeys } = adapter.tables
 
 runAdapterTests({
   name: "MemoryAdapter",
@@ -19,5 +19,6 @@ runAdapterTests({
     counter: async (key) => counters.get(key) ?? null,
     twoFactor: async (userId) => twoFactors.get(userId) ?? null,
     recoveryCodes: async (userId) => [...(recoveryCodes.get(userId) ?? [])],
+    signingKey: async (id) => signingKeys.get(id) ?? null,
   },
 })

@@ -33,7 +33,7 @@ Options:
                                 mysql://user:password@host:3306/db, or a SQLite file path.
   --tables users=a,sessions=b   Table names, when the app renamed them (users, accounts, sessions,
                                 verificationTokens, authenticators, passwords, counters,
-                                twoFactors, recoveryCodes).
+                                twoFactors, recoveryCodes, signingKeys).
   -h, --help                    Show this help.`
 
 /** Where output goes; the tests pass their own. */

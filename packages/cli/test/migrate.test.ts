@@ -31,12 +31,12 @@ async function twice(adapter: string, url: string, insertUser: () => Promise<voi
   const first = await sesame(["migrate", "--adapter", adapter, "--url", url])
   expect(first).toMatchObject({ code: 0, stderr: "" })
   expect(first.stdout).toMatch(
-    /^Applied migration 1: create users, accounts, sessions, verification tokens and authenticators\.\nApplied migration 2: create passwords and counters\.\nApplied migration 3: create second factors and recovery codes; add sessions' factors\.\n.* is now at version 3\.\n$/,
+    /^Applied migration 1: create users, accounts, sessions, verification tokens and authenticators\.\nApplied migration 2: create passwords and counters\.\nApplied migration 3: create second factors and recovery codes; add sessions' factors\.\nApplied migration 4: create signing keys\.\n.* is now at version 4\.\n$/,
   )
   await insertUser()
   const second = await sesame(["migrate", "--adapter", adapter, "--url", url])
   expect(second).toMatchObject({ code: 0, stderr: "" })
-  expect(second.stdout).toMatch(/^Nothing to do: the .* schema at .* is already at version 3\.\n$/)
+  expect(second.stdout).toMatch(/^Nothing to do: the .* schema at .* is already at version 4\.\n$/)
   expect(await countUsers()).toBe(1)
 }
 
@@ -51,7 +51,7 @@ describe("sesame migrate, run twice: the second run is a no-op", () => {
     )
     const { rows } = await pool.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1`)
     expect(rows.map((r) => r.name)).toEqual(tables)
-    expect((await pool.query(`SELECT version FROM sesame_migrations ORDER BY 1`)).rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }])
+    expect((await pool.query(`SELECT version FROM sesame_migrations ORDER BY 1`)).rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }])
   })
 
   it("MySQL (MariaDB)", async () => {
@@ -65,7 +65,7 @@ describe("sesame migrate, run twice: the second run is a no-op", () => {
     )
     const [rows] = await pool.query<mysql.RowDataPacket[]>("SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1")
     expect(rows.map((r) => r.name)).toEqual(tables)
-    expect(await count("SELECT COUNT(*) AS n FROM sesame_migrations")).toBe(3)
+    expect(await count("SELECT COUNT(*) AS n FROM sesame_migrations")).toBe(4)
   })
 
   it("SQLite", async () => {
@@ -94,12 +94,13 @@ describe("sesame migrate, run twice: the second run is a no-op", () => {
 
   it("renamed tables", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "sesame-cli-")), "auth.db")
-    const result = await sesame(["migrate", "--adapter", "sqlite", "--url", file, "--tables", "users=people,sessions=logins"])
+    const result = await sesame(["migrate", "--adapter", "sqlite", "--url", file, "--tables", "users=people,sessions=logins,signingKeys=api_keys"])
     expect(result.code).toBe(0)
     const db = new Database(file)
     const names = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map((r) => r.name)
     db.close()
     expect(names).toEqual([
+      "api_keys",
       "logins",
       "people",
       "sesame_accounts",
@@ -132,6 +133,9 @@ describe("sesame schema", () => {
     expect(renamed.stdout).toContain(`CREATE TABLE "app_counters"`)
     expect(renamed.stdout).toContain(`CREATE TABLE "app_2fa"`)
     expect(renamed.stdout).toContain(`CREATE TABLE "app_codes"`)
-    for (const printed of [pg.stdout, mysql.stdout, sqlite.stdout]) expect(printed).toContain("-- 3: create second factors and recovery codes; add sessions' factors")
+    for (const printed of [pg.stdout, mysql.stdout, sqlite.stdout]) {
+      expect(printed).toContain("-- 3: create second factors and recovery codes; add sessions' factors")
+      expect(printed).toContain("-- 4: create signing keys")
+    }
   })
 })

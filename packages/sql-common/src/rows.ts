@@ -15,6 +15,7 @@ import type {
   AdapterCounter,
   AdapterPassword,
   AdapterSession,
+  AdapterSigningKey,
   AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
@@ -41,6 +42,8 @@ export const authenticatorColumns = [
   "name",
   "createdAt",
 ] as const
+/** Signing key columns, in the order the adapters insert them. */
+export const signingKeyColumns = ["id", "algorithm", "publicKey", "privateKey", "createdAt"] as const
 /** Session columns an update may set. A session's factors are those of its sign-in: set once, by `createSession`. */
 export const sessionColumns = ["expires", "createdAt", "lastUsedAt", "userAgent"] as const
 
@@ -148,5 +151,15 @@ export function toTwoFactor(row: Row): AdapterTwoFactor {
     secret: (row.secret as string | null | undefined) ?? null,
     enabledAt: readDate(row.enabledAt)!,
     devicesRevokedAt: readDate(row.devicesRevokedAt),
+  }
+}
+
+export function toSigningKey(row: Row): AdapterSigningKey {
+  return {
+    id: row.id as string,
+    algorithm: row.algorithm as string,
+    publicKey: row.publicKey as string,
+    privateKey: row.privateKey as string,
+    createdAt: readDate(row.createdAt)!,
   }
 }

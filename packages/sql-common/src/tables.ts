@@ -1,5 +1,5 @@
 /**
- * Table names. Every SQL adapter lets the app rename its nine tables, and interpolates the names
+ * Table names. Every SQL adapter lets the app rename its ten tables, and interpolates the names
  * into SQL (identifiers cannot be bound parameters), so a name must be a plain identifier: letters,
  * digits and underscores, not starting with a digit. The length limit leaves room for the index
  * and constraint names derived from it (`<table>_provider_key`) within PostgreSQL's 63 and
@@ -8,7 +8,7 @@
  * @module
  */
 
-/** Names of the nine tables. Defaults: `sesame_users`, `sesame_accounts`, … */
+/** Names of the ten tables. Defaults: `sesame_users`, `sesame_accounts`, … */
 export interface TableNames {
   users: string
   accounts: string
@@ -23,6 +23,8 @@ export interface TableNames {
   twoFactors: string
   /** The hashes of users' unused recovery codes, one row a code. */
   recoveryCodes: string
+  /** The keys that sign API tokens, one row a key; the app's, tied to no user. */
+  signingKeys: string
 }
 
 export const defaultTableNames: TableNames = {
@@ -35,6 +37,7 @@ export const defaultTableNames: TableNames = {
   counters: "sesame_counters",
   twoFactors: "sesame_two_factors",
   recoveryCodes: "sesame_recovery_codes",
+  signingKeys: "sesame_signing_keys",
 }
 
 /** The table that records applied migrations, unless renamed. */

@@ -61,7 +61,7 @@ export interface MysqlTablesOptions<U extends UsersTable> {
   users?: U
 }
 
-/** The nine tables, named as `options` say. */
+/** The ten tables, named as `options` say. */
 export function mysqlTables<U extends UsersTable = DefaultUsers>(options: MysqlTablesOptions<U> = {}) {
   const n = tableNames(options.names)
   const users = options.users ?? (usersTable(n.users) as unknown as U)
@@ -165,7 +165,17 @@ export function mysqlTables<U extends UsersTable = DefaultUsers>(options: MysqlT
     (t) => [primaryKey({ columns: [t.userId, t.hash] })],
   )
 
-  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes }
+  // The keys that sign API tokens: the app's, tied to no user. The private key is a sealed JWK (a
+  // compact JWE, about 2.5 KB for an RSA key): unbounded text.
+  const signingKeys = mysqlTable(n.signingKeys, {
+    id: key("id").primaryKey(),
+    algorithm: varchar("algorithm", { length: 255 }).notNull(),
+    publicKey: text("publicKey").notNull(),
+    privateKey: text("privateKey").notNull(),
+    createdAt: time("createdAt").notNull(),
+  })
+
+  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes, signingKeys }
 }
 
 const defaults = mysqlTables()
@@ -178,3 +188,4 @@ export const passwords = defaults.passwords
 export const counters = defaults.counters
 export const twoFactors = defaults.twoFactors
 export const recoveryCodes = defaults.recoveryCodes
+export const signingKeys = defaults.signingKeys

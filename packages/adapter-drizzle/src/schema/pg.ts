@@ -52,7 +52,7 @@ export interface PgTablesOptions<U extends UsersTable> {
   users?: U
 }
 
-/** The nine tables, named and placed as `options` say. */
+/** The ten tables, named and placed as `options` say. */
 export function pgTables<U extends UsersTable = DefaultUsers>(options: PgTablesOptions<U> = {}) {
   const n = tableNames(options.names)
   const table = (options.schema ? pgSchema(options.schema).table.bind(pgSchema(options.schema)) : pgTable) as typeof pgTable
@@ -157,7 +157,17 @@ export function pgTables<U extends UsersTable = DefaultUsers>(options: PgTablesO
     (t) => [primaryKey({ columns: [t.userId, t.hash] })],
   )
 
-  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes }
+  // The keys that sign API tokens: the app's, tied to no user. The private key is a sealed JWK (a
+  // compact JWE, about 2.5 KB for an RSA key): unbounded text.
+  const signingKeys = table(n.signingKeys, {
+    id: text("id").primaryKey(),
+    algorithm: text("algorithm").notNull(),
+    publicKey: text("publicKey").notNull(),
+    privateKey: text("privateKey").notNull(),
+    createdAt: time("createdAt").notNull(),
+  })
+
+  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes, signingKeys }
 }
 
 const defaults = pgTables()
@@ -170,3 +180,4 @@ export const passwords = defaults.passwords
 export const counters = defaults.counters
 export const twoFactors = defaults.twoFactors
 export const recoveryCodes = defaults.recoveryCodes
+export const signingKeys = defaults.signingKeys

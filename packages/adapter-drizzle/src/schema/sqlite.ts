@@ -49,7 +49,7 @@ export interface SqliteTablesOptions<U extends UsersTable> {
   users?: U
 }
 
-/** The nine tables, named as `options` say. */
+/** The ten tables, named as `options` say. */
 export function sqliteTables<U extends UsersTable = DefaultUsers>(options: SqliteTablesOptions<U> = {}) {
   const n = tableNames(options.names)
   const users = options.users ?? (usersTable(n.users) as unknown as U)
@@ -153,7 +153,17 @@ export function sqliteTables<U extends UsersTable = DefaultUsers>(options: Sqlit
     (t) => [primaryKey({ columns: [t.userId, t.hash] })],
   )
 
-  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes }
+  // The keys that sign API tokens: the app's, tied to no user. The private key is a sealed JWK (a
+  // compact JWE, about 2.5 KB for an RSA key): unbounded text.
+  const signingKeys = sqliteTable(n.signingKeys, {
+    id: text("id").primaryKey(),
+    algorithm: text("algorithm").notNull(),
+    publicKey: text("publicKey").notNull(),
+    privateKey: text("privateKey").notNull(),
+    createdAt: time("createdAt").notNull(),
+  })
+
+  return { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes, signingKeys }
 }
 
 const defaults = sqliteTables()
@@ -166,3 +176,4 @@ export const passwords = defaults.passwords
 export const counters = defaults.counters
 export const twoFactors = defaults.twoFactors
 export const recoveryCodes = defaults.recoveryCodes
+export const signingKeys = defaults.signingKeys

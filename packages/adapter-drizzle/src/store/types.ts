@@ -17,7 +17,8 @@ export interface Store {
   /** Inserts `values`; resolves with the stored row, which `key` selects. */
   insert(table: Table, values: Row, key: SQL): Promise<Row>
   find(table: Table, where: SQL): Promise<Row | null>
-  findAll(table: Table, where: SQL): Promise<Row[]>
+  /** The rows `where` selects; every row of the table without it. */
+  findAll(table: Table, where?: SQL): Promise<Row[]>
   /** Sets `values` on the row `where` selects; resolves with it updated, or null when there is none. */
   updateOne(table: Table, values: Row, where: SQL): Promise<Row | null>
   /**

@@ -103,6 +103,8 @@ local function passwordKey(id) return P .. 'password:' .. id end
 local function counterKey(key) return P .. 'counter:' .. key end
 local function twoFactorKey(id) return P .. 'two-factor:' .. id end
 local function recoveryCodesKey(id) return P .. 'recovery-codes:' .. id end
+local function signingKeyKey(id) return P .. 'signing-key:' .. id end
+local function signingKeysKey() return P .. 'signing-keys' end
 
 local function requireUser(id)
   if not exists(userKey(id)) then fail('No user with id "' .. id .. '".') end

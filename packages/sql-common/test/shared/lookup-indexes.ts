@@ -23,6 +23,7 @@ export const lookupIndexes: IndexShape[] = [
   { table: "sesame_counters", unique: true, columns: ["key"] },
   { table: "sesame_two_factors", unique: true, columns: ["userId"] },
   { table: "sesame_recovery_codes", unique: true, columns: ["userId", "hash"] },
+  { table: "sesame_signing_keys", unique: true, columns: ["id"] },
 ]
 
 /** The tables whose foreign key to users cascades on delete, sorted by name. */

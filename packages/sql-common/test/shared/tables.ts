@@ -14,6 +14,7 @@ export const defaultTables = [
   "sesame_passwords",
   "sesame_recovery_codes",
   "sesame_sessions",
+  "sesame_signing_keys",
   "sesame_two_factors",
   "sesame_users",
   "sesame_verificationTokens",
@@ -30,4 +31,5 @@ export const renamedTables: TableNames = {
   counters: "app_counters",
   twoFactors: "app_two_factors",
   recoveryCodes: "app_recovery_codes",
+  signingKeys: "app_signing_keys",
 }

@@ -1,7 +1,7 @@
 /**
  * For the SQL adapters' schema tests: a database made at version 1 (before the passwords,
- * counters, second-factor and recovery-code tables, and the sessions' factors) is brought to the
- * current version by `migrate`, and keeps its rows.
+ * counters, second-factor, recovery-code and signing-key tables, and the sessions' factors) is
+ * brought to the current version by `migrate`, and keeps its rows.
  */
 import type { Adapter } from "@sesame/core/adapters"
 import type { MigrationResult } from "@sesame/sql-common"
@@ -19,7 +19,7 @@ export interface VersionOneDatabase {
 }
 
 /** The tables that migrations after the first add, sorted by name. */
-const laterTables = ["sesame_counters", "sesame_passwords", "sesame_recovery_codes", "sesame_two_factors"]
+const laterTables = ["sesame_counters", "sesame_passwords", "sesame_recovery_codes", "sesame_signing_keys", "sesame_two_factors"]
 
 export async function checkUpgradeFromVersionOne(db: VersionOneDatabase): Promise<void> {
   await db.createVersionOne()
@@ -29,8 +29,9 @@ export async function checkUpgradeFromVersionOne(db: VersionOneDatabase): Promis
     applied: [
       { version: 2, description: "create passwords and counters" },
       { version: 3, description: "create second factors and recovery codes; add sessions' factors" },
+      { version: 4, description: "create signing keys" },
     ],
-    version: 3,
+    version: 4,
   })
   expect(await db.tablesAmong(laterTables)).toEqual(laterTables)
   const adapter = db.adapter()
@@ -47,5 +48,8 @@ export async function checkUpgradeFromVersionOne(db: VersionOneDatabase): Promis
   await adapter.createSession!({ sessionToken: "s2", userId: "u1", expires })
   expect((await adapter.getSessionAndUser!("s1"))?.session.factors).toEqual(["password", "email-code"])
   expect((await adapter.getSessionAndUser!("s2"))?.session.factors ?? null).toBeNull()
-  expect(await db.migrate()).toEqual({ applied: [], version: 3 })
+  const key = { id: "k1", algorithm: "EdDSA", publicKey: `{"kty":"OKP"}`, privateKey: "eyJ.a.b.c.d", createdAt: new Date("2025-01-02T03:04:05.678Z") }
+  expect(await adapter.createSigningKey!(key)).toEqual(key)
+  expect(await adapter.listSigningKeys!()).toEqual([key])
+  expect(await db.migrate()).toEqual({ applied: [], version: 4 })
 }
