@@ -1,0 +1,269 @@
+/**
+ * The adapter's methods, written once for the three dialects over a {@link Runner}. Plain reads and
+ * writes are Kysely queries; the statements `@sesame/sql-common` writes for every SQL adapter (the
+ * partial `UPDATE`, the password, counter and second-factor upserts, the insert of recovery codes)
+ * run as compiled queries in the dialect's syntax.
+ *
+ * Integrity is the schema's: unique keys, and foreign keys that refuse rows for unknown users and
+ * cascade a user's deletion to their accounts, sessions, passkeys, password, second factor and
+ * recovery codes. What must be atomic is one statement or a transaction:
+ *
+ * - `useVerificationToken` is one `DELETE … RETURNING` (PostgreSQL, SQLite): of concurrent uses of
+ *   one sign-in link, exactly one deletes, and so gets, the token. MySQL has no `RETURNING`: the
+ *   use locks the row (`SELECT … FOR UPDATE`) and deletes it in one transaction, so the others,
+ *   once it commits, find nothing.
+ * - `useRecoveryCode` is one `DELETE`, true when it removed the row; `incrementCounter` one upsert
+ *   whose new count is a `CASE` on the stored row, so concurrent increments each count.
+ * - MySQL reads a written row back, in the same transaction as an upsert (which locks the row until
+ *   commit, so the read sees that upsert's result); a delete that returns its row reads it first
+ *   and returns it only when its `DELETE` removed it.
+ * - `setRecoveryCodes` and `deleteTwoFactor` run in a transaction, joining the one open if any.
+ *
+ * @module
+ */
+import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
+import {
+  accountTokenColumns,
+  authenticatorColumns,
+  incrementCounterSql,
+  insertRecoveryCodesSql,
+  sessionColumns,
+  setPasswordSql,
+  setTwoFactorSql,
+  signingKeyColumns,
+  toAccount,
+  toAuthenticator,
+  toCounter,
+  toPassword,
+  toPrefixedUser,
+  toSession,
+  toSigningKey,
+  toTwoFactor,
+  toUser,
+  toVerificationToken,
+  updateSql,
+  userColumns,
+  writeFactors,
+  type Row,
+  type Statement as SqlStatement,
+  type TableNames,
+} from "@sesame/sql-common"
+import { CompiledQuery } from "kysely"
+import { selection, type Role } from "./columns.js"
+import type { Runner } from "./runner.js"
+
+/** Column values that select one row (a primary or unique key), or a user's rows. */
+type Key = Record<string, string>
+
+export function kyselyAdapter(run: Runner, t: TableNames): Adapter {
+  const { db, dialect } = run
+  const { returning } = dialect.statements
+  const read = (role: Role, alias?: string, prefix?: string) => selection(dialect.name, role, alias, prefix)
+  const compiled = (statement: SqlStatement) => CompiledQuery.raw(statement.sql, statement.params)
+  const map = <T>(row: Row | null | undefined, to: (row: Row) => T): T | null => (row ? to(row) : null)
+
+  const find = (role: Role, key: Key) =>
+    db
+      .selectFrom(t[role])
+      .select(read(role))
+      .where((eb) => eb.and(key))
+  const first = async (role: Role, key: Key): Promise<Row | null> => (await run.rows(find(role, key)))[0] ?? null
+  const findAll = async <T>(role: Role, key: Key, to: (row: Row) => T): Promise<T[]> => (await run.rows(find(role, key))).map(to)
+
+  /** Inserts `row`; resolves with the stored row, returned by the `INSERT` or read back by `key`. */
+  async function insert(role: Role, row: Record<string, unknown>, key: Key): Promise<Row> {
+    const values = Object.fromEntries(Object.entries(row).map(([column, value]) => [column, dialect.param(value)]))
+    const query = db.insertInto(t[role]).values(values)
+    if (returning) return (await run.rows(query.returning(read(role))))[0]!
+    await run.affected(query)
+    return (await first(role, key))!
+  }
+
+  /** Deletes the row `key` selects; resolves with it, or null when there was none (or another call took it). */
+  async function removeOne(role: Role, key: Key): Promise<Row | null> {
+    const query = db.deleteFrom(t[role]).where((eb) => eb.and(key))
+    if (returning) return (await run.rows(query.returning(read(role))))[0] ?? null
+    const row = await first(role, key)
+    return row && (await run.affected(query)) > 0 ? row : null
+  }
+
+  /** Deletes the rows `key` selects; resolves with how many there were. */
+  const remove = (role: Role, key: Key) => run.affected(db.deleteFrom(t[role]).where((eb) => eb.and(key)))
+
+  /**
+   * Sets the given `columns` of `values` on the row `key` selects (sql-common's partial `UPDATE`;
+   * with none given, sets nothing); resolves with the row after it, or null when there is none.
+   */
+  async function update(role: Role, columns: readonly string[], values: Record<string, unknown>, key: Key): Promise<Row | null> {
+    const statement = updateSql(dialect.statements, t[role], columns, values, Object.keys(key))
+    if (!statement) return first(role, key)
+    const query = compiled({ sql: statement.sql, params: [...statement.params, ...Object.values(key)] })
+    if (returning) return (await run.rows(query))[0] ?? null
+    await run.affected(query)
+    return first(role, key)
+  }
+
+  /** Runs one of sql-common's upserts; resolves with the row after it, which `key` selects. */
+  async function upsert(role: Role, statement: SqlStatement, key: Key): Promise<Row> {
+    if (returning) return (await run.rows(compiled(statement)))[0]!
+    return run.atomically(async (tx) => {
+      await tx.affected(compiled(statement))
+      return (await tx.rows(find(role, key)))[0]!
+    })
+  }
+
+  const adapter: Adapter = {
+    async createUser(user) {
+      const id = user.id ?? crypto.randomUUID()
+      const row = { id, name: user.name, email: user.email, emailVerified: user.emailVerified, image: user.image }
+      return toUser(await insert("users", row, { id }))
+    },
+    getUser: async (id) => map(await first("users", { id }), toUser),
+    getUserByEmail: async (email) => map(await first("users", { email }), toUser),
+    async getUserByAccount({ provider, providerAccountId }) {
+      const query = db
+        .selectFrom(`${t.users} as u`)
+        .innerJoin(`${t.accounts} as a`, "a.userId", "u.id")
+        .select(read("users", "u"))
+        .where("a.provider", "=", provider)
+        .where("a.providerAccountId", "=", providerAccountId)
+      return map((await run.rows(query))[0], toUser)
+    },
+    async updateUser(user) {
+      const row = await update("users", userColumns, user, { id: user.id })
+      if (!row) throw new Error(`No user with id "${user.id}".`)
+      return toUser(row)
+    },
+    deleteUser: async (id) => map(await removeOne("users", { id }), toUser),
+
+    async linkAccount(account) {
+      const { userId, type, provider, providerAccountId } = account
+      const tokens = Object.fromEntries(accountTokenColumns.map((column) => [column, account[column]]))
+      return toAccount(await insert("accounts", { id: crypto.randomUUID(), userId, type, provider, providerAccountId, ...tokens }, { provider, providerAccountId }))
+    },
+    unlinkAccount: async ({ provider, providerAccountId }) => map(await removeOne("accounts", { provider, providerAccountId }), toAccount) ?? undefined,
+    getAccount: async (providerAccountId, provider) => map(await first("accounts", { provider, providerAccountId }), toAccount),
+    async updateAccount(account) {
+      const key = { provider: account.provider, providerAccountId: account.providerAccountId }
+      return map(await update("accounts", accountTokenColumns, account, key), toAccount)
+    },
+    listAccountsByUserId: (userId) => findAll("accounts", { userId }, toAccount),
+
+    async createSession(session) {
+      const { sessionToken, userId, expires, createdAt, lastUsedAt, userAgent } = session
+      const row = { sessionToken, userId, expires, createdAt, lastUsedAt, userAgent, factors: writeFactors(session.factors) }
+      return toSession(await insert("sessions", row, { sessionToken }))
+    },
+    async getSessionAndUser(sessionToken) {
+      const query = db
+        .selectFrom(`${t.sessions} as s`)
+        .innerJoin(`${t.users} as u`, "u.id", "s.userId")
+        .select([...read("sessions", "s"), ...read("users", "u", "u_")])
+        .where("s.sessionToken", "=", sessionToken)
+      const [row] = await run.rows(query)
+      return row ? { session: toSession(row), user: toPrefixedUser(row) } : null
+    },
+    async updateSession(session) {
+      // A call that sets nothing reads nothing either, as the other adapters do.
+      if (sessionColumns.every((column) => session[column] === undefined)) return null
+      return map(await update("sessions", sessionColumns, session, { sessionToken: session.sessionToken }), toSession)
+    },
+    deleteSession: async (sessionToken) => map(await removeOne("sessions", { sessionToken }), toSession),
+    listSessionsByUserId: (userId) => findAll("sessions", { userId }, toSession),
+    // Session tokens are SHA-256 hashes, never empty, so "" excepts nothing.
+    deleteSessionsByUserId: (userId, except) =>
+      run.affected(
+        db
+          .deleteFrom(t.sessions)
+          .where("userId", "=", userId)
+          .where("sessionToken", "<>", except ?? ""),
+      ),
+
+    async createVerificationToken({ identifier, token, expires }) {
+      return toVerificationToken(await insert("verificationTokens", { identifier, token, expires }, { identifier, token }))
+    },
+    async useVerificationToken({ identifier, token }) {
+      const key = { identifier, token }
+      if (returning) return map(await removeOne("verificationTokens", key), toVerificationToken)
+      return run.atomically(async (tx) => {
+        // The row lock makes concurrent uses wait here; after the first commits they find no row.
+        const [row] = await tx.rows(find("verificationTokens", key).forUpdate())
+        if (!row) return null
+        await tx.affected(db.deleteFrom(t.verificationTokens).where((eb) => eb.and(key)))
+        return toVerificationToken(row)
+      })
+    },
+
+    async createAuthenticator(authenticator: AdapterAuthenticator) {
+      const row = Object.fromEntries(authenticatorColumns.map((column) => [column, authenticator[column]]))
+      return toAuthenticator(await insert("authenticators", row, { credentialID: authenticator.credentialID }))
+    },
+    getAuthenticator: async (credentialID) => map(await first("authenticators", { credentialID }), toAuthenticator),
+    listAuthenticatorsByUserId: (userId) => findAll("authenticators", { userId }, toAuthenticator),
+    async updateAuthenticatorCounter(credentialID, counter) {
+      const row = await update("authenticators", ["counter"], { counter }, { credentialID })
+      if (!row) throw new Error(`No authenticator with credential id "${credentialID}".`)
+      return toAuthenticator(row)
+    },
+    async updateAuthenticator(credentialID, data) {
+      const row = await update("authenticators", ["name"], data, { credentialID })
+      if (!row) throw new Error(`No authenticator with credential id "${credentialID}".`)
+      return toAuthenticator(row)
+    },
+    deleteAuthenticator: async (credentialID) => map(await removeOne("authenticators", { credentialID }), toAuthenticator),
+
+    getPassword: async (userId) => map(await first("passwords", { userId }), toPassword),
+    setPassword: async (password) => toPassword(await upsert("passwords", setPasswordSql(dialect.statements, t.passwords, password), { userId: password.userId })),
+    async deletePassword(userId) {
+      await remove("passwords", { userId })
+    },
+
+    incrementCounter: async (key, expires) => toCounter(await upsert("counters", incrementCounterSql(dialect.statements, t.counters, key, expires, new Date()), { key })),
+    async getCounter(key) {
+      const query = find("counters", { key }).where("expires", ">", dialect.param(new Date()))
+      return map((await run.rows(query))[0], toCounter)
+    },
+    async deleteCounter(key) {
+      await remove("counters", { key })
+    },
+
+    getTwoFactor: async (userId) => map(await first("twoFactors", { userId }), toTwoFactor),
+    setTwoFactor: async (twoFactor) =>
+      toTwoFactor(await upsert("twoFactors", setTwoFactorSql(dialect.statements, t.twoFactors, twoFactor), { userId: twoFactor.userId })),
+    deleteTwoFactor: (userId) =>
+      run.atomically(async (tx) => {
+        // Together, so that the codes never outlive the factor they back up.
+        await tx.affected(db.deleteFrom(t.recoveryCodes).where("userId", "=", userId))
+        await tx.affected(db.deleteFrom(t.twoFactors).where("userId", "=", userId))
+      }),
+    setRecoveryCodes: (userId, hashes) =>
+      run.atomically(async (tx) => {
+        // The foreign key refuses codes for an unknown user; an empty set inserts none, so ask.
+        if ((await tx.rows(find("users", { id: userId }))).length === 0) throw new Error(`No user with id "${userId}".`)
+        await tx.affected(db.deleteFrom(t.recoveryCodes).where("userId", "=", userId))
+        const insertCodes = insertRecoveryCodesSql(dialect.statements, t.recoveryCodes, userId, hashes)
+        if (insertCodes) await tx.affected(compiled(insertCodes))
+      }),
+    useRecoveryCode: async (userId, hash) => (await remove("recoveryCodes", { userId, hash })) === 1,
+    async countRecoveryCodes(userId) {
+      const query = db
+        .selectFrom(t.recoveryCodes)
+        .select((eb) => eb.fn.countAll().as("count"))
+        .where("userId", "=", userId)
+      return Number((await run.rows(query))[0]?.count ?? 0)
+    },
+
+    // The app's keys, tied to no user: a user's deletion leaves them.
+    listSigningKeys: async () => (await run.rows(db.selectFrom(t.signingKeys).select(read("signingKeys")))).map(toSigningKey),
+    async createSigningKey(key) {
+      const row = Object.fromEntries(signingKeyColumns.map((column) => [column, key[column]]))
+      return toSigningKey(await insert("signingKeys", row, { id: key.id }))
+    },
+    async deleteSigningKey(id) {
+      await remove("signingKeys", { id })
+    },
+
+    transaction: (fn) => (run.inTransaction ? fn(adapter) : run.atomically((tx) => fn(kyselyAdapter(tx, t)))),
+  }
+  return adapter
+}

@@ -1,0 +1,4 @@
+import { conformance } from "./conformance.js"
+import { sqlite } from "./dialects.js"
+
+conformance(await sqlite(), "better-sqlite3")
