@@ -1,0 +1,61 @@
+/**
+ * `requireSession(config)`: the guard of protected routes.
+ *
+ * Policy:
+ * 1. A request whose session has a user goes on, with the session in `res.locals.session`.
+ * 2. Any other request is turned away, with the cookies the session read set (a cleared cookie
+ *    that was no good): a client that wants JSON (`Accept: application/json` without
+ *    `text/html`, or `X-Requested-With`, by the core's `wantsJson`) gets `401
+ *    {"error":"Unauthorized"}`; a page gets a `303` to the sign-in page with `callbackUrl` set to
+ *    the path asked for, from the core's `signInPageUrl`: the built-in page, which sends the
+ *    browser on to `pages.signIn` when the configuration names one. The return address is a path
+ *    on this site whatever the request says (`//evil.example` becomes `/evil.example`), and the
+ *    sign-in URL carries the app's origin only when the core accepts the request's host.
+ * 3. A session that cannot be read is no session (see `session.ts`): the visitor is turned away,
+ *    never let through.
+ *
+ * @module
+ */
+import type { AuthConfig } from "@sesame/core"
+import { signInPageUrl, wantsJson } from "@sesame/core/integration"
+import { checkConfig } from "./config.js"
+import { requestOf } from "./request.js"
+import { seeOther, unauthorized } from "./response.js"
+import { sessionRead, type AuthenticatedSession } from "./session.js"
+import type { Middleware } from "./types.js"
+
+/**
+ * Makes the guard: a middleware that lets a signed-in request through (its session in
+ * `res.locals.session`) and answers any other with a redirect to the sign-in page, or a `401`
+ * JSON body for a client that wants JSON.
+ *
+ * Put it on a route (`app.get("/account", requireSession(config), handler)`): the check runs on
+ * the server before the route's handler. Or in front of a group (`app.use("/admin",
+ * requireSession(config))`, `router.use(…)`): it intercepts every request below, whatever answers
+ * it next, static files and pages rendered in the browser included.
+ *
+ * @param config - the configuration given to {@link SesameAuth}.
+ *
+ * @example
+ * ```ts
+ * app.get("/account", requireSession(authConfig), (req, res) => {
+ *   res.type("text/plain").send(`Signed in as ${res.locals.session.user.email}`)
+ * })
+ * app.get("/api/me", requireSession(authConfig), (req, res) => res.json(res.locals.session.user))
+ * ```
+ */
+export function requireSession(config: AuthConfig): Middleware<{ session: AuthenticatedSession }> {
+  checkConfig(config, "requireSession")
+  return (req, res, next) => {
+    sessionRead(req, config).then(({ session }) => {
+      if (session?.user) {
+        res.locals.session = session as AuthenticatedSession
+        next()
+      } else if (wantsJson(requestOf(req).headers)) {
+        unauthorized(res)
+      } else {
+        seeOther(res, signInPageUrl(config, requestOf(req), req.originalUrl ?? req.url ?? "/"))
+      }
+    }, next)
+  }
+}

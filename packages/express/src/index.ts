@@ -1,0 +1,21 @@
+/**
+ * `@sesame/express`: Sesame for Express 5 and 4.
+ *
+ * - `SesameAuth(config)`: the endpoints, for `app.use("/auth", SesameAuth(config))`;
+ * - `getSession(req, config)`: the session or `null`, kept alive on the response;
+ * - `sessionLocals(config)`: a middleware putting it in `res.locals.session` for every view;
+ * - `requireSession(config)`: the guard, on a route or in front of a group (a redirect to the
+ *   sign-in page for a page, `401` JSON for a client that wants JSON);
+ * - `signIn(req, res, config, provider?, options?, authorizationParams?)` and
+ *   `signOut(req, res, config, options?)`: from the app's own routes.
+ *
+ * @module
+ */
+export { SesameAuth } from "./handler.js"
+export { getSession, sessionLocals, type AuthenticatedSession } from "./session.js"
+export { requireSession } from "./guard.js"
+export { signIn, signOut } from "./actions.js"
+export type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./types.js"
+export { AuthError, BadRequest, CredentialsSignin } from "@sesame/core/errors"
+export type { AuthConfig, Session, User } from "@sesame/core"
+export type { AuthorizationParams, ServerSignInOptions } from "@sesame/core/integration"

@@ -1,0 +1,143 @@
+/**
+ * requireSession in a real Express app (5 and 4), on a route and in front of a group: signed-in
+ * requests go on with res.locals.session; pages are sent to the sign-in page with the way back;
+ * JSON clients get a 401; and the return address and the origin in the redirect cannot be
+ * steered by the request (`//evil.example`, an absolute-form target, a forged Host).
+ */
+import { connect } from "node:net"
+import { describe, expect, it } from "vitest"
+import type { AuthConfig, Session } from "@sesame/core"
+import { requireSession, SesameAuth } from "@sesame/express"
+import { alice, config, cookieLine, CookieJar, rawSend, send, serve, signInAlice, versions, type ExpressModule } from "./helpers.js"
+
+/** The endpoints, a guarded page and API route, a guarded group with a static-like handler, and an open page. */
+function guardedApp(express: ExpressModule, options: AuthConfig) {
+  const app = express()
+  app.use("/auth", SesameAuth(options))
+  app.get("/account", requireSession(options), (_req, res) => {
+    res.send(`account of ${(res.locals.session as Session).user?.email}`)
+  })
+  app.get("/api/me", requireSession(options), (_req, res) => {
+    res.json((res.locals.session as Session).user)
+  })
+  app.use("/members", requireSession(options))
+  app.use("/members", (req, res) => {
+    res.send(`members' file ${req.path}`)
+  })
+  app.get("/", (_req, res) => {
+    res.send("open")
+  })
+  return app
+}
+
+describe.each(versions)("requireSession on $label", ({ express }) => {
+  it("sends a page request without a session to the sign-in page, with the path asked for as callbackUrl", async () => {
+    const served = await serve(guardedApp(express, config()))
+    const response = await send(served, "/account?tab=1")
+    expect(response.status).toBe(303)
+    expect(response.headers.get("location")).toBe(`${served.origin}/auth/signin?callbackUrl=${encodeURIComponent("/account?tab=1")}`)
+    expect(response.headers.get("cache-control")).toBe("private, no-store")
+  })
+
+  it("lets a signed-in request through with its session in res.locals", async () => {
+    const served = await serve(guardedApp(express, config()))
+    const jar = new CookieJar()
+    await signInAlice(served, jar)
+    const page = await send(served, "/account", { jar })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toBe(`account of ${alice.email}`)
+    expect(await (await send(served, "/api/me", { jar, headers: { accept: "application/json" } })).json()).toMatchObject({ email: alice.email })
+  })
+
+  it("answers a JSON client 401 {error: Unauthorized} instead of redirecting", async () => {
+    const served = await serve(guardedApp(express, config()))
+    for (const headers of [{ accept: "application/json" }, { "x-requested-with": "XMLHttpRequest" }] as Record<string, string>[]) {
+      const response = await send(served, "/api/me", { headers })
+      expect(response.status).toBe(401)
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/)
+      expect(await response.json()).toEqual({ error: "Unauthorized" })
+    }
+    // A browser's navigation asks for HTML: a redirect.
+    expect((await send(served, "/api/me", { headers: { accept: "text/html,application/json;q=0.9" } })).status).toBe(303)
+  })
+
+  it("guards a whole group as an interceptor, whatever answers below it", async () => {
+    const served = await serve(guardedApp(express, config()))
+    const turnedAway = await send(served, "/members/report.pdf")
+    expect(turnedAway.status).toBe(303)
+    // The way back is the whole path, not the one Express strips below the mount.
+    expect(new URL(turnedAway.headers.get("location")!).searchParams.get("callbackUrl")).toBe("/members/report.pdf")
+    expect(await (await send(served, "/")).text()).toBe("open")
+    const jar = new CookieJar()
+    await signInAlice(served, jar)
+    expect(await (await send(served, "/members/report.pdf", { jar })).text()).toBe("members' file /report.pdf")
+  })
+
+  it("turns away a session without a user", async () => {
+    const options = config({ callbacks: { session: ({ session }) => ({ expires: session.expires }) } })
+    const served = await serve(guardedApp(express, options))
+    const jar = new CookieJar()
+    await signInAlice(served, jar)
+    expect((await send(served, "/account", { jar })).status).toBe(303)
+  })
+
+  it("turns away a planted cookie, and clears it on the redirect", async () => {
+    const served = await serve(guardedApp(express, config()))
+    const response = await send(served, "/account", { headers: { cookie: "sesame.session-token=planted" } })
+    expect(response.status).toBe(303)
+    expect(cookieLine(response.headers.getSetCookie())).toMatch(/Max-Age=0/i)
+  })
+
+  it("turns away a request whose session cannot be read, never lets it through", async () => {
+    const served = await serve(guardedApp(express, config({ session: { maxAge: -1 }, logger: { error: () => {} } })))
+    expect((await send(served, "/account", { headers: { cookie: "sesame.session-token=anything" } })).status).toBe(303)
+  })
+
+  it("sends the visitor on to pages.signIn through the core, the way back kept", async () => {
+    const served = await serve(guardedApp(express, config({ pages: { signIn: "/login" } })))
+    const first = new URL((await send(served, "/account")).headers.get("location")!)
+    const second = await send(served, first.pathname + first.search)
+    expect(second.headers.get("location")).toBe(`${served.origin}/login?callbackUrl=${encodeURIComponent(`${served.origin}/account`)}`)
+  })
+
+  describe("attacks on the redirect", () => {
+    it("a return address of //evil.example stays a path on this site", async () => {
+      const app = express()
+      app.use(requireSession(config()))
+      const served = await serve(app)
+      for (const target of ["//evil.example", "/\\evil.example", "//evil.example/account?x=1"]) {
+        const response = await rawSend(served, target, {})
+        const location = new URL(response.headers.location!)
+        expect(location.origin).toBe(served.origin)
+        expect(location.searchParams.get("callbackUrl")).toMatch(/^\/evil\.example/)
+      }
+    })
+
+    it("an absolute-form request target does not name the host or the way back", async () => {
+      const served = await serve(guardedApp(express, config()))
+      const response = await rawSend(served, "http://evil.example/account", {})
+      expect(response.status).toBe(303)
+      const location = new URL(response.headers.location!)
+      expect(location.origin).toBe(served.origin)
+      expect(location.searchParams.get("callbackUrl")).toBe("/account")
+    })
+
+    it("a request without a Host (HTTP/1.0) gets a path, never a host made up for it", async () => {
+      const served = await serve(guardedApp(express, config({ logger: { error: () => {} } })))
+      const head = await new Promise<string>((resolve, reject) => {
+        let text = ""
+        const socket = connect(served.port, "127.0.0.1", () => socket.end("GET /account HTTP/1.0\r\n\r\n"))
+        socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("end", () => resolve(text)).on("error", reject)
+      })
+      expect(head).toMatch(/^HTTP\/1\.1 303 /)
+      expect(head).toMatch(/^Location: \/auth\/signin\?callbackUrl=%2Faccount\r$/m)
+    })
+
+    it("a forged Host is never written into the redirect (no trustHost): the redirect is a path", async () => {
+      const served = await serve(guardedApp(express, config({ logger: { error: () => {} } })))
+      const response = await rawSend(served, "/account", { host: "evil.example" })
+      expect(response.status).toBe(303)
+      expect(response.headers.location).toBe(`/auth/signin?callbackUrl=${encodeURIComponent("/account")}`)
+    })
+  })
+})

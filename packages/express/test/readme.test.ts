@@ -1,0 +1,84 @@
+/**
+ * The README's examples, run as written: the configuration and the app of the quick start (its
+ * `app.listen(3000)` made to listen on a free port), driven over HTTP through every route it
+ * shows, and the proxy example with a proxy's headers.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import type { Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { join } from "node:path"
+import type { Express } from "express"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { CookieJar, send, serve, type Served } from "./helpers.js"
+import { readmeExample } from "@sesame/testing"
+
+const readmeFile = join(import.meta.dirname, "..", "README.md")
+const scratch = join(import.meta.dirname, ".scratch")
+
+
+/** Writes the example to the scratch folder as `file` (its `./auth.js` import is the extracted configuration) and imports it. */
+async function importExample<T>(name: string, file: string, edit: (code: string) => string = (code) => code): Promise<T> {
+  const path = join(scratch, file)
+  writeFileSync(path, edit(readmeExample(readmeFile, name)).replaceAll('"./auth.js"', '"./auth.ts"'))
+  return (await import(path)) as T
+}
+
+let server: Server | undefined
+
+beforeAll(() => {
+  mkdirSync(scratch, { recursive: true })
+  vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
+  vi.stubEnv("AUTH_MY_IDP_ISSUER", "https://idp.example.com")
+  vi.stubEnv("AUTH_MY_IDP_ID", "my-app")
+  vi.stubEnv("AUTH_MY_IDP_SECRET", "my-app-secret-0123456789")
+})
+
+afterAll(async () => {
+  vi.unstubAllEnvs()
+  server?.closeAllConnections()
+  await new Promise((resolve) => server?.close(resolve))
+})
+
+describe("README examples", () => {
+  it("quick start: every route of the app, signed out, with a wrong and a right password, signed in, signed out", async () => {
+    await importExample("auth-config", "auth.ts")
+    const started = await importExample<{ server: Server }>("server", "server.ts", (code) => {
+      expect(code).toContain("app.listen(3000)")
+      return code.replace("app.listen(3000)", 'export const server = app.listen(0, "127.0.0.1")')
+    })
+    server = started.server
+    if (!server.listening) await new Promise((resolve) => server!.once("listening", resolve))
+    const port = (server.address() as AddressInfo).port
+    const served: Served = { origin: `http://127.0.0.1:${port}`, port }
+
+    const providers = (await (await send(served, "/auth/providers")).json()) as Record<string, unknown>
+    expect(Object.keys(providers)).toEqual(["credentials", "my-idp"])
+    expect(await (await send(served, "/")).text()).toBe("Hello, stranger")
+    const guarded = await send(served, "/account")
+    expect(guarded.status).toBe(303)
+    expect(guarded.headers.get("location")).toBe(`${served.origin}/auth/signin?callbackUrl=%2Faccount`)
+    expect((await send(served, "/api/me", { headers: { accept: "application/json" } })).status).toBe(401)
+
+    const jar = new CookieJar()
+    const wrong = await send(served, "/login", { jar, form: { email: "ada@example.com", password: "difference engine" } })
+    expect(wrong.status).toBe(401)
+    expect(await wrong.text()).toBe("Wrong email or password")
+    const signedIn = await send(served, "/login", { jar, form: { email: "ada@example.com", password: "analytical engine" } })
+    expect(signedIn.headers.get("location")).toBe(`${served.origin}/account`)
+    expect(await (await send(served, "/", { jar })).text()).toBe("Hello, Ada")
+    expect(await (await send(served, "/account", { jar })).text()).toBe("Signed in as ada@example.com")
+    expect(await (await send(served, "/api/me", { jar })).json()).toMatchObject({ name: "Ada", email: "ada@example.com" })
+
+    const signedOut = await send(served, "/logout", { jar, method: "POST" })
+    expect(signedOut.headers.get("location")).toBe(`${served.origin}/`)
+    expect(await (await send(served, "/", { jar })).text()).toBe("Hello, stranger")
+  })
+
+  it("behind a proxy: the origin is the proxy's forwarded host", async () => {
+    await importExample("auth-config", "auth.ts")
+    const { app } = await importExample<{ app: Express }>("proxy", "proxy.ts")
+    const served = await serve(app)
+    const response = await send(served, "/account", { headers: { "x-forwarded-host": "app.example.com", "x-forwarded-proto": "https" } })
+    expect(response.headers.get("location")).toBe("https://app.example.com/auth/signin?callbackUrl=%2Faccount")
+  })
+})
