@@ -1,0 +1,22 @@
+/**
+ * `@sesame/hono`: Sesame for Hono, on Node.js (`@hono/node-server`) and on edge runtimes
+ * (Cloudflare Workers, Deno, Bun: the JWT session strategy there, no `node:` import on the way).
+ *
+ * - `sesame(config)`: the handler of the auth routes (`app.on(["GET", "POST"], "/auth/*", …)`);
+ * - `sessionMiddleware(config)`: `c.get("session")` for every route, kept alive;
+ * - `getSession(c, config?)`: the session, or `null`;
+ * - `requireSession(config)`: the middleware guard (a redirect for pages, `401` JSON for APIs);
+ * - `assertSession(c, config?)`: the same check, called by the route itself;
+ * - `signIn(c, provider?, options?, authorizationParams?)`, `signOut(c, options?)`: from the app's routes.
+ *
+ * `config` is the core's `AuthConfig`, or a function of the context returning it.
+ *
+ * @module
+ */
+export { sesame } from "./handler.js"
+export { getSession, sessionMiddleware } from "./session.js"
+export { assertSession, requireSession } from "./guard.js"
+export { signIn, signOut, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./actions.js"
+export { defaultBasePath, type SesameConfig } from "./config.js"
+export type { AuthenticatedSession, AuthenticatedVariables, SesameVariables } from "./types.js"
+export type { AuthConfig, Session, User } from "@sesame/core"

@@ -1,0 +1,131 @@
+/**
+ * The session of a request: `sessionMiddleware` (`c.get("session")` for every route) and
+ * `getSession(c)` for a route that reads it itself.
+ *
+ * The session is read by the core's `readSession`, through the core's own `session` endpoint under
+ * the base path, with the request's cookies and the headers the origin comes from: exactly what
+ * the browser gets from `GET <basePath>/session` (the `jwt` and `session` callbacks run, a database
+ * session is looked up and extended).
+ *
+ * Policy:
+ * 1. One read per request and configuration, whoever asks (the middleware, a guard, `getSession`).
+ * 2. Fail closed: a read that throws (a configuration the core cannot use, an adapter that fails)
+ *    is logged through the configured logger and is a signed-out visitor: no session, no cookie.
+ * 3. The session stays alive: the cookies the read sets are written on the response (`cookies.ts`).
+ * 4. The auth routes under the base path are not read by the middleware: they answer for
+ *    themselves, and a renewed cookie written beside a sign-out's cleared one could undo it.
+ *
+ * @module
+ */
+import type { Session } from "@sesame/core"
+import { logFor, readSession, type SessionRead } from "@sesame/core/integration"
+import type { Context, Env, MiddlewareHandler, Next } from "hono"
+import { checkConfig, configFor, currentConfig, isUnderBasePath, type Prepared, type SesameConfig } from "./config.js"
+import { keepAlive, writeCookies } from "./cookies.js"
+import type { SesameVariables } from "./types.js"
+
+interface Read {
+  readonly result: Promise<SessionRead>
+  /** Whether a route's call (`getSession`, `assertSession`) wrote its cookies already. */
+  written: boolean
+}
+
+const reads = new WeakMap<Context, Map<Prepared, Read>>()
+
+/** The session read of `c` for `prepared`, made once (policy 1 and 2). */
+export function readOf(c: Context, prepared: Prepared, owner: string): Read {
+  let byConfig = reads.get(c)
+  if (!byConfig) reads.set(c, (byConfig = new Map()))
+  let read = byConfig.get(prepared)
+  if (!read) {
+    const request = { headers: c.req.raw.headers, url: c.req.url }
+    const result = readSession(prepared.config, request).catch((error: unknown): SessionRead => {
+      logFor(prepared.config).error(`${owner} could not read the session and treats the request as signed out`, error)
+      return { session: null, cookies: [] }
+    })
+    read = { result, written: false }
+    byConfig.set(prepared, read)
+  }
+  return read
+}
+
+/** The path of `c`'s request as the core routes it. */
+function pathOf(c: Context): string {
+  return new URL(c.req.url).pathname
+}
+
+/**
+ * The middleware that reads the session of every request it runs for and sets it as
+ * `c.get("session")` (the session, or `null`), keeping it alive: the cookies the read sets (a
+ * renewed JWT, a database session's new expiry, a cleared cookie that was no good) are written on
+ * the route's response. It also gives `signIn` and `signOut` the configuration.
+ *
+ * The auth routes under the base path are passed through without a read.
+ *
+ * @param config - the configuration, or a function of the context returning it (read at most once
+ *   per request). A configuration that is not an object throws a `TypeError` here.
+ *
+ * @example
+ * ```ts
+ * const app = new Hono<{ Variables: SesameVariables }>()
+ * app.use("*", sessionMiddleware(authConfig))
+ * app.get("/", (c) => c.text(c.get("session")?.user?.name ?? "Not signed in"))
+ * ```
+ */
+export function sessionMiddleware<E extends Env = Env>(config: SesameConfig<E>): MiddlewareHandler<E & { Variables: SesameVariables }> {
+  return readingMiddleware<E, E & { Variables: SesameVariables }>(config, "sessionMiddleware", async (c, next, { session, cookies }) => {
+    c.set("session", session)
+    await next()
+    keepAlive(c, cookies)
+    return undefined
+  })
+}
+
+/** What a middleware does with the request's session read, once the auth routes are let through. */
+type WithRead<E extends Env> = (c: Context<E>, next: Next, read: SessionRead, prepared: Prepared) => Promise<Response | undefined>
+
+/**
+ * The start every middleware of this package shares: the configuration checked when it is made
+ * and read for the request, the auth routes under the base path passed through (policy 4), then
+ * `handle` with the request's one session read.
+ */
+export function readingMiddleware<E extends Env, M extends Env>(config: SesameConfig<E>, owner: string, handle: WithRead<M>): MiddlewareHandler<M> {
+  checkConfig(config, owner)
+  return async (c, next) => {
+    const prepared = await configFor(c, config, owner)
+    if (isUnderBasePath(pathOf(c), prepared.basePath)) return next()
+    return handle(c, next, await readOf(c, prepared, owner).result, prepared)
+  }
+}
+
+/**
+ * The session of the request, or `null` when there is none or it cannot be read (logged).
+ *
+ * Read once per request: after `sessionMiddleware` or `requireSession` this is their read. Called
+ * without them, it writes the cookies that keep the session alive on the response the route makes
+ * with `c` (`c.html`, `c.json`, `c.redirect`…; a plain `new Response` does not carry them).
+ *
+ * @param config - optional after `sessionMiddleware` (or a guard) ran for the request: theirs is used.
+ *
+ * @example
+ * ```ts
+ * app.get("/whoami", async (c) => {
+ *   const session = await getSession(c, authConfig)
+ *   return c.json({ user: session?.user ?? null })
+ * })
+ * ```
+ */
+export async function getSession<E extends Env = Env>(c: Context<E>, config?: SesameConfig<E>): Promise<Session | null> {
+  const prepared = config === undefined ? currentConfig(c, "getSession") : await configFor(c, config, "getSession")
+  const { session, cookies } = await readOf(c, prepared, "getSession").result
+  writeOnce(c, prepared, cookies)
+  return session
+}
+
+/** Writes the cookies of `c`'s read for `prepared` on the route's response, once however often it is asked. */
+export function writeOnce(c: Context, prepared: Prepared, cookies: SessionRead["cookies"]): void {
+  const read = reads.get(c)?.get(prepared)
+  if (!read || read.written) return
+  read.written = true
+  writeCookies(c, cookies)
+}

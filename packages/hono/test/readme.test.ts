@@ -1,0 +1,107 @@
+/**
+ * The README's examples, extracted and run as written: the quick start's app through
+ * `app.request()`, its Node.js server on a real port (the one change: port 0, and the server kept
+ * to close it), the route that calls `assertSession`, and the worker reading its bindings. The
+ * repository README's Hono quick start is checked to be the package README's, block for block.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import type { AddressInfo } from "node:net"
+import { join } from "node:path"
+import type { Hono } from "hono"
+import type { ServerType } from "@hono/node-server"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { call, CookieJar, origin } from "./helpers.js"
+
+const readme = join(import.meta.dirname, "..", "README.md")
+const rootReadme = join(import.meta.dirname, "..", "..", "..", "README.md")
+const scratch = join(import.meta.dirname, ".scratch", "readme")
+
+/** The code block that follows `<!-- example: <name> (…) -->` in `file`. */
+function example(file: string, name: string): string {
+  const match = new RegExp(`<!-- example: ${name} \\([^)]*\\) -->\\n\`\`\`\\w+\\n([\\s\\S]*?)^\`\`\``, "m").exec(readFileSync(file, "utf8"))
+  if (!match) throw new Error(`no example "${name}" in ${file}`)
+  return match[1]!
+}
+
+/** Writes the example as `<file>` in the scratch folder (where they import each other) and imports it. */
+async function run<T>(name: string, file: string, edit: (code: string) => string = (code) => code): Promise<T> {
+  const path = join(scratch, file)
+  writeFileSync(path, edit(example(readme, name)))
+  return (await import(path)) as T
+}
+
+let app: Hono
+
+beforeAll(async () => {
+  rmSync(scratch, { recursive: true, force: true })
+  mkdirSync(scratch, { recursive: true })
+  vi.stubEnv("AUTH_SECRET", "readme-secret-0123456789-abcdefghijklmnop")
+  // Every route is added before the app answers its first request, as in an app's start-up.
+  ;({ app } = await run<{ app: Hono }>("quick-start", "app.ts"))
+  await run("assert-session", "billing.ts")
+})
+afterAll(() => {
+  vi.unstubAllEnvs()
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+describe("README examples", () => {
+  it("quick start: the guard, the app's own sign-in form, the session, the JSON guard, sign-out", async () => {
+    const jar = new CookieJar()
+    const turnedAway = await call(app, "/account", { jar })
+    expect(turnedAway.headers.get("location")).toBe(`${origin}/auth/signin?callbackUrl=%2Faccount`)
+    expect(await (await call(app, turnedAway.headers.get("location")!, { jar })).text()).toContain("Sign in")
+    expect((await call(app, "/api/me", { jar, headers: { accept: "application/json" } })).status).toBe(401)
+
+    const wrong = await call(app, "/login", { jar, form: { email: "ada@example.com", password: "difference engine" } })
+    expect(wrong.status).toBe(401)
+    expect(await wrong.text()).toBe("Wrong email or password")
+    const signedIn = await call(app, "/login", { jar, form: { email: "ada@example.com", password: "analytical engine", redirectTo: "/account" } })
+    expect(signedIn.headers.get("location")).toBe(`${origin}/account`)
+    expect(await (await call(app, "/account", { jar })).text()).toBe("Your account, ada@example.com")
+    expect(await (await call(app, "/", { jar })).text()).toBe("Hello Ada")
+    expect(await (await call(app, "/api/me", { jar })).json()).toMatchObject({ name: "Ada", email: "ada@example.com" })
+
+    expect((await call(app, "/logout", { jar, form: {} })).headers.get("location")).toBe(`${origin}/`)
+    expect(await (await call(app, "/", { jar })).text()).toBe("Hello stranger")
+  })
+
+  it("node server: serves the app on Node.js", async () => {
+    const { server } = await run<{ server: ServerType }>("node-server", "server.ts", (code) =>
+      code.replace("serve({ fetch: app.fetch, port: 3000 })", "export const server = serve({ fetch: app.fetch, port: 0, hostname: \"127.0.0.1\" })"),
+    )
+    try {
+      await new Promise((resolve) => (server.listening ? resolve(undefined) : server.once("listening", resolve)))
+      const { port } = server.address() as AddressInfo
+      const home = await fetch(`http://localhost:${port}/`)
+      expect(await home.text()).toBe("Hello stranger")
+      const guarded = await fetch(`http://localhost:${port}/account`, { redirect: "manual" })
+      expect(guarded.headers.get("location")).toBe(`http://localhost:${port}/auth/signin?callbackUrl=%2Faccount`)
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  it("assertSession: the route's own check", async () => {
+    const jar = new CookieJar()
+    expect((await call(app, "/billing", { jar })).headers.get("location")).toBe(`${origin}/auth/signin?callbackUrl=%2Fbilling`)
+    await call(app, "/login", { jar, form: { email: "ada@example.com", password: "analytical engine" } })
+    expect(await (await call(app, "/billing", { jar })).text()).toBe("Invoices of ada@example.com")
+  })
+
+  it("worker: the configuration from the bindings, the JSON guard", async () => {
+    vi.stubEnv("AUTH_SECRET", undefined)
+    const { default: app } = await run<{ default: Hono }>("worker", "worker.ts")
+    const env = { AUTH_SECRET: "a-worker-secret-0123456789-abcdefghijklmnop", GITHUB_ID: "an-id", GITHUB_SECRET: "a-secret" }
+    const providers = (await (await call(app, "https://worker.example.com/auth/providers", {}, env)).json()) as Record<string, { signinUrl: string }>
+    expect(providers.github?.signinUrl).toBe("https://worker.example.com/auth/signin/github")
+    const refused = await call(app, "https://worker.example.com/api/me", { headers: { accept: "application/json" } }, env)
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toEqual({ error: "Unauthorized" })
+  })
+
+  it("the repository README's Hono quick start is this README's", () => {
+    expect(example(rootReadme, "hono-install")).toBe(example(readme, "install"))
+    expect(example(rootReadme, "hono-quick-start")).toBe(example(readme, "quick-start"))
+  })
+})
