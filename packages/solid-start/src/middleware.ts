@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { setCookieLines } from "@sesame/core/integration"
+import { protectedPaths, setCookieLines, type ProtectedPaths } from "@sesame/core/integration"
 import type { SolidAuthOptions } from "./config.js"
 import { coreConfig } from "./config.js"
 import type { RequestEventLike } from "./event.js"
@@ -33,7 +33,7 @@ export interface ProtectOptions {
    * `/account` and `/account/settings`, not `/accounts`); or a predicate over the request's path.
    * The auth routes under the prefix are never protected.
    */
-  protect: readonly string[] | ((pathname: string) => boolean)
+  protect: ProtectedPaths
   /**
    * Where a visitor without a session (or without a user) is redirected. By default the sign-in
    * page (`pages.signIn`, else the built-in `<prefix>/signin`) with `callbackUrl` set to the page
@@ -65,7 +65,7 @@ export type AuthMiddleware = (event: RequestEventLike) => Promise<Response | und
 export function authMiddleware(options: SolidAuthOptions, { protect, redirectTo }: ProtectOptions): AuthMiddleware {
   const core = coreConfig(options, "authMiddleware")
   const target = guardTarget(options, core.prefix, redirectTo, "authMiddleware")
-  const listed = protectedPaths(protect)
+  const listed = protectedPaths(protect, "authMiddleware")
   const isProtected = (pathname: string) => !isUnderPrefix(pathname, core.prefix) && listed(pathname)
   if (isProtected(new URL(target.path, "http://localhost").pathname)) {
     throw new TypeError(`authMiddleware: the redirect target ${JSON.stringify(target.path)} is itself protected; signed-out visitors would be redirected forever.`)
@@ -82,17 +82,4 @@ export function authMiddleware(options: SolidAuthOptions, { protect, redirectTo 
     for (const line of setCookieLines(cookies)) redirect.headers.append("set-cookie", line)
     return redirect
   }
-}
-
-function protectedPaths(protect: ProtectOptions["protect"]): (pathname: string) => boolean {
-  if (typeof protect === "function") return protect
-  if (!Array.isArray(protect)) throw new TypeError("authMiddleware: `protect` must be an array of paths or a function of the path.")
-  const paths = protect.map((path: unknown) => {
-    if (typeof path !== "string" || !path.startsWith("/") || /[?#\s]/.test(path)) {
-      throw new TypeError(`authMiddleware: each protected path must be a path such as "/account"; got ${JSON.stringify(path)}.`)
-    }
-    // "/" protects everything; any other path is compared without its trailing slash.
-    return path.replace(/\/+$/, "")
-  })
-  return (pathname) => paths.some((path) => path === "" || isUnderPrefix(pathname, path))
 }

@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { provideRequestEvent } from "solid-js/web/storage"
 import type { SolidAuthConfig, SolidAuthHandlers } from "@sesame/solid-start"
+import { readmeExample } from "@sesame/testing"
 import { call, CookieJar, event, request } from "./helpers.js"
 
 const root = join(import.meta.dirname, "..", "..", "..")
@@ -18,15 +19,6 @@ const guide = join(root, "docs", "solid-start.md")
 const exampleApp = join(root, "examples", "solid-start", "src")
 const scratch = join(import.meta.dirname, ".scratch")
 
-/** The code block that follows `<!-- example: <name> ... -->` in the README. */
-function readmeExample(name: string): string {
-  const text = readFileSync(readme, "utf8")
-  const marker = text.indexOf(`<!-- example: ${name} `)
-  if (marker === -1) throw new Error(`no example "${name}" in the README`)
-  const match = /```(?:ts|tsx)\n([\s\S]*?)```/.exec(text.slice(marker))
-  if (!match) throw new Error(`example "${name}" has no code block`)
-  return match[1]!
-}
 
 /** The code block that follows `<!-- example: <name> (…) -->` in `file`, without a list item's indentation. */
 function markedBlock(file: string, name: string): string {
@@ -38,7 +30,7 @@ function markedBlock(file: string, name: string): string {
 /** Writes the example to the scratch folder (`~/lib/auth` → the extracted configuration) and imports it. */
 async function importExample<T>(name: string): Promise<T> {
   const file = join(scratch, `${name}.ts`)
-  writeFileSync(file, readmeExample(name).replaceAll('"~/lib/auth"', '"./auth-config.ts"'))
+  writeFileSync(file, readmeExample(readme, name).replaceAll('"~/lib/auth"', '"./auth-config.ts"'))
   return (await import(file)) as T
 }
 
@@ -106,7 +98,7 @@ export const authConfig: SolidAuthConfig = {
 `,
     )
     const file = join(scratch, "account.ts")
-    writeFileSync(file, readmeExample("account").replaceAll('"~/lib/auth"', '"./account-auth.ts"'))
+    writeFileSync(file, readmeExample(readme, "account").replaceAll('"~/lib/auth"', '"./account-auth.ts"'))
     const account = (await import(file)) as Record<"linkedAccounts" | "closeAccount" | "secondFactor" | "dangerZone", () => Promise<unknown>> & {
       newPassword(current: string, next: string): Promise<unknown>
     }
@@ -140,12 +132,12 @@ export const authConfig: SolidAuthConfig = {
   })
 
   it("the route and the account page are the guide's (which the newcomer test builds)", () => {
-    expect(readmeExample("route")).toBe(markedBlock(guide, "route"))
+    expect(readmeExample(readme, "route")).toBe(markedBlock(guide, "route"))
     expect(markedBlock(readme, "account-page")).toBe(markedBlock(guide, "account"))
   })
 
   it("middleware and client: the README shows the example app's files as they are", () => {
-    expect(readmeExample("middleware")).toBe(readFileSync(join(exampleApp, "middleware.ts"), "utf8"))
-    expect(readmeExample("client")).toBe(readFileSync(join(exampleApp, "components", "Nav.tsx"), "utf8"))
+    expect(readmeExample(readme, "middleware")).toBe(readFileSync(join(exampleApp, "middleware.ts"), "utf8"))
+    expect(readmeExample(readme, "client")).toBe(readFileSync(join(exampleApp, "components", "Nav.tsx"), "utf8"))
   })
 })

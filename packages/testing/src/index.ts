@@ -20,3 +20,4 @@ export {
   type SoftCredential,
 } from "./webauthn.js"
 export { freePort } from "./port.js"
+export { readmeExample } from "./readme.js"

@@ -1,0 +1,140 @@
+/**
+ * Protected routes, in both forms the spec asks for: `requireSession(event)`, which a `load`, a
+ * form action or a `+server.ts` handler calls, and `authorize({ protect })`, a hook for
+ * `sequence(handle, authorize(…))` that guards paths before SvelteKit renders anything (so also
+ * pages rendered only in the browser).
+ *
+ * Policy:
+ * 1. A visitor without a session (or a session without a user) is sent to the sign-in page with
+ *    the way back: the core's `<basePath>/signin?callbackUrl=<path>` (`signInPageUrl`), which
+ *    shows the built-in page or forwards to `pages.signIn`, so that decision stays in the core.
+ *    The way back is the path and query asked for, never a URL from a header; leading slashes
+ *    collapse (`//evil.example` comes back as `/evil.example`). The URL carries the app's origin
+ *    by the core's rule (`AUTH_URL`, a trusted `Host`, a loopback `Host`), else it is a path: a
+ *    forged `Host` is never written into it.
+ * 2. A client that asks for JSON and not a page (`fetch` with `Accept: application/json`, or
+ *    `X-Requested-With`; `wantsJson`) gets `401` with `{ "message": "Unauthorized" }`, SvelteKit's
+ *    error shape, instead of a redirect it could not use.
+ * 3. An explicit `redirectTo` is a path on this site fixed by the app, checked when the guard is
+ *    made or called, and used as it is.
+ * 4. The hook matches paths as SvelteKit routes them, after percent-decoding: `/%61dmin` is
+ *    `/admin`. A path that does not decode is treated as protected. The endpoints under the base
+ *    path are never guarded (they are how a visitor signs in): `handle`, which must run first,
+ *    answers them without going on to the next hook.
+ * 5. Redirects are `303`, which caches do not keep; the hook's also say `Cache-Control: private,
+ *    no-store`, since whether they apply depends on the visitor's cookies. The cookies of the
+ *    session read (a cleared cookie that was no good) go on the answer.
+ *
+ * @module
+ */
+import { protectedPaths, setCookieLines, signInPageUrl, wantsJson, type ProtectedPaths } from "@sesame/core/integration"
+import { error, json, redirect, type Handle, type RequestEvent } from "@sveltejs/kit"
+import { requestAuth, type RequestAuth } from "./session.js"
+import type { AuthenticatedSession } from "./types.js"
+
+/** Options of the guards. */
+export interface GuardOptions {
+  /**
+   * Where a visitor without a session is sent, as a path on this site (`/login`). By default the
+   * sign-in page with the way back (policy 1).
+   */
+  redirectTo?: string
+}
+
+/** Options of {@link authorize}. */
+export interface AuthorizeOptions extends GuardOptions {
+  /**
+   * The protected paths: each string covers that path and everything below it (`/admin` covers
+   * `/admin` and `/admin/users`, not `/administrator`), `/` the whole app; or a predicate over the
+   * decoded path. The endpoints under the base path are never protected (`handle` answers them).
+   */
+  protect: ProtectedPaths
+}
+
+const unauthorized = { message: "Unauthorized" }
+
+/** Throws a `TypeError` unless `path` is a path on this site (policy 3). */
+function checkPath(path: unknown, owner: string): asserts path is string {
+  if (typeof path !== "string" || !path.startsWith("/") || path.startsWith("//") || /[\\\s]/.test(path)) {
+    throw new TypeError(`${owner}: \`redirectTo\` must be a path on this site, such as "/login"; got ${JSON.stringify(path)}.`)
+  }
+}
+
+/** Where the guard sends `event`'s visitor (policy 1, 3); SvelteKit's `error(500)` when the configuration failed (logged by the hook). */
+function targetOf(state: RequestAuth, event: RequestEvent, redirectTo: string | undefined): string {
+  if (redirectTo !== undefined) return redirectTo
+  if (!state.prepared) error(500, "Sign-in is not available.")
+  return signInPageUrl(state.prepared.config, event.request, `${event.url.pathname}${event.url.search}`)
+}
+
+/**
+ * The server-side guard: the session when it has a user; otherwise SvelteKit's
+ * `redirect(303, <sign-in page>?callbackUrl=<this page>)` is thrown, or `error(401)` for a client
+ * that asks for JSON. Call it from a `load` (`+layout.server.ts` guards every page below it), a
+ * form action or a `+server.ts` handler.
+ *
+ * @example
+ * ```ts
+ * // src/routes/account/+layout.server.ts
+ * import { requireSession } from "@sesame/sveltekit"
+ *
+ * export const load = async (event) => ({ session: await requireSession(event) })
+ * ```
+ */
+export async function requireSession(event: RequestEvent, options: GuardOptions = {}): Promise<AuthenticatedSession> {
+  if (options.redirectTo !== undefined) checkPath(options.redirectTo, "requireSession")
+  const state = requestAuth(event, "requireSession")
+  const session = await event.locals.auth()
+  if (session?.user) return session as AuthenticatedSession
+  if (wantsJson(event.request.headers)) error(401, unauthorized)
+  redirect(303, targetOf(state, event, options.redirectTo))
+}
+
+/**
+ * The request-interceptor guard: a hook that answers requests for protected paths without a
+ * signed-in user with the redirect (or the `401` for JSON clients), before SvelteKit routes them.
+ * Put it after `handle` in `sequence`. Its options are checked at once: a bad path, or a
+ * `redirectTo` that is itself protected (every visit would redirect to itself), throws a
+ * `TypeError`.
+ *
+ * @example
+ * ```ts
+ * // src/hooks.server.ts
+ * import { sequence } from "@sveltejs/kit/hooks"
+ * import { authorize } from "@sesame/sveltekit"
+ * import { handle as auth } from "./auth"
+ *
+ * export const handle = sequence(auth, authorize({ protect: ["/admin"] }))
+ * ```
+ */
+export function authorize({ protect, redirectTo }: AuthorizeOptions): Handle {
+  const listed = protectedPaths(protect, "authorize")
+  if (redirectTo !== undefined) {
+    checkPath(redirectTo, "authorize")
+    if (listed(new URL(redirectTo, "http://localhost").pathname)) {
+      throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
+    }
+  }
+  return async ({ event, resolve }) => {
+    const state = requestAuth(event, "authorize")
+    const path = decodedPath(event.url.pathname)
+    if (path !== null && !listed(path)) return resolve(event)
+    const session = await event.locals.auth()
+    if (session?.user) return resolve(event)
+    const answer = wantsJson(event.request.headers)
+      ? json(unauthorized, { status: 401, headers: { "cache-control": "private, no-store" } })
+      : new Response(null, { status: 303, headers: { location: targetOf(state, event, redirectTo), "cache-control": "private, no-store" } })
+    // This answer skips SvelteKit's rendering, which is what adds `event.cookies` to a response.
+    for (const line of setCookieLines(state.cookies)) answer.headers.append("set-cookie", line)
+    return answer
+  }
+}
+
+/** The path as SvelteKit's router reads it (each `%XX` but `%25` decoded), or null when it does not decode (policy 4). */
+function decodedPath(pathname: string): string | null {
+  try {
+    return pathname.split("%25").map(decodeURI).join("%25")
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * `@sesame/sveltekit`: Sesame for SvelteKit 2.
+ *
+ * - `SvelteKitAuth(config)` → `{ handle, signIn, signOut }`: the hook that serves the endpoints
+ *   under `basePath` (`/auth`) and sets `event.locals.auth()`, and the form actions;
+ * - `requireSession(event, options?)`: the guard a `load`, a form action or a `+server.ts` calls;
+ * - `authorize({ protect, redirectTo? })`: the guard as a hook, for `sequence(handle, …)`.
+ *
+ * Importing it adds `auth: () => Promise<Session | null>` to `App.Locals`.
+ *
+ * @module
+ */
+export { SvelteKitAuth, type SvelteKitAuthResult } from "./handle.js"
+export { authorize, requireSession, type AuthorizeOptions, type GuardOptions } from "./guard.js"
+export type { Redirection, SignIn, SignOut } from "./actions.js"
+export { defaultBasePath } from "./config.js"
+export type { AuthenticatedSession, SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
+export type { Session, User } from "@sesame/core"
