@@ -38,7 +38,11 @@ export interface ApiTokenGrant extends IssuedApiToken {
  * the configuration cannot be used.
  */
 export async function getApiToken(request: RequestLike, config: AuthConfig): Promise<ApiTokenGrant | null> {
-  const response = await getFromCore(config, request, "token")
+  // The endpoint refuses what the browser says another site started; the app's own server asks
+  // here, whatever link brought the browser to the page it is rendering.
+  const headers = new Headers(request.headers)
+  headers.delete("sec-fetch-site")
+  const response = await getFromCore(config, { headers, url: request.url }, "token")
   if ((response.status ?? 200) !== 200) return null
   return { ...(response.body as IssuedApiToken), cookies: response.cookies ?? [] }
 }

@@ -42,7 +42,7 @@ async function browserSignIn(config: AuthConfig, jar: CookieJar, callbackUrl: st
   return send(config, "/auth/callback/credentials", { jar, form: { csrfToken: token, username: "alice", password: users.alice.password, callbackUrl } })
 }
 
-/** The whole browser part: authorize, sign in, authorize again; returns the code and the redirect. */
+/** The whole browser part: authorize, sign in, authorize again and confirm; returns the code and the redirect. */
 async function codeFor(config: AuthConfig, challenge: string, redirectUri = appUri): Promise<{ code: string; location: URL; jar: CookieJar }> {
   const jar = new CookieJar()
   const path = authorizePath({ redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state: "s-123" })
@@ -53,7 +53,15 @@ async function codeFor(config: AuthConfig, challenge: string, redirectUri = appU
   expect(signIn.searchParams.get("callbackUrl")).toBe(path)
   const signedIn = await browserSignIn(config, jar, path)
   expect(signedIn.headers.get("location")).toBe(`${origin}${path}`)
-  const back = await send(config, path, { jar })
+  // Signed in, the page asks the user to confirm, naming the account and the app's address.
+  const page = await send(config, path, { jar })
+  expect(page.status).toBe(200)
+  expect(page.headers.get("location")).toBeNull()
+  const html = await page.text()
+  expect(html).toContain("alice@example.com")
+  expect(html).toContain(redirectUri.replace(/&/g, "&amp;"))
+  const form = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [name!, value!.replace(/&amp;/g, "&")]))
+  const back = await send(config, "/auth/native/authorize", { jar, form })
   expect(back.status).toBe(302)
   const location = new URL(back.headers.get("location")!)
   return { code: location.searchParams.get("code")!, location, jar }
@@ -126,6 +134,16 @@ describe("native app sign-in", () => {
       const response = await send(config, authorizePath({ redirect_uri: appUri, ...params }))
       expect(response.status).toBe(400)
     }
+  })
+
+  it("lets the user cancel: the app hears access_denied with its state", async () => {
+    const config = nativeConfig()
+    const jar = new CookieJar()
+    await browserSignIn(config, jar, "/")
+    const html = await (await send(config, authorizePath({ redirect_uri: appUri, code_challenge: pkce().challenge, code_challenge_method: "S256", state: "s-9" }), { jar })).text()
+    const cancel = new URL(/<a href="([^"]+)">Cancel<\/a>/.exec(html)![1]!.replace(/&amp;/g, "&"))
+    expect(`${cancel.protocol}${cancel.pathname}`).toBe(appUri)
+    expect(Object.fromEntries(cancel.searchParams)).toEqual({ error: "access_denied", state: "s-9", iss: `${origin}/auth` })
   })
 
   it("refuses the code without its verifier, and still honours it with the verifier", async () => {

@@ -62,7 +62,7 @@ import {
   submitReauthenticate,
   submitSetup,
 } from "./two-factor.js"
-import { authorizeNativeApp, exchangeNativeCode } from "../native/flow.js"
+import { confirmNativeAuthorize, exchangeNativeCode, showNativeAuthorize } from "../native/flow.js"
 import { apiToken, jwks } from "./tokens.js"
 import { showVerifyRequest } from "./verify-request.js"
 import { webauthnOptions, webauthnScript } from "./webauthn.js"
@@ -104,7 +104,8 @@ const routes: Readonly<Record<string, Route>> = {
   "GET webauthn-script": route({ run: webauthnScript }),
   "GET token": route({ run: apiToken }),
   "GET jwks": route({ run: jwks }),
-  "GET native/authorize": route({ run: authorizeNativeApp }),
+  "GET native/authorize": route({ run: showNativeAuthorize }),
+  "POST native/authorize": route({ csrf: true, run: confirmNativeAuthorize }),
   "POST native/token": route({ run: exchangeNativeCode }),
   "POST session": route({ csrf: true, run: updateSession }),
   "POST signin": route({ run: backToSignInPage }),
@@ -162,8 +163,8 @@ export async function dispatch(ctx: RequestContext): Promise<InternalResponse> {
     const kinds = row.provider.kinds ?? allKinds
     if (provider && !kinds.includes(provider.type)) throw new BadRequest(`Provider "${provider.id}" does not serve the ${ctx.action} endpoint.`)
   }
-  // A bearer session's request carries its token in a header no other site can make a browser
-  // send, so it needs no CSRF token (http/bearer.ts).
+  // A bearer session's request (a read or an end of the session: http/bearer.ts) carries its token
+  // in a header no other site can make a browser send, so it needs no CSRF token.
   if (has(row.csrf, provider) && !config.skipCSRFCheck && !ctx.bearer && !(await ctx.csrf()).verified) {
     throw new MissingCSRF("The CSRF token is missing or does not match.")
   }

@@ -8,6 +8,11 @@
  * Policy:
  * - Only with `nativeApps` configured: otherwise the header is ignored, so an app that uses
  *   `Authorization` for something else keeps working.
+ * - Only for what reads or ends the session: `GET`/`POST session` (and the server functions, which
+ *   read it the same way), `GET token`, `POST signout`. Every other endpoint (a sign-in, a second
+ *   factor, native-app authorization) sees no session in a bearer token: a sign-in made with one
+ *   would replace the app's session with a cookie it never keeps, and the CSRF exemption below
+ *   must not reach a form the browser posts.
  * - A session cookie wins over a bearer token: a browser is never signed in by a header that a
  *   script of the page could add.
  * - A bearer request needs no CSRF token: no other site can make a browser send the header (a
@@ -17,6 +22,10 @@
  */
 import { ParsedCookies, type ResponseCookie } from "./cookies.js"
 import type { HeaderReader } from "./incoming.js"
+import type { Action } from "./request.js"
+
+/** The endpoints a bearer token is a session for (see the module's policy). */
+const bearerActions: ReadonlySet<Action> = new Set<Action>(["session", "token", "signout"])
 
 /** A session token is at most this long (`session/token.ts`); anything longer is no token. */
 const maxTokenLength = 512
@@ -30,11 +39,12 @@ export function bearerToken(headers: HeaderReader): string | undefined {
 }
 
 /**
- * The request's cookies with the bearer token as its session cookie, when there is no session
- * cookie and bearer sessions are on; null when the request is not a bearer request.
+ * The request's cookies with the bearer token as its session cookie, when bearer sessions are on,
+ * `action` is one they serve and there is no session cookie; null when the request is not a bearer
+ * request.
  */
-export function bearerCookies(enabled: boolean, headers: HeaderReader, cookies: ParsedCookies, sessionCookie: string): ParsedCookies | null {
-  if (!enabled || cookies.has(sessionCookie)) return null
+export function bearerCookies(enabled: boolean, action: Action, headers: HeaderReader, cookies: ParsedCookies, sessionCookie: string): ParsedCookies | null {
+  if (!enabled || !bearerActions.has(action) || cookies.has(sessionCookie)) return null
   const token = bearerToken(headers)
   if (token === undefined) return null
   const result = new ParsedCookies(cookies)

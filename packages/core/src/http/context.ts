@@ -176,7 +176,7 @@ class RequestContext {
     this.body = input.body
     this.secure = config.useSecureCookies ?? origin.startsWith("https:")
     this.cookieOptions = config.cookies(this.secure)
-    const fromBearer = bearerCookies(config.nativeApps !== undefined, incoming.headers, input.cookies, this.cookieOptions.sessionToken.name)
+    const fromBearer = bearerCookies(config.nativeApps !== undefined, input.action, incoming.headers, input.cookies, this.cookieOptions.sessionToken.name)
     this.cookies = fromBearer ?? input.cookies
     this.bearer = fromBearer !== null
     this.returnRedirect = !!incoming.headers.get("x-auth-return-redirect")

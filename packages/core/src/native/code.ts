@@ -22,6 +22,8 @@ export interface NativeCode {
   /** The code's random id: its single use is recorded under it. (Not `jti`, which `encode` sets itself.) */
   codeId: string
   userId: string
+  /** The browser's session the code came from (its token's hash): it must still be live at the exchange. */
+  sessionHash: string
   redirectUri: string
   /** The PKCE challenge (S256). */
   challenge: string
@@ -45,7 +47,7 @@ export async function openCode(secrets: readonly string[], code: string): Promis
   if (code.length > 4096) return null
   for (const secret of secrets) {
     const opened = await decode<NativeCode>({ token: code, secret, salt })
-    if (opened && typeof opened.codeId === "string" && typeof opened.userId === "string" && typeof opened.challenge === "string" && typeof opened.redirectUri === "string") {
+    if (opened && typeof opened.codeId === "string" && typeof opened.userId === "string" && typeof opened.sessionHash === "string" && typeof opened.challenge === "string" && typeof opened.redirectUri === "string") {
       return opened
     }
   }

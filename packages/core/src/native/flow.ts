@@ -4,13 +4,17 @@
  * 1. `GET native/authorize?redirect_uri&code_challenge&code_challenge_method=S256[&state]`, opened by
  *    the app in the system browser. A redirect URI that is not configured is refused with a `400`,
  *    never followed. Without a session, the browser goes to the sign-in page and comes back here.
- *    With one (from its cookie, never from a bearer token), the browser is sent to the redirect URI
- *    with `code`, `state` and `iss` (RFC 9207, so that an app talking to several servers knows
- *    which answered).
+ *    With one (the browser's own cookie, live), a page asks the user to confirm: RFC 8252 §8.6
+ *    warns against authorizing a client that cannot prove who it is without asking, and here any
+ *    page or program on the device could open the URL. Only the confirmation's `POST` (CSRF token
+ *    and same-origin checked by the dispatcher) makes a code, and the browser is sent to the
+ *    redirect URI with `code`, `state` and `iss` (RFC 9207, so that an app talking to several
+ *    servers knows which answered); "Cancel" sends it there with `error=access_denied`.
  * 2. `POST native/token` (`code`, `code_verifier`, `redirect_uri`), from the app. The code must open,
  *    be unexpired, name this redirect URI, match the verifier (S256, compared in constant time) and
  *    not have been used: each failure is the same `400 invalid_grant`, and the code's single use is
- *    spent only once the verifier matched. The answer is a new database session for the user, as
+ *    spent only once the verifier matched; the browser's session it came from must still be live (a
+ *    sign-out in between takes it back). The answer is a new database session for the user, as
  *    `{ sessionToken, tokenType: "Bearer", expiresAt }`: a continuation of the browser's sign-in
  *    (its start is the browser's), so it is no fresher, and lives no longer, than the sign-in it
  *    came from.
@@ -24,8 +28,11 @@ import { timingSafeEqual } from "../crypto/timing.js"
 import { BadRequest } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
+import { translatorFor } from "../pages/where.js"
+import { nativeAppPage } from "../pages/native-app.js"
 import { storeSession } from "../session/database.js"
-import { signedInUserId } from "../session/index.js"
+import { storedSessionLive, storedStart } from "../session/lifetime.js"
+import { hashSessionToken, maxSessionTokenLength } from "../session/token.js"
 import { codeIdentifier, codePurpose, openCode, sealCode } from "./code.js"
 import { allowedRedirectUri, type ResolvedNativeApps } from "./settings.js"
 
@@ -39,33 +46,85 @@ function settingsOf(ctx: RequestContext): ResolvedNativeApps {
   return settings
 }
 
-export async function authorizeNativeApp(ctx: RequestContext): Promise<InternalResponse> {
-  const settings = settingsOf(ctx)
-  const { redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: method, state } = ctx.query
+/** The authorization request's parameters, from the query (GET) or the confirmation form (POST), checked. */
+function authorizationRequest(ctx: RequestContext, settings: ResolvedNativeApps): { redirectUri: string; challenge: string; state: string | undefined } {
+  const source = ctx.method === "POST" ? ctx.body : ctx.query
+  const field = (name: string) => (typeof source[name] === "string" ? (source[name] as string) : undefined)
+  const redirectUri = field("redirect_uri")
+  const challenge = field("code_challenge")
+  const state = field("state")
   if (!allowedRedirectUri(settings, redirectUri)) throw new BadRequest("The redirect_uri is not one of the configured nativeApps.redirectUris.")
-  if (method !== "S256" || !challenge || !challengeShape.test(challenge)) {
+  if (field("code_challenge_method") !== "S256" || !challenge || !challengeShape.test(challenge)) {
     throw new BadRequest("A code_challenge (S256: 43 base64url characters) and code_challenge_method=S256 are required.")
   }
   if (state !== undefined && state.length > 512) throw new BadRequest("The state is too long.")
-  const userId = ctx.bearer ? null : await signedInUserId(ctx)
-  if (!userId) {
+  return { redirectUri, challenge, state }
+}
+
+/** `redirectUri` with the answer's parameters, and `iss` (RFC 9207). */
+function answerUrl(ctx: RequestContext, redirectUri: string, params: Record<string, string | undefined>): string {
+  const target = new URL(redirectUri)
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) target.searchParams.set(name, value)
+  target.searchParams.set("iss", ctx.authUrl)
+  return target.href
+}
+
+/** `GET native/authorize`: the sign-in page without a session, else the confirmation page. */
+export async function showNativeAuthorize(ctx: RequestContext): Promise<InternalResponse> {
+  const settings = settingsOf(ctx)
+  const { redirectUri, challenge, state } = authorizationRequest(ctx, settings)
+  const signedIn = await signedInSession(ctx, settings)
+  if (!signedIn) {
     const signIn = new URL(`${ctx.authUrl}/signin`)
     signIn.searchParams.set("callbackUrl", `${ctx.url.pathname}${ctx.url.search}`)
     return { redirect: signIn.href, headers: { ...noStore }, cookies: ctx.setCookies }
   }
-  const strategy = ctx.config.sessionStrategy
-  const signedInAt = await strategy.signedInAt(ctx)
+  const { token } = await ctx.csrf()
+  const fields = { redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", ...(state === undefined ? {} : { state }) }
+  const response = nativeAppPage(
+    {
+      action: `${ctx.authUrl}/native/authorize`,
+      csrfToken: token,
+      account: signedIn.user.email || signedIn.user.name || signedIn.user.id,
+      target: redirectUri,
+      fields,
+      cancelUrl: answerUrl(ctx, redirectUri, { error: "access_denied", state }),
+      theme: ctx.config.theme,
+    },
+    translatorFor(ctx),
+  )
+  return { ...response, headers: { ...response.headers, ...noStore }, cookies: ctx.setCookies }
+}
+
+/** `POST native/authorize` (CSRF and same-origin checked by the dispatcher): the code, to the app. */
+export async function confirmNativeAuthorize(ctx: RequestContext): Promise<InternalResponse> {
+  const settings = settingsOf(ctx)
+  const { redirectUri, challenge, state } = authorizationRequest(ctx, settings)
+  const signedIn = await signedInSession(ctx, settings)
+  if (!signedIn) throw new BadRequest("Sign in first.", 403)
   const code = await sealCode(settings.adapter, ctx.config.secrets, {
-    userId,
+    userId: signedIn.user.id,
+    sessionHash: signedIn.hash,
     redirectUri,
     challenge,
-    ...(signedInAt === undefined ? {} : { signedInAt }),
+    ...(signedIn.startedAt === undefined ? {} : { signedInAt: signedIn.startedAt }),
   })
-  const target = new URL(redirectUri)
-  target.searchParams.set("code", code)
-  if (state !== undefined) target.searchParams.set("state", state)
-  target.searchParams.set("iss", ctx.authUrl)
-  return { redirect: target.href, headers: { ...noStore }, cookies: ctx.setCookies }
+  return { redirect: answerUrl(ctx, redirectUri, { code, state }), headers: { ...noStore }, cookies: ctx.setCookies }
+}
+
+/**
+ * The browser's own session (its cookie, never a bearer token: `http/bearer.ts` applies to reads
+ * only), live, with its user, hash and start; null without one. A cookie sent twice (one planted
+ * by a sibling subdomain) counts as none.
+ */
+async function signedInSession(ctx: RequestContext, settings: ResolvedNativeApps) {
+  const { name } = ctx.cookieOptions.sessionToken
+  const token = ctx.cookies.get(name)
+  if (!token || ctx.cookies.repeated.has(name) || token.length > maxSessionTokenLength) return null
+  const hash = await hashSessionToken(token)
+  const found = await settings.adapter.getSessionAndUser(hash)
+  if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
+  return { user: found.user, hash, startedAt: storedStart(found.session) }
 }
 
 function invalidGrant(message: string): BadRequest {
@@ -87,9 +146,13 @@ export async function exchangeNativeCode(ctx: RequestContext): Promise<InternalR
   if (!timingSafeEqual(computed, opened.challenge)) throw invalidGrant("The code is not valid.")
   const used = await useOneTime(settings.adapter, codeIdentifier, codePurpose, opened.codeId, ctx.config.secrets)
   if (!used || !stillValid(used)) throw invalidGrant("The code is not valid.")
-  const user = await settings.adapter.getUser(opened.userId)
-  if (!user) throw invalidGrant("The code is not valid.")
-  const session = await storeSession(ctx, settings.adapter, user.id, { startedAt: opened.signedInAt })
+  // The browser's session it came from must still be live: a sign-out or revocation in the code's
+  // two minutes takes it back.
+  const browser = await settings.adapter.getSessionAndUser(opened.sessionHash)
+  if (!browser || browser.user.id !== opened.userId || !storedSessionLive(ctx.config.session, browser.session, Date.now())) {
+    throw invalidGrant("The code is not valid.")
+  }
+  const session = await storeSession(ctx, settings.adapter, opened.userId, { startedAt: opened.signedInAt ?? null })
   return {
     status: 200,
     body: { sessionToken: session.token, tokenType: "Bearer", expiresAt: session.expires.toISOString() },

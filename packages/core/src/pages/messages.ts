@@ -51,6 +51,13 @@ export interface Messages {
   "signin.password.signup": string
   /** Shown on the sign-in page after a password was reset. */
   "signin.notice.PasswordReset": string
+  "native.heading": string
+  /** `{account}`: the signed-in user's email address or name. */
+  "native.confirm": string
+  /** `{target}`: where the app receives the sign-in (its redirect URI). */
+  "native.target": string
+  "native.button": string
+  "native.cancel": string
   "signout.heading": string
   "signout.confirm": string
   "signout.button": string

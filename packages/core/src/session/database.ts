@@ -63,14 +63,15 @@ export interface StoredSession {
 
 /**
  * Stores a new session for `userId`. `startedAt`: when the sign-in it continues happened (a native
- * app's session carries on the browser's, so its lifetime and freshness are the browser's), now by
- * default.
+ * app's session carries on the browser's, so its lifetime and freshness are the browser's); null
+ * when that is not known (the browser's session has no `createdAt`), which the new one keeps:
+ * unknown, never now. Now by default.
  */
 export async function storeSession(
   ctx: RequestContext,
   adapter: CheckedAdapter,
   userId: string,
-  { factors, startedAt }: { factors?: AuthFactor[] | undefined; startedAt?: number | undefined } = {},
+  { factors, startedAt }: { factors?: AuthFactor[] | undefined; startedAt?: number | null | undefined } = {},
 ): Promise<StoredSession> {
   const { config } = ctx
   const token = config.session.generateSessionToken()
@@ -78,10 +79,10 @@ export async function storeSession(
     throw new SessionTokenError("`session.generateSessionToken` must return a non-empty string of at most 512 characters.")
   }
   const now = Date.now()
-  const start = startedAt ?? now
-  const expires = cappedExpiry(now, config.session.maxAge, absoluteEnd(config.session, start))
+  const start = startedAt === undefined ? now : startedAt
+  const expires = cappedExpiry(now, config.session.maxAge, absoluteEnd(config.session, start ?? undefined))
   const metadata = tracksMetadata(adapter)
-    ? { createdAt: new Date(start), lastUsedAt: new Date(now), userAgent: ctx.headers.get("user-agent")?.slice(0, 512) ?? null }
+    ? { createdAt: start === null ? null : new Date(start), lastUsedAt: new Date(now), userAgent: ctx.headers.get("user-agent")?.slice(0, 512) ?? null }
     : {}
   const hash = await hashSessionToken(token)
   await adapter.createSession({ sessionToken: hash, userId, expires, ...metadata, ...factorsOf(adapter, factors) })

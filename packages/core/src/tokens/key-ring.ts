@@ -13,6 +13,10 @@
  * - Several instances share the keys through the adapter. Two that rotate at once both store a
  *   key; both keys are published, and every instance picks the same one to sign with (the newest
  *   published long enough), so nothing breaks.
+ * - Only the keys the app's secrets open, whose public half is the private key's, are the app's: a
+ *   row another deployment (its own secret) or an intruder wrote to the table is never published,
+ *   never signs and never retires the app's key. Replacing the secret outright (rather than putting
+ *   a new one first) thus withdraws every key with it, as it ends every session.
  *
  * Keys given in configuration (`apiTokens.keys`) are used as they are: the first signs, all are
  * published; rotating them is the app's deployment.
@@ -123,9 +127,19 @@ export function generatedKeyRing(store: SigningKeyStore, options: GeneratedKeyOp
   return new GeneratedKeyRing(store, options)
 }
 
+/** A stored key this instance made or can use: its secret opens it, and its halves belong together. */
+interface OwnKey {
+  readonly stored: AdapterSigningKey
+  readonly key: CryptoKey
+  readonly createdAt: number
+}
+
+/** JWK members that say which public key a JWK is (or holds the private half of). */
+const publicMembers = ["kty", "crv", "x", "y", "n", "e"] as const
+
 class GeneratedKeyRing implements KeyRing {
-  #list: { keys: AdapterSigningKey[]; readAt: number } | undefined
-  #reading: Promise<AdapterSigningKey[]> | undefined
+  #list: { keys: OwnKey[]; readAt: number } | undefined
+  #reading: Promise<OwnKey[]> | undefined
   #rotating: Promise<void> | undefined
   readonly #opened = new Map<string, Promise<CryptoKey | null>>()
 
@@ -134,14 +148,24 @@ class GeneratedKeyRing implements KeyRing {
     readonly options: GeneratedKeyOptions,
   ) {}
 
-  /** The stored keys, newest first; read again once the list is a minute old, or when `fresh`. */
-  async #keys(fresh = false): Promise<AdapterSigningKey[]> {
+  /**
+   * This instance's keys, newest first; read again once the list is a minute old, or when `fresh`.
+   * A stored row that none of the secrets opens, or whose public key is not the private key's, is
+   * not ours: it is never published, never signs, and never counts as a successor (another
+   * deployment with its own secret on the same database, or a row someone wrote to the table).
+   */
+  async #keys(fresh = false): Promise<OwnKey[]> {
     const now = Date.now()
     const list = this.#list
     if (!fresh && list && now >= list.readAt && now - list.readAt < listAge) return list.keys
     this.#reading ??= (async () => {
       try {
-        const keys = [...(await this.store.listSigningKeys())].sort(newestFirst)
+        const stored = await this.store.listSigningKeys()
+        const opened = await Promise.all(stored.map(async (row) => ({ row, key: await this.#open(row) })))
+        const keys = opened
+          .filter((entry): entry is { row: AdapterSigningKey; key: CryptoKey } => entry.key !== null)
+          .map(({ row, key }) => ({ stored: row, key, createdAt: new Date(row.createdAt).getTime() }))
+          .sort(newestFirst)
         this.#list = { keys, readAt: Date.now() }
         return keys
       } finally {
@@ -152,22 +176,22 @@ class GeneratedKeyRing implements KeyRing {
   }
 
   /** When `key` stops being needed: its successor signs from `lead` after it was made, and tokens live `maxAge`. */
-  #retiredAt(key: AdapterSigningKey, keys: readonly AdapterSigningKey[]): number {
-    const successor = keys.filter((other) => other.createdAt.getTime() > key.createdAt.getTime()).sort(newestFirst).at(-1)
-    return successor ? successor.createdAt.getTime() + lead + this.options.maxAge * 1000 + skew : Number.POSITIVE_INFINITY
+  #retiredAt(key: OwnKey, keys: readonly OwnKey[]): number {
+    const successor = keys.filter((other) => other.createdAt > key.createdAt).sort(newestFirst).at(-1)
+    return successor ? successor.createdAt + lead + this.options.maxAge * 1000 + skew : Number.POSITIVE_INFINITY
   }
 
-  #dueForRotation(keys: readonly AdapterSigningKey[]): boolean {
+  #dueForRotation(keys: readonly OwnKey[]): boolean {
     const newest = keys[0]
-    return !newest || Date.now() - newest.createdAt.getTime() >= Math.max(0, this.options.rotationAge * 1000 - lead)
+    return !newest || Date.now() - newest.createdAt >= this.options.rotationAge * 1000 - lead
   }
 
   /** Makes the next key (once per instance at a time, and not when another instance just did), and deletes retired ones. */
-  #rotate(force = false): Promise<void> {
+  #rotate(): Promise<void> {
     this.#rotating ??= (async () => {
       try {
         const keys = await this.#keys(true)
-        if (!force && !this.#dueForRotation(keys)) return
+        if (!this.#dueForRotation(keys)) return
         const { algorithm, secrets } = this.options
         const pair = await generateKeyPair(algorithm, { extractable: true, ...(algorithm === "RS256" ? { modulusLength: 2048 } : {}) })
         const id = randomToken(16)
@@ -180,8 +204,8 @@ class GeneratedKeyRing implements KeyRing {
         }
         await this.store.createSigningKey(made)
         this.#opened.set(id, Promise.resolve(pair.privateKey))
-        const all = [made, ...keys]
-        for (const key of keys) if (Date.now() >= this.#retiredAt(key, all)) await this.store.deleteSigningKey(key.id)
+        const all = [{ stored: made, key: pair.privateKey, createdAt: made.createdAt.getTime() }, ...keys]
+        for (const key of keys) if (Date.now() >= this.#retiredAt(key, all)) await this.store.deleteSigningKey(key.stored.id)
         await this.#keys(true)
       } finally {
         this.#rotating = undefined
@@ -190,27 +214,19 @@ class GeneratedKeyRing implements KeyRing {
     return this.#rotating
   }
 
-  /** The private key of `stored`, or null when no secret opens it (the secret was replaced). */
+  /** The private key of `stored`, or null when it is not ours (see {@link GeneratedKeyRing.#keys}). */
   #open(stored: AdapterSigningKey): Promise<CryptoKey | null> {
     let opened = this.#opened.get(stored.id)
     if (!opened) {
-      opened = openPrivateKey(this.options.secrets, stored.privateKey).then((jwk) => (jwk ? importPrivate(jwk, stored.algorithm) : null))
+      opened = (async () => {
+        if (!algorithms.includes(stored.algorithm as ApiTokenAlgorithm)) return null
+        const jwk = await openPrivateKey(this.options.secrets, stored.privateKey)
+        if (!jwk || !samePublicKey(jwk, stored.publicKey)) return null
+        return importPrivate(jwk, stored.algorithm).catch(() => null)
+      })()
       this.#opened.set(stored.id, opened)
     }
     return opened
-  }
-
-  async #usable(keys: readonly AdapterSigningKey[]): Promise<SigningKey | null> {
-    const now = Date.now()
-    // The newest key published for the lead; else (the first key) the newest there is.
-    for (const candidates of [keys.filter((key) => now - key.createdAt.getTime() >= lead), keys]) {
-      for (const stored of candidates) {
-        if (!algorithms.includes(stored.algorithm as ApiTokenAlgorithm)) continue
-        const key = await this.#open(stored)
-        if (key) return { kid: stored.id, alg: stored.algorithm as ApiTokenAlgorithm, key }
-      }
-    }
-    return null
   }
 
   async signing(): Promise<SigningKey> {
@@ -219,13 +235,11 @@ class GeneratedKeyRing implements KeyRing {
       await this.#rotate()
       keys = await this.#keys()
     }
-    const usable = await this.#usable(keys)
-    if (usable) return usable
-    // Stored keys that no configured secret opens: the secret was replaced. A new key takes over.
-    await this.#rotate(true)
-    const made = await this.#usable(await this.#keys())
-    if (!made) throw new AuthError("No signing key for API tokens could be made or opened.")
-    return made
+    const now = Date.now()
+    // The newest key published for the lead; else (the first key) the newest there is.
+    const signer = keys.find((key) => now - key.createdAt >= lead) ?? keys[0]
+    if (!signer) throw new AuthError("No signing key for API tokens could be made.")
+    return { kid: signer.stored.id, alg: signer.stored.algorithm as ApiTokenAlgorithm, key: signer.key }
   }
 
   async published(): Promise<JWK[]> {
@@ -233,18 +247,21 @@ class GeneratedKeyRing implements KeyRing {
     // Another instance (or another copy of this configuration) may have made the first key since.
     if (keys.length === 0) keys = await this.#keys(true)
     const now = Date.now()
-    const live = keys.filter((key) => now < this.#retiredAt(key, keys))
-    return live.flatMap((key) => {
-      try {
-        const jwk = JSON.parse(key.publicKey) as JWK
-        return [publicJwk(jwk, key.id, key.algorithm)]
-      } catch {
-        return []
-      }
-    })
+    return keys.filter((key) => now < this.#retiredAt(key, keys)).map((key) => publicJwk(JSON.parse(key.stored.publicKey) as JWK, key.stored.id, key.stored.algorithm))
   }
 }
 
-function newestFirst(a: AdapterSigningKey, b: AdapterSigningKey): number {
-  return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+/** Whether the stored public key (JSON text) is the public half of the private `jwk`. */
+function samePublicKey(jwk: JWK, publicKey: string): boolean {
+  let stored: JWK
+  try {
+    stored = JSON.parse(publicKey) as JWK
+  } catch {
+    return false
+  }
+  return publicMembers.every((name) => stored[name] === jwk[name])
+}
+
+function newestFirst(a: OwnKey, b: OwnKey): number {
+  return b.createdAt - a.createdAt || (a.stored.id < b.stored.id ? -1 : a.stored.id > b.stored.id ? 1 : 0)
 }

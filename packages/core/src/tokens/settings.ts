@@ -16,6 +16,9 @@ import { algorithms, configuredKeyRing, configuredKeysProblem, generatedKeyRing,
 /** The adapter methods that store generated signing keys. */
 export const signingKeyMethods: readonly AdapterMethod[] = ["listSigningKeys", "createSigningKey", "deleteSigningKey"]
 
+/** The shortest `rotationAge`: an hour, well over the lead a new key is published before it signs. */
+const minimumRotationAge = 60 * 60
+
 export interface ResolvedApiTokens {
   readonly audience: string | string[]
   /** Undefined: the app's URL up to the base path, per request. */
@@ -50,6 +53,10 @@ export function resolveApiTokens(options: ApiTokenOptions, rawAdapter: Adapter |
   if (options.claims !== undefined && typeof options.claims !== "function") throw new TypeError("`apiTokens.claims` must be a function.")
   const maxAge = positiveSeconds("maxAge", options.maxAge ?? defaultApiTokenMaxAge)
   const rotationAge = positiveSeconds("rotationAge", options.rotationAge ?? defaultSigningKeyRotationAge)
+  // A key must sign for a while before the next is due, or every token request would make a key.
+  if (rotationAge < minimumRotationAge || rotationAge <= maxAge) {
+    throw new TypeError(`\`apiTokens.rotationAge\` must be at least an hour and longer than \`apiTokens.maxAge\`; got ${rotationAge}.`)
+  }
   const algorithm: ApiTokenAlgorithm = options.algorithm ?? defaultApiTokenAlgorithm
   if (!algorithms.includes(algorithm)) throw new TypeError(`\`apiTokens.algorithm\` must be "EdDSA", "ES256" or "RS256"; got ${String(algorithm)}.`)
   const base = { audience, issuer: options.issuer, maxAge, claims: options.claims }

@@ -1,6 +1,6 @@
 /**
- * The two-factor pages in the states a visitor meets them, for the unit tests and the browser
- * tests: each case renders through the page functions themselves (the same layout `Auth()` uses),
+ * The two-factor pages in the states a visitor meets them (and the native-app confirmation, a page
+ * of the same kind), for the unit tests and the browser tests: each case renders through the page functions themselves (the same layout `Auth()` uses),
  * with a CSRF-shaped token, forms posting below `<origin>/two-factor-fixture/post/`, and the
  * request's language. `renderTwoFactorFixture` serves them as `/two-factor-fixture/<case>`.
  */
@@ -8,6 +8,7 @@ import { defaultTheme } from "../../src/config/defaults.js"
 import { toResponse, type InternalResponse } from "../../src/http/response.js"
 import { translatorForRequest, type Translator } from "../../src/pages/i18n.js"
 import type { MessageKey } from "../../src/pages/messages.js"
+import { nativeAppPage } from "../../src/pages/native-app.js"
 import { challengePage, reauthenticatePage, recoveryCodesPage, setupPage, type ChallengePageParams } from "../../src/pages/two-factor.js"
 
 export const fixtureCsrf = "f".repeat(64)
@@ -173,6 +174,25 @@ export const twoFactorCases: readonly TwoFactorCase[] = [
     render: (o, t) =>
       reauthenticatePage(
         { action: post(o, "reauthenticate"), csrfToken: fixtureCsrf, callbackUrl: `${o}/account/delete`, error: "InvalidCode", signInUrl: `${o}/auth/signin`, theme: defaultTheme },
+        t,
+      ),
+  },
+  // Not a two-factor page, but one of the same kind (a signed-in user confirms with one form), so
+  // it is checked with them: the native-app confirmation (`GET native/authorize`).
+  {
+    name: "native-app",
+    headingKey: "native.heading",
+    render: (o, t) =>
+      nativeAppPage(
+        {
+          action: post(o, "native-authorize"),
+          csrfToken: fixtureCsrf,
+          account: "ada@example.com",
+          target: "com.example.app:/oauth/callback",
+          fields: { redirect_uri: "com.example.app:/oauth/callback", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256", state: "s-1" },
+          cancelUrl: `com.example.app:/oauth/callback?error=access_denied&state=s-1&iss=${encodeURIComponent(`${o}/auth`)}`,
+          theme: defaultTheme,
+        },
         t,
       ),
   },
