@@ -5,9 +5,14 @@
  *
  * Two-factor sign-in needs no switch: it is on because the SQLite adapter stores second factors.
  * Users turn it on themselves, on the settings page the home page links to.
+ *
+ * API tokens are on (`apiTokens`): a signed-in user gets a short-lived JWT for the demo's API
+ * (lib/api.ts), signed with a key that Sesame generates and keeps in the SQLite file, and
+ * published at /api/auth/jwks.
  */
 import type { AuthConfig } from "@sesame/core"
 import Sesame from "@sesame/next"
+import { apiAudience } from "./lib/api"
 import { providers } from "./lib/providers"
 import { adapter } from "./lib/store"
 
@@ -22,6 +27,7 @@ const config: AuthConfig = {
   // "Remember this device" for 30 days, so that the demo shows the checkbox on the challenge page.
   twoFactor: { rememberDevice: 30 * 24 * 60 * 60 },
   theme: { brandColor: "#0b5e5a" },
+  apiTokens: { audience: apiAudience },
   debug: process.env.SESAME_DEBUG === "1",
 }
 
@@ -43,4 +49,6 @@ export const {
   setPassword,
   twoFactorStatus,
   requireRecentSignIn,
+  // An API token for the signed-in user, for the home page's call to the API.
+  getApiToken,
 } = Sesame(config)

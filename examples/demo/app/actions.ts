@@ -3,10 +3,12 @@
  * Server actions of the home page: revoke a session, delete a passkey, link or unlink a provider
  * account, change or set the password, delete the user, sign out. Each ends in a redirect home,
  * with a `notice` when Sesame refused (the page says why), or for the password forms a `password`
- * outcome (app/components/password.tsx says what it means).
+ * outcome (app/components/password.tsx says what it means). Calling the API is the exception: its
+ * outcome (with the token's claims) goes back to the section that asked, not into a URL.
  */
 import { redirect } from "next/navigation"
-import { changePassword, deletePasskey, deleteUser, requireRecentSignIn, revokeSession, setPassword, signIn, signOut, unlinkAccount } from "../auth"
+import { changePassword, deletePasskey, deleteUser, getApiToken, requireRecentSignIn, revokeSession, setPassword, signIn, signOut, unlinkAccount } from "../auth"
+import { callApi, type ApiCall } from "../lib/api"
 import { linkableProviders } from "../lib/providers"
 
 export async function revokeSessionAction(form: FormData): Promise<void> {
@@ -77,6 +79,13 @@ export async function deleteUserAction(): Promise<void> {
   const result = await deleteUser()
   if (!result.deleted) redirect(result.reason === "SignInTooOld" ? "/?notice=SignInTooOld" : "/")
   await signOut({ redirectTo: "/?notice=Deleted" })
+}
+
+/** Gets an API token for the signed-in user and calls the demo's API with it, from the server. */
+export async function callApiAction(): Promise<ApiCall> {
+  const grant = await getApiToken()
+  if (!grant) return { outcome: "signed-out" }
+  return callApi(grant.token)
 }
 
 export async function signOutAction(): Promise<void> {

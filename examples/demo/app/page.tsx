@@ -3,6 +3,7 @@ import { auth, basePath, hasPassword, listAccounts, listPasskeys, listSessions, 
 import { deletePasskeyAction, revokeSessionAction } from "./actions"
 import { Accounts } from "./components/accounts"
 import { AddPasskey } from "./components/add-passkey"
+import { ApiTokenSection } from "./components/api-token"
 import { PasswordSection } from "./components/password"
 import { TwoFactorSection } from "./components/two-factor"
 
@@ -75,6 +76,8 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
 
       {/* Null when two-factor sign-in is off: the adapter would not store second factors. */}
       {twoFactor ? <TwoFactorSection status={twoFactor} /> : null}
+
+      <ApiTokenSection />
 
       <section aria-labelledby="passkeys-heading">
         <h2 id="passkeys-heading">Passkeys</h2>

@@ -5,15 +5,11 @@
  */
 import { expect } from "vitest"
 import type { Browser, Page, Response } from "playwright-core"
-import { demoAccount, formWithButton, openSignIn, shot, signInWithPassword, signOut, status } from "./flows.js"
+import { demoAccount, formWithButton, openSignIn, shot, signedInDemoUser, signInWithPassword, signOut, status } from "./flows.js"
 
 /** Account management: link the IdP while signed in with the password, unlink it, delete the user. */
 export async function accountFlow(browser: Browser, origin: string, idpIssuer: string): Promise<void> {
-  const context = await browser.newContext({ baseURL: origin })
-  const page = await context.newPage()
-  await signInWithPassword(page)
-  await page.waitForURL((url) => url.pathname === "/")
-  await expect.poll(() => status(page)).toContain("Demo User")
+  const { context, page } = await signedInDemoUser(browser, origin)
   const accounts = page.getByRole("region", { name: "Accounts" })
   await expect.poll(() => accounts.getByTestId("password-way-in").count()).toBe(1)
 

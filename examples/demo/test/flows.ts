@@ -53,6 +53,16 @@ export async function openEmailedLink(page: Page, address: string, path: string,
   await page.waitForURL((url) => url.pathname.startsWith(path))
 }
 
+/** A new browser signed in with the demo account's password, on the home page. */
+export async function signedInDemoUser(browser: Browser, origin: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: origin })
+  const page = await context.newPage()
+  await signInWithPassword(page)
+  await page.waitForURL((url) => url.pathname === "/")
+  await expect.poll(() => status(page)).toContain("Demo User")
+  return { context, page }
+}
+
 export async function signOut(page: Page): Promise<void> {
   await page.goto("/")
   await page.getByRole("navigation").getByRole("button", { name: "Sign out" }).click()

@@ -1,7 +1,8 @@
 /**
  * The README's start command on a fresh copy of the repository: `npm start` installs (through the
- * shared npm cache), builds and starts the demo; Chromium then signs in with every method. Ctrl-C
- * must stop every process it started, and a second start must not build the app again.
+ * shared npm cache), builds and starts the demo; Chromium then signs in with every method and
+ * calls the demo's API with an API token. Ctrl-C must stop every process it started, and a second
+ * start must not build the app again.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser } from "playwright-core"
 import { freePort, launchBrowser } from "@sesame/testing"
 import { accountFlow, throttleFlow } from "./account-flows.js"
+import { apiTokenFlow } from "./api-token-flows.js"
 import { demoAccountFlow, emailFlow, idpFlow, passkeyFlow, revokeFlow } from "./flows.js"
 import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
 import { passwordAccountFlow } from "./password-flows.js"
@@ -99,6 +101,10 @@ describe("npm start on a fresh clone", () => {
 
   it("signs in with the code of an emailed sign-in, typed on the check-your-email page", async () => {
     await emailCodeFlow(browser!, demo!.banner.origin)
+  }, 120_000)
+
+  it("calls the demo's API with an API token from the home page, and the API refuses no token, a tampered one and a forged issuer", async () => {
+    await apiTokenFlow(browser!, demo!.banner.origin, join(dir, "examples", "demo", ".data", "sesame.db"))
   }, 120_000)
 
   it("stops every process on Ctrl-C, and starts again without building", async () => {
