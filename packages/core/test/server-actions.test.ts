@@ -51,14 +51,17 @@ describe("signInFromServer", () => {
     expect(setCookieLines(result.cookies).join("\n")).toMatch(/sesame\.session-token=[^;]+; Path=\/; Expires=.*; HttpOnly; SameSite=Lax/)
   })
 
-  it("reads a form, and says whether the caller asked to be redirected", async () => {
+  it("reads a form, and says whether the caller asked to be redirected: only the app's boolean false counts", async () => {
     const form = new FormData()
     form.set("username", "alice")
     form.set("password", alice.password)
     form.set("redirectTo", "/after")
+    // A posted field is the visitor's text: it must not leave the app's route without an answer.
     form.set("redirect", "false")
-    const result = await signInFromServer(config, browser(), "credentials", form)
-    expect(result).toMatchObject({ url: `${origin}/after`, redirect: false })
+    expect(await signInFromServer(config, browser(), "credentials", form)).toMatchObject({ url: `${origin}/after`, redirect: true })
+    const posted = { username: "alice", password: alice.password, redirect: "false" }
+    expect(await signInFromServer(config, browser(), "credentials", posted)).toMatchObject({ redirect: true })
+    expect(await signInFromServer(config, browser(), "credentials", { ...alice, redirect: false })).toMatchObject({ redirect: false })
   })
 
   it("throws CredentialsSignin for rejected credentials, and hands back no session", async () => {

@@ -29,8 +29,9 @@ import { appOrigin, type RequestLike } from "./origin.js"
 
 /**
  * Options of a sign-in or sign-out from the server: `redirectTo`, `redirect` (whether the
- * integration redirects, `true` by default; the core itself never does), and for a sign-in, the
- * form's fields (`email`, `username`, `password`, …). A `FormData` is read the same way.
+ * integration redirects, `true` unless the boolean `false`; the core itself never does), and for a
+ * sign-in, the form's fields (`email`, `username`, `password`, …). A `FormData` is read the same
+ * way, but a `redirect` field in it (text) never stops the redirect.
  */
 export interface ServerSignInOptions {
   redirectTo?: string
@@ -71,7 +72,10 @@ function readOptions(options: FormData | ServerSignInOptions | undefined): ReadO
   let redirect = true
   for (const [key, value] of entries) {
     if (key === "redirectTo") redirectTo = typeof value === "string" && value ? value : undefined
-    else if (key === "redirect") redirect = value !== false && value !== "false"
+    // Only the app's own `redirect: false` counts: a form's field is text a visitor chose, and a
+    // route that passes the posted form on would otherwise answer nothing (as Auth.js, where the
+    // text "false" is truthy).
+    else if (key === "redirect") redirect = value !== false
     // Frameworks' own fields of a form action (React's `$ACTION_…`) and anything that is not text
     // (files) stay out.
     else if (typeof value === "string" && !key.startsWith("$ACTION")) fields[key] = value
