@@ -15,6 +15,7 @@ import {
   updateSessionFromServer,
   wantsJson,
   type RequestLike,
+  type ServerSignInOptions,
 } from "@sesame/core/integration"
 import GitHub from "@sesame/core/providers/github"
 import { aliceCredentials, origin, secret } from "./helpers.js"
@@ -59,7 +60,8 @@ describe("signInFromServer", () => {
     // A posted field is the visitor's text: it must not leave the app's route without an answer.
     form.set("redirect", "false")
     expect(await signInFromServer(config, browser(), "credentials", form)).toMatchObject({ url: `${origin}/after`, redirect: true })
-    const posted = { username: "alice", password: alice.password, redirect: "false" }
+    // A parsed body (an Express route's `req.body`), whose types no compiler checked.
+    const posted: ServerSignInOptions = JSON.parse(JSON.stringify({ username: "alice", password: alice.password, redirect: "false" }))
     expect(await signInFromServer(config, browser(), "credentials", posted)).toMatchObject({ redirect: true })
     expect(await signInFromServer(config, browser(), "credentials", { ...alice, redirect: false })).toMatchObject({ redirect: false })
   })
