@@ -15,8 +15,10 @@
  * 3. On success the cookies are set through `event.cookies` and SvelteKit's `redirect(303, url)` is
  *    thrown: to the provider, the verify-request page, or `redirectTo` (else the page the form was
  *    on, else `/`), which the core's `redirect` callback has checked (another site's URL becomes
- *    the app's own). With `redirect: false` it returns `{ url }` instead, which a form action can
- *    hand to its page as it is.
+ *    the app's own). With `redirect: false` (the boolean, from the app's code: a posted field
+ *    `redirect=false` is text a visitor chose and changes nothing) it returns `{ url }` instead,
+ *    which a form action can hand to its page as it is; `event.locals.auth()` then answers for
+ *    the rest of the request as the new cookies say (session.ts, policy 5).
  * 4. A rejected credentials or password sign-in throws `CredentialsSignin` to the caller, as the
  *    spec says for frameworks with server-side form actions: the app's action catches it and
  *    answers with its own message (`fail(400, …)`). Any other failure throws an `AuthError`.
@@ -27,8 +29,7 @@ import type { AuthorizationParams, ServerSignInOptions } from "@sesame/core/inte
 import { signInFromServer, signOutFromServer } from "@sesame/core/integration"
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { load, type Prepared } from "./config.js"
-import { writeCookies } from "./cookies.js"
-import { preparedOf } from "./session.js"
+import { preparedOf, sessionChanged, writeFor } from "./session.js"
 import type { SvelteKitAuthConfigInput } from "./types.js"
 
 /**
@@ -104,7 +105,8 @@ export function signInAction(input: SvelteKitAuthConfigInput): SignIn {
       fields = form
     }
     const result = await refusedAsHttpError(() => signInFromServer(config, event.request, provider, fields, authorizationParams))
-    writeCookies(event.cookies, result.cookies)
+    writeFor(event, result.cookies)
+    sessionChanged(event, "signIn")
     if (!result.redirect) return { url: result.url }
     redirect(303, result.url)
   }
@@ -117,7 +119,8 @@ export function signOutAction(input: SvelteKitAuthConfigInput): SignOut {
     const isForm = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(event.request.headers.get("content-type") ?? "")
     const read = options ?? (isForm && !event.request.bodyUsed ? await postedForm(event, "signOut") : undefined)
     const result = await refusedAsHttpError(() => signOutFromServer(config, event.request, read))
-    writeCookies(event.cookies, result.cookies)
+    writeFor(event, result.cookies)
+    sessionChanged(event, "signOut")
     if (!result.redirect) return { url: result.url }
     redirect(303, result.url)
   }

@@ -14,6 +14,9 @@
  * 2. A response already generated (a streamed page past its headers) cannot take cookies: the
  *    write is skipped, the session stays valid until its old expiry, and the next read that can
  *    write (a page load, a form action, the browser's own `GET <basePath>/session`) renews it.
+ * 3. A response that sets any of the core's cookies is one browser's: the hook makes it say
+ *    `Cache-Control: private, no-store` (the core's rule for its own answers), so that no shared
+ *    cache keeps it, or hands the session cookie to another visitor, whatever the route said.
  *
  * @module
  */
@@ -43,12 +46,30 @@ export function cookieOptions(line: string): KitCookieOptions {
   return options
 }
 
-/** Sets `cookies` on the response through `event.cookies` (policy 1); skipped once the response is out (policy 2). */
-export function writeCookies(target: Cookies, cookies: readonly ResponseCookie[]): void {
+/**
+ * Sets `cookies` on the response through `event.cookies` (policy 1); skipped once the response is
+ * out (policy 2). Returns whether the response sets any of them.
+ */
+export function writeCookies(target: Cookies, cookies: readonly ResponseCookie[]): boolean {
   const lines = setCookieLines(cookies)
   try {
     cookies.forEach(({ name, value }, i) => target.set(name, value, cookieOptions(lines[i]!)))
   } catch {
     // The response is generated already (policy 2).
+    return false
   }
+  return cookies.length > 0
+}
+
+/**
+ * The `Cookie` header of a request that carries the cookies as `event.cookies` has them now: the
+ * request's, with those set during the request in place of theirs and the cleared ones (empty,
+ * the core's way of clearing) left out; values percent-encoded as a browser sends them.
+ */
+export function currentCookieHeader(cookies: Cookies): string {
+  return cookies
+    .getAll()
+    .filter(({ value }) => value !== "")
+    .map(({ name, value }) => `${name}=${encodeURIComponent(value)}`)
+    .join("; ")
 }

@@ -9,6 +9,10 @@
  * the built-in pages and the app's forms make are same-origin and pass it, and the core's
  * same-origin and CSRF-token checks then apply to its endpoints as on any framework.
  *
+ * Any other answer that sets the core's cookies (a session read's, a sign-in's) says
+ * `Cache-Control: private, no-store`, replacing what the route said: a shared cache must not keep
+ * one visitor's session cookie for the next (the core's rule for its own answers).
+ *
  * @module
  */
 import { Auth } from "@sesame/core"
@@ -63,9 +67,20 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
       attachSignedOut(event)
       return resolve(event)
     }
-    attach(event, prepared)
+    const state = attach(event, prepared)
     if (isUnderPath(event.url.pathname, prepared.basePath)) return Auth(event.request, prepared.config)
-    return resolve(event)
+    const response = await resolve(event)
+    // An answer that sets the core's cookies (a renewed session) is one browser's: no shared cache
+    // may keep it, whatever the route said (`setHeaders`, a `+server.ts`'s own headers).
+    if (state.setsCookies) {
+      try {
+        response.headers.set("cache-control", "private, no-store")
+      } catch {
+        // Immutable headers: a later hook's own answer (`Response.redirect`, a `fetch` it passed
+        // on), which SvelteKit does not add `event.cookies` to: it carries none of the core's cookies.
+      }
+    }
+    return response
   }
   return Object.freeze({ handle, signIn: signInAction(config), signOut: signOutAction(config) })
 }

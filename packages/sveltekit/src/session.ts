@@ -17,14 +17,20 @@
  *    is logged through the configured logger and answers `null`, a signed-out visitor, as an
  *    adapter that throws does (the core logs that one itself); never an error page, never the
  *    session of another request.
+ * 5. A sign-in or sign-out in the request (a form action's `signIn` / `signOut` that does not
+ *    redirect, so that SvelteKit renders the page after it) changes the answer: after a sign-out
+ *    it is `null` and nothing is read, so that no read re-issues the session cookie the request
+ *    came with over the cleared one; after a sign-in the next call reads again, with the cookies
+ *    the sign-in set, so that it neither misses the new session nor overwrites its cookie with
+ *    the old one's.
  *
  * @module
  */
 import type { ResponseCookie, Session } from "@sesame/core"
-import { readSession } from "@sesame/core/integration"
+import { readSession, type RequestLike } from "@sesame/core/integration"
 import type { RequestEvent } from "@sveltejs/kit"
 import type { Prepared } from "./config.js"
-import { writeCookies } from "./cookies.js"
+import { currentCookieHeader, writeCookies } from "./cookies.js"
 
 /** What the hook leaves for the rest of the request. */
 export interface RequestAuth {
@@ -36,34 +42,63 @@ export interface RequestAuth {
   readonly prepared: Prepared | null
   /** The cookies the session read set, for a response the integration makes itself (the hook guard's). */
   cookies: readonly ResponseCookie[]
+  /** Whether the response sets cookies of the core's (a read's, a sign-in's, a sign-out's): it must not be cached (cookies.ts, policy 3). */
+  setsCookies: boolean
+  /** The answer of `locals.auth()` once asked (policy 2); replaced by a sign-in or sign-out (policy 5). */
+  pending?: Promise<Session | null>
+  /** The request the next read is made with: the browser's, or after a sign-in the same with the cookies it set (policy 5). */
+  source: RequestLike
 }
 
 /** Per request, keyed by its `locals` (one object for the whole request, through `sequence`). */
 const requests = new WeakMap<App.Locals, RequestAuth>()
 
-/** Sets `event.locals.auth` for `prepared` (policy 2, 3, 4) and records the request's state. */
-export function attach(event: RequestEvent, prepared: Prepared): void {
-  const state: RequestAuth = { prepared, cookies: [] }
-  let pending: Promise<Session | null> | undefined
+/** Sets `event.locals.auth` for `prepared` (policy 2, 3, 4) and records the request's state, which it returns. */
+export function attach(event: RequestEvent, prepared: Prepared): RequestAuth {
+  const state: RequestAuth = { prepared, cookies: [], setsCookies: false, source: event.request }
   const read = async (): Promise<Session | null> => {
     try {
-      const { session, cookies } = await readSession(prepared.config, event.request)
+      const { session, cookies } = await readSession(prepared.config, state.source)
       state.cookies = cookies
-      writeCookies(event.cookies, cookies)
+      writeFor(event, cookies)
       return session
     } catch (error) {
       prepared.log.error("locals.auth() could not read the session and answers null (signed out)", error)
       return null
     }
   }
-  event.locals.auth = () => (pending ??= read())
+  event.locals.auth = () => (state.pending ??= read())
   requests.set(event.locals, state)
+  return state
 }
 
 /** `event.locals.auth` for a request whose configuration could not be made: signed out (policy 4). */
 export function attachSignedOut(event: RequestEvent): void {
   event.locals.auth = () => Promise.resolve(null)
-  requests.set(event.locals, { prepared: null, cookies: [] })
+  requests.set(event.locals, { prepared: null, cookies: [], setsCookies: false, source: event.request })
+}
+
+/** Sets `cookies` on `event`'s response, and records that it sets them (cookies.ts, policy 3). */
+export function writeFor(event: RequestEvent, cookies: readonly ResponseCookie[]): void {
+  const state = requests.get(event.locals)
+  if (writeCookies(event.cookies, cookies) && state) state.setsCookies = true
+}
+
+/**
+ * Tells `locals.auth()` that a sign-in or sign-out has set its cookies on `event` (policy 5): after
+ * a sign-out it answers `null`; after a sign-in it reads again, with those cookies.
+ */
+export function sessionChanged(event: RequestEvent, by: "signIn" | "signOut"): void {
+  const state = requests.get(event.locals)
+  if (!state) return
+  if (by === "signOut") {
+    state.pending = Promise.resolve(null)
+    return
+  }
+  state.pending = undefined
+  const headers = new Headers(event.request.headers)
+  headers.set("cookie", currentCookieHeader(event.cookies))
+  state.source = { url: event.request.url, headers }
 }
 
 /**

@@ -94,11 +94,27 @@ describe("signIn as the form action", () => {
     expect(result.data).toContain(origin)
     expect(sessionLine(response)).toBeDefined()
   })
+
+  it("a posted field redirect=false (text a visitor chose) does not stop the redirect of signIn or signOut", async () => {
+    const jar = new CookieJar()
+    const signedIn = await send("/signin", { jar, headers: sameOrigin(), form: { providerId: "credentials", ...alice, redirect: "false" } })
+    expect(signedIn.status).toBe(303)
+    expect(signedIn.headers.get("location")).toBe(`${origin}/`)
+    const out = await send("/signout", { jar, headers: sameOrigin(), form: { redirect: "false" } })
+    expect(out.status).toBe(303)
+    expect(sessionLine(out)).toMatch(/Max-Age=0/i)
+  })
 })
 
 describe("attacks on signIn and signOut", () => {
   it("another site's post (login CSRF) is refused with 403 and sets no session; the same post from the app works", async () => {
-    for (const headers of [crossSite, { "sec-fetch-site": "cross-site", accept: "text/html" }]) {
+    const others: Record<string, string>[] = [
+      crossSite,
+      { "sec-fetch-site": "cross-site", accept: "text/html" },
+      { "sec-fetch-site": "same-site", accept: "text/html" },
+      { origin: "null", accept: "text/html" },
+    ]
+    for (const headers of others) {
       const response = await send("/signin", { headers, form: { providerId: "credentials", ...alice } })
       expect(response.status, JSON.stringify(headers)).toBe(403)
       expect(sessionLine(response)).toBeUndefined()
@@ -106,8 +122,24 @@ describe("attacks on signIn and signOut", () => {
     expect((await send("/signin", { headers: sameOrigin(), form: { providerId: "credentials", ...alice } })).status).toBe(303)
   })
 
+  it("another site's multipart or text/plain post sets no session either", async () => {
+    const multipart = new FormData()
+    for (const [name, value] of Object.entries({ providerId: "credentials", ...alice })) multipart.set(name, value)
+    const posts = [
+      { body: multipart, headers: crossSite },
+      { body: "providerId=credentials&username=alice&password=correct+horse", headers: { ...crossSite, "content-type": "text/plain" } },
+    ]
+    for (const post of posts) {
+      const response = await send("/signin", { method: "POST", ...post })
+      expect(response.status).toBeGreaterThanOrEqual(400)
+      expect(response.status).toBeLessThan(500)
+      expect(sessionLine(response)).toBeUndefined()
+    }
+  })
+
   it("redirectTo on another site is not followed", async () => {
-    for (const redirectTo of ["https://evil.example/steal", "//evil.example/steal"]) {
+    const elsewhere = ["https://evil.example/steal", "//evil.example/steal", "/\\evil.example", "https:evil.example", "\t//evil.example", `${origin}@evil.example/`]
+    for (const redirectTo of elsewhere) {
       const response = await send("/signin", { headers: sameOrigin(), form: { providerId: "credentials", ...alice, redirectTo } })
       expect(response.status).toBe(303)
       expect(new URL(response.headers.get("location")!).origin, redirectTo).toBe(origin)

@@ -5,18 +5,13 @@
  */
 import { beforeAll, describe, expect, it } from "vitest"
 import { probe } from "./app/src/lib/probe.js"
-import { CookieJar, origin, sameOrigin, signInAlice, startApp, type Send } from "./kit.js"
+import { CookieJar, origin, sameOrigin, shown, signInAlice, startApp, type Send } from "./kit.js"
 
 let send: Send
 
 beforeAll(async () => {
   send = await startApp()
 }, 120_000)
-
-/** The text of `<p id="…">` on a page. */
-async function shown(response: Response, id: string): Promise<string | undefined> {
-  return new RegExp(`<p id="${id}">([^<]*)</p>`).exec(await response.text())?.[1]
-}
 
 describe("the endpoints under the base path", () => {
   it("are the core's, for GET and POST; the built-in sign-in page's post signs in", async () => {

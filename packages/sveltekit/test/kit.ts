@@ -115,3 +115,8 @@ export async function signInAlice(send: Send, jar: CookieJar, config: AppRequest
     form: { csrfToken, username: "alice", password: "correct horse" },
   })
 }
+
+/** The text of `<p id="…">` on a page of the test app. */
+export async function shown(response: Response, id: string): Promise<string | undefined> {
+  return new RegExp(`<p id="${id}">([^<]*)</p>`).exec(await response.text())?.[1]
+}

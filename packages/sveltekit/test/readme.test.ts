@@ -1,6 +1,7 @@
 /**
  * The README's examples. The blocks that are files of examples/sveltekit are compared with them
- * (its end-to-end test runs them in Chromium); the lazy configuration, which the example does not
+ * (its end-to-end test runs them in Chromium), the guarded action with the test app's (which
+ * test/attacks.test.ts attacks); the lazy configuration, which the example does not
  * use, is extracted and run: its `handle` answers the endpoints with the configuration the event
  * carries.
  */
@@ -27,6 +28,10 @@ describe("README examples", () => {
     ["signout", "routes/signout/+page.server.ts"],
   ])("%s is the example app's src/%s, as it is", (name, file) => {
     expect(readmeExample(readmeFile, name)).toBe(readFileSync(join(example, file), "utf8"))
+  })
+
+  it("actions is the test app's /account action, which test/attacks.test.ts attacks", () => {
+    expect(readmeExample(readmeFile, "actions")).toBe(readFileSync(join(import.meta.dirname, "app", "src", "routes", "account", "+page.server.ts"), "utf8"))
   })
 
   it("lazy: the configuration comes from the event, for every request", async () => {

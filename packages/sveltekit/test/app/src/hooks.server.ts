@@ -9,4 +9,10 @@ export const handle = sequence(
   // and the endpoints' own paths, which stay open whatever `protect` says. Only these, so that
   // the other pages stay open for the tests.
   authorize({ protect: (path) => path.startsWith("//") || path.startsWith("/auth") }),
+  // A hook of the app's that answers itself after reading the session (signed-in visitors leave
+  // /welcome for /), with a `Response` whose headers cannot be changed.
+  async ({ event, resolve }) => {
+    if (event.url.pathname === "/welcome" && (await event.locals.auth())) return Response.redirect(new URL("/", event.url), 303)
+    return resolve(event)
+  },
 )

@@ -1,6 +1,6 @@
 import { CredentialsSignin } from "@sesame/core/errors"
 import { fail, type Actions } from "@sveltejs/kit"
-import { signIn } from "../../auth.js"
+import { signIn, signOut } from "../../auth.js"
 
 export const actions: Actions = {
   // The app's own action: a rejected sign-in is thrown to it, and it answers with its message.
@@ -13,6 +13,12 @@ export const actions: Actions = {
       throw error
     }
   },
-  // No redirect: the action gets the URL.
-  quiet: async (event) => signIn(event, "credentials", { ...Object.fromEntries(await event.request.formData()), redirect: false }),
+  // No redirect: the action gets the URL. It looks at the session first, as an action that
+  // switches accounts would: the page's own read after the sign-in must see the new session.
+  quiet: async (event) => {
+    await event.locals.auth()
+    return signIn(event, "credentials", { ...Object.fromEntries(await event.request.formData()), redirect: false })
+  },
+  // A sign-out without a redirect: SvelteKit renders the page after it.
+  quietSignOut: async (event) => signOut(event, { redirect: false }),
 }
