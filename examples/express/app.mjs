@@ -1,7 +1,9 @@
 /**
  * The Express app: Sesame's endpoints under /auth, the session for every page, a guarded page and
  * a guarded JSON route, and the app's own sign-in and sign-out routes, which sign in and out on the
- * server with @sesame/express.
+ * server with @sesame/express. The routes pass the errors they do not answer to `next` (never let
+ * one escape an async route: on Express 4 it would end the process), and one error handler answers
+ * another site's post.
  */
 import express from "express"
 import { BadRequest, CredentialsSignin, requireSession, SesameAuth, sessionLocals, signIn, signOut } from "@sesame/express"
@@ -50,38 +52,30 @@ export function createApp(authConfig) {
     res.send(loginPage({ session: res.locals.session, callbackUrl: callbackUrlOf(callbackUrl), error: typeof error === "string" ? error : undefined, oidcName: oidc?.name }))
   })
 
-  app.post("/login", express.urlencoded({ extended: false }), async (req, res) => {
+  app.post("/login", express.urlencoded({ extended: false }), async (req, res, next) => {
     const { email, password, callbackUrl } = req.body
     try {
       // Only the fields meant for the provider, never the whole body.
       await signIn(req, res, authConfig, "credentials", { email, password, redirectTo: callbackUrlOf(callbackUrl) })
     } catch (error) {
-      if (error instanceof CredentialsSignin) {
-        res.status(401).send(loginPage({ session: null, callbackUrl: callbackUrlOf(callbackUrl), error: "CredentialsSignin", email, oidcName: oidc?.name }))
-      } else if (error instanceof BadRequest) {
-        res.status(error.status).send(refusedPage(res.locals.session))
-      } else {
-        throw error
-      }
+      if (!(error instanceof CredentialsSignin)) return next(error)
+      res.status(401).send(loginPage({ session: null, callbackUrl: callbackUrlOf(callbackUrl), error: "CredentialsSignin", email, oidcName: oidc?.name }))
     }
   })
 
-  app.post("/login/dev-idp", express.urlencoded({ extended: false }), async (req, res) => {
-    try {
-      await signIn(req, res, authConfig, "dev-idp", { redirectTo: callbackUrlOf(req.body.callbackUrl) })
-    } catch (error) {
-      if (!(error instanceof BadRequest)) throw error
-      res.status(error.status).send(refusedPage(res.locals.session))
-    }
+  app.post("/login/dev-idp", express.urlencoded({ extended: false }), (req, res, next) => {
+    signIn(req, res, authConfig, "dev-idp", { redirectTo: callbackUrlOf(req.body.callbackUrl) }).catch(next)
   })
 
-  app.post("/logout", async (req, res) => {
-    try {
-      await signOut(req, res, authConfig, { redirectTo: "/" })
-    } catch (error) {
-      if (!(error instanceof BadRequest)) throw error
-      res.status(error.status).send(refusedPage(res.locals.session))
-    }
+  app.post("/logout", (req, res, next) => {
+    signOut(req, res, authConfig, { redirectTo: "/" }).catch(next)
+  })
+
+  // Another site's post (BadRequest, 403) gets a page that says so; anything else goes on to
+  // Express's own handler (its status, and the stack trace only outside production).
+  app.use((error, _req, res, next) => {
+    if (!(error instanceof BadRequest) || res.headersSent) return next(error)
+    res.status(error.status).send(refusedPage(res.locals.session))
   })
 
   return app

@@ -4,7 +4,8 @@
  * page; the demo account signs in and the guarded page and JSON route show the user; sign-out
  * closes them again; then the same through a real OpenID provider (@sesame/dev-idp, started here
  * and passed in through the environment), and sign-out. No page breaks the Content-Security-Policy.
- * Last, `SESAME_DEV_IDP=1` starts a provider of its own, and another site's post is refused.
+ * Last, `SESAME_DEV_IDP=1` starts a provider of its own, and another site's posts to the sign-in
+ * and sign-out routes are refused on the app's "Refused" page.
  *
  * Needs the packages built (`npm test` builds first).
  */
@@ -148,7 +149,7 @@ describe("examples/express in Chromium", () => {
     await context.close()
   })
 
-  it("refuses another site's sign-in post (login CSRF), and SESAME_DEV_IDP=1 starts a provider of its own", async () => {
+  it("refuses another site's sign-in and sign-out posts (login CSRF), and SESAME_DEV_IDP=1 starts a provider of its own", async () => {
     const crossSite = await fetch(`${app!.origin}/login`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
@@ -157,6 +158,10 @@ describe("examples/express in Chromium", () => {
     })
     expect(crossSite.status).toBe(403)
     expect(crossSite.headers.getSetCookie()).toEqual([])
+    expect(await crossSite.text()).toContain("This form must be sent from this site.")
+    const crossSiteOut = await fetch(`${app!.origin}/logout`, { method: "POST", headers: { origin: "https://evil.example" }, redirect: "manual" })
+    expect(crossSiteOut.status).toBe(403)
+    expect(await crossSiteOut.text()).toContain("This form must be sent from this site.")
 
     const own = await start(process.execPath, ["server.mjs"], await freePort(), { SESAME_DEV_IDP: "1" })
     try {

@@ -10,7 +10,8 @@
  * 2. Errors are the caller's, thrown before anything is written: `CredentialsSignin` for rejected
  *    credentials, `BadRequest` (status `403`) when the browser says the post comes from another
  *    site (the login CSRF defence: the route runs with no CSRF token of Sesame's, so the core
- *    checks `Origin` and `Sec-Fetch-Site`), `AuthError` for anything else.
+ *    checks `Origin` and `Sec-Fetch-Site`), `AuthError` for anything else. The examples pass
+ *    them to `next`: a rejected promise that leaves an Express 4 route ends the process.
  * 3. `redirectTo` goes through the core's `redirect` callback: by default a URL on another origin
  *    becomes the app's own.
  *
@@ -35,8 +36,9 @@ import type { ExpressRequest } from "./types.js"
  * @param res - its response: the cookies, and the redirect unless `options.redirect` is `false`.
  * @param config - the configuration given to {@link SesameAuth}.
  * @param provider - a provider's id (`"credentials"`, `"github"`…).
- * @param options - `redirectTo`, `redirect` (default `true`) and the provider's fields (`email`,
- *   `password`…), as an object or a `FormData`. Pass the fields you mean, not a whole parsed body.
+ * @param options - `redirectTo`, `redirect` (`true` unless the boolean `false`; a form's text
+ *   field never stops the redirect) and the provider's fields (`email`, `password`…), as an object
+ *   or a `FormData`. Pass the fields you mean, not a whole parsed body.
  * @param authorizationParams - extra parameters for an OAuth provider (`login_hint`, `prompt`…).
  * @returns where the browser is sent (or, with `redirect: false`, should be).
  * @throws `CredentialsSignin` when the credentials are rejected; `BadRequest` (status `403`) when
@@ -44,12 +46,12 @@ import type { ExpressRequest } from "./types.js"
  *
  * @example
  * ```ts
- * app.post("/login", express.urlencoded(), async (req, res) => {
+ * app.post("/login", express.urlencoded(), async (req, res, next) => {
  *   try {
  *     await signIn(req, res, authConfig, "credentials", { email: req.body.email, password: req.body.password, redirectTo: "/account" })
  *   } catch (error) {
- *     if (!(error instanceof CredentialsSignin)) throw error
- *     res.status(401).send("Wrong email or password")
+ *     if (error instanceof CredentialsSignin) res.status(401).send("Wrong email or password")
+ *     else next(error) // BadRequest (another site's post), AuthError: to the app's error handler
  *   }
  * })
  * ```
@@ -73,15 +75,15 @@ export async function signIn(
  * and the browser sent to `redirectTo` (default: the page it came from when its `Referer` is on
  * this site, else `/`) unless `redirect` is `false`.
  *
- * @param options - `redirectTo` and `redirect` (default `true`).
+ * @param options - `redirectTo` and `redirect` (`true` unless the boolean `false`).
  * @returns where the browser is sent (or, with `redirect: false`, should be).
  * @throws `BadRequest` (status `403`) when the post comes from another site; `AuthError` for any
  *   other failure. Nothing is written then.
  *
  * @example
  * ```ts
- * app.post("/logout", async (req, res) => {
- *   await signOut(req, res, authConfig, { redirectTo: "/" })
+ * app.post("/logout", (req, res, next) => {
+ *   signOut(req, res, authConfig, { redirectTo: "/" }).catch(next)
  * })
  * ```
  */

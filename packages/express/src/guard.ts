@@ -31,8 +31,11 @@ import type { Middleware } from "./types.js"
  *
  * Put it on a route (`app.get("/account", requireSession(config), handler)`): the check runs on
  * the server before the route's handler. Or in front of a group (`app.use("/admin",
- * requireSession(config))`, `router.use(…)`): it intercepts every request below, whatever answers
- * it next, static files and pages rendered in the browser included.
+ * requireSession(config))`, `router.use(…)`): it intercepts every request Express routes below
+ * that path, whatever answers it next. Serve guarded files after it at the same path
+ * (`app.use("/reports", express.static(dir))`), never from a static folder mounted above it:
+ * Express matches the guard's path as sent, `express.static` decodes it, so `/%72eports/…` would
+ * skip the guard.
  *
  * @param config - the configuration given to {@link SesameAuth}.
  *

@@ -11,6 +11,10 @@
  * 3. The cookies of a sign-in or sign-out replace any line for the same cookie set earlier in the
  *    request (a session a middleware just renewed is signed out, not renewed after the sign-out).
  * 4. Every answer written here depends on the visitor's cookies: `Cache-Control: private, no-store`.
+ *    So does any answer a session read adds cookies to, whoever writes it: its head goes out with
+ *    `Cache-Control: private, no-store`, in place of what a handler set before (a static file's
+ *    `public, max-age=86400`), so that no shared cache keeps one visitor's session cookie for the
+ *    next (the core's rule for the answers it writes).
  *
  * @module
  */
@@ -25,13 +29,32 @@ function cookieLines(res: ServerResponse): string[] {
   return Array.isArray(current) ? current : [String(current)]
 }
 
-/** Adds the cookies of a session read to `res` (policy 1, 2). */
+/** Adds the cookies of a session read to `res`, and keeps the answer private (policy 1, 2, 4). */
 export function keepAlive(res: ServerResponse, cookies: readonly ResponseCookie[]): void {
   if (cookies.length === 0 || res.headersSent) return
   const lines = cookieLines(res)
   const present = new Set(lines.map(setCookieName))
   const added = setCookieLines(cookies.filter(({ name }) => !present.has(name)))
-  if (added.length > 0) res.setHeader("Set-Cookie", [...lines, ...added])
+  if (added.length === 0) return
+  res.setHeader("Set-Cookie", [...lines, ...added])
+  privateWhenSent(res)
+}
+
+const privateResponses = new WeakSet<ServerResponse>()
+
+/**
+ * Makes `res` say `Cache-Control: private, no-store` as its head is written (policy 4). At head
+ * time, because the handlers after the session read set their own value later (`express.static`,
+ * `res.set`); Node.js writes every head through `writeHead`, `res.end()` without one included.
+ */
+function privateWhenSent(res: ServerResponse): void {
+  if (privateResponses.has(res)) return
+  privateResponses.add(res)
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse
+  res.writeHead = ((...args: unknown[]) => {
+    res.setHeader("Cache-Control", "private, no-store")
+    return writeHead(...args)
+  }) as ServerResponse["writeHead"]
 }
 
 /** Sets the cookies of a sign-in or sign-out on `res`, in place of earlier lines for them (policy 1, 3). */

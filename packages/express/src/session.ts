@@ -15,7 +15,8 @@
  *    a host the core refuses) is logged through the configured logger and is no session.
  * 3. Keep the session alive: the cookies the read sets (a JWT re-issued with a later expiry, a
  *    database session's new expiry, a cleared cookie that was no good) go on the request's
- *    response, which Express links to it (`req.res`), whoever asked.
+ *    response, which Express links to it (`req.res`), whoever asked; that response then goes out
+ *    with `Cache-Control: private, no-store` (see `response.ts`).
  *
  * @module
  */

@@ -1,9 +1,10 @@
 /**
  * signIn and signOut from the app's own routes in a real Express app (5 and 4): the redirect and
  * cookies they write, the errors they throw to the route (rejected credentials, another site's
- * post), `redirectTo` held to the app's origin, `redirect: false`, an OpenID provider (the dev
- * IdP, a real oidc-provider), and a sign-out that is not undone by a session renewed earlier in
- * the same request.
+ * post, also from a look-alike or sibling origin), `redirectTo` held to the app's origin,
+ * `redirect: false` (the app's boolean, never a posted field), an OpenID provider (the dev IdP, a
+ * real oidc-provider), and a sign-out that is not undone by a session renewed earlier in the same
+ * request.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AuthConfig } from "@sesame/core"
@@ -88,7 +89,17 @@ describe.each(versions)("signIn and signOut on $label", ({ express }) => {
 
   it("refuses another site's post (login CSRF) with BadRequest 403, and writes no session", async () => {
     const served = await serve(appWith(express, actionsConfig()))
-    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { origin: "null" }] as Record<string, string>[]) {
+    for (const headers of [
+      { origin: "https://evil.example" },
+      { "sec-fetch-site": "cross-site" },
+      { origin: "null" },
+      { origin: "null", "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site" },
+      { origin: "http://127.0.0.1.evil.example" },
+      // The app's loopback host under another name, or another port of it: another origin.
+      { origin: "http://localhost" },
+      { origin: `http://localhost:${served.port}` },
+    ] as Record<string, string>[]) {
       const response = await login(served, { username: "alice", password: alice.password }, headers)
       expect(response.status).toBe(403)
       expect(await response.text()).toBe("another site's post")
@@ -103,6 +114,20 @@ describe.each(versions)("signIn and signOut on $label", ({ express }) => {
       expect(response.status).toBe(303)
       expect(new URL(response.headers.get("location")!).origin).toBe(served.origin)
     }
+  })
+
+  it("a posted `redirect=false` field, passed on in a FormData, does not stop the redirect", async () => {
+    const options = actionsConfig()
+    const app = express()
+    app.post("/login/form", express.urlencoded({ extended: false }), (req, res, next) => {
+      const form = new FormData()
+      for (const [key, value] of Object.entries(req.body as Record<string, string>)) form.set(key, value)
+      signIn(req, res, options, "credentials", form).catch(next)
+    })
+    const served = await serve(app)
+    const response = await send(served, "/login/form", { form: { username: "alice", password: alice.password, redirect: "false" }, headers: { origin: served.origin } })
+    expect(response.status).toBe(303)
+    expect(cookieLine(response.headers.getSetCookie())).toMatch(/HttpOnly/)
   })
 
   it("with redirect: false, returns the URL and lets the route answer; the cookie is set", async () => {

@@ -113,6 +113,22 @@ describe.each(versions)("requireSession on $label", ({ express }) => {
       }
     })
 
+    it.each(["/%2F%2Fevil.example", "/%5C%5Cevil.example", "/.//evil.example", "/%09/evil.example", "/https:evil.example", "http://evil.example//evil.example"])(
+      "an encoded or odd return address (%s) is a path on this site, also once the core reads it",
+      async (target) => {
+        const app = express()
+        app.use(requireSession(config()))
+        const served = await serve(app)
+        const response = await rawSend(served, target, {})
+        expect(response.status).toBe(303)
+        const location = new URL(response.headers.location!)
+        expect(location.origin).toBe(served.origin)
+        const back = location.searchParams.get("callbackUrl")!
+        expect(back).toMatch(/^\/(?![/\\])/)
+        expect(new URL(back, served.origin).origin).toBe(served.origin)
+      },
+    )
+
     it("an absolute-form request target does not name the host or the way back", async () => {
       const served = await serve(guardedApp(express, config()))
       const response = await rawSend(served, "http://evil.example/account", {})
@@ -135,9 +151,12 @@ describe.each(versions)("requireSession on $label", ({ express }) => {
 
     it("a forged Host is never written into the redirect (no trustHost): the redirect is a path", async () => {
       const served = await serve(guardedApp(express, config({ logger: { error: () => {} } })))
-      const response = await rawSend(served, "/account", { host: "evil.example" })
-      expect(response.status).toBe(303)
-      expect(response.headers.location).toBe(`/auth/signin?callbackUrl=${encodeURIComponent("/account")}`)
+      // Look-alikes of a loopback host too: only a loopback host itself is served without trustHost.
+      for (const host of ["evil.example", "127.0.0.1.evil.example", "localhost.evil.example"]) {
+        const response = await rawSend(served, "/account", { host })
+        expect(response.status).toBe(303)
+        expect(response.headers.location).toBe(`/auth/signin?callbackUrl=${encodeURIComponent("/account")}`)
+      }
     })
   })
 })

@@ -1,7 +1,8 @@
 /**
  * SesameAuth: the endpoints mounted in a real Express app (5 and 4), served over HTTP: under the
- * base path or at the root, with or without body parsers before it, and a mount path that does not
- * match the base path refused with an error that says how to fix it.
+ * base path or at the root, with or without body parsers before it (which open nothing to a nested
+ * or doubled field or another site's post), and a mount path that does not match the base path
+ * refused with an error that says how to fix it.
  */
 import type { ErrorRequestHandler } from "express"
 import { describe, expect, it } from "vitest"
@@ -110,14 +111,21 @@ describe.each(versions)("SesameAuth on $label", ({ express }) => {
       expect(await renameThroughJson(served, jar, "Alice Updated")).toBe("Alice Updated")
     })
 
-    it("answers a body the parser before it nested (qs) with a 400, not a 500", async () => {
+    it("with a parser before it (qs), a nested field, a doubled CSRF token and another site's post are refused with a 4xx, never a 500", async () => {
       const app = express()
       app.use(express.urlencoded({ extended: true }))
       app.use("/auth", SesameAuth(config()))
       const served = await serve(app)
       const jar = new CookieJar()
-      const nested = await send(served, "/auth/callback/credentials", { jar, form: { csrfToken: await csrfOf(served, jar), "username[a]": "alice", password: alice.password } })
+      const csrfToken = await csrfOf(served, jar)
+      const nested = await send(served, "/auth/callback/credentials", { jar, form: { csrfToken, "username[a]": "alice", password: alice.password } })
       expect(nested.status).toBe(400)
+      // qs makes a repeated field an array: refused as the core refuses a repeated field.
+      const body = `csrfToken=${csrfToken}&csrfToken=x&username=alice&password=${encodeURIComponent(alice.password)}`
+      const doubled = await send(served, "/auth/callback/credentials", { jar, body, headers: { "content-type": "application/x-www-form-urlencoded" } })
+      expect(doubled.status).toBe(400)
+      const crossSite = await send(served, "/auth/callback/credentials", { jar, form: { csrfToken, username: "alice", password: alice.password }, headers: { origin: "https://evil.example" } })
+      expect(crossSite.status).toBe(403)
       expect(jar.cookies.has("sesame.session-token")).toBe(false)
     })
   })

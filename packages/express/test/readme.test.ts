@@ -1,9 +1,10 @@
 /**
  * The README's examples, run as written: the configuration and the app of the quick start (its
- * `app.listen(3000)` made to listen on a free port), driven over HTTP through every route it
- * shows, and the proxy example with a proxy's headers.
+ * `app.listen(3000)` made to listen on a free port), on Express 5 and on Express 4, driven over
+ * HTTP through every route it shows and attacked with another site's posts to its sign-in and
+ * sign-out routes; and the proxy example with a proxy's headers.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
@@ -23,7 +24,7 @@ async function importExample<T>(name: string, file: string, edit: (code: string)
   return (await import(path)) as T
 }
 
-let server: Server | undefined
+const servers: Server[] = []
 
 beforeAll(() => {
   mkdirSync(scratch, { recursive: true })
@@ -35,21 +36,42 @@ beforeAll(() => {
 
 afterAll(async () => {
   vi.unstubAllEnvs()
-  server?.closeAllConnections()
-  await new Promise((resolve) => server?.close(resolve))
+  await Promise.all(
+    servers.map((server) => {
+      server.closeAllConnections()
+      return new Promise((resolve) => server.close(resolve))
+    }),
+  )
 })
 
-describe("README examples", () => {
+const quickStarts = new Map<string, Promise<Served>>()
+
+/** The quick start's app, on the Express of `module` (`express` or `express4`), listening on a free port: started once per module. */
+function quickStart(module: string): Promise<Served> {
+  let started = quickStarts.get(module)
+  if (!started) quickStarts.set(module, (started = startQuickStart(module)))
+  return started
+}
+
+async function startQuickStart(module: string): Promise<Served> {
+  await importExample("auth-config", "auth.ts")
+  const { server } = await importExample<{ server: Server }>("server", `server-${module}.ts`, (code) => {
+    expect(code).toContain("app.listen(3000)")
+    expect(code).toContain('from "express"\n')
+    return code.replace('from "express"\n', `from "${module}"\n`).replace("app.listen(3000)", 'export const server = app.listen(0, "127.0.0.1")')
+  })
+  servers.push(server)
+  if (!server.listening) await new Promise((resolve) => server.once("listening", resolve))
+  const port = (server.address() as AddressInfo).port
+  return { origin: `http://127.0.0.1:${port}`, port }
+}
+
+describe.each([
+  { label: "Express 5", module: "express" },
+  { label: "Express 4", module: "express4" },
+])("README examples on $label", ({ module }) => {
   it("quick start: every route of the app, signed out, with a wrong and a right password, signed in, signed out", async () => {
-    await importExample("auth-config", "auth.ts")
-    const started = await importExample<{ server: Server }>("server", "server.ts", (code) => {
-      expect(code).toContain("app.listen(3000)")
-      return code.replace("app.listen(3000)", 'export const server = app.listen(0, "127.0.0.1")')
-    })
-    server = started.server
-    if (!server.listening) await new Promise((resolve) => server!.once("listening", resolve))
-    const port = (server.address() as AddressInfo).port
-    const served: Served = { origin: `http://127.0.0.1:${port}`, port }
+    const served = await quickStart(module)
 
     const providers = (await (await send(served, "/auth/providers")).json()) as Record<string, unknown>
     expect(Object.keys(providers)).toEqual(["credentials", "my-idp"])
@@ -73,6 +95,28 @@ describe("README examples", () => {
     expect(signedOut.headers.get("location")).toBe(`${served.origin}/`)
     expect(await (await send(served, "/", { jar })).text()).toBe("Hello, stranger")
   })
+
+  it("quick start: another site's posts to /login and /logout are refused with a 403 without a stack trace, and the server stays up", async () => {
+    const served = await quickStart(module)
+    const jar = new CookieJar()
+    await send(served, "/login", { jar, form: { email: "ada@example.com", password: "analytical engine" } })
+    const crossSite = { origin: "https://evil.example", "sec-fetch-site": "cross-site" }
+    // Before the README's routes passed errors to `next`, Express 4 never answered these: Node.js
+    // ended the process on the unhandled rejection.
+    for (const [path, form] of [
+      ["/logout", {}],
+      ["/login", { email: "ada@example.com", password: "analytical engine" }],
+    ] as const) {
+      const refused = await send(served, path, { jar, form, headers: crossSite })
+      expect(refused.status).toBe(403)
+      expect(await refused.text()).toBe("Refused")
+    }
+    // Still signed in, and still served.
+    expect(await (await send(served, "/", { jar })).text()).toBe("Hello, Ada")
+  })
+})
+
+describe("README examples", () => {
 
   it("behind a proxy: the origin is the proxy's forwarded host", async () => {
     await importExample("auth-config", "auth.ts")
