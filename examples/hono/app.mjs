@@ -7,6 +7,7 @@ import { CredentialsSignin } from "@sesame/core/errors"
 import { requireSession, sesame, sessionMiddleware, signIn, signOut } from "@sesame/hono"
 import { Hono } from "hono"
 import { html } from "hono/html"
+import { validator } from "hono/validator"
 
 const style = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#18181b}
 nav{display:flex;gap:1rem;align-items:center;margin-bottom:2rem}nav form{margin-left:auto}
@@ -92,21 +93,25 @@ export function createApp(authConfig) {
     return c.html(loginPage(c, authConfig, { redirectTo: c.req.query("callbackUrl") ?? "/", error }))
   })
 
-  app.post("/login", async (c) => {
-    const form = await c.req.formData()
+  // Hono's form validator reads the posted form: a body that is not a form gives no fields (the
+  // sign-in is refused), one that cannot be read is answered 400, never a 500.
+  const form = validator("form", (fields) => fields)
+  /** Where the form asks to go after signing in. */
+  const returnTo = (c) => {
+    const { redirectTo } = c.req.valid("form")
+    return typeof redirectTo === "string" ? redirectTo : "/"
+  }
+
+  app.post("/login", form, async (c) => {
     try {
-      return await signIn(c, "credentials", form)
+      return await signIn(c, "credentials", c.req.valid("form"))
     } catch (error) {
       if (!(error instanceof CredentialsSignin)) throw error
-      const redirectTo = String(form.get("redirectTo") ?? "/")
-      return c.html(loginPage(c, authConfig, { redirectTo, error: "Wrong email or password." }), 401)
+      return c.html(loginPage(c, authConfig, { redirectTo: returnTo(c), error: "Wrong email or password." }), 401)
     }
   })
 
-  app.post("/login/dev-idp", async (c) => {
-    const form = await c.req.formData()
-    return signIn(c, "dev-idp", { redirectTo: String(form.get("redirectTo") ?? "/") })
-  })
+  app.post("/login/dev-idp", form, (c) => signIn(c, "dev-idp", { redirectTo: returnTo(c) }))
 
   app.post("/logout", (c) => signOut(c, { redirectTo: "/" }))
 

@@ -3,7 +3,8 @@
  * Dev IdP beside it), driven in Chromium: the guard before sign-in, a wrong and a right password on
  * the app's own sign-in page (server-side `signIn`), the guarded page and JSON route, sign-out
  * (server-side `signOut`), the guard again, then a real OpenID Connect round trip through the dev
- * IdP and sign-out. Needs the packages built (`npm test` builds first).
+ * IdP and sign-out; and the sign-in routes' answers to a body that is not a form and to another
+ * site's post. Needs the packages built (`npm test` builds first).
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { join } from "node:path"
@@ -104,4 +105,18 @@ describe("examples/hono in Chromium", () => {
     expect(path(page)).toBe("/login")
     await context.close()
   }, 60_000)
+
+  it("answers a sign-in post that is not a form with a 4xx, never a 500, and refuses another site's", async () => {
+    const post = (path: string, body: string, headers: Record<string, string>) => fetch(`${origin}${path}`, { method: "POST", body, headers: { origin, ...headers }, redirect: "manual" })
+    const credentials = "email=demo%40example.com&password=sesame-demo"
+    const plain = await post("/login", credentials, { "content-type": "text/plain" })
+    expect(plain.status).toBe(401)
+    expect(await plain.text()).toContain("Wrong email or password.")
+    for (const path of ["/login", "/login/dev-idp"]) {
+      expect((await post(path, "--x\r\nnot a part", { "content-type": "multipart/form-data; boundary=x" })).status).toBe(400)
+    }
+    const crossSite = await post("/login", credentials, { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" })
+    expect(crossSite.status).toBe(403)
+    expect(crossSite.headers.getSetCookie()).toEqual([])
+  })
 })

@@ -14,7 +14,10 @@
  *    post, the browser follows it with a `GET`. With `redirect: false` in the route's code, the
  *    route gets the URL and makes its own response with `c` (which carries the cookies); a
  *    `redirect` field the browser posts changes nothing.
- * 4. The browser comes back to `redirectTo`, else to the page it posted from (a same-origin
+ * 4. The cookies are the request's last word (`decide`): the session middleware writes them on a
+ *    response that dropped them and no longer writes its read's renewed cookie, and after a
+ *    sign-out, `getSession(c)` is `null`. A session read later in the request never undoes it.
+ * 5. The browser comes back to `redirectTo`, else to the page it posted from (a same-origin
  *    `Referer`), else to `/`; the core's `redirect` callback has the last word, so another site's
  *    address is never followed.
  *
@@ -23,7 +26,7 @@
 import { signInFromServer, signOutFromServer, type AuthorizationParams, type ServerRedirect, type ServerSignInOptions } from "@sesame/core/integration"
 import type { Context } from "hono"
 import { currentConfig } from "./config.js"
-import { writeCookies } from "./cookies.js"
+import { decide } from "./cookies.js"
 import { answerable } from "./errors.js"
 
 /** Options of {@link signIn}: `redirectTo`, `redirect`, and the form's fields (`email`, `password`…). */
@@ -33,18 +36,13 @@ export type SignOutOptions = Pick<ServerSignInOptions, "redirect" | "redirectTo"
 export type { AuthorizationParams }
 
 /**
- * Whether the route asked for the URL instead of a redirect (policy 3). Only the boolean `false` of
- * the route's own code counts: a form's `redirect` field (in a `FormData`, or in the object
- * `c.req.parseBody()` makes of it) is the browser's to send, and must not turn the route's answer
- * into a string Hono cannot send.
+ * Writes the cookies as the request's last word, then answers with the redirect, or the URL (policy
+ * 3 and 4). Whether to redirect is the core's reading of the options: only the boolean `false` of
+ * the route's own code asks for the URL, never a form's `redirect` field (text the browser sends),
+ * which would turn the route's answer into a string Hono cannot send.
  */
-function redirects(options: FormData | ServerSignInOptions | undefined): boolean {
-  return options instanceof FormData || options?.redirect !== false
-}
-
-/** Writes the cookies, then answers with the redirect, or the URL (policy 3). */
-function finish(c: Context, { url, cookies }: ServerRedirect, redirect: boolean): Response | string {
-  writeCookies(c, cookies)
+function finish(c: Context, { url, redirect, cookies }: ServerRedirect, signsOut: boolean): Response | string {
+  decide(c, cookies, signsOut)
   return redirect ? c.redirect(url, 303) : url
 }
 
@@ -62,20 +60,23 @@ function browserRequest(c: Context) {
  * The configuration is the one `sessionMiddleware` (or a guard, or the handler) used for this
  * request.
  *
- * @param options - a `FormData` (`await c.req.formData()`) or an object: `redirectTo`, `redirect`
- *   (`false` to get the URL instead of a redirect), and the fields the provider reads.
+ * @param options - the form (`c.req.valid("form")` after Hono's `validator("form", …)`, which
+ *   answers `400` to a body it cannot read where `c.req.formData()` throws), a `FormData`, or an
+ *   object: `redirectTo`, `redirect` (`false` to get the URL instead of a redirect), and the fields
+ *   the provider reads.
  * @param authorizationParams - for an OAuth or OIDC provider: extra parameters of its authorization
  *   request (`prompt`, `login_hint`…).
  * @returns a `303` redirect made with `c`, carrying the cookies; with `redirect: false`, the URL.
+ *   Later in the request, `getSession(c)` is still the session the request came with.
  * @throws `CredentialsSignin` when the credentials are refused; `BadRequest` (`403`) when the
  *   request is another site's post; `AuthError` for any other failure. Uncaught, the first two are
  *   answered `401` and `403` by Hono's default error handler.
  *
  * @example
  * ```ts
- * app.post("/login", async (c) => {
+ * app.post("/login", validator("form", (form) => form), async (c) => {
  *   try {
- *     return await signIn(c, "credentials", await c.req.formData())
+ *     return await signIn(c, "credentials", c.req.valid("form"))
  *   } catch (error) {
  *     if (error instanceof CredentialsSignin) return c.html(loginPage("Wrong email or password"), 401)
  *     throw error
@@ -90,7 +91,7 @@ export async function signIn(c: Context, provider?: string, options?: SignInOpti
 export async function signIn(c: Context, provider?: string, options?: FormData | SignInOptions, authorizationParams?: AuthorizationParams): Promise<Response | string> {
   const { config } = currentConfig(c, "signIn")
   try {
-    return finish(c, await signInFromServer(config, browserRequest(c), provider, options, authorizationParams), redirects(options))
+    return finish(c, await signInFromServer(config, browserRequest(c), provider, options, authorizationParams), false)
   } catch (error) {
     throw answerable(error)
   }
@@ -101,7 +102,8 @@ export async function signIn(c: Context, provider?: string, options?: FormData |
  * and the session cookie is cleared.
  *
  * @returns a `303` redirect to `redirectTo` (else the page the form was on, else `/`) made with `c`,
- *   carrying the cleared cookies; with `redirect: false`, the URL.
+ *   carrying the cleared cookies; with `redirect: false`, the URL. Later in the request,
+ *   `getSession(c)` is `null`.
  * @throws `BadRequest` (`403`) when the request is another site's post; `AuthError` otherwise.
  *
  * @example
@@ -115,7 +117,7 @@ export async function signOut(c: Context, options?: SignOutOptions): Promise<Res
 export async function signOut(c: Context, options?: SignOutOptions): Promise<Response | string> {
   const { config } = currentConfig(c, "signOut")
   try {
-    return finish(c, await signOutFromServer(config, browserRequest(c), options), redirects(options))
+    return finish(c, await signOutFromServer(config, browserRequest(c), options), true)
   } catch (error) {
     throw answerable(error)
   }

@@ -14,6 +14,10 @@
  * 3. The session stays alive: the cookies the read sets are written on the response (`cookies.ts`).
  * 4. The auth routes under the base path are not read by the middleware: they answer for
  *    themselves, and a renewed cookie written beside a sign-out's cleared one could undo it.
+ * 5. The read is of the request's cookies. Once the route signed out (`signOut(c)`), the request
+ *    has no session: a later `getSession` or `assertSession` answers as for a signed-out visitor,
+ *    and no cookie of the read is written (`cookies.ts`, policy 3). After `signIn(c)`, the read
+ *    still describes the request as it came: the new session is the next request's.
  *
  * @module
  */
@@ -21,7 +25,7 @@ import type { Session } from "@sesame/core"
 import { logFor, readSession, type SessionRead } from "@sesame/core/integration"
 import type { Context, Env, MiddlewareHandler, Next } from "hono"
 import { checkConfig, configFor, currentConfig, isUnderBasePath, type Prepared, type SesameConfig } from "./config.js"
-import { keepAlive, writeCookies } from "./cookies.js"
+import { decided, keepAlive, signedOut, writeCookies } from "./cookies.js"
 import type { SesameVariables } from "./types.js"
 
 interface Read {
@@ -32,8 +36,9 @@ interface Read {
 
 const reads = new WeakMap<Context, Map<Prepared, Read>>()
 
-/** The session read of `c` for `prepared`, made once (policy 1 and 2). */
+/** The session read of `c` for `prepared`, made once (policy 1 and 2); none after a sign-out (policy 5). */
 export function readOf(c: Context, prepared: Prepared, owner: string): Read {
+  if (signedOut(c)) return { result: Promise.resolve({ session: null, cookies: [] }), written: true }
   let byConfig = reads.get(c)
   if (!byConfig) reads.set(c, (byConfig = new Map()))
   let read = byConfig.get(prepared)
@@ -58,7 +63,8 @@ function pathOf(c: Context): string {
  * The middleware that reads the session of every request it runs for and sets it as
  * `c.get("session")` (the session, or `null`), keeping it alive: the cookies the read sets (a
  * renewed JWT, a database session's new expiry, a cleared cookie that was no good) are written on
- * the route's response. It also gives `signIn` and `signOut` the configuration.
+ * the route's response, made `Cache-Control: private, no-store`. It also gives `signIn` and
+ * `signOut` the configuration, and writes their cookies over the read's.
  *
  * The auth routes under the base path are passed through without a read.
  *
@@ -99,11 +105,13 @@ export function readingMiddleware<E extends Env, M extends Env>(config: SesameCo
 }
 
 /**
- * The session of the request, or `null` when there is none or it cannot be read (logged).
+ * The session of the request, or `null` when there is none, it cannot be read (logged), or the
+ * route signed out (`signOut(c, …)`) earlier in the request.
  *
  * Read once per request: after `sessionMiddleware` or `requireSession` this is their read. Called
  * without them, it writes the cookies that keep the session alive on the response the route makes
- * with `c` (`c.html`, `c.json`, `c.redirect`…; a plain `new Response` does not carry them).
+ * with `c` (`c.html`, `c.json`, `c.redirect`…; a plain `new Response` does not carry them), with
+ * `Cache-Control: private, no-store`.
  *
  * @param config - optional after `sessionMiddleware` (or a guard) ran for the request: theirs is used.
  *
@@ -122,10 +130,13 @@ export async function getSession<E extends Env = Env>(c: Context<E>, config?: Se
   return session
 }
 
-/** Writes the cookies of `c`'s read for `prepared` on the route's response, once however often it is asked. */
+/**
+ * Writes the cookies of `c`'s read for `prepared` on the route's response, once however often it is
+ * asked, and never after the route signed in or out (policy 5).
+ */
 export function writeOnce(c: Context, prepared: Prepared, cookies: SessionRead["cookies"]): void {
   const read = reads.get(c)?.get(prepared)
-  if (!read || read.written) return
+  if (!read || read.written || decided(c)) return
   read.written = true
   writeCookies(c, cookies)
 }

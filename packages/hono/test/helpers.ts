@@ -6,6 +6,7 @@
 import type { AuthConfig } from "@sesame/core"
 import { CredentialsSignin } from "@sesame/core/errors"
 import { Hono } from "hono"
+import { validator } from "hono/validator"
 import { assertSession, getSession, requireSession, sesame, sessionMiddleware, signIn, signOut, type SesameVariables } from "@sesame/hono"
 import { aliceCredentials, CookieJar, origin, request, secret, users, type RequestOptions } from "../../core/test/helpers.js"
 
@@ -29,15 +30,15 @@ export function appFor(auth: AuthConfig): Hono<{ Variables: SesameVariables }> {
   app.get("/api/me", requireSession(auth), (c) => c.json(c.get("session").user))
   app.get("/read", async (c) => c.json({ user: (await getSession(c))?.user ?? null }))
   app.get("/billing", async (c) => c.text(`billing of ${(await assertSession(c)).user.email}`))
-  app.post("/login", async (c) => {
+  app.post("/login", validator("form", (form) => form), async (c) => {
     try {
-      return await signIn(c, "credentials", await c.req.formData())
+      return await signIn(c, "credentials", c.req.valid("form"))
     } catch (error) {
       if (error instanceof CredentialsSignin) return c.text("wrong credentials", 401)
       throw error
     }
   })
-  app.post("/login-uncaught", async (c) => signIn(c, "credentials", await c.req.formData()))
+  app.post("/login-uncaught", validator("form", (form) => form), async (c) => signIn(c, "credentials", c.req.valid("form")))
   app.post("/logout", (c) => signOut(c, { redirectTo: "/" }))
   return app
 }

@@ -1,8 +1,8 @@
 /**
  * The app of the README on Node.js through `@hono/node-server`, over real HTTP: sign-in from the
- * app's own form, the session and its cookies, the guards, sign-out; and a forged `Host` header
- * sent on a raw socket (node-server builds the request's URL from it), which never reaches a
- * redirect.
+ * app's own form, the session and its cookies, the guards, sign-out; and a forged `Host`, a
+ * forged `X-Forwarded-Host`, an absolute-form request target and a `//` path sent on a raw socket
+ * (node-server builds the request's URL from them), none of which reaches a redirect.
  */
 import { request as httpRequest } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -34,11 +34,11 @@ async function send(path: string, jar: CookieJar, init: { form?: Record<string, 
   return response
 }
 
-/** A GET with a `Host` header of our choosing, on a raw socket (fetch sets its own). */
-function getWithHost(path: string, host: string): Promise<{ status: number; location: string | undefined }> {
+/** A GET of `path` as written (an absolute URL too) with the headers given, `Host` included, on a raw socket (fetch sets its own). */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; location: string | undefined }> {
   return new Promise((resolve, reject) => {
     const url = new URL(base)
-    const req = httpRequest({ host: "127.0.0.1", port: url.port, path, headers: { host } }, (res) => {
+    const req = httpRequest({ host: "127.0.0.1", port: url.port, path, headers: { host: url.host, ...headers } }, (res) => {
       res.resume()
       res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }))
     })
@@ -69,11 +69,16 @@ describe("on Node.js through @hono/node-server", () => {
     expect((await send("/account/profile", jar)).status).toBe(302)
   })
 
-  it("never writes a forged Host into the guard's redirect", async () => {
-    const forged = await getWithHost("/account/profile", "evil.example")
+  it("never writes a forged Host, X-Forwarded-Host or request target into the guard's redirect", async () => {
+    const forged = await rawGet("/account/profile", { host: "evil.example" })
     expect(forged.status).toBe(302)
     expect(forged.location).toBe("/auth/signin?callbackUrl=%2Faccount%2Fprofile")
-    const loopback = await getWithHost("/account/profile", new URL(base).host)
-    expect(loopback.location).toBe(`${base}/auth/signin?callbackUrl=%2Faccount%2Fprofile`)
+    const guarded = `${base}/auth/signin?callbackUrl=%2Faccount%2Fprofile`
+    expect((await rawGet("/account/profile", {})).location).toBe(guarded)
+    expect((await rawGet("/account/profile", { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" })).location).toBe(guarded)
+    // An absolute-form target naming another host: node-server takes the path, the origin stays ours.
+    expect(await rawGet("http://evil.example/account/profile", {})).toEqual({ status: 302, location: guarded })
+    // A path starting with // is a path here, not a protocol-relative address: no route, no redirect.
+    expect(await rawGet("//evil.example/account/profile", {})).toEqual({ status: 404, location: undefined })
   })
 })

@@ -66,6 +66,19 @@ describe("README examples", () => {
     expect(await (await call(app, "/", { jar })).text()).toBe("Hello stranger")
   })
 
+  it("quick start: /login answers a body that is not a form, or a form it cannot read, with a 4xx, never a 500", async () => {
+    const sameSite = { origin, "sec-fetch-site": "same-origin" }
+    const credentials = "email=ada%40example.com&password=analytical+engine"
+    // A text/plain post (what a form with enctype="text/plain" sends, and another site can without a preflight): no fields.
+    const plain = await call(app, "/login", { body: credentials, headers: { ...sameSite, "content-type": "text/plain" } })
+    expect(plain.status).toBe(401)
+    expect(await plain.text()).toBe("Wrong email or password")
+    expect((await call(app, "/login", { body: credentials, headers: { origin: "https://evil.example", "content-type": "text/plain" } })).status).toBe(403)
+    const broken = await call(app, "/login", { body: "--x\r\nnot a part", headers: { ...sameSite, "content-type": "multipart/form-data; boundary=x" } })
+    expect(broken.status).toBe(400)
+    expect(await broken.text()).not.toMatch(/\bat .*\.(ts|js):\d+/)
+  })
+
   it("node server: serves the app on Node.js", async () => {
     const { server } = await run<{ server: ServerType }>("node-server", "server.ts", (code) =>
       code.replace("serve({ fetch: app.fetch, port: 3000 })", "export const server = serve({ fetch: app.fetch, port: 0, hostname: \"127.0.0.1\" })"),
