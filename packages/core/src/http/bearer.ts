@@ -23,18 +23,18 @@
 import { ParsedCookies, type ResponseCookie } from "./cookies.js"
 import type { HeaderReader } from "./incoming.js"
 import type { Action } from "./request.js"
+import { maxSessionTokenLength } from "../session/token.js"
 
 /** The endpoints a bearer token is a session for (see the module's policy). */
 const bearerActions: ReadonlySet<Action> = new Set<Action>(["session", "token", "signout"])
 
-/** A session token is at most this long (`session/token.ts`); anything longer is no token. */
-const maxTokenLength = 512
 const bearerHeader = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i
 
 /** The token of `Authorization: Bearer <token>`, or undefined. */
 export function bearerToken(headers: HeaderReader): string | undefined {
   const value = headers.get("authorization")
-  if (!value || value.length > maxTokenLength + 16) return undefined
+  // `Bearer ` and spaces aside, anything longer than a session token can be is no token.
+  if (!value || value.length > maxSessionTokenLength + 16) return undefined
   return bearerHeader.exec(value)?.[1]
 }
 

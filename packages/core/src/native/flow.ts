@@ -30,9 +30,8 @@ import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { translatorFor } from "../pages/where.js"
 import { nativeAppPage } from "../pages/native-app.js"
-import { storeSession } from "../session/database.js"
+import { liveStoredSession, storeSession } from "../session/database.js"
 import { storedSessionLive, storedStart } from "../session/lifetime.js"
-import { hashSessionToken, maxSessionTokenLength } from "../session/token.js"
 import { codeIdentifier, codePurpose, openCode, sealCode } from "./code.js"
 import { allowedRedirectUri, type ResolvedNativeApps } from "./settings.js"
 
@@ -118,13 +117,9 @@ export async function confirmNativeAuthorize(ctx: RequestContext): Promise<Inter
  * by a sibling subdomain) counts as none.
  */
 async function signedInSession(ctx: RequestContext, settings: ResolvedNativeApps) {
-  const { name } = ctx.cookieOptions.sessionToken
-  const token = ctx.cookies.get(name)
-  if (!token || ctx.cookies.repeated.has(name) || token.length > maxSessionTokenLength) return null
-  const hash = await hashSessionToken(token)
-  const found = await settings.adapter.getSessionAndUser(hash)
-  if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
-  return { user: found.user, hash, startedAt: storedStart(found.session) }
+  if (ctx.cookies.repeated.has(ctx.cookieOptions.sessionToken.name)) return null
+  const found = await liveStoredSession(ctx, settings.adapter)
+  return found && { user: found.user, hash: found.hash, startedAt: storedStart(found.session) }
 }
 
 function invalidGrant(message: string): BadRequest {

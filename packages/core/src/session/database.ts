@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { AdapterUser } from "../adapters/types.js"
+import type { AdapterSession, AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { AccessDenied, SessionTokenError, SignOutError } from "../errors.js"
 import { emit } from "../events.js"
@@ -33,6 +33,15 @@ async function requestTokenHash(ctx: RequestContext): Promise<string | null> {
   const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
   if (!token || token.length > maxSessionTokenLength) return null
   return hashSessionToken(token)
+}
+
+/** The request's stored session while it lives, with its user and the hash it is stored under; null otherwise. */
+export async function liveStoredSession(ctx: RequestContext, adapter: CheckedAdapter): Promise<{ hash: string; session: AdapterSession; user: AdapterUser } | null> {
+  const hash = await requestTokenHash(ctx)
+  if (!hash) return null
+  const found = await adapter.getSessionAndUser(hash)
+  if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
+  return { hash, ...found }
 }
 
 function setSessionCookie(ctx: RequestContext, token: string, expires: Date): void {
@@ -183,11 +192,7 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
     },
 
     async currentUser(ctx) {
-      const hash = await requestTokenHash(ctx)
-      if (!hash) return null
-      const found = await adapter.getSessionAndUser(hash)
-      if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
-      return found.user
+      return (await liveStoredSession(ctx, adapter))?.user ?? null
     },
 
     async userId(ctx) {
@@ -195,19 +200,13 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
     },
 
     async signedInAt(ctx) {
-      const hash = await requestTokenHash(ctx)
-      if (!hash) return undefined
-      const found = await adapter.getSessionAndUser(hash)
-      if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return undefined
-      return storedStart(found.session)
+      const found = await liveStoredSession(ctx, adapter)
+      return found ? storedStart(found.session) : undefined
     },
 
     async refreshSignIn(ctx) {
-      const { config } = ctx
-      const hash = await requestTokenHash(ctx)
-      if (!hash) return false
-      const found = await adapter.getSessionAndUser(hash)
-      if (!found || !storedSessionLive(config.session, found.session, Date.now())) return false
+      const found = await liveStoredSession(ctx, adapter)
+      if (!found) return false
       // A new session in place of the old: its start is now, and a token that leaked before this
       // proof is worth nothing after it.
       await this.start(ctx, { user: found.user, account: null, isNewUser: false, ...(found.session.factors ? { factors: found.session.factors } : {}) })

@@ -14,7 +14,8 @@ import { signedInFor, type ServerUser } from "../http/server-context.js"
 import { forgetDevices } from "../two-factor/remember.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { storedSessionLive } from "./lifetime.js"
-import { hashSessionToken, maxSessionTokenLength, publicSessionId } from "./token.js"
+import { liveStoredSession } from "./database.js"
+import { publicSessionId } from "./token.js"
 
 /** One of the signed-in user's sessions. */
 export interface SessionInfo {
@@ -37,12 +38,8 @@ function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): 
       ? config.adapter
       : new UnsupportedStrategy("Session management needs database sessions: configure an adapter (and no `session.strategy: \"jwt\"`).")
   return signedInFor(request, configOrLazy, adapterOf, async (ctx, adapter) => {
-    const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
-    if (!token || token.length > maxSessionTokenLength) return null
-    const currentHash = await hashSessionToken(token)
-    const found = await adapter.getSessionAndUser(currentHash)
-    if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
-    return { user: found.user, currentHash }
+    const found = await liveStoredSession(ctx, adapter)
+    return found && { user: found.user, currentHash: found.hash }
   })
 }
 
