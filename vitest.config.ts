@@ -23,6 +23,7 @@ const endpointTests = [
   "packages/core/test/pages/security.test.ts",
   "packages/core/test/api-tokens/endpoints.test.ts",
   "packages/core/test/native-apps.test.ts",
+  "packages/core/test/migrate/authjs-sessions.test.ts",
 ]
 
 // `sesame-source` makes workspace packages resolve to their TypeScript sources, so tests run

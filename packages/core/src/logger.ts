@@ -30,6 +30,8 @@ export type WarningCode =
   | "oauth-checks-none"
   | "weak-secret"
   | "api-token-keys-in-memory"
+  | "migrate-from-authjs"
+  | "adapter-optional-methods-missing"
 
 /**
  * The three log levels. Each may be overridden in `config.logger`.
@@ -71,6 +73,10 @@ const warningText: Record<WarningCode, string> = {
     'A provider has `checks: ["none"]`: its callbacks are not bound to the browser that started the sign-in, so a forged callback can sign a visitor in to someone else\'s account. Such a provider never links an account to a signed-in user. Use "pkce", "state" or "nonce".',
   "weak-secret":
     "A configured secret is shorter than 32 characters or not random (under about 128 bits of estimated entropy). In production this is a configuration error. Make one with `npx @sesame/cli secret` or `openssl rand -base64 33`.",
+  "adapter-optional-methods-missing":
+    "The adapter has only some of Sesame's optional methods (an Auth.js adapter, or one written to the spec's contract). Every sign-in and session works; the features that need the missing methods (account or session management, two-factor sign-in, storing refreshed provider tokens, managing passkeys) are off or refuse with MissingAdapterMethods naming the method. Turn on debug logs to see which.",
+  "migrate-from-authjs":
+    'Reading Auth.js sessions and email links (`migrateFrom: "authjs"`): an Auth.js session cookie is re-issued as Sesame\'s on its first use, and links Auth.js sent work until they expire. Remove the option once they have all expired (`session.maxAge` after the switch, 30 days by default).',
   "api-token-keys-in-memory":
     "API tokens are signed with keys kept in this process's memory: the adapter does not store signing keys and `apiTokens.keys` is not set. Tokens stop verifying when the process restarts, and other instances publish other keys. Use an adapter that stores them (every shipped adapter does) or give `apiTokens.keys`.",
 }

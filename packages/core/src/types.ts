@@ -490,6 +490,28 @@ export interface AuthConfig {
    * built in and picked by `Accept-Language`; a language named here is offered too.
    */
   messages?: MessageOverrides
+  /**
+   * Keeps an Auth.js v5 app's users signed in across the switch to Sesame. With `"authjs"`:
+   * - Auth.js's session cookie (`authjs.session-token`, `__Secure-authjs.session-token` on https,
+   *   chunks included) is read when the request has no Sesame session cookie, and re-issued as
+   *   Sesame's on that first read, then deleted. A JWT session is decrypted as Auth.js encrypted it,
+   *   with `secret` (each of an array); a database session, whose row holds the raw token, is found
+   *   with `getSessionAndUser` and re-keyed: a new token, stored hashed, until the same expiry, and
+   *   the old row deleted. Keep the session strategy, `secret` and adapter the Auth.js app had.
+   * - Email sign-in links Auth.js sent before the switch work, once, until they expire.
+   *
+   * A carried-over session's sign-in time is unknown, never "now": it is not recent enough for a
+   * sensitive action until the user signs in again, and with `session.absoluteMaxAge` it is not
+   * carried over at all. A database token of 64 hex digits (Auth.js v4 on runtimes without
+   * `randomUUID`, or an app's own `generateSessionToken`) is not carried over: it has the form of
+   * the hash Sesame stores, and a stored hash must never work as a cookie. Custom Auth.js cookie
+   * names, `jwt.encode`/`decode` and next-auth v4's `next-auth.*` cookies are not read.
+   *
+   * Default: off (a new app has nothing to carry over). Logs the warning `migrate-from-authjs` at
+   * start-up; remove the option once Auth.js's sessions and links have expired (`session.maxAge`
+   * after the switch, 30 days by default).
+   */
+  migrateFrom?: "authjs"
   /** Returns the internal response instead of a `Response`, and throws `AuthError`s. For integrations. */
   raw?: typeof raw
 }

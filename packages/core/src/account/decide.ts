@@ -2,32 +2,45 @@
  * The sign-in decision's rules: which user a verified identity belongs to, and what is created or
  * linked on the way. `sign-in.ts` applies them, after the `signIn` callback.
  *
- * The rules, with an adapter:
- * - **Provider accounts** (OAuth, OIDC, passkeys). The user the account is linked to is looked up
- *   once, first (`linkedUser`; for a passkey, through its authenticator), so that the `signIn`
- *   callback sees the stored user of a returning account; then `decideForAccount` applies these
- *   rules. An account already linked signs its user in; if someone else is signed in on this
- *   browser, that is `OAuthAccountNotLinked` (one account cannot belong to two users). A new
- *   account is linked to the signed-in user, if any, unless the provider's callbacks are not bound
- *   to the browser (`checks: ["none"]`): then a forged callback could plant the forger's account
- *   in the victim's user, so linking is refused (`OAuthAccountNotLinked`). Otherwise its email
- *   decides:
- *   - an unknown email creates the user (verified when the provider vouches for the address) and
- *     links the account, in one transaction when the adapter has them;
- *   - an email whose user is unverified, when the provider vouches for the address: the address
- *     is taken back from whoever claimed it (`reclaim.ts`), then the account is linked;
- *   - any other owned email is `OAuthAccountNotLinked`, because a provider's say-so is not proof
- *     that the person owns that user; `allowDangerousEmailAccountLinking` links anyway, but only
- *     when the provider vouches for the address (`email_verified`, or its `isEmailVerified`).
- *   Passkeys follow the same rules with `AccountNotLinked` as the conflict (they never vouch for
- *   an address), and write their authenticator in the transaction that links the account, so no
- *   account is left without its key.
- * - **Email**. The address is the identity, and following the link proves it: its user signs in,
- *   verified the first time (taking the address back when the user was unverified, as above); an
- *   unknown address creates a verified user. No account row is written.
+ * With an adapter, the account-linking policy is this table (the README's "Account linking" has
+ * it too; the tests in `test/account/linking-policy.test.ts` go through it row by row). "Unproven"
+ * is a user Sesame itself made without proof of its address (`unproven.ts`); a user whose
+ * `emailVerified` is null but who carries no such mark (every OAuth user Auth.js stored; a
+ * credentials user) is "unverified".
+ *
+ * | stored user with the address | the newcomer came with | outcome |
+ * |---|---|---|
+ * | none | an email link or code, a provider that vouches | a new verified user |
+ * | none | a provider that does not vouch, a passkey sign-up | a new unproven user |
+ * | any | a provider account or passkey already linked | its own user signs in; nothing else changes |
+ * | verified, or unverified | an email link or code | that user signs in, now verified; every way in kept |
+ * | unproven | an email link or code | that user is set aside (`set-aside.ts`), the prover gets a new verified user |
+ * | any | a new provider account, nobody signed in | `OAuthAccountNotLinked`; nothing changes |
+ * | verified, or unverified | a new provider account that vouches, with `allowDangerousEmailAccountLinking` | linked; the address is verified |
+ * | unproven | the same | set aside; the prover gets a new verified user with the account |
+ * | any | a passkey sign-up | refused before any ceremony (`passkeys.ts`); nothing changes |
+ * | (signed in) | a new provider account or passkey | linked to the signed-in user, unless the provider's callbacks are not bound to the browser (`checks: ["none"]`) |
+ *
+ * The password provider follows the same rows (`password/`): a sign-up for a taken address stores
+ * nothing; a reset link is an email proof; the confirmation link, which also asks for the password,
+ * proves that whoever chose the password owns the address.
+ *
+ * Why, class by class (Sudhodanan and Paverd, "Pre-hijacked accounts", 2022):
+ * - classic-federated merge, non-verifying IdP: a provider's word, vouched or not, never merges
+ *   into an existing user (the spec's rule); an email proof of an unproven user's address sets the
+ *   claimant aside rather than merging into it.
+ * - trojan identifier: whatever the claimant attached (a passkey, a provider account, a password,
+ *   a second factor) stays on the set-aside user, never on the owner's.
+ * - unexpired session: the claimant's sessions stay with the set-aside user; a JWT session issued
+ *   for the address ends once its user no longer holds it.
+ * - unchanged email: links issued for the claimant's user name that user, so they never act on
+ *   the owner's new one.
+ * What this does not stop: a user Auth.js stored from a provider that does not check addresses
+ * carries no mark, and an email link to its address signs into it with that provider's account
+ * kept, as Auth.js did (and as its owner needs, when the account is theirs).
+ *
  * - **Credentials**. The app's `authorize` vouches for the user: its word is not checked against
- *   any proof, and a user it creates is not reclaimed by the rules above unless it is stored
- *   unverified. With JWT sessions nothing is stored. With database sessions the user that
+ *   any proof. With JWT sessions nothing is stored. With database sessions the user that
  *   `authorize` returned must be known to the adapter (by id, then by email), or is created when
  *   the provider sets `createUser`.
  *
@@ -45,8 +58,9 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { signedInUser } from "../session/index.js"
 import type { Account, User } from "../types.js"
-import { reclaimAddress } from "./reclaim.js"
+import { setAside } from "./set-aside.js"
 import { accountSubject } from "./subject.js"
+import { markUnproven, takeUnprovenMark } from "./unproven.js"
 
 export interface Decision {
   user: User | AdapterUser
@@ -105,17 +119,17 @@ export async function decideForAccount(
   if (!config.adapter) return { user: { ...params.user, id: await accountSubject(account.provider, account.providerAccountId) }, isNewUser: false }
   const adapter = config.adapter
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
-  // Between this decision and the session, the address's owner may prove it and take it back
-  // (reclaim.ts): the session strategy asks this once the session exists, and ends it if not.
+  // Between this decision and the session, the account may be unlinked (the user removed it from
+  // another browser): the session strategy asks this once the session exists, and ends it if not.
   const stillLinked = (userId: string) => async () => (await adapter.getUserByAccount(key))?.id === userId
   const current = await signedInUser(ctx)
-  const link = (userId: string) =>
-    adapter.transaction(async (tx: CheckedAdapter) => {
-      const stored = storedAccount(account, userId)
-      await tx.linkAccount(stored)
+  const link = (tx: CheckedAdapter, userId: string) => {
+    const stored = storedAccount(account, userId)
+    return tx.linkAccount(stored).then(async () => {
       await params.onLink?.(tx, userId)
       return stored
     })
+  }
   if (linked) {
     if (current && current.id !== linked.id) {
       throw new NotLinked("This account is already linked to another user.")
@@ -127,7 +141,7 @@ export async function decideForAccount(
     if (params.boundToBrowser === false) {
       throw new NotLinked(`Provider "${account.provider}" has no checks, so its accounts cannot be linked to a signed-in user.`)
     }
-    const stored = await link(current.id)
+    const stored = await adapter.transaction((tx) => link(tx, String(current.id)))
     await emit(config, "linkAccount", { user: current, account: stored, profile: params.user })
     return { user: current, isNewUser: false, recheck: stillLinked(String(current.id)) }
   }
@@ -135,44 +149,77 @@ export async function decideForAccount(
   const owner = email ? await adapter.getUserByEmail(email) : null
   const vouched = params.emailVerified === true
   if (owner) {
-    if (!owner.emailVerified && vouched) {
-      const reclaimed = await reclaimAddress(ctx, adapter, owner, params.user)
-      const stored = await link(reclaimed.id)
-      await emit(config, "linkAccount", { user: reclaimed, account: stored, profile: params.user })
-      return { user: reclaimed, isNewUser: false, recheck: stillLinked(reclaimed.id) }
-    }
+    // A provider's word never merges into an existing user (the spec's rule), vouched or not,
+    // unless the app lets this provider link by address and it vouches for this one.
     if (!params.allowDangerousEmailAccountLinking || !vouched) {
       throw new NotLinked("Another user already has this email address; sign in with the method used before.")
     }
-    const stored = await link(owner.id)
-    await emit(config, "linkAccount", { user: owner, account: stored, profile: params.user })
-    return { user: owner, isNewUser: false, recheck: stillLinked(owner.id) }
+    const linkedOwner = await adapter.transaction(async (tx) => {
+      const proven = await ownerProved(ctx, tx, owner, params.user)
+      return { ...proven, stored: await link(tx, proven.user.id) }
+    })
+    await announce(config, linkedOwner, owner)
+    await emit(config, "linkAccount", { user: linkedOwner.user, account: linkedOwner.stored, profile: params.user })
+    return { user: linkedOwner.user, isNewUser: linkedOwner.isNewUser, recheck: stillLinked(linkedOwner.user.id) }
   }
   if (!email) {
     throw new CallbackRouteError(`Provider "${account.provider}" returned no email address, which is needed to create a user.`)
   }
   const { user, stored } = await adapter.transaction(async (tx: CheckedAdapter) => {
     const created = await tx.createUser(newUser({ ...params.user, email }, vouched ? new Date() : null))
-    const stored = storedAccount(account, created.id)
-    await tx.linkAccount(stored)
-    await params.onLink?.(tx, created.id)
-    return { user: created, stored }
+    // Nobody has proven this address: its owner's later proof sets this user aside (set-aside.ts).
+    if (!vouched) await markUnproven(tx, created.id)
+    return { user: created, stored: await link(tx, created.id) }
   })
   await emit(config, "createUser", { user })
   await emit(config, "linkAccount", { user, account: stored, profile: params.user })
   return { user, isNewUser: true, recheck: stillLinked(user.id) }
 }
 
+/** What proving an address did to its stored user: the user who signs in now, and whether it is new. */
+interface Proven {
+  user: AdapterUser
+  isNewUser: boolean
+  /** The unproven user that was set aside for it, if any. */
+  setAside?: AdapterUser
+}
+
+/**
+ * The owner of `existing`'s address has just proven it (an email link or code, a password-reset
+ * link, a vouching provider the app links by address). A verified user is theirs as it is; an
+ * unverified one becomes verified, keeping everything (Auth.js's users); an unproven one is set
+ * aside and the owner gets a new verified user. `profile`, when the proof came with one (a
+ * provider's), names the new user. Call it inside a transaction; emit with `announce` after.
+ */
+export async function ownerProved(ctx: RequestContext, tx: CheckedAdapter, existing: AdapterUser, profile?: User): Promise<Proven> {
+  if (existing.emailVerified) return { user: existing, isNewUser: false }
+  if (await takeUnprovenMark(tx, existing.id)) {
+    const aside = await setAside(ctx, tx, existing)
+    const user = await tx.createUser(newUser({ ...profile, email: existing.email }, new Date()))
+    return { user, isNewUser: true, setAside: aside }
+  }
+  return { user: await tx.updateUser({ id: existing.id, emailVerified: new Date() }), isNewUser: false }
+}
+
+/** The events of `ownerProved`, once its transaction is over. */
+export async function announce(config: RequestContext["config"], proven: Proven, before: AdapterUser): Promise<void> {
+  if (proven.setAside) await emit(config, "updateUser", { user: proven.setAside })
+  if (proven.isNewUser) await emit(config, "createUser", { user: proven.user })
+  else if (proven.user !== before) await emit(config, "updateUser", { user: proven.user })
+}
+
 function storedAccount(account: Account, userId: string) {
   return { ...account, userId, type: account.type as "oauth" | "oidc" | "email" | "webauthn" }
 }
 
-/** A user signing in by email link. `email` is normalised. */
+/** A user signing in by email link or code: the address is proven. `email` is normalised. */
 export async function decideForEmail(ctx: RequestContext, adapter: CheckedAdapter, email: string): Promise<Decision> {
   const existing = await adapter.getUserByEmail(email)
   if (existing) {
     if (existing.emailVerified) return { user: existing, isNewUser: false }
-    return { user: await reclaimAddress(ctx, adapter, existing), isNewUser: false }
+    const proven = await adapter.transaction((tx) => ownerProved(ctx, tx, existing))
+    await announce(ctx.config, proven, existing)
+    return { user: proven.user, isNewUser: proven.isNewUser }
   }
   const user = await adapter.createUser(newUser({ email }, new Date()))
   await emit(ctx.config, "createUser", { user })

@@ -133,7 +133,7 @@ const attempts: Attempts = {
 /** Signs in the person `identity` describes, or throws the error that ends the flow. */
 export async function signIn(ctx: RequestContext, identity: VerifiedIdentity): Promise<InternalResponse> {
   const attempt = await (attempts[identity.kind] as (ctx: RequestContext, identity: VerifiedIdentity) => Promise<Attempt>)(ctx, identity)
-  // A verified user is who signs in (an unverified one may be reclaimed by the decision, second
+  // A verified user is who signs in (an unverified one may be set aside by the decision, second
   // factor and all, so only the decision's user can be asked).
   const known = attempt.known?.emailVerified ? attempt.known : undefined
   const early = known ? await secondFactorGate(ctx, identity, { ...attempt.callback, user: known }) : undefined

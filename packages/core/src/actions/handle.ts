@@ -17,6 +17,7 @@ import { asAuthError, badRequestResponse, configurationJson, configurationRespon
 import type { Incoming } from "../http/incoming.js"
 import { matchRoute, parseBody, parseQuery, requestCookies } from "../http/request.js"
 import type { InternalResponse, ResponseOptions } from "../http/response.js"
+import { carryOverAuthjsSession } from "../migrate/authjs/session.js"
 
 /** The answer to a request, and how to write it. */
 export interface Handled {
@@ -105,6 +106,8 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
   }
 
   try {
+    // With `migrateFrom`, an Auth.js session becomes Sesame's before anything reads the session.
+    await carryOverAuthjsSession(ctx)
     return finish(await dispatch(ctx), ctx)
   } catch (error) {
     // Raw callers get the error to handle, except a client's mistake, which stays its 4xx answer.

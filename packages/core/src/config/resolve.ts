@@ -8,7 +8,6 @@
  *
  * @module
  */
-import { reclaimMethods } from "../account/reclaim.js"
 import { checkAdapter, missingMethods, type AdapterMethod, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
 import {
@@ -30,7 +29,7 @@ import type { SessionStrategy } from "../session/types.js"
 import { skipCSRFCheck } from "../symbols.js"
 import { resolveNativeApps, type ResolvedNativeApps } from "../native/settings.js"
 import { resolveApiTokens, type ResolvedApiTokens } from "../tokens/settings.js"
-import { resolveTwoFactor, twoFactorWanted, type ResolvedTwoFactor } from "../two-factor/settings.js"
+import { resolveTwoFactor, twoFactorMethods, twoFactorWanted, type ResolvedTwoFactor } from "../two-factor/settings.js"
 import { checkWebAuthnProviders } from "../webauthn/provider.js"
 import type { WebAuthnConfig } from "../webauthn/types.js"
 import type {
@@ -102,6 +101,8 @@ export interface ResolvedConfig {
   readonly apiTokens: ResolvedApiTokens | undefined
   /** Native apps' sign-in and bearer sessions, when `nativeApps` is set. */
   readonly nativeApps: ResolvedNativeApps | undefined
+  /** Auth.js's sessions and email links are carried over (`migrateFrom`, see `migrate/authjs/`); undefined: off. */
+  readonly migrateFrom: "authjs" | undefined
   /** The cookie names and options for secure or plain cookies. Throws a configuration error. */
   cookies(secure: boolean): CookiesOptions
 }
@@ -198,6 +199,11 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
     }
     if (apiTokens?.keySource === "memory") warnings.push("api-token-keys-in-memory")
+    const degraded = config.adapter ? degradedFeatures(config.adapter, session, resolvedProviders.all, config.twoFactor) : []
+    if (degraded.length > 0) {
+      warnings.push("adapter-optional-methods-missing")
+      logger.debug("config: features off for want of adapter methods", { features: degraded })
+    }
     let nativeApps: ResolvedNativeApps | undefined
     try {
       nativeApps = config.nativeApps === undefined ? undefined : resolveNativeApps(config.nativeApps, adapter, session.strategy === "database")
@@ -213,6 +219,8 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     }
     checkPositive("jwt.maxAge", jwt.maxAge)
     checkPages(pages)
+    const migrateFrom = resolveMigrateFrom(config.migrateFrom)
+    if (migrateFrom) warnings.push("migrate-from-authjs")
     if (config.debug) warnings.push("debug-enabled")
 
     const cookieCache = new Map<boolean, CookiesOptions | AuthError>()
@@ -253,6 +261,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       twoFactor,
       apiTokens,
       nativeApps,
+      migrateFrom,
       cookies,
     })
     for (const code of warnings) logger.warn(code)
@@ -351,6 +360,12 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
   return { secrets: named.map((s) => s.value), generated: false }
 }
 
+/** `migrateFrom`: the one library whose sessions and links can be carried over, or off. */
+function resolveMigrateFrom(value: unknown): "authjs" | undefined {
+  if (value === undefined || value === "authjs") return value
+  fail(new InvalidProvider(`\`migrateFrom\` must be "authjs" (or left out); got ${JSON.stringify(value)}.`))
+}
+
 function checkPositive(option: string, value: unknown): void {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
     fail(new InvalidProvider(`\`${option}\` must be a positive number of seconds; got ${JSON.stringify(value)}.`))
@@ -404,6 +419,8 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
       case "oauth":
       case "oidc":
         need(`provider "${p.id}"`, "getUserByAccount", "getUserByEmail", "createUser", "linkAccount", "getUser")
+        // Linking by address verifies an unverified owner's address (account/decide.ts).
+        if (p.allowDangerousEmailAccountLinking) need(`provider "${p.id}" with allowDangerousEmailAccountLinking`, "updateUser")
         break
       case "email":
         need(`provider "${p.id}"`, "createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser")
@@ -450,16 +467,27 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
         break
     }
   }
-  // Proving an address (email links, providers that vouch for addresses, a password reset link)
-  // takes it back from an unverified user, removing what was attached to it (account/reclaim.ts).
-  const proves = providers.find((p) => p.type === "email" || p.type === "oauth" || p.type === "oidc" || p.type === "password")
-  if (proves) {
-    const feature = `provider "${proves.id}", which takes a proven address back from an unverified user`
-    need(feature, ...reclaimMethods.always)
-    if (providers.some((p) => p.type === "webauthn")) need(feature, ...reclaimMethods.passkeys)
-    if (session.strategy === "database") need(feature, ...reclaimMethods.databaseSessions)
-  }
   return needed
+}
+
+/**
+ * What an adapter with fewer methods than Sesame's own leaves off, for the start-up log: each
+ * feature the configuration could use, with the methods it lacks. These features fail alone, when
+ * used, with `MissingAdapterMethods` naming the method (or are off, like two-factor sign-in); every
+ * sign-in and session the spec's contract describes works without them.
+ */
+export function degradedFeatures(adapter: Adapter, session: SessionOptions, providers: readonly Provider[], twoFactor: AuthConfig["twoFactor"]): string[] {
+  const features: [string, readonly AdapterMethod[]][] = [["account management (listAccounts, unlinkAccount)", ["listAccountsByUserId", "unlinkAccount"]]]
+  if (session.strategy === "database") {
+    features.push(["session management (listSessions, revokeSession, revokeOtherSessions)", ["listSessionsByUserId", "deleteSessionsByUserId"]])
+  }
+  if (twoFactor !== false) features.push(["two-factor sign-in", twoFactorMethods])
+  if (providers.some((p) => p.type === "oauth" || p.type === "oidc")) features.push(["keeping refreshed provider tokens", ["updateAccount"]])
+  if (providers.some((p) => p.type === "webauthn")) features.push(["renaming and removing passkeys", ["updateAuthenticator", "deleteAuthenticator"]])
+  return features.flatMap(([feature, methods]) => {
+    const missing = missingMethods(adapter, methods)
+    return missing.length > 0 ? [`${feature}: ${missing.join(", ")}`] : []
+  })
 }
 
 function checkAdapterCoverage(adapter: Adapter | undefined, session: SessionOptions, providers: readonly Provider[]): void {

@@ -29,6 +29,7 @@ import type { VerificationToken } from "../adapters/types.js"
 import { Verification } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
+import { useAuthjsLink } from "../migrate/authjs/email-link.js"
 import { confirmEmailPage } from "../pages/confirm-email.js"
 import { signInPageUrl, translatorFor } from "../pages/where.js"
 import { counterStoreFor } from "../password/counters.js"
@@ -78,14 +79,19 @@ async function showConfirmation(ctx: RequestContext, provider: EmailProvider): P
   return { ...page, cookies: ctx.setCookies }
 }
 
-/** Uses (and so deletes) the stored token, trying the hash under each secret. */
-function useToken(provider: EmailProvider, { token, email }: LinkParameters): Promise<VerificationToken | null> {
-  return useOneTime(provider.adapter, email, emailTokenPurpose, token, provider.tokenSecrets)
+/**
+ * Uses (and so deletes) the stored token, trying the hash under each secret; then, with
+ * `migrateFrom: "authjs"`, the hash of a link Auth.js sent before the switch (`migrate/authjs/`).
+ */
+async function useToken(ctx: RequestContext, provider: EmailProvider, { token, email }: LinkParameters): Promise<VerificationToken | null> {
+  const stored = await useOneTime(provider.adapter, email, emailTokenPurpose, token, provider.tokenSecrets)
+  if (stored || ctx.config.migrateFrom !== "authjs") return stored
+  return useAuthjsLink(provider.adapter, email, token, provider.tokenSecrets)
 }
 
 async function confirm(ctx: RequestContext, provider: EmailProvider): Promise<InternalResponse> {
   const link = linkParameters(ctx.body)
-  const stored = await useToken(provider, link)
+  const stored = await useToken(ctx, provider, link)
   if (!stored) throw new Verification("The sign-in link is unknown, already used, or for another address.")
   if (!stillValid(stored)) throw new Verification("The sign-in link has expired.")
   return signIn(ctx, { kind: "email", provider, email: link.email })

@@ -17,7 +17,7 @@ import { isLoopbackHost } from "../config/origins.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { AuthError, MissingSecretError, UntrustedHost } from "../errors.js"
 import { bearerCookies } from "./bearer.js"
-import type { CookiesOptions, ParsedCookies, RequestCookies, ResponseCookie } from "./cookies.js"
+import { ParsedCookies, type CookiesOptions, type RequestCookies, type ResponseCookie } from "./cookies.js"
 import { csrfState, type CsrfState } from "./csrf.js"
 import type { HeaderReader, Incoming } from "./incoming.js"
 import type { Action } from "./request.js"
@@ -147,7 +147,6 @@ class RequestContext {
   readonly providerId: string | undefined
   readonly query: Readonly<Record<string, string>>
   readonly body: Readonly<Record<string, unknown>>
-  readonly cookies: RequestCookies
   readonly secure: boolean
   readonly cookieOptions: CookiesOptions
   /** The client wants redirects as `200 {url}`. */
@@ -157,6 +156,7 @@ class RequestContext {
   /** Cookies to set on whatever response ends the request (errors included). */
   readonly setCookies: ResponseCookie[] = []
   readonly #incoming: Incoming
+  #cookies: RequestCookies
   #csrf: Promise<CsrfState> | undefined
   #callbackUrl: Promise<string> | undefined
 
@@ -177,9 +177,29 @@ class RequestContext {
     this.secure = config.useSecureCookies ?? origin.startsWith("https:")
     this.cookieOptions = config.cookies(this.secure)
     const fromBearer = bearerCookies(config.nativeApps !== undefined, input.action, incoming.headers, input.cookies, this.cookieOptions.sessionToken.name)
-    this.cookies = fromBearer ?? input.cookies
+    this.#cookies = fromBearer ?? input.cookies
     this.bearer = fromBearer !== null
     this.returnRedirect = !!incoming.headers.get("x-auth-return-redirect")
+  }
+
+  /** The request's cookies by name, as the browser sent them (or as `treatAsSent` left them). */
+  get cookies(): RequestCookies {
+    return this.#cookies
+  }
+
+  /**
+   * Reads the rest of the request as if the browser had sent `cookies` (cookies just queued on the
+   * answer; a deletion removes its name): a session carried over from Auth.js (`migrate/authjs/`)
+   * is then read by the same code, in this request, as the browser's next request will be.
+   */
+  treatAsSent(cookies: readonly ResponseCookie[]): void {
+    const next = new ParsedCookies(this.#cookies)
+    for (const name of this.#cookies.repeated) next.repeated.add(name)
+    for (const { name, value, options } of cookies) {
+      if (options.maxAge === 0) next.delete(name)
+      else next.set(name, value)
+    }
+    this.#cookies = next
   }
 
   /** The request as a web `Request`, for the app's callbacks (made on first use by the Node.js handler). */

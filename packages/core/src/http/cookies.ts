@@ -102,6 +102,17 @@ export function defaultCookies(secure: boolean): CookiesOptions {
 }
 
 /**
+ * The session cookie of Auth.js v5, read only with `migrateFrom: "authjs"` (`migrate/authjs/`):
+ * `authjs.session-token`, `__Secure-authjs.session-token` on secure origins (the rule Auth.js
+ * shares with Sesame: `useSecureCookies`, else https), chunked `.0`, `.1`, … like Sesame's. The
+ * options are Auth.js's (host-only, `Path=/`), whatever the app set for its own cookies: they are
+ * what deletes the cookie.
+ */
+export function authjsSessionCookie(secure: boolean): CookieOption {
+  return { name: `${secure ? "__Secure-" : ""}authjs.session-token`, options: { httpOnly: true, sameSite: "lax", path: "/", secure } }
+}
+
+/**
  * `options` for a cookie that must ride along a cross-site POST: an OAuth `form_post` callback is a
  * POST from the provider's site, and browsers send only `SameSite=None` cookies with it, which must
  * be Secure. Without secure cookies (plain http) no such cookie can exist: `options` are kept

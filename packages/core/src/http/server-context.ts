@@ -10,17 +10,22 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
 import { AuthError } from "../errors.js"
+import { carryOverAuthjsSession } from "../migrate/authjs/session.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { createContext, type RequestContext } from "./context.js"
 import { fromRequest } from "./incoming.js"
 import { requestCookies } from "./request.js"
 
-/** Throws the configuration's error when it does not resolve. */
+/**
+ * Throws the configuration's error when it does not resolve. With `migrateFrom`, an Auth.js session
+ * is read as the Sesame session it becomes (`migrate/authjs/`). A server function sends no cookies,
+ * which the carrying over allows for: the browser's next request is carried over to the same session.
+ */
 export async function serverContext(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<RequestContext> {
   const config = typeof configOrLazy === "function" ? await configOrLazy(request) : configOrLazy
   const resolution = resolveConfig(config)
   if (!resolution.ok) throw resolution.error
-  return createContext({
+  const ctx = createContext({
     config: resolution.config,
     incoming: fromRequest(request),
     method: "GET",
@@ -31,6 +36,8 @@ export async function serverContext(request: Request, configOrLazy: AuthConfig |
     body: {},
     cookies: requestCookies(request.headers),
   })
+  await carryOverAuthjsSession(ctx)
+  return ctx
 }
 
 /**

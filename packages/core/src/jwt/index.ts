@@ -11,7 +11,7 @@
  *   (`config/env.ts`: the current secret, then the rotated older ones); without a `cookieName` it
  *   looks for the built-in session cookie (`http/cookies.ts`). Given `absoluteMaxAge`, it also
  *   refuses a token signed in (`auth_time`) longer ago. It sees no configuration, so only given the
- *   `adapter` does it end the sessions of users whose address was unverified (`email_unverified`),
+ *   `adapter` does it end the sessions of unverified users set aside since (`email_unverified`),
  *   as the session endpoint and `auth()` do.
  *
  * @module
@@ -44,8 +44,9 @@ export interface DefaultJWT extends Record<string, unknown> {
   auth_time?: number
   /**
    * Set by Sesame when the session started for a stored user whose email address was unverified.
-   * Each read then checks the user: the session ends once the user is gone or verified. Kept on
-   * every read whatever the `jwt` callback returns.
+   * Each read then checks the user: the session ends once the user is gone or no longer holds the
+   * token's `email` (it was set aside when the address's owner proved it). Kept on every read
+   * whatever the `jwt` callback returns.
    */
   email_unverified?: boolean
 }
@@ -156,9 +157,10 @@ export interface GetTokenParams {
   /**
    * The app's adapter, to end JWT sessions of unverified users as the session endpoint does. A token
    * issued to a user whose address nobody had proven carries `email_unverified: true`; when the
-   * address's owner proves it later, everything the first claimant attached is removed, and such a
-   * token must stop working (it may be a squatter's). With `adapter`, a marked token whose user is
-   * gone or now verified gives null (one `getUser` call, for marked tokens only). Without it, a
+   * address's owner proves it later, that user is set aside under another address, and such a
+   * token must stop naming the owner's address (it may be a squatter's). With `adapter`, a marked
+   * token whose user is gone or no longer holds the token's `email` gives null (one `getUser`
+   * call, for marked tokens only). Without it, a
    * marked token is returned as is: check `token.email_unverified` yourself, or read the session
    * through `Auth()` (`auth()` in the integrations), before trusting it with anything.
    */
@@ -222,7 +224,17 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
     } catch {
       // Fail closed: a token that cannot be checked is not trusted.
     }
-    if (!user || user.emailVerified) return null
+    if (!holdsTokenAddress(user, claims)) return null
   }
   return claims
+}
+
+/**
+ * Whether the user of a token marked `email_unverified` still holds the address the token names:
+ * false once the user is gone, or was set aside under another address because the address's owner
+ * proved it. A token without an `email` claim names no address to hold.
+ */
+export function holdsTokenAddress(user: Pick<AdapterUser, "email"> | null, token: JWT): boolean {
+  if (!user) return false
+  return typeof token.email !== "string" || user.email?.toLowerCase() === token.email.toLowerCase()
 }

@@ -146,8 +146,8 @@ interface OAuthCommon<P> extends CommonProviderOptions {
   allowDangerousEmailAccountLinking?: boolean
   /**
    * Whether the provider vouches that the signed-in person owns the profile's email address. It
-   * decides whether a new user starts verified, whether the address may be taken back from an
-   * unverified user who claimed it first, and whether `allowDangerousEmailAccountLinking` links.
+   * decides whether a new user starts verified, and whether `allowDangerousEmailAccountLinking`
+   * links.
    * Default: the profile's `email_verified` claim is `true` (or `"true"`). Return true only for a
    * provider that checks every address it hands out.
    */

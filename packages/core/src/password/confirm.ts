@@ -11,11 +11,12 @@
  * attacker who signed up with someone else's address could have its owner confirm that account
  * from their inbox ("finish creating your account") and keep signing in with the password they
  * chose. The owner, who does not know it, uses the forgotten-password link instead, whose proof
- * takes the address back (`reset.ts`).
+ * sets the attacker's user aside (`reset.ts`).
  *
  * @module
  */
 import { signIn } from "../account/sign-in.js"
+import { takeUnprovenMark } from "../account/unproven.js"
 import { isPrefetch } from "../email/prefetch.js"
 import { TooManyAttempts } from "../errors.js"
 import { emit } from "../events.js"
@@ -67,7 +68,12 @@ async function confirm(ctx: RequestContext, provider: PasswordProvider): Promise
   const user = await useLink(provider, "verify-email", link)
   let confirmed = user
   if (!user.emailVerified) {
-    confirmed = await adapter.updateUser({ id: user.id, emailVerified: new Date() })
+    // Whoever chose the password owns the address: this user is proven now, and is no longer one
+    // that a later proof would set aside (account/unproven.ts).
+    confirmed = await adapter.transaction(async (tx) => {
+      await takeUnprovenMark(tx, user.id)
+      return tx.updateUser({ id: user.id, emailVerified: new Date() })
+    })
     await emit(ctx.config, "updateUser", { user: confirmed })
   }
   const { hash } = verdict.stored

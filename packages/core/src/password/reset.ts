@@ -8,14 +8,15 @@
  * - Opening the link consumes nothing (a mail scanner may open it); only posting a new password
  *   does. The new password is checked against the policy before the link is used, so a refused
  *   password does not cost the link.
- * - Setting it replaces the hash, confirms the address (the link proved it), forgets the failed
+ * - Setting it replaces the hash, confirms the address (the link proved it; a user Sesame made
+ *   without that proof is set aside and the owner gets a new one, `account/decide.ts`), forgets the failed
  *   sign-ins of the account (its owner is back in), ends every database session of the user (whoever
  *   knew the old password is out), and sends `passwordChange`. The browser goes to the sign-in
  *   page with `notice=PasswordReset`: signing in with the new password is the proof that it works.
  *
  * @module
  */
-import { reclaimAddress } from "../account/reclaim.js"
+import { announce, ownerProved } from "../account/decide.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
@@ -74,7 +75,11 @@ export async function resetPassword(ctx: RequestContext, provider: PasswordProvi
   }
   const linked = await useLink(provider, "reset-password", link)
   const hash = await provider.hasher.hash(check.password)
-  const user = linked.emailVerified ? linked : await reclaimAddress(ctx, provider.adapter, linked)
+  // The link proved the address: an unproven user is set aside and the owner gets their own
+  // (account/decide.ts), whose password this becomes.
+  const proven = await provider.adapter.transaction((tx) => ownerProved(ctx, tx, linked))
+  await announce(ctx.config, proven, linked)
+  const user = proven.user
   const { user: updated, sessionsEnded } = await replacePassword(ctx.config, provider, user, hash, {})
   if (provider.throttle) await attemptSucceeded(provider.throttle, { account: link.email })
   await emit(ctx.config, "passwordChange", { user: updated, how: "reset", sessionsEnded })

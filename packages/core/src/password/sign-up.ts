@@ -19,6 +19,7 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { signIn } from "../account/sign-in.js"
+import { markUnproven } from "../account/unproven.js"
 import { typedAddress } from "./input.js"
 import { emailLink } from "./mail.js"
 import { checkNewPassword } from "./policy.js"
@@ -57,15 +58,16 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
     await emailLink(ctx, provider, "account-exists", { id: taken.id, email })
     return sent()
   }
-  // Unverified even when the provider lets it sign in at once: nothing has proved the address yet,
-  // and its owner's later proof (an email link, a provider that vouches for it) must take it back
-  // from whoever signed up with it (account/reclaim.ts).
+  // Unproven even when the provider lets it sign in at once: nothing has proved the address yet,
+  // and its owner's later proof (an email link, a reset link) must set aside whoever signed up
+  // with it (account/decide.ts).
   const user = { id: crypto.randomUUID(), email, name: name ?? null, image: null, emailVerified: null }
   let created
   try {
     created = await adapter.transaction(async (tx) => {
       const stored = await tx.createUser(user)
       await tx.setPassword({ userId: stored.id, hash, updatedAt: new Date() })
+      await markUnproven(tx, stored.id)
       return stored
     })
   } catch (error) {

@@ -58,8 +58,8 @@ export function pickGitHubEmail(emails: readonly GitHubEmail[]): string | null {
 
 /**
  * `/user`, with `email_verified` added from `/user/emails`: the public address of `/user` carries
- * no word on whether GitHub checked it, and Sesame links and reclaims accounts only on addresses a
- * provider vouches for. Without a public address, the picked one is verified by construction.
+ * no word on whether GitHub checked it, and Sesame starts users verified, and links accounts by
+ * address, only on addresses a provider vouches for. Without a public address, the picked one is verified by construction.
  */
 async function gitHubUser(userUrl: string, tokens: TokenSet): Promise<Profile> {
   const headers = { ...bearer(tokens), accept: "application/vnd.github+json", "user-agent": "Sesame" }

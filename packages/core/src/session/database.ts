@@ -44,7 +44,8 @@ export async function liveStoredSession(ctx: RequestContext, adapter: CheckedAda
   return { hash, ...found }
 }
 
-function setSessionCookie(ctx: RequestContext, token: string, expires: Date): void {
+/** Queues the session cookie carrying `token` until `expires`. */
+export function setSessionCookie(ctx: RequestContext, token: string, expires: Date): void {
   const { name, options } = ctx.cookieOptions.sessionToken
   ctx.setCookies.push({ name, value: token, options: { ...options, expires } })
 }
@@ -70,26 +71,39 @@ export interface StoredSession {
   readonly expires: Date
 }
 
-/**
- * Stores a new session for `userId`. `startedAt`: when the sign-in it continues happened (a native
- * app's session carries on the browser's, so its lifetime and freshness are the browser's); null
- * when that is not known (the browser's session has no `createdAt`), which the new one keeps:
- * unknown, never now. Now by default.
- */
+/** How {@link storeSession} stores a session, beyond the defaults. */
+export interface StoreOptions {
+  /** How the user proved who they are at the sign-in the session comes from. */
+  factors?: AuthFactor[] | undefined
+  /**
+   * When the sign-in it continues happened (a native app's session carries on the browser's, so its
+   * lifetime and freshness are the browser's); null when that is not known (the browser's session
+   * has no `createdAt`, an Auth.js session carried over), which the new one keeps: unknown, never
+   * now. Now by default.
+   */
+  startedAt?: number | null | undefined
+  /** The session it replaces ended then, and this one does not outlive it (an Auth.js session carried over). */
+  notAfter?: Date | undefined
+  /** The token, when the caller derives it (`migrate/authjs/`); else `session.generateSessionToken` makes one. */
+  token?: string | undefined
+}
+
+/** Stores a new session for `userId` (see {@link StoreOptions}). */
 export async function storeSession(
   ctx: RequestContext,
   adapter: CheckedAdapter,
   userId: string,
-  { factors, startedAt }: { factors?: AuthFactor[] | undefined; startedAt?: number | null | undefined } = {},
+  { factors, startedAt, notAfter, token: given }: StoreOptions = {},
 ): Promise<StoredSession> {
   const { config } = ctx
-  const token = config.session.generateSessionToken()
+  const token = given ?? config.session.generateSessionToken()
   if (typeof token !== "string" || token.length === 0 || token.length > maxSessionTokenLength) {
     throw new SessionTokenError("`session.generateSessionToken` must return a non-empty string of at most 512 characters.")
   }
   const now = Date.now()
   const start = startedAt === undefined ? now : startedAt
-  const expires = cappedExpiry(now, config.session.maxAge, absoluteEnd(config.session, start ?? undefined))
+  const end = Math.min(absoluteEnd(config.session, start ?? undefined), notAfter?.getTime() ?? Number.POSITIVE_INFINITY)
+  const expires = cappedExpiry(now, config.session.maxAge, end)
   const metadata = tracksMetadata(adapter)
     ? { createdAt: start === null ? null : new Date(start), lastUsedAt: new Date(now), userAgent: ctx.headers.get("user-agent")?.slice(0, 512) ?? null }
     : {}
@@ -168,11 +182,11 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
         await adapter.deleteSession(previous).catch((error: unknown) => config.logger.error(error as Error))
       }
       const { token, hash, expires } = await storeSession(ctx, adapter, String(user.id), { factors })
-      // A reclaim unlinks accounts before it deletes sessions: if the account is still linked now,
-      // any reclaim that follows deletes this session; if it is gone, this session must not live.
+      // What the sign-in rested on may have gone meanwhile (its account unlinked, its password
+      // changed): asked after the session is stored, so that a removal that follows ends it too.
       if (recheck && !(await recheck())) {
         await adapter.deleteSession(hash)
-        throw new AccessDenied("The account was removed from the user while signing in (its address was proven by its owner).")
+        throw new AccessDenied("What this sign-in rested on was removed from the user while signing in.")
       }
       setSessionCookie(ctx, token, expires)
     },

@@ -22,11 +22,13 @@
  * - `factors`: how the user proved who they are at that sign-in (`["password", "totp"]`).
  * - `email_unverified: true`: the session started, with an adapter, for a stored user whose email
  *   address was not verified. Such a user may be a squatter on someone else's address; when the
- *   owner proves the address, the sign-in decision removes what the squatter attached and marks the
- *   user verified, but cannot reach a JWT. So every read of a marked token asks the adapter for
- *   the user (`getUser`) and ends the session when the user is gone or now verified, and such a
- *   token is then no signed-in user for account linking either. Unmarked tokens, the common case,
- *   cost no database call.
+ *   owner proves the address, the sign-in decision sets that user aside under another address
+ *   (`account/set-aside.ts`), but cannot reach a JWT, whose `email` claim would go on naming the
+ *   owner's address. So every read of a marked token asks the adapter for the user (`getUser`) and
+ *   ends the session when the user is gone or no longer holds the token's address
+ *   (`holdsTokenAddress`), and such a token is then no signed-in user for account linking either.
+ *   A user who merely became verified (Auth.js's users, at their first email link) keeps it.
+ *   Unmarked tokens, the common case, cost no database call.
  *
  * A read without a session cookie returns at once: no cryptography, no cookie.
  *
@@ -38,7 +40,7 @@ import { JWTSessionError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
-import { decode, type JWT } from "../jwt/index.js"
+import { decode, holdsTokenAddress, type JWT } from "../jwt/index.js"
 import { madeWithSecret } from "../jwt/keys.js"
 import type { Account, AuthFactor, Session, User } from "../types.js"
 import { clearSessionCookie } from "./cookie.js"
@@ -100,9 +102,10 @@ async function decodeCookie(ctx: RequestContext): Promise<{ present: boolean; to
 
 /**
  * Seals `token` into the cookie, expiring at `now + maxAge` but never after `end`. Returns the
- * cookie's expiry, or null when `end` leaves the token no whole second to live.
+ * cookie's expiry, or null when `end` leaves the token no whole second to live. (Also how an
+ * Auth.js session is re-issued as Sesame's: `migrate/authjs/jwt-session.ts`.)
  */
-async function writeSessionCookie(ctx: RequestContext, token: JWT, now: number, end: number): Promise<Date | null> {
+export async function writeSessionCookie(ctx: RequestContext, token: JWT, now: number, end: number): Promise<Date | null> {
   const { config } = ctx
   const { name, options } = ctx.cookieOptions.sessionToken
   const expires = cappedExpiry(now, config.session.maxAge, end)
@@ -115,8 +118,8 @@ async function writeSessionCookie(ctx: RequestContext, token: JWT, now: number, 
 }
 
 /**
- * For a token marked `email_unverified`: whether its user still exists and is still unverified
- * (`"valid"`), or not (`"ended"`); `"unknown"` when the adapter failed.
+ * For a token marked `email_unverified`: whether its user still exists and still holds the
+ * token's address (`"valid"`), or not (`"ended"`); `"unknown"` when the adapter failed.
  */
 async function unverifiedUserStands(ctx: RequestContext, token: JWT): Promise<"valid" | "ended" | "unknown"> {
   const { adapter } = ctx.config
@@ -124,7 +127,7 @@ async function unverifiedUserStands(ctx: RequestContext, token: JWT): Promise<"v
   if (!adapter || !token.sub) return "ended"
   try {
     const user = await adapter.getUser(token.sub)
-    return user && !user.emailVerified ? "valid" : "ended"
+    return holdsTokenAddress(user, token) ? "valid" : "ended"
   } catch (error) {
     ctx.config.logger.error(new JWTSessionError("Looking up the user of an unverified JWT session failed.", { cause: error }))
     return "unknown"
@@ -277,7 +280,7 @@ export const jwtStrategy: SessionStrategy = {
     if (adapter) {
       const user = await adapter.getUser(token.sub)
       // A squatter's session must not link anything to the user once the owner has proven the address.
-      if (user && own.email_unverified && user.emailVerified) return null
+      if (own.email_unverified && !holdsTokenAddress(user, token)) return null
       return user
     }
     if (own.email_unverified) return null

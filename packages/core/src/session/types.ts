@@ -16,9 +16,9 @@ export interface SignInResult {
   /** How the user proved who they are, first factor first. */
   factors?: AuthFactor[]
   /**
-   * Asked once the session is stored: false when the sign-in was undone meanwhile (the account was
-   * unlinked by a reclaim that ran in between), and the session is then deleted before anything
-   * learns its token. JWT sessions need no such check: theirs carry the `email_unverified` mark.
+   * Asked once the session is stored: false when the sign-in was undone meanwhile (its account was
+   * unlinked, its password changed), and the session is then deleted before anything learns its
+   * token.
    */
   recheck?: () => Promise<boolean>
 }

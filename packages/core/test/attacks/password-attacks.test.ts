@@ -478,15 +478,18 @@ describe("account pre-takeover: the attacker claims the victim's address first",
     expect((await signIn(target.config, victim, attackerPassword)).location).toBe(wrongAnswer)
   })
 
-  it("attacker signs up with the victim's address; the victim then signs in with a provider that vouches for it: the attacker's password is gone", async () => {
+  // Behaviour change (issue 30): a vouching provider no longer takes an address back; it never
+  // merges into an existing user, and the owner's way in is the reset or email link.
+  it("attacker signs up with the victim's address; the victim's provider that vouches for it is refused, and never inherits the attacker's password", async () => {
     const target = squatTarget()
     await signUp(target.config, { email: victim, password: attackerPassword })
+    const squatted = (await target.adapter.getUserByEmail(victim))!
     const browser = new CookieJar()
     const done = await viaIdp(target.config, browser, "dev", "victim")
-    expect(done.headers.get("location")).toBe(`${origin}/`)
-    expect((await sessionOf(target.config, browser))?.user?.email).toBe(victim)
-    expect(await target.adapter.getPassword((await target.adapter.getUserByEmail(victim))!.id)).toBeNull()
-    expect((await signIn(target.config, victim, attackerPassword)).location).toBe(wrongAnswer)
+    expect(new URL(done.headers.get("location")!).searchParams.get("error")).toBe("OAuthAccountNotLinked")
+    expect(await sessionOf(target.config, browser)).toBeNull()
+    expect(await target.adapter.getUserByEmail(victim)).toEqual(squatted)
+    expect(await target.adapter.getUserByAccount({ provider: "dev", providerAccountId: "victim" })).toBeNull()
   })
 
   it("attacker signs up with the victim's address; the victim's own sign-up gets the owner's email and its reset link replaces the attacker's password", async () => {
@@ -503,8 +506,8 @@ describe("account pre-takeover: the attacker claims the victim's address first",
   })
 
   // Pre-takeover through the reset flow: the reset link proves the address, so on a user that never
-  // proved it, it must take the address back (account/reclaim.ts) like the email link and a
-  // vouching provider do, not just mark it verified with the squatter's passkey still on it.
+  // proved it, it must set that user aside (account/set-aside.ts) like the email link does, not
+  // just mark it verified with the squatter's passkey still on it.
   it("attacker squats the address with a passkey; the victim signs up, resets through the owner's email: the passkey must not sign in any more", async () => {
     const target = squatTarget()
     const key = new SoftAuthenticator()
@@ -520,10 +523,10 @@ describe("account pre-takeover: the attacker claims the victim's address first",
     expect(owner.emailVerified).toBeInstanceOf(Date)
     expect(await signedIn(target.config, (await signIn(target.config, victim, victimPassword)).jar)).toBe(true)
 
-    // The attacker comes back with his passkey.
+    // The attacker comes back with his passkey: it reaches his own, set-aside user only.
     const attacker = new CookieJar()
     await authenticate(target.config, attacker, key)
-    expect(await sessionOf(target.config, attacker)).toBeNull()
+    expect((await sessionOf(target.config, attacker))?.user?.email).toMatch(/@sesame\.invalid$/)
     expect(await target.adapter.listAuthenticatorsByUserId(owner.id)).toEqual([])
   })
 
@@ -542,14 +545,14 @@ describe("account pre-takeover: the attacker claims the victim's address first",
 
     const attacker = new CookieJar()
     await viaIdp(target.config, attacker, "loose", "mallory")
-    expect(await sessionOf(target.config, attacker)).toBeNull()
-    expect(await target.adapter.listAccountsByUserId(squatted.id)).toEqual([])
+    expect((await sessionOf(target.config, attacker))?.user?.email).toBe(`unproven+${squatted.id}@sesame.invalid`)
+    expect(await target.adapter.listAccountsByUserId((await target.adapter.getUserByEmail(victim))!.id)).toEqual([])
   })
 
   // Without required confirmation, sign-up signs in at once but must not store the typed address
   // as verified: nothing proved it, and the owner's later proof must find an unproven user to take
   // back, or the attacker's password and session stay in the victim's account.
-  it("without required confirmation, the attacker signs up first; the victim's email link must end the attacker's password and session", async () => {
+  it("without required confirmation, the attacker signs up first; the victim's email link must take the address from the attacker's password and session", async () => {
     const target = squatTarget({ requireEmailVerification: false })
     const attacker = (await signUp(target.config, { email: victim, password: attackerPassword })).jar
     expect((await sessionOf(target.config, attacker))?.user?.email).toBe(victim)
@@ -559,20 +562,25 @@ describe("account pre-takeover: the attacker claims the victim's address first",
     await emailLinkSignIn(target, browser, victim)
     expect((await sessionOf(target.config, browser))?.user?.email).toBe(victim)
 
-    expect(await sessionOf(target.config, attacker)).toBeNull()
+    // His session and password stay with his set-aside user, which no longer holds the address.
+    expect((await sessionOf(target.config, attacker))?.user?.email).toMatch(/@sesame\.invalid$/)
     expect((await signIn(target.config, victim, attackerPassword)).location).toBe(wrongAnswer)
   })
 
-  // The same with a vouching provider: were the attacker's unproven sign-up counted as verified, the
-  // owner would be refused (OAuthAccountNotLinked) from their own address.
-  it("without required confirmation, the attacker signs up first; the victim's vouching provider must not be locked out", async () => {
+  // The same with a vouching provider: refused (it never merges), and then the reset link sets the
+  // attacker aside, after which the owner links the provider while signed in.
+  it("without required confirmation, the attacker signs up first; the victim's vouching provider is refused until the owner's reset link, then links", async () => {
     const target = squatTarget({ requireEmailVerification: false })
     await signUp(target.config, { email: victim, password: attackerPassword })
     expect((await target.adapter.getUserByEmail(victim))!.emailVerified).toBeNull()
     const browser = new CookieJar()
-    const done = await viaIdp(target.config, browser, "dev", "victim")
-    expect(done.headers.get("location")).toBe(`${origin}/`)
-    expect((await sessionOf(target.config, browser))?.user?.email).toBe(victim)
+    const refused = await viaIdp(target.config, browser, "dev", "victim")
+    expect(new URL(refused.headers.get("location")!).searchParams.get("error")).toBe("OAuthAccountNotLinked")
+    await forgot(target.config, victim)
+    await follow(target.config, new CookieJar(), lastLink(target.mails, "reset-password").path, { password: victimPassword })
+    const signedInJar = (await signIn(target.config, victim, victimPassword)).jar
+    expect((await viaIdp(target.config, signedInJar, "dev", "victim")).headers.get("location")).toBe(`${origin}/`)
+    expect((await sessionOf(target.config, signedInJar))?.user?.email).toBe(victim)
     expect((await signIn(target.config, victim, attackerPassword)).location).toBe(wrongAnswer)
   })
 
@@ -582,7 +590,7 @@ describe("account pre-takeover: the attacker claims the victim's address first",
   // victim following one would confirm the account with the attacker's password still on it. The
   // confirmation page asks for the account's password, which the victim does not know; the
   // confirmations, counted apart, do not hold back the owner's emails; and the victim's
-  // forgotten-password link takes the address back.
+  // forgotten-password link sets the attacker's user aside.
   it("the attacker's pending sign-up, confirmed by the victim from their inbox, must not keep the attacker's password", async () => {
     const target = squatTarget()
     await signUp(target.config, { email: victim, password: attackerPassword })
@@ -604,7 +612,7 @@ describe("account pre-takeover: the attacker claims the victim's address first",
     expect(early.location).toBe(`${origin}/auth/signin?error=EmailNotVerified`)
     expect(await signedIn(target.config, early.jar)).toBe(false)
 
-    // The victim asks for a forgotten-password link instead: it takes the address back.
+    // The victim asks for a forgotten-password link instead: it sets the attacker's user aside.
     expect((await forgot(target.config, victim)).location).toBe(sentForgot)
     const done = await follow(target.config, new CookieJar(), lastLink(target.mails, "reset-password", victim).path, { password: victimPassword })
     expect(done.headers.get("location")).toBe(resetDone)

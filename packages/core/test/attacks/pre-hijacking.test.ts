@@ -5,9 +5,14 @@
  * sign-up lands in the same user and leaves his method in place. Or, failing that, that the victim
  * is locked out of their own address.
  *
- * Defence (`account/reclaim.ts`): a user created from an unproven address stays unverified, and
- * when the owner proves the address (an emailed link, or a provider vouching for it) everything
- * attached before the proof goes: accounts, passkeys, sessions.
+ * Defence (`account/decide.ts`, `set-aside.ts`, `unproven.ts`): a user Sesame creates from an
+ * unproven address stays unverified and carries a mark. When the owner proves the address by email
+ * (a link, a code, a password-reset link), that user is set aside under a placeholder address with
+ * everything attached to it, and the owner gets a new user of their own: the squatter's ways in
+ * never reach the owner, and the owner never inherits the squatter's rows. A provider's word never
+ * merges into an existing user (`OAuthAccountNotLinked`), vouched or not.
+ * (Behaviour change, issue 30: the squatter's user used to be handed to the owner with its ways in
+ * removed; now it is set aside, and a vouching provider no longer takes an address back.)
  */
 import type { AuthConfig, OIDCConfig } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
@@ -89,7 +94,7 @@ function errorOf(response: Response): string | null {
 }
 
 describe.each(["database", "jwt"] as const)("passkey squatting (%s sessions)", (strategy) => {
-  it("the victim's emailed link takes the address back: the attacker's passkey and session stop working", async () => {
+  it("the victim's emailed link sets the squatter aside: the attacker's passkey and session no longer reach the address", async () => {
     const target = app(strategy)
     const attacker = new CookieJar()
     const key = new SoftAuthenticator()
@@ -106,45 +111,57 @@ describe.each(["database", "jwt"] as const)("passkey squatting (%s sessions)", (
     expect(confirmed.headers.get("location")).toBe(`${origin}/`)
     expect((await session(target.config, browser))?.user?.email).toBe(victim)
 
-    // The same user (ids other rows may point at are kept), now verified and with nothing attached.
-    const owner = await target.adapter.getUserByEmail(victim)
-    expect(owner?.id).toBe(squatted?.id)
-    expect(owner?.emailVerified).toBeInstanceOf(Date)
-    expect(await target.adapter.listAuthenticatorsByUserId(owner!.id)).toEqual([])
-    expect(await target.adapter.listAccountsByUserId(owner!.id)).toEqual([])
-    expect(await target.adapter.getPassword(owner!.id)).toBeNull()
+    // A new user of the owner's own, verified and with nothing attached; the squatter's user (and
+    // whatever the app stored for it) stays the squatter's, under a placeholder address.
+    const owner = (await target.adapter.getUserByEmail(victim))!
+    expect(owner.id).not.toBe(squatted!.id)
+    expect(owner.emailVerified).toBeInstanceOf(Date)
+    expect(await target.adapter.listAuthenticatorsByUserId(owner.id)).toEqual([])
+    expect(await target.adapter.listAccountsByUserId(owner.id)).toEqual([])
+    expect(await target.adapter.getPassword(owner.id)).toBeNull()
+    const aside = (await target.adapter.getUser(squatted!.id))!
+    expect(aside.email).toBe(`unproven+${squatted!.id}@sesame.invalid`)
+    expect(aside.emailVerified).toBeNull()
 
-    // The attacker's session from the squat is over, and his passkey signs nobody in.
-    expect(await session(target.config, attacker)).toBeNull()
-    const again = await authenticate(target.config, new CookieJar(), key)
-    expect(errorOf(again.response)).toBe("WebAuthnVerificationError")
+    // The attacker's session from the squat no longer names the victim's address (a JWT ends; a
+    // database session shows the set-aside user), and his passkey reaches only his own user.
+    expect((await session(target.config, attacker))?.user?.email ?? null).not.toBe(victim)
+    if (strategy === "jwt") expect(await session(target.config, attacker)).toBeNull()
+    const again = new CookieJar()
+    await authenticate(target.config, again, key)
+    expect((await session(target.config, again))?.user?.email).toBe(aside.email)
     // The victim's own session is untouched by all that.
     expect((await session(target.config, browser))?.user?.email).toBe(victim)
   })
 
-  it("a provider vouching for the address is not locked out by the squatter, and takes the address back", async () => {
+  it("a provider vouching for the address never merges into the squatter's user: refused, nothing changed, and the owner's email link still works", async () => {
     const target = app(strategy)
     const attacker = new CookieJar()
     const key = new SoftAuthenticator()
     await register(target.config, attacker, key, victim)
+    const squatted = (await target.adapter.getUserByEmail(victim))!
 
     const browser = new CookieJar()
     const done = await viaIdp(target.config, browser, "dev", "alice")
-    expect(errorOf(done)).toBeNull()
-    expect(done.headers.get("location")).toBe(`${origin}/`)
-    expect((await session(target.config, browser))?.user).toMatchObject({ email: victim, name: "Alice Liddell" })
+    expect(errorOf(done)).toBe("OAuthAccountNotLinked")
+    expect(await session(target.config, browser)).toBeNull()
+    expect(await target.adapter.getUserByAccount({ provider: "dev", providerAccountId: "alice" })).toBeNull()
+    expect(await target.adapter.getUserByEmail(victim)).toEqual(squatted)
 
+    // The owner proves the address by email, then links the provider while signed in.
+    await signInByEmail(target, browser, victim)
+    expect(errorOf(await viaIdp(target.config, browser, "dev", "alice"))).toBeNull()
     const owner = (await target.adapter.getUserByEmail(victim))!
-    expect(owner.emailVerified).toBeInstanceOf(Date)
+    expect(owner.id).not.toBe(squatted.id)
     expect((await target.adapter.listAccountsByUserId(owner.id)).map((a) => a.provider)).toEqual(["dev"])
-    expect(await target.adapter.listAuthenticatorsByUserId(owner.id)).toEqual([])
-    expect(await session(target.config, attacker)).toBeNull()
-    expect(errorOf((await authenticate(target.config, new CookieJar(), key)).response)).toBe("WebAuthnVerificationError")
+    const again = new CookieJar()
+    await authenticate(target.config, again, key)
+    expect((await session(target.config, again))?.user?.email).not.toBe(victim)
   })
 })
 
 describe("squatting through a provider that does not check addresses", () => {
-  it("the attacker's provider account is unlinked when the owner follows an emailed link, and cannot come back", async () => {
+  it("the attacker's provider account stays with the set-aside user when the owner follows an emailed link, and never reaches the owner", async () => {
     const target = app()
     const attacker = new CookieJar()
     const squat = await viaIdp(target.config, attacker, "loose", "mallory")
@@ -154,14 +171,15 @@ describe("squatting through a provider that does not check addresses", () => {
 
     const browser = new CookieJar()
     await signInByEmail(target, browser, victim)
-    expect(await target.adapter.listAccountsByUserId(squatted.id)).toEqual([])
-    expect(await session(target.config, attacker)).toBeNull()
+    const owner = (await target.adapter.getUserByEmail(victim))!
+    expect(owner.id).not.toBe(squatted.id)
+    expect(await target.adapter.listAccountsByUserId(owner.id)).toEqual([])
+    expect((await session(target.config, attacker))?.user?.email).not.toBe(victim)
 
-    // Signing in again with his account finds the address owned and proven: refused.
+    // Signing in again with his account reaches his own, set-aside user, never the owner's.
     const retry = new CookieJar()
-    const refused = await viaIdp(target.config, retry, "loose", "mallory")
-    expect(errorOf(refused)).toBe("OAuthAccountNotLinked")
-    expect(await session(target.config, retry)).toBeNull()
+    expect(errorOf(await viaIdp(target.config, retry, "loose", "mallory"))).toBeNull()
+    expect((await session(target.config, retry))?.user?.email).toBe(`unproven+${squatted.id}@sesame.invalid`)
   })
 
   it("an address the provider does not vouch for never takes over a verified user", async () => {
@@ -227,12 +245,17 @@ describe("allowDangerousEmailAccountLinking", () => {
 
   it("links an address the provider vouches for (the option's purpose)", async () => {
     const target = linking()
-    // The first sign-in is through the provider that does not check: an unverified user. The
-    // second provider vouches for the address, so the first one's account goes (reclaim)...
+    // The first sign-in is through the provider that does not check: an unproven user. The
+    // second provider vouches for the address, so the first one's user is set aside and the owner
+    // gets a new one with the vouching account (the squatter's account never joins it)...
     await viaIdp(target.config, new CookieJar(), "loose", "mallory")
+    const squatted = (await target.adapter.getUserByEmail(victim))!
     await viaIdp(target.config, new CookieJar(), "dev", "alice")
     const user = (await target.adapter.getUserByEmail(victim))!
+    expect(user.id).not.toBe(squatted.id)
+    expect(user.emailVerified).toBeInstanceOf(Date)
     expect((await target.adapter.listAccountsByUserId(user.id)).map((a) => a.provider)).toEqual(["dev"])
+    expect((await target.adapter.listAccountsByUserId(squatted.id)).map((a) => a.provider)).toEqual(["loose"])
     // ...and a verified user gets a second vouching provider's account linked.
     const second = app("database", {}, [
       oidcProvider("dev", { allowDangerousEmailAccountLinking: true }),
@@ -291,18 +314,27 @@ describe("sub without an adapter", () => {
   })
 })
 
-describe("an adapter that cannot take an address back", () => {
-  it("is a configuration error naming the missing methods, rather than a reclaim that leaves the squatter's methods behind", async () => {
-    const { unlinkAccount: _unlink, listAccountsByUserId: _list, ...partial } = MemoryAdapter()
+describe("an adapter with only the spec's operations", () => {
+  it("sets a squatter aside too: the defence needs no method beyond the contract", async () => {
+    const { unlinkAccount: _unlink, listAccountsByUserId: _list, deleteSessionsByUserId: _sessions, deleteAuthenticator: _delete, ...partial } = MemoryAdapter()
     const { lines, logger } = recordingLogger()
-    const config: AuthConfig = { secret, trustHost: true, adapter: partial, providers: [recordingEmail().provider], logger }
-    expect((await send(config, "/auth/providers")).status).toBe(500)
-    expect(lines.join("\n")).toMatch(/MissingAdapterMethods.*listAccountsByUserId.*unlinkAccount/s)
+    const email = recordingEmail()
+    const config: AuthConfig = { secret, trustHost: true, adapter: partial, providers: [Passkey(), email.provider], experimental: { enableWebAuthn: true }, logger }
+    expect((await send(config, "/auth/providers")).status).toBe(200)
+    const key = new SoftAuthenticator()
+    await register(config, new CookieJar(), key, victim)
+    const squatted = (await partial.getUserByEmail!(victim))!
+    const browser = new CookieJar()
+    await requestLink(config, browser, victim)
+    await followLink(config, browser, lastLink(email.sent))
+    expect((await session(config, browser))?.user?.email).toBe(victim)
+    expect((await partial.getUserByEmail!(victim))!.id).not.toBe(squatted.id)
+    expect(lines.join("\n")).not.toMatch(/MissingAdapterMethods/)
   })
 })
 
 describe("a squatter racing the owner's proof", () => {
-  it("a passkey sign-in in flight while the owner's link takes the address back leaves the squatter no session", async () => {
+  it("a passkey sign-in in flight while the owner's link sets the squatter aside never gives the squatter the owner's user", async () => {
     // The squatter's sign-in is held in the signIn callback (an app asking a slow deny-list
     // service, say) after his passkey verified, until the owner's confirmation has gone through.
     let release: () => void = () => {}
@@ -333,9 +365,9 @@ describe("a squatter racing the owner's proof", () => {
     await inCallback
     await followLink(target.config, browser, link)
     release()
-    const squatted = await squatting
-    expect(errorOf(squatted)).toBe("AccessDenied")
-    expect(await session(target.config, attacker)).toBeNull()
+    await squatting
+    // The squatter's sign-in, decided before the proof, lands on his own set-aside user.
+    expect((await session(target.config, attacker))?.user?.email).not.toBe(victim)
     expect(await target.adapter.listSessionsByUserId((await target.adapter.getUserByEmail(victim))!.id)).toHaveLength(1)
     expect((await session(target.config, browser))?.user?.email).toBe(victim)
   })
@@ -384,7 +416,7 @@ async function askOptionsFor(target: App, jar: CookieJar, key: SoftAuthenticator
 }
 
 describe("look-alike addresses", () => {
-  it("a passkey squat on a full-width look-alike is the same address, and the owner's link takes it back", async () => {
+  it("a passkey squat on a full-width look-alike is the same address, and the owner's link sets it aside", async () => {
     const target = app()
     const key = new SoftAuthenticator()
     await register(target.config, new CookieJar(), key, "\uFF41lice@example.com")
@@ -393,7 +425,9 @@ describe("look-alike addresses", () => {
     const owner = (await target.adapter.getUserByEmail(victim))!
     expect(owner.emailVerified).toBeInstanceOf(Date)
     expect(await target.adapter.listAuthenticatorsByUserId(owner.id)).toEqual([])
-    expect(errorOf((await authenticate(target.config, new CookieJar(), key)).response)).toBe("WebAuthnVerificationError")
+    const squatter = new CookieJar()
+    await authenticate(target.config, squatter, key)
+    expect((await session(target.config, squatter))?.user?.email).toMatch(/@sesame\.invalid$/)
   })
 })
 
@@ -418,7 +452,7 @@ describe("a planted session cookie beside the victim's own", () => {
 })
 
 describe("getToken and a squatter's JWT", () => {
-  it("with the adapter, a token of a user whose address was taken back gives null; the owner's is unaffected", async () => {
+  it("with the adapter, a token of a user who was set aside gives null; the owner's is unaffected", async () => {
     const target = app("jwt")
     const attacker = new CookieJar()
     await register(target.config, attacker, new SoftAuthenticator(), victim)

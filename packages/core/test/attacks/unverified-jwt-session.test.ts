@@ -2,11 +2,12 @@
  * Threat: a squatter's JWT session outlives the owner's proof. Someone registers a passkey (or
  * signs in with a provider that does not verify addresses) for an address they do not own, which
  * creates an unverified user and starts a session. When the owner later proves the address, the
- * sign-in decision removes what the squatter attached and marks the user verified; a database
- * session can be deleted then, a JWT cannot. So a JWT session started for an unverified stored
- * user carries a marker, and each read of such a token checks the user: once the user is verified
- * (or gone), the session ends and is no signed-in user for linking either. Sessions of verified
- * users never pay for the check.
+ * sign-in decision sets that user aside under a placeholder address; a database session then shows
+ * the placeholder, but a JWT carries the owner's address in its claims. So a JWT session started for
+ * an unverified stored user carries a marker, and each read of such a token checks the user: once
+ * the user is gone or no longer holds the token's address, the session ends and is no signed-in
+ * user for linking either. A user who merely became verified keeps the session (Auth.js's users,
+ * all unverified, at their first email link). Sessions of verified users never pay for the check.
  */
 import { MemoryAdapter, type Adapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
 import { decode } from "@sesame/core/jwt"
@@ -65,16 +66,16 @@ describe("JWT sessions of users whose address was unverified", () => {
     // Meanwhile the session works (the user is still unverified).
     expect((await readSession(config, jar)).body?.user?.email).toBe(victim)
 
-    // The owner proves the address (the sign-in decision marks the user verified).
-    await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
+    // The owner proves the address (the sign-in decision sets the squatter's user aside).
+    await adapter.updateUser!({ id: user.id, email: `unproven+${user.id}@sesame.invalid` })
     const stolen = jar.header()
     const { response, body } = await readSession(config, jar)
     expect(body).toBeNull()
     expect(response.headers.getSetCookie().find((c) => c.startsWith(`${cookieName}=`))).toMatch(/^sesame\.session-token=; Path=\/; Max-Age=0/)
     expect(jar.get(cookieName)).toBeUndefined()
 
-    // The squatter's copy of the cookie is no signed-in user for linking: adding a passkey to the
-    // (now verified) user is refused as if signed out.
+    // The squatter's copy of the cookie is no signed-in user for linking: adding a passkey is
+    // refused as if signed out.
     const again = await send(config, "/auth/session", { cookie: stolen })
     expect(await again.json()).toBeNull()
     const withStolen = await send(config, "/auth/webauthn-options/passkey?action=register", { cookie: stolen })
@@ -101,8 +102,16 @@ describe("JWT sessions of users whose address was unverified", () => {
     expect((await decode({ token: jar.get(cookieName), secret, salt: cookieName }))?.email_unverified).toBe(true)
     expect((await readSession(config, jar)).body?.user?.email).toBe(victim)
     expect((await decode({ token: jar.get(cookieName), secret, salt: cookieName }))?.email_unverified).toBe(true)
-    await counted.adapter.updateUser!({ id: user.id, emailVerified: new Date() })
+    await counted.adapter.updateUser!({ id: user.id, email: "elsewhere@example.com" })
     expect((await readSession(config, jar)).body).toBeNull()
+  })
+
+  it("stay when the user merely becomes verified, keeping its address (an Auth.js user's first email link)", async () => {
+    const { config, adapter, memory } = jwtPasskeys()
+    const { jar, user } = await squat(config, memory)
+    await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
+    expect((await readSession(config, jar)).body?.user?.email).toBe(victim)
+    expect(jar.get(cookieName)).toBeDefined()
   })
 
   it("a verified user's session is unaffected and its reads never call the adapter", async () => {
@@ -119,8 +128,9 @@ describe("JWT sessions of users whose address was unverified", () => {
     for (let i = 0; i < 3; i++) expect((await readSession(config, jar)).body?.user?.email).toBe(victim)
     expect(calls).toEqual([])
 
-    // The session started while unverified pays one getUser per read, and ends.
-    expect((await readSession(config, unverifiedJar)).body).toBeNull()
+    // The session started while unverified pays one getUser per read (and holds on: its user still
+    // holds the address).
+    expect((await readSession(config, unverifiedJar)).body?.user?.email).toBe(victim)
     expect(calls).toEqual(["getUser"])
   })
 })

@@ -181,7 +181,7 @@ describe("sign-up and confirmation", () => {
     const { location, jar } = await signUp(s.config, { email: "ada@example.com", password: "correct horse battery" })
     expect(location).toBe(`${origin}/`)
     expect(signedIn(jar)).toBe(true)
-    // Nothing proved the address: its owner's proof would take it back (account/reclaim.ts).
+    // Nothing proved the address: its owner's proof would set it aside (account/set-aside.ts).
     expect((await s.adapter.getUserByEmail!("ada@example.com"))!.emailVerified).toBeNull()
     expect(s.mails).toEqual([])
   })

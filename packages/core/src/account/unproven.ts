@@ -1,0 +1,50 @@
+/**
+ * Which unverified users Sesame made itself, without any proof of their address.
+ *
+ * `emailVerified: null` says two different things. A user Sesame created from a passkey sign-up, a
+ * password sign-up or a provider that did not vouch for the address holds that address on someone's
+ * word only: maybe a stranger's, squatting it before its owner arrives (account pre-hijacking).
+ * But Auth.js stores every OAuth user with `emailVerified: null`, whatever its provider said, and
+ * credentials users are the app's own word: for those, null means only "never followed an email
+ * link", and their owner must keep every way in.
+ *
+ * The spec's adapter contract has no field to tell them apart, so Sesame writes its own mark for
+ * the first kind, through the one storage every address-proving configuration already has: a
+ * verification token whose identifier names the user (`sesame:unproven:<id>`), never an address,
+ * so it can never be used as a link. Written in the transaction that creates the user, taken
+ * (used once, like every verification token) when the address is proven. A user without the
+ * mark is treated as Auth.js treated it (`decide.ts`).
+ *
+ * An adapter without verification tokens gets no mark; it cannot send links either, so no email
+ * proof ever asks for one, and a provider's proof never takes over an existing user.
+ *
+ * @module
+ */
+import type { CheckedAdapter } from "../adapters/wrap.js"
+
+/** How long the mark is kept: long enough to outlive any squat, and before 2038 for 32-bit timestamp columns. */
+const markLifetimeMs = 9 * 365 * 24 * 60 * 60 * 1000
+
+function mark(userId: string) {
+  // The token is unique per user too: some schemas (Prisma's) make `token` unique on its own.
+  return { identifier: `sesame:unproven:${userId}`, token: `unproven:${userId}` }
+}
+
+function canMark(adapter: CheckedAdapter): boolean {
+  return adapter.has("createVerificationToken") && adapter.has("useVerificationToken")
+}
+
+/** Records that `userId` was made by Sesame with an address nobody has proven. */
+export async function markUnproven(adapter: CheckedAdapter, userId: string): Promise<void> {
+  if (!canMark(adapter)) return
+  await adapter.createVerificationToken({ ...mark(userId), expires: new Date(Date.now() + markLifetimeMs) })
+}
+
+/**
+ * Whether `userId` carries the mark, taking it (the address is being proven now, so the mark has
+ * served). Of two proofs at once, exactly one sees it.
+ */
+export async function takeUnprovenMark(adapter: CheckedAdapter, userId: string): Promise<boolean> {
+  if (!canMark(adapter)) return false
+  return (await adapter.useVerificationToken(mark(userId))) !== null
+}
