@@ -1,7 +1,9 @@
 /**
  * The adapter as the rest of Sesame calls it: every method present (a missing one fails with
  * `MissingAdapterMethods` naming it), every failure an `AdapterError` carrying the driver's error,
- * and debug logs that name the method but never its arguments (they carry tokens).
+ * debug logs that name the method but never its arguments (they carry tokens), and user ids always
+ * strings: Auth.js's adapters on serial columns (`@auth/pg-adapter`) return numbers, which would
+ * make `5 !== "5"` where Sesame compares a stored id with one from a cookie or a token.
  *
  * @module
  */
@@ -83,13 +85,31 @@ export function checkAdapter(adapter: Adapter, logger: LoggerInstance): CheckedA
       }
       logger.debug(`adapter ${method}`)
       try {
-        return await fn.apply(adapter, args)
+        return withStringIds(await fn.apply(adapter, args))
       } catch (error) {
         throw new AdapterError(`Adapter method "${method}" failed.`, { cause: error })
       }
     }
   }
   return checked
+}
+
+/** The fields of adapter records that hold a user's id. */
+const idFields = ["id", "userId"] as const
+
+/**
+ * A record (or the records of a list, or of `getSessionAndUser`'s pair) with its user ids as
+ * strings. Only numbers are converted; anything else is left as the adapter returned it.
+ */
+function withStringIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withStringIds)
+  if (!value || typeof value !== "object" || value instanceof Date) return value
+  const record = value as Record<string, unknown>
+  if ("session" in record && "user" in record) return { ...record, session: withStringIds(record.session), user: withStringIds(record.user) }
+  if (!idFields.some((field) => typeof record[field] === "number" || typeof record[field] === "bigint")) return value
+  const copy = { ...record }
+  for (const field of idFields) if (typeof copy[field] === "number" || typeof copy[field] === "bigint") copy[field] = String(copy[field])
+  return copy
 }
 
 /** Methods the adapter lacks among `needed`. */

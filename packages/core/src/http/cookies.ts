@@ -54,6 +54,8 @@ export interface CookiesOptions {
   emailCode: CookieOption
   /** This browser passed the second factor and may skip it for a while ("remember this device"). */
   rememberedDevice: CookieOption
+  /** When the browser's database session started, for adapters that do not store it (`session/start-cookie.ts`). */
+  sessionStart: CookieOption
 }
 
 /** The `cookies` configuration option: per role, a new name and/or options. */
@@ -98,6 +100,8 @@ export function defaultCookies(secure: boolean): CookiesOptions {
     emailCode: { name: `${prefix}sesame.email-code`, options: { ...base, maxAge: codeCookieMaxAge } },
     // Its lifetime is the app's `twoFactor.rememberDevice`, set where it is issued.
     rememberedDevice: { name: `${prefix}sesame.remembered-device`, options: { ...base } },
+    // Its lifetime is the session's, set where it is issued.
+    sessionStart: { name: `${prefix}sesame.session-start`, options: { ...base } },
   }
 }
 

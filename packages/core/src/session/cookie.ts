@@ -7,9 +7,11 @@
  */
 import type { RequestContext } from "../http/context.js"
 import { clearChunkedCookie } from "../http/cookies.js"
+import { clearStartCookie } from "./start-cookie.js"
 
-/** Queues the deletion of the request's session cookie, chunks included. */
+/** Queues the deletion of the request's session cookie, chunks included, and of the start cookie beside it. */
 export function clearSessionCookie(ctx: RequestContext): void {
   const { name, options } = ctx.cookieOptions.sessionToken
   ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.cookies))
+  clearStartCookie(ctx)
 }

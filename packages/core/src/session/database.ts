@@ -25,6 +25,7 @@ import type { JWT } from "../jwt/index.js"
 import type { AuthFactor, Session } from "../types.js"
 import { clearSessionCookie } from "./cookie.js"
 import { absoluteEnd, cappedExpiry, dueForExtension, storedSessionLive, storedStart } from "./lifetime.js"
+import { setStartCookie, startFromCookie } from "./start-cookie.js"
 import { hashSessionToken, maxSessionTokenLength } from "./token.js"
 import type { SessionStrategy } from "./types.js"
 
@@ -189,6 +190,7 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
         throw new AccessDenied("What this sign-in rested on was removed from the user while signing in.")
       }
       setSessionCookie(ctx, token, expires)
+      if (!tracksMetadata(adapter)) await setStartCookie(ctx, hash, Date.now(), expires)
     },
 
     async end(ctx) {
@@ -215,7 +217,8 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
 
     async signedInAt(ctx) {
       const found = await liveStoredSession(ctx, adapter)
-      return found ? storedStart(found.session) : undefined
+      if (!found) return undefined
+      return storedStart(found.session) ?? (tracksMetadata(adapter) ? undefined : await startFromCookie(ctx, found.hash))
     },
 
     async refreshSignIn(ctx) {
