@@ -1,0 +1,4 @@
+import { authjsAdapterSuite } from "./scenario.js"
+import { drizzleOnMariaDb } from "./subjects.js"
+
+authjsAdapterSuite(drizzleOnMariaDb)

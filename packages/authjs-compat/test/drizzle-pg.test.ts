@@ -1,0 +1,4 @@
+import { authjsAdapterSuite } from "./scenario.js"
+import { drizzleOnPostgres } from "./subjects.js"
+
+authjsAdapterSuite(drizzleOnPostgres)

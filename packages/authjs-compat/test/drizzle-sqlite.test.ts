@@ -1,0 +1,4 @@
+import { authjsAdapterSuite } from "./scenario.js"
+import { drizzleOnSqlite } from "./subjects.js"
+
+authjsAdapterSuite(drizzleOnSqlite)

@@ -1,0 +1,4 @@
+import { authjsAdapterSuite } from "./scenario.js"
+import { kyselyOnMariaDb } from "./subjects.js"
+
+authjsAdapterSuite(kyselyOnMariaDb)

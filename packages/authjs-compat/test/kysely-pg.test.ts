@@ -1,0 +1,4 @@
+import { authjsAdapterSuite } from "./scenario.js"
+import { kyselyOnPostgres } from "./subjects.js"
+
+authjsAdapterSuite(kyselyOnPostgres)

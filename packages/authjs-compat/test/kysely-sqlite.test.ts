@@ -1,0 +1,4 @@
+import { authjsAdapterSuite } from "./scenario.js"
+import { kyselyOnSqlite } from "./subjects.js"
+
+authjsAdapterSuite(kyselyOnSqlite)

@@ -1,0 +1,4 @@
+import { authjsAdapterSuite } from "./scenario.js"
+import { pgAdapterOnPostgres } from "./subjects.js"
+
+authjsAdapterSuite(pgAdapterOnPostgres)
