@@ -1,12 +1,32 @@
 /**
  * The three SQL adapters the CLI migrates: how each reads `--url`, connects with its driver, runs
- * the adapter's own `migrate`, and prints its schema. Drivers are imported when needed, so an app
- * that uses one database needs only that driver installed.
+ * the adapter's own `migrate`, prints its schema, and opens a connection that cannot write (for
+ * `migrate --from authjs --check`). Drivers are imported when needed, so an app that uses one
+ * database needs only that driver installed.
  *
  * @module
  */
-import type { MigrateOptions, MigrationResult, TableNames } from "@sesame/sql-common"
+import type { MigrateOptions, MigrationResult, Row, TableNames } from "@sesame/sql-common"
 import { CliError, explain, usageError } from "./errors.js"
+
+/**
+ * A connection the database itself keeps from writing (a read-only transaction on PostgreSQL and
+ * MySQL, a file opened read-only with SQLite), all of whose reads see one snapshot.
+ */
+export interface ReadOnlyDatabase {
+  /** The name in messages: "PostgreSQL", "MySQL", "SQLite". */
+  kind: string
+  /** host:port/database, or the file: never the URL, which may hold a password. */
+  server: string
+  /** `name` quoted as an identifier; `name` is a checked plain identifier. */
+  quote(name: string): string
+  /** The tables this connection sees without a schema name (PostgreSQL: those of its search_path). */
+  tables(): Promise<string[]>
+  /** The rows of a SELECT. */
+  query(sql: string): Promise<Row[]>
+  /** Ends the transaction (rolled back: it wrote nothing) and the connection. */
+  close(): Promise<void>
+}
 
 export interface Dialect {
   /** The name in messages. */
@@ -17,6 +37,8 @@ export interface Dialect {
   schema(tables: Partial<TableNames>): Promise<string>
   /** Migrates the database at `url`; `server` names it in messages without secrets. */
   migrate(url: string, options: MigrateOptions): Promise<{ result: MigrationResult; server: string }>
+  /** Opens the database at `url` for reading only. */
+  openReadOnly(url: string): Promise<ReadOnlyDatabase>
 }
 
 /** How long to wait for a server before calling it unreachable. */
@@ -70,6 +92,38 @@ const pg: Dialect = {
       await pool.end().catch(() => {})
     }
   },
+  async openReadOnly(url) {
+    const parsed = serverUrl(url, ["postgres:", "postgresql:"], pg.urlExample)
+    const server = describe(parsed, 5432)
+    const { default: driverModule } = await driver("pg", () => import("pg"))
+    const client = new driverModule.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs })
+    client.on("error", () => {})
+    try {
+      await client.connect()
+      // The server refuses every write in a READ ONLY transaction; REPEATABLE READ makes every
+      // count of one run agree with the others.
+      await client.query("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    } catch (error) {
+      await client.end().catch(() => {})
+      throw explain(error, pg.kind, server, "read")
+    }
+    return {
+      kind: pg.kind,
+      server,
+      quote: (name) => `"${name}"`,
+      async tables() {
+        const { rows } = await client.query<{ name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ANY (current_schemas(false))",
+        )
+        return rows.map((r) => r.name)
+      },
+      query: async (sql) => (await client.query(sql)).rows as Row[],
+      async close() {
+        await client.query("ROLLBACK").catch(() => {})
+        await client.end().catch(() => {})
+      },
+    }
+  },
 }
 
 const mysql: Dialect = {
@@ -92,6 +146,40 @@ const mysql: Dialect = {
       await pool.end().catch(() => {})
     }
   },
+  async openReadOnly(url) {
+    const parsed = serverUrl(url, ["mysql:", "mariadb:"], mysql.urlExample)
+    const server = describe(parsed, 3306)
+    if (parsed.pathname.length <= 1) throw usageError(`--url names no database: add one, as in ${mysql.urlExample}.`)
+    parsed.protocol = "mysql:"
+    const driverModule = await driver("mysql2", () => import("mysql2/promise"))
+    let connection: Awaited<ReturnType<typeof driverModule.createConnection>> | undefined
+    try {
+      // Dates as the stored text, read as UTC (as Sesame's MySQL adapter reads them).
+      connection = await driverModule.createConnection({ uri: parsed.href, connectTimeout: connectTimeoutMs, dateStrings: true })
+      // TIMESTAMP columns as UTC, whatever the server's zone.
+      await connection.query("SET time_zone = '+00:00'")
+      await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+      await connection.query("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY")
+    } catch (error) {
+      await connection?.end().catch(() => {})
+      throw explain(error, mysql.kind, server, "read")
+    }
+    const open = connection
+    return {
+      kind: mysql.kind,
+      server,
+      quote: (name) => `\`${name}\``,
+      async tables() {
+        const [rows] = await open.query("SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()")
+        return (rows as { name: string }[]).map((r) => r.name)
+      },
+      query: async (sql) => (await open.query(sql))[0] as Row[],
+      async close() {
+        await open.query("ROLLBACK").catch(() => {})
+        await open.end().catch(() => {})
+      },
+    }
+  },
 }
 
 const sqlite: Dialect = {
@@ -111,6 +199,36 @@ const sqlite: Dialect = {
       throw explain(error, sqlite.kind, file)
     } finally {
       db?.close()
+    }
+  },
+  async openReadOnly(url) {
+    const file = url.startsWith("file:") ? new URL(url).pathname : url
+    if (!file || file === ":memory:") throw usageError(`--url must name a SQLite file, such as ${sqlite.urlExample}.`)
+    const { default: Database } = await driver("better-sqlite3", () => import("better-sqlite3"))
+    let db: InstanceType<typeof Database>
+    try {
+      // Read-only: SQLite refuses every write, and never creates a file that is not there.
+      db = new Database(file, { readonly: true, fileMustExist: true })
+      db.exec("BEGIN")
+    } catch (error) {
+      throw explain(error, sqlite.kind, file, "read")
+    }
+    return {
+      kind: sqlite.kind,
+      server: file,
+      quote: (name) => `"${name}"`,
+      tables: async () => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name),
+      async query(sql) {
+        const statement = db.prepare(sql)
+        // Run as it is (SQLite itself refuses a write to a file opened read-only).
+        if (statement.reader) return statement.all() as Row[]
+        statement.run()
+        return []
+      },
+      async close() {
+        if (db.inTransaction) db.exec("ROLLBACK")
+        db.close()
+      },
     }
   },
 }

@@ -31,10 +31,10 @@ interface DriverError {
 const networkCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET"])
 
 /**
- * The one line for a database error met while migrating `server` (host:port/database) of `kind`
- * ("PostgreSQL", "MySQL", "SQLite").
+ * The one line for a database error met while migrating (or, with `doing` "read", reading)
+ * `server` (host:port/database) of `kind` ("PostgreSQL", "MySQL", "SQLite").
  */
-export function explain(error: unknown, kind: string, server: string): CliError {
+export function explain(error: unknown, kind: string, server: string, doing: "migrate" | "read" = "migrate"): CliError {
   if (error instanceof CliError) return error
   // The adapters refuse unsafe table names with a TypeError before touching the database.
   if (error instanceof TypeError && /identifier/.test(error.message)) return usageError(error.message)
@@ -46,6 +46,7 @@ export function explain(error: unknown, kind: string, server: string): CliError 
   }
   // PostgreSQL: insufficient_privilege; MySQL: table, database or command access denied.
   if (code === "42501" || code === "ER_TABLEACCESS_DENIED_ERROR" || code === "ER_DBACCESS_DENIED_ERROR" || code === "ER_SPECIFIC_ACCESS_DENIED_ERROR") {
+    if (doing === "read") return new CliError(`The database user may not read a table on ${server} (${message}): grant it SELECT there, or run the check as the owner.`)
     return new CliError(
       `The database user lacks a privilege that migrate needs on ${server} (${message}): grant it CREATE and REFERENCES there, or run migrate as the owner.`,
     )
@@ -65,5 +66,5 @@ export function explain(error: unknown, kind: string, server: string): CliError 
   if (code === "SQLITE_CANTOPEN" || /directory does not exist|unable to open/i.test(message)) {
     return new CliError(`Cannot open the SQLite file ${server} (${message}): check the path in --url and that its folder exists.`)
   }
-  return new CliError(`Migrating ${server} failed: ${message}`)
+  return new CliError(`${doing === "read" ? "Reading" : "Migrating"} ${server} failed: ${message}`)
 }

@@ -4,6 +4,7 @@
  * ```sh
  * npx sesame secret [--write]
  * npx sesame migrate --adapter pg|mysql|sqlite --url <connection URL or file> [--tables users=…,sessions=…]
+ * npx sesame migrate --from authjs --check --adapter pg|mysql|sqlite --url <…> [--tables users=…,accounts=…]
  * npx sesame schema --adapter pg|mysql|sqlite [--tables …]
  * ```
  *
@@ -13,7 +14,9 @@
  * @module
  */
 import { parseArgs } from "node:util"
-import { defaultTableNames, type TableNames } from "@sesame/sql-common"
+import { defaultTableNames, identifier, type TableNames } from "@sesame/sql-common"
+import { checkAuthjs } from "./authjs/check.js"
+import { authjsRoles, type AuthjsTables } from "./authjs/read.js"
 import { dialect, type Dialect } from "./dialects.js"
 import { CliError, usageError } from "./errors.js"
 import { newSecret, writeSecret } from "./secret.js"
@@ -25,6 +28,10 @@ Commands:
                                 .env.local (created, or its AUTH_SECRET line replaced) instead.
   migrate --adapter <a> --url <url>
                                 Create or upgrade Sesame's tables; a no-op when they are current.
+  migrate --from authjs --check --adapter <a> --url <url>
+                                Read an Auth.js database, writing nothing, and say what switching
+                                to Sesame changes for its users and what to do first. Exit code 1
+                                when something blocks the switch.
   schema --adapter <a>          Print the SQL of Sesame's tables.
 
 Options:
@@ -33,7 +40,10 @@ Options:
                                 mysql://user:password@host:3306/db, or a SQLite file path.
   --tables users=a,sessions=b   Table names, when the app renamed them (users, accounts, sessions,
                                 verificationTokens, authenticators, passwords, counters,
-                                twoFactors, recoveryCodes, signingKeys).
+                                twoFactors, recoveryCodes, signingKeys). With --from authjs: the
+                                Auth.js tables (users, accounts, sessions, verificationTokens,
+                                authenticators), when not the names of Auth.js's adapters.
+  --from authjs --check         With migrate: check an Auth.js database instead (see above).
   -h, --help                    Show this help.`
 
 /** Where output goes; the tests pass their own. */
@@ -63,6 +73,24 @@ function parseTables(value: string | undefined): Partial<TableNames> {
   return tables
 }
 
+/** `users=a,accounts=b` as the tables of an Auth.js database. */
+function parseAuthjsTables(value: string | undefined): Partial<AuthjsTables> {
+  const tables: Partial<AuthjsTables> = {}
+  if (!value) return tables
+  for (const pair of value.split(",")) {
+    const [role = "", name = ""] = pair.split("=").map((s) => s.trim())
+    if (!(authjsRoles as readonly string[]).includes(role) || !name) {
+      throw usageError(`With --from authjs, --tables takes role=name pairs, the roles being ${authjsRoles.join(", ")}; got ${JSON.stringify(pair)}.`)
+    }
+    try {
+      tables[role as keyof AuthjsTables] = identifier(`--tables ${role}`, name, 64)
+    } catch (error) {
+      throw usageError((error as Error).message)
+    }
+  }
+  return tables
+}
+
 /** Runs the command line `args`; resolves with the exit code. */
 export async function main(args: string[], io: Io = processIo): Promise<number> {
   try {
@@ -76,6 +104,8 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
           url: { type: "string" },
           tables: { type: "string" },
           write: { type: "boolean" },
+          from: { type: "string" },
+          check: { type: "boolean" },
           help: { type: "boolean", short: "h" },
         },
       })
@@ -99,6 +129,15 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         return 0
       }
       case "migrate": {
+        if (values.from !== undefined || values.check) {
+          if (values.from !== "authjs") throw usageError(`--from takes authjs, the one library Sesame reads the database of; got ${JSON.stringify(values.from ?? "")}.`)
+          if (!values.check) {
+            throw usageError("--from authjs goes with --check: Sesame uses Auth.js's tables as they are (through Auth.js's adapter), so there is nothing to migrate, only to check.")
+          }
+          const chosen = dialect(values.adapter)
+          if (!values.url) throw usageError(`Missing --url: the Auth.js database to check, such as ${chosen.urlExample}.`)
+          return await checkAuthjs(chosen, values.url, parseAuthjsTables(values.tables), io)
+        }
         const chosen = dialect(values.adapter)
         if (!values.url) throw usageError(`Missing --url: the database to migrate, such as ${chosen.urlExample}.`)
         const { result, server } = await chosen.migrate(values.url, { tables: parseTables(values.tables) })
