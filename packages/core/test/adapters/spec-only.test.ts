@@ -8,8 +8,6 @@
  * in and out, a session ends when it expires, and the account-linking rules hold
  * (`OAuthAccountNotLinked`, `allowDangerousEmailAccountLinking` only when the provider vouches).
  */
-import type { Adapter } from "@sesame/core/adapters"
-import { MemoryAdapter } from "@sesame/core/adapters"
 import type { AuthConfig, OAuth2Config } from "@sesame/core"
 import Credentials from "@sesame/core/providers/credentials"
 import Passkey from "@sesame/core/providers/passkey"
@@ -20,38 +18,7 @@ import { CookieJar, csrfToken, home, secret, send } from "../helpers.js"
 import { followLink, lastLink, recordingEmail, requestLink } from "../email/helpers.js"
 import { client, clientSecret, expectRejected, oidc, quietLogger, session, signIn as providerSignIn, startIdp } from "../oauth/harness.js"
 import { authenticate, register } from "../webauthn/harness.js"
-
-/** The spec's adapter operations, all of them and only them. */
-const specMethods = [
-  "createUser",
-  "getUser",
-  "getUserByEmail",
-  "getUserByAccount",
-  "updateUser",
-  "deleteUser",
-  "linkAccount",
-  "unlinkAccount",
-  "getAccount",
-  "createSession",
-  "getSessionAndUser",
-  "updateSession",
-  "deleteSession",
-  "createVerificationToken",
-  "useVerificationToken",
-  "createAuthenticator",
-  "getAuthenticator",
-  "listAuthenticatorsByUserId",
-  "updateAuthenticatorCounter",
-] as const satisfies readonly (keyof Adapter)[]
-
-type SpecAdapter = Pick<Required<Adapter>, (typeof specMethods)[number]>
-
-/** A memory adapter seen through the spec's operations only; its tables, for assertions. */
-function specOnlyAdapter() {
-  const memory = MemoryAdapter()
-  const adapter = Object.fromEntries(specMethods.map((name) => [name, (memory[name] as (...args: unknown[]) => unknown).bind(memory)])) as SpecAdapter
-  return { adapter, tables: memory.tables }
-}
+import { specMethods, specOnlyAdapter } from "./spec-only.js"
 
 const idpAccounts = [
   { id: "alice", email: "alice@example.com", name: "Alice Liddell" },

@@ -6,19 +6,17 @@
  * one, none at all; each must leave the old session not recent.
  */
 import { requireRecentSignIn, type AuthConfig } from "@sesame/core"
-import { MemoryAdapter, type Adapter } from "@sesame/core/adapters"
 import { describe, expect, it } from "vitest"
 import { followLink, lastLink, recordingEmail, requestLink } from "../email/helpers.js"
+import { specOnlyAdapter } from "../adapters/spec-only.js"
 import { CookieJar, csrfToken, frozenClock, request, secret, send } from "../helpers.js"
 
 const startCookie = "sesame.session-start"
 const advance = frozenClock("2026-12-01T10:00:00Z")
 
-/** Database sessions on a memory adapter seen through the spec's session and user operations only. */
+/** Database sessions on an adapter with only the spec's operations. */
 function app() {
-  const memory = MemoryAdapter()
-  const spec = ["createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount", "createSession", "getSessionAndUser", "updateSession", "deleteSession", "createVerificationToken", "useVerificationToken"] as const
-  const adapter = Object.fromEntries(spec.map((name) => [name, (memory[name] as (...args: unknown[]) => unknown).bind(memory)])) as Adapter
+  const { adapter } = specOnlyAdapter()
   const email = recordingEmail()
   const config: AuthConfig = { secret, trustHost: true, adapter, session: { strategy: "database" }, providers: [email.provider], logger: { error: () => {}, warn: () => {}, debug: () => {} } }
   return { config, sent: email.sent }
