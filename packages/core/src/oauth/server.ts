@@ -18,16 +18,17 @@ const ttl = 60 * 60 * 1000
 const cache = new WeakMap<OAuthProvider, { metadata: Promise<oauth.AuthorizationServer>; expires: number }>()
 
 /**
- * The issuer of a provider configured by endpoints only. Such a provider has no issuer to check
- * anything against; the value only fills the required field, and `.invalid` (RFC 2606) keeps it
- * from ever naming a real server.
+ * The issuer of a provider configured by endpoints only: its configured `issuer`, which ID tokens
+ * and RFC 9207 `iss` parameters are then checked against (as in Auth.js), or, without one, a
+ * placeholder that only fills the required field; `.invalid` (RFC 2606) keeps it from ever naming a
+ * real server.
  */
-export function placeholderIssuer(provider: OAuthProvider): string {
-  return `https://${encodeURIComponent(provider.id)}.issuer.invalid`
+function endpointsOnlyIssuer(provider: OAuthProvider): string {
+  return provider.issuer ?? `https://${encodeURIComponent(provider.id)}.issuer.invalid`
 }
 
 async function baseMetadata(provider: OAuthProvider): Promise<oauth.AuthorizationServer> {
-  if (!provider.discovery) return { issuer: placeholderIssuer(provider) }
+  if (!provider.discovery) return { issuer: endpointsOnlyIssuer(provider) }
   if (provider.wellKnown) {
     const response = await fetch(provider.wellKnown, { headers: { accept: "application/json" }, redirect: "manual" })
     // Without a configured issuer, the document names it: the wellKnown URL is the trust anchor.
