@@ -163,3 +163,8 @@ export function frozenClock(start: string): (ms: number) => void {
     vi.setSystemTime(now)
   }
 }
+
+/** The placeholder address a user set aside for the address's owner holds (`account/set-aside.ts`): its id, then a random part. */
+export function setAsideAddressOf(userId: string): RegExp {
+  return new RegExp(`^unproven\\+${userId.replace(/[^\w-]/g, "")}\\.[0-9a-f]{16}@sesame\\.invalid$`)
+}

@@ -53,14 +53,14 @@
 import type { AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import type { CredentialsProvider } from "../credentials/provider.js"
-import { AccessDenied, CallbackRouteError, OAuthAccountNotLinked, type SignInError } from "../errors.js"
+import { AccessDenied, CallbackRouteError, OAuthAccountNotLinked, Verification, type SignInError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { signedInUser } from "../session/index.js"
 import type { Account, User } from "../types.js"
 import { setAside } from "./set-aside.js"
 import { accountSubject } from "./subject.js"
-import { markUnproven, takeUnprovenMark } from "./unproven.js"
+import { createUnprovenUser, markUnproven, takeUnprovenMark } from "./unproven.js"
 
 export interface Decision {
   user: User | AdapterUser
@@ -166,9 +166,10 @@ export async function decideForAccount(
     throw new CallbackRouteError(`Provider "${account.provider}" returned no email address, which is needed to create a user.`)
   }
   const { user, stored } = await adapter.transaction(async (tx: CheckedAdapter) => {
-    const created = await tx.createUser(newUser({ ...params.user, email }, vouched ? new Date() : null))
-    // Nobody has proven this address: its owner's later proof sets this user aside (set-aside.ts).
-    if (!vouched) await markUnproven(tx, created.id)
+    const user = newUser({ ...params.user, email }, vouched ? new Date() : null)
+    // Nobody has proven an address the provider does not vouch for: its owner's later proof sets
+    // this user aside (set-aside.ts).
+    const created = vouched ? await tx.createUser(user) : await createUnprovenUser(tx, user)
     return { user: created, stored: await link(tx, created.id) }
   })
   await emit(config, "createUser", { user })
@@ -193,12 +194,43 @@ interface Proven {
  */
 export async function ownerProved(ctx: RequestContext, tx: CheckedAdapter, existing: AdapterUser, profile?: User): Promise<Proven> {
   if (existing.emailVerified) return { user: existing, isNewUser: false }
+  const address = existing.email
   if (await takeUnprovenMark(tx, existing.id)) {
-    const aside = await setAside(ctx, tx, existing)
-    const user = await tx.createUser(newUser({ ...profile, email: existing.email }, new Date()))
-    return { user, isNewUser: true, setAside: aside }
+    try {
+      const aside = await setAside(ctx, tx, existing)
+      const user = await tx.createUser(newUser({ ...profile, email: address }, new Date()))
+      return { user, isNewUser: true, setAside: aside }
+    } catch (error) {
+      // Without a transaction nothing rolls back: the mark must not be lost with the attempt, or
+      // the next proof would take the unproven user for one of Auth.js's and verify it.
+      await markUnproven(tx, existing.id).catch(() => {})
+      throw error
+    }
   }
-  return { user: await tx.updateUser({ id: existing.id, emailVerified: new Date() }), isNewUser: false }
+  // No mark: one of Auth.js's users, or an unproven one that a concurrent proof took the mark of
+  // and is setting aside. Verify only a user that still holds the address, before and after.
+  const now = await tx.getUser(existing.id)
+  if (!now || !sameAddress(now.email, address)) return concurrentProof(tx, address)
+  const verified = await tx.updateUser({ id: existing.id, emailVerified: new Date() })
+  if (!sameAddress(verified.email, address)) {
+    await tx.updateUser({ id: existing.id, emailVerified: null })
+    return concurrentProof(tx, address)
+  }
+  return { user: verified, isNewUser: false }
+}
+
+function sameAddress(a: string | null | undefined, b: string): boolean {
+  return typeof a === "string" && a.toLowerCase() === b.toLowerCase()
+}
+
+/**
+ * Another proof of `address` set its unproven user aside while this one ran: the owner's user is
+ * the one that proof made. Not there yet (it is being made): a conflict the browser may retry.
+ */
+async function concurrentProof(tx: CheckedAdapter, address: string): Promise<Proven> {
+  const owner = await tx.getUserByEmail(address)
+  if (owner?.emailVerified) return { user: owner, isNewUser: false }
+  throw new Verification("The address was being proven by another request at the same time; follow the link again.")
 }
 
 /** The events of `ownerProved`, once its transaction is over. */
@@ -236,7 +268,8 @@ export async function decideForCredentials(ctx: RequestContext, provider: Creden
   if (known) return { user: known, isNewUser: false }
   if (!provider.config.createUser) {
     throw new AccessDenied(
-      `The credentials provider "${provider.id}" returned a user the adapter does not know. Create the user first, or set \`createUser: true\` on the provider.`,
+      `The credentials provider "${provider.id}" returned a user the adapter does not know (with database sessions, the user \`authorize\` returns must be found in the adapter, by id, then email). ` +
+        `Set \`createUser: true\` on the provider to create such users at their first sign-in, create the user first, or use \`session: { strategy: "jwt" }\`.`,
     )
   }
   if (!user.email) {

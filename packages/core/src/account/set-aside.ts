@@ -9,8 +9,10 @@
  * and the stranger's rows in the app would become theirs), and refusing the owner (locked out of
  * their own address).
  *
- * So the user is set aside: its address becomes a placeholder (`unproven+<id>@sesame.invalid`,
- * a reserved domain that never receives mail), and the owner gets a new user of their own. Nothing
+ * So the user is set aside: its address becomes a placeholder (`unproven+<id>.<random>@sesame.invalid`,
+ * in a reserved domain that never receives mail, and unguessable: were it known in advance, a
+ * squatter could hold it already, so that setting aside fails on the unique address), and the owner
+ * gets a new user of their own. Nothing
  * is deleted: whoever made the set-aside user keeps it, its rows and its ways in, but no longer the
  * address, so their JWT sessions end (`session/jwt.ts` ends a token whose user no longer holds the
  * address it was issued for) and their database sessions show the placeholder. When the same person
@@ -23,9 +25,10 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import type { RequestContext } from "../http/context.js"
 
-/** The address a set-aside user holds instead: unique, and in a domain reserved never to resolve (RFC 2606). */
+/** The address a set-aside user holds instead: unique, unguessable, and in a domain reserved never to resolve (RFC 2606). */
 export function setAsideAddress(userId: string): string {
-  return `unproven+${userId}@sesame.invalid`
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, "0")).join("")
+  return `unproven+${userId}.${random}@sesame.invalid`
 }
 
 /**

@@ -20,6 +20,7 @@
  *
  * @module
  */
+import type { AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 
 /** How long the mark is kept: long enough to outlive any squat, and before 2038 for 32-bit timestamp columns. */
@@ -38,6 +39,18 @@ function canMark(adapter: CheckedAdapter): boolean {
 export async function markUnproven(adapter: CheckedAdapter, userId: string): Promise<void> {
   if (!canMark(adapter)) return
   await adapter.createVerificationToken({ ...mark(userId), expires: new Date(Date.now() + markLifetimeMs) })
+}
+
+/**
+ * Creates `user`, unproven: the mark is written first, under the id Sesame chose, so that no proof
+ * ever finds the new user without it (an adapter without transactions shows the user as soon as it
+ * is created); an adapter that assigns ids of its own gets the mark again under the id it chose.
+ */
+export async function createUnprovenUser(adapter: CheckedAdapter, user: AdapterUser): Promise<AdapterUser> {
+  await markUnproven(adapter, user.id)
+  const created = await adapter.createUser(user)
+  if (String(created.id) !== user.id) await markUnproven(adapter, String(created.id))
+  return created
 }
 
 /**

@@ -117,6 +117,16 @@ export function authjsSessionCookie(secure: boolean): CookieOption {
 }
 
 /**
+ * Set once an Auth.js session was carried over in this browser (`migrate/authjs/`), and kept by
+ * sign-out: an Auth.js cookie that Sesame could not delete (set with a `Domain`, to share it across
+ * subdomains) is then never carried over again, which would sign the browser back in after a
+ * sign-out. Its lifetime, `maxAge`, is the app's `session.maxAge`, set where it is issued.
+ */
+export function authjsCarriedCookie(secure: boolean): CookieOption {
+  return { name: `${secure ? "__Secure-" : ""}sesame.authjs-carried`, options: { httpOnly: true, sameSite: "lax", path: "/", secure } }
+}
+
+/**
  * `options` for a cookie that must ride along a cross-site POST: an OAuth `form_post` callback is a
  * POST from the provider's site, and browsers send only `SameSite=None` cookies with it, which must
  * be Secure. Without secure cookies (plain http) no such cookie can exist: `options` are kept

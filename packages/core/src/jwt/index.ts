@@ -43,12 +43,12 @@ export interface DefaultJWT extends Record<string, unknown> {
    */
   auth_time?: number
   /**
-   * Set by Sesame when the session started for a stored user whose email address was unverified.
-   * Each read then checks the user: the session ends once the user is gone or no longer holds the
-   * token's `email` (it was set aside when the address's owner proved it). Kept on every read
-   * whatever the `jwt` callback returns.
+   * Set by Sesame when the session started for a stored user whose email address was unverified:
+   * that address (`true` in tokens of earlier versions). Each read then checks the user: the session
+   * ends once the user is gone or no longer holds the address (it was set aside when the address's
+   * owner proved it). Kept on every read whatever the `jwt` callback returns.
    */
-  email_unverified?: boolean
+  email_unverified?: boolean | string
 }
 
 /** The session token's claims. Augment this interface to type your own claims. */
@@ -156,10 +156,10 @@ export interface GetTokenParams {
   absoluteMaxAge?: number
   /**
    * The app's adapter, to end JWT sessions of unverified users as the session endpoint does. A token
-   * issued to a user whose address nobody had proven carries `email_unverified: true`; when the
+   * issued to a user whose address nobody had proven carries `email_unverified` (that address); when the
    * address's owner proves it later, that user is set aside under another address, and such a
    * token must stop naming the owner's address (it may be a squatter's). With `adapter`, a marked
-   * token whose user is gone or no longer holds the token's `email` gives null (one `getUser`
+   * token whose user is gone or no longer holds that address gives null (one `getUser`
    * call, for marked tokens only). Without it, a
    * marked token is returned as is: check `token.email_unverified` yourself, or read the session
    * through `Auth()` (`auth()` in the integrations), before trusting it with anything.
@@ -217,7 +217,7 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
     const signedInAt = typeof claims.auth_time === "number" ? claims.auth_time * 1000 : undefined
     if (!(Date.now() < absoluteEnd({ absoluteMaxAge: params.absoluteMaxAge }, signedInAt))) return null
   }
-  if (claims?.email_unverified === true && params.adapter?.getUser) {
+  if (claims?.email_unverified !== undefined && claims.email_unverified !== false && params.adapter?.getUser) {
     let user: AdapterUser | null = null
     try {
       user = typeof claims.sub === "string" ? await params.adapter.getUser(claims.sub) : null
@@ -230,11 +230,12 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
 }
 
 /**
- * Whether the user of a token marked `email_unverified` still holds the address the token names:
- * false once the user is gone, or was set aside under another address because the address's owner
- * proved it. A token without an `email` claim names no address to hold.
+ * Whether the user of a token marked `email_unverified` still holds the address the mark names
+ * (for a mark of an earlier version, `true`, the token's `email` claim): false once the user is
+ * gone, or was set aside under another address because the address's owner proved it.
  */
 export function holdsTokenAddress(user: Pick<AdapterUser, "email"> | null, token: JWT): boolean {
   if (!user) return false
-  return typeof token.email !== "string" || user.email?.toLowerCase() === token.email.toLowerCase()
+  const address = typeof token.email_unverified === "string" ? token.email_unverified : token.email
+  return typeof address !== "string" || user.email?.toLowerCase() === address.toLowerCase()
 }

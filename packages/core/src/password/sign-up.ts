@@ -19,7 +19,7 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { signIn } from "../account/sign-in.js"
-import { markUnproven } from "../account/unproven.js"
+import { createUnprovenUser } from "../account/unproven.js"
 import { typedAddress } from "./input.js"
 import { emailLink } from "./mail.js"
 import { checkNewPassword } from "./policy.js"
@@ -65,9 +65,8 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
   let created
   try {
     created = await adapter.transaction(async (tx) => {
-      const stored = await tx.createUser(user)
+      const stored = await createUnprovenUser(tx, user)
       await tx.setPassword({ userId: stored.id, hash, updatedAt: new Date() })
-      await markUnproven(tx, stored.id)
       return stored
     })
   } catch (error) {

@@ -20,7 +20,7 @@
  *   read after `auth_time + absoluteMaxAge` ends the session, and no expiry written (cookie, `exp`)
  *   goes past that instant (see `lifetime.ts`).
  * - `factors`: how the user proved who they are at that sign-in (`["password", "totp"]`).
- * - `email_unverified: true`: the session started, with an adapter, for a stored user whose email
+ * - `email_unverified: "<address>"`: the session started, with an adapter, for a stored user whose email
  *   address was not verified. Such a user may be a squatter on someone else's address; when the
  *   owner proves the address, the sign-in decision sets that user aside under another address
  *   (`account/set-aside.ts`), but cannot reach a JWT, whose `email` claim would go on naming the
@@ -51,14 +51,15 @@ import type { SessionStrategy } from "./types.js"
 /** The claims Sesame owns in a session token. */
 interface OwnClaims {
   auth_time?: number
-  email_unverified?: true
+  /** The address the unverified user held (`true` in tokens of earlier versions: then the `email` claim is compared). */
+  email_unverified?: true | string
   factors?: AuthFactor[]
 }
 
 function ownClaims(token: JWT): OwnClaims {
   return {
     ...(typeof token.auth_time === "number" ? { auth_time: token.auth_time } : {}),
-    ...(token.email_unverified === true ? { email_unverified: true as const } : {}),
+    ...(token.email_unverified === true || typeof token.email_unverified === "string" ? { email_unverified: token.email_unverified } : {}),
     ...(Array.isArray(token.factors) && token.factors.every((f) => typeof f === "string") ? { factors: token.factors as AuthFactor[] } : {}),
   }
 }
@@ -233,7 +234,8 @@ export const jwtStrategy: SessionStrategy = {
     const now = Date.now()
     const own: OwnClaims = {
       auth_time: Math.floor(now / 1000),
-      ...(unverifiedStoredUser(ctx, user, account) ? { email_unverified: true as const } : {}),
+      // The address itself, in a claim the app's callbacks cannot change: the `email` claim is theirs.
+      ...(unverifiedStoredUser(ctx, user, account) ? { email_unverified: typeof user.email === "string" ? user.email : true } : {}),
       ...(factors ? { factors } : {}),
     }
     const initial: JWT = {

@@ -79,12 +79,20 @@ export async function carryOverStoredSession(ctx: RequestContext, adapter: Check
     await adapter.deleteSession(raw)
     return "none"
   }
-  const { token, expires } = await storeSession(ctx, adapter, String(found.user.id), {
-    token: await carriedToken(raw, ctx.config.secrets[0]!),
-    startedAt: null,
-    notAfter: new Date(found.session.expires),
-  })
-  setSessionCookie(ctx, token, expires)
+  let stored
+  try {
+    stored = await storeSession(ctx, adapter, String(found.user.id), {
+      token: await carriedToken(raw, ctx.config.secrets[0]!),
+      startedAt: null,
+      notAfter: new Date(found.session.expires),
+    })
+  } catch (error) {
+    // Two first requests at once derive the same token: the second's row conflicts with the first's,
+    // which is this very session carried over.
+    if (await carriedBefore(ctx, adapter, raw)) return "carried"
+    throw error
+  }
+  setSessionCookie(ctx, stored.token, stored.expires)
   // The new session stands either way; a row left behind (logged) is found no more while the one
   // carried over lives (`carriedBefore` comes first), and ends when Auth.js would have ended it.
   await adapter.deleteSession(raw).catch((error: unknown) => ctx.config.logger.error(error instanceof Error ? error : new Error(String(error))))

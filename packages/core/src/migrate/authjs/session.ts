@@ -21,9 +21,13 @@
  *   carried-over session is never recent enough for a sensitive action (`session/fresh.ts`), and
  *   with `session.absoluteMaxAge` it is not carried over at all: a session whose start is unknown
  *   is past its absolute end (`session/lifetime.ts`).
- * - An Auth.js cookie the request carries twice is not carried over: the second copy is the sign of
- *   one planted by a sibling subdomain (`session/index.ts`), and carrying it over would launder it
+ * - An Auth.js cookie the request carries twice (or whole beside chunks) is not carried over: the
+ *   second copy is the sign of one planted by a sibling subdomain (`session/index.ts`), and carrying it over would launder it
  *   into a clean Sesame cookie, good for account linking.
+ * - Once per browser: a carry-over leaves a cookie (`sesame.authjs-carried`, kept by sign-out) after
+ *   which Auth.js's cookie is only deleted. An Auth.js cookie set with a `Domain` (shared across
+ *   subdomains) cannot be deleted from here, and would otherwise sign the browser back in after a
+ *   sign-out.
  * - A native app's bearer request (`http/bearer.ts`) is not looked at: it has no browser cookies.
  *
  * @module
@@ -31,7 +35,7 @@
 import type { CheckedAdapter } from "../../adapters/wrap.js"
 import { SessionTokenError } from "../../errors.js"
 import type { RequestContext } from "../../http/context.js"
-import { authjsSessionCookie, clearChunkedCookie, readChunkedCookie } from "../../http/cookies.js"
+import { authjsCarriedCookie, authjsSessionCookie, clearChunkedCookie, readChunkedCookie } from "../../http/cookies.js"
 import { carryOverStoredSession } from "./database-session.js"
 import { carryOverJwtSession } from "./jwt-session.js"
 
@@ -42,9 +46,14 @@ function hasCookie(ctx: RequestContext, name: string): boolean {
   return ctx.cookies.has(name) || ctx.cookies.has(`${name}.0`)
 }
 
+/**
+ * Whether the request carries the cookie twice: a name sent twice, or the plain cookie beside
+ * chunks of it (a chunk planted by a sibling subdomain would otherwise be read in place of the
+ * browser's own cookie, which chunks take precedence over).
+ */
 function repeated(ctx: RequestContext, name: string): boolean {
   for (const sent of ctx.cookies.repeated) if (sent === name || sent.startsWith(`${name}.`)) return true
-  return false
+  return ctx.cookies.has(name) && ctx.cookies.has(`${name}.0`)
 }
 
 async function carryOver(ctx: RequestContext, value: string, salt: string): Promise<CarryOver> {
@@ -68,11 +77,19 @@ export async function carryOverAuthjsSession(ctx: RequestContext): Promise<void>
   if (!hasCookie(ctx, legacy.name)) return
   const queued = ctx.setCookies.length
   const value = readChunkedCookie(ctx.cookies, legacy.name)
+  const carried = authjsCarriedCookie(ctx.secure)
   const eligible =
-    value !== undefined && !hasCookie(ctx, ctx.cookieOptions.sessionToken.name) && !repeated(ctx, legacy.name) && config.session.absoluteMaxAge === undefined
+    value !== undefined &&
+    !hasCookie(ctx, ctx.cookieOptions.sessionToken.name) &&
+    !repeated(ctx, legacy.name) &&
+    !ctx.cookies.has(carried.name) &&
+    config.session.absoluteMaxAge === undefined
   const outcome = eligible ? await carryOver(ctx, value, legacy.name) : "none"
   if (outcome === "unavailable") return
-  if (outcome === "carried") config.logger.debug("an Auth.js session was carried over", { strategy: config.session.strategy })
+  if (outcome === "carried") {
+    config.logger.debug("an Auth.js session was carried over", { strategy: config.session.strategy })
+    ctx.setCookies.push({ name: carried.name, value: "1", options: { ...carried.options, maxAge: config.session.maxAge } })
+  }
   ctx.setCookies.push(...clearChunkedCookie(legacy.name, legacy.options, ctx.cookies))
   ctx.treatAsSent(ctx.setCookies.slice(queued))
 }
