@@ -83,7 +83,7 @@ export function createApp(authConfig) {
     return c.html(page(c, "Your account", html`<p data-testid="account-user">${user.name} &lt;${user.email}&gt;</p><p>Only signed-in visitors see this page.</p>`))
   })
 
-  // A JSON client without a session gets 401 { "error": "Unauthorized" }.
+  // A JSON client without a session gets 401 { "error": "Unauthorized", "message": "Sign in first." }.
   app.get("/api/me", requireSession(authConfig), (c) => c.json(c.get("session")))
 
   // The guard and Sesame's own pages send visitors here with ?callbackUrl=… (and ?error=… after a

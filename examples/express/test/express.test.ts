@@ -105,7 +105,7 @@ describe("examples/express in Chromium", () => {
 
     await expectTurnedAway(page)
     await shot(page, "1-turned-away")
-    expect(await apiMe(context)).toEqual({ status: 401, body: { error: "Unauthorized" } })
+    expect(await apiMe(context)).toEqual({ status: 401, body: { error: "Unauthorized", message: "Sign in first." } })
 
     await page.getByLabel("Email").fill(demo.email)
     await page.getByLabel("Password").fill("not the password")
@@ -144,7 +144,7 @@ describe("examples/express in Chromium", () => {
     await page.waitForURL((url) => url.pathname === "/")
     expect(pathOf(page)).toBe("/")
     await expectTurnedAway(page)
-    expect(await apiMe(context)).toEqual({ status: 401, body: { error: "Unauthorized" } })
+    expect(await apiMe(context)).toEqual({ status: 401, body: { error: "Unauthorized", message: "Sign in first." } })
     expect(await csp.violations()).toEqual([])
     await context.close()
   })

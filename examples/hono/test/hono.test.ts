@@ -64,7 +64,9 @@ describe("examples/hono in Chromium", () => {
     await page.goto("/account")
     await page.waitForURL((url) => url.pathname === "/login")
     expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(`${origin}/account`)
-    expect((await page.request.get("/api/me", { headers: { accept: "application/json" } })).status()).toBe(401)
+    const refused = await page.request.get("/api/me", { headers: { accept: "application/json" } })
+    expect(refused.status()).toBe(401)
+    expect(await refused.json()).toEqual({ error: "Unauthorized", message: "Sign in first." })
     await shot(page, "1-guard-redirect")
 
     // A wrong password: the route catches CredentialsSignin and says so; then the right one.

@@ -153,6 +153,6 @@ describe("requests a browser would not make", () => {
     }
     const api = await fetch(`${origin}/api/me`, { headers: { accept: "application/json" } })
     expect(api.status).toBe(401)
-    expect(await api.json()).toEqual({ message: "Unauthorized" })
+    expect(await api.json()).toEqual({ error: "Unauthorized", message: "Sign in first." })
   })
 })

@@ -23,6 +23,7 @@ import { printLine } from "./logger.js"
 import type { AuthConfig, Session } from "./types.js"
 
 export { appOrigin, type RequestLike } from "./integration/origin.js"
+export { unauthorizedBody } from "./http/response.js"
 export { isUnderPath, protectedPaths, type ProtectedPaths } from "./integration/paths.js"
 export {
   signInFromServer,

@@ -6,11 +6,16 @@
  * 2. Any other request is turned away, with the cookies the session read set (a cleared cookie
  *    that was no good): a client that wants JSON (`Accept: application/json` without
  *    `text/html`, or `X-Requested-With`, by the core's `wantsJson`) gets `401
- *    {"error":"Unauthorized"}`; a page gets a `303` to the sign-in page with `callbackUrl` set to
- *    the path asked for, from the core's `signInPageUrl`: the built-in page, which sends the
- *    browser on to `pages.signIn` when the configuration names one. The return address is a path
- *    on this site whatever the request says (`//evil.example` becomes `/evil.example`), and the
- *    sign-in URL carries the app's origin only when the core accepts the request's host.
+ *    {"error":"Unauthorized","message":"Sign in first."}`; a page gets a `303 See Other` to the
+ *    sign-in page with `callbackUrl` set to the path asked for, from the core's `signInPageUrl`:
+ *    the built-in page, which sends the browser on to `pages.signIn` when the configuration names
+ *    one. The return address is a path on this site whatever the request says (`//evil.example`
+ *    becomes `/evil.example`), and the sign-in URL carries the app's origin only when the core
+ *    accepts the request's host.
+ *    Both are the same in every integration (`@sesame/hono`, `@sesame/sveltekit`): `303` because
+ *    a guard may answer a form's post, and only `303` tells every client to follow with a GET
+ *    (a `307` would re-post the form, fields and all, to the sign-in page); the body carries
+ *    `error` and SvelteKit's `message`, so that one client reads any of them.
  * 3. A session that cannot be read is no session (see `session.ts`): the visitor is turned away,
  *    never let through.
  *

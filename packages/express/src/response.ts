@@ -20,7 +20,7 @@
  */
 import type { ServerResponse } from "node:http"
 import type { ResponseCookie } from "@sesame/core"
-import { setCookieLines, setCookieName } from "@sesame/core/integration"
+import { setCookieLines, setCookieName, unauthorizedBody } from "@sesame/core/integration"
 
 /** The `Set-Cookie` lines `res` holds so far. */
 function cookieLines(res: ServerResponse): string[] {
@@ -73,10 +73,10 @@ export function seeOther(res: ServerResponse, location: string): void {
   res.end()
 }
 
-/** The guard's answer to a client that wants JSON: `401 {"error":"Unauthorized"}`. */
+/** The guard's answer to a client that wants JSON: `401 {"error":"Unauthorized","message":"Sign in first."}`. */
 export function unauthorized(res: ServerResponse): void {
   res.statusCode = 401
   res.setHeader("Content-Type", "application/json; charset=utf-8")
   res.setHeader("Cache-Control", "private, no-store")
-  res.end(JSON.stringify({ error: "Unauthorized" }))
+  res.end(JSON.stringify(unauthorizedBody))
 }

@@ -49,16 +49,33 @@ describe.each(versions)("requireSession on $label", ({ express }) => {
     expect(await (await send(served, "/api/me", { jar, headers: { accept: "application/json" } })).json()).toMatchObject({ email: alice.email })
   })
 
-  it("answers a JSON client 401 {error: Unauthorized} instead of redirecting", async () => {
+  it("answers a JSON client 401 {error: Unauthorized, message} instead of redirecting", async () => {
     const served = await serve(guardedApp(express, config()))
     for (const headers of [{ accept: "application/json" }, { "x-requested-with": "XMLHttpRequest" }] as Record<string, string>[]) {
       const response = await send(served, "/api/me", { headers })
       expect(response.status).toBe(401)
       expect(response.headers.get("content-type")).toMatch(/^application\/json/)
-      expect(await response.json()).toEqual({ error: "Unauthorized" })
+      expect(await response.json()).toEqual({ error: "Unauthorized", message: "Sign in first." })
     }
     // A browser's navigation asks for HTML: a redirect.
     expect((await send(served, "/api/me", { headers: { accept: "text/html,application/json;q=0.9" } })).status).toBe(303)
+  })
+
+  it("answers as every integration does: the core's own 401 body, and a 303 for a form's post too", async () => {
+    const options = config({ apiTokens: { audience: "https://api.example.com" } })
+    const app = guardedApp(express, options)
+    app.post("/account", requireSession(options), (_req, res) => {
+      res.send("saved")
+    })
+    const served = await serve(app)
+    const json = { accept: "application/json" }
+    const core = await send(served, "/auth/token", { headers: json })
+    expect(core.status).toBe(401)
+    const guard = await send(served, "/api/me", { headers: json })
+    expect(await guard.json()).toEqual(await core.json())
+    // A guarded form's post: a 303, which every client follows with a GET.
+    const posted = await send(served, "/account", { method: "POST", form: { theme: "dark" } })
+    expect(posted.status).toBe(303)
   })
 
   it("guards a whole group as an interceptor, whatever answers below it", async () => {

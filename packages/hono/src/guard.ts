@@ -5,9 +5,13 @@
  * Policy:
  * 1. A visitor without a session, or whose session has no user, is turned away. A client that asks
  *    for JSON and not for a page (`Accept: application/json`, `X-Requested-With`: the core's
- *    `wantsJson`) gets `401` with `{ "error": "Unauthorized" }`; a page gets a `302` to the core's
- *    sign-in endpoint (`signInPageUrl`), which shows the built-in page or forwards to `pages.signIn`,
- *    with `callbackUrl` set to the page asked for, so that signing in leads back to it.
+ *    `wantsJson`) gets `401` with `{ "error": "Unauthorized", "message": "Sign in first." }`; a page
+ *    gets a `303 See Other` to the core's sign-in endpoint (`signInPageUrl`), which shows the
+ *    built-in page or forwards to `pages.signIn`, with `callbackUrl` set to the page asked for, so
+ *    that signing in leads back to it. Both are the same in every integration (`@sesame/express`,
+ *    `@sesame/sveltekit`): `303` because the guard may answer a form's post, and only `303` tells
+ *    every client to follow with a GET; the body carries `error` and SvelteKit's `message`, so that
+ *    one client reads any of them.
  * 2. The return address is a path on this site: a `GET` or `HEAD` request returns to itself; any
  *    other (a form's post) to the page it was posted from, its `Referer` when that is on the app's
  *    origin, else to `/`. Leading slashes collapse, so `//evil.example` is never a
@@ -21,7 +25,7 @@
  *
  * @module
  */
-import { appOrigin, setCookieLines, signInPageUrl, wantsJson } from "@sesame/core/integration"
+import { appOrigin, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson } from "@sesame/core/integration"
 import type { ResponseCookie } from "@sesame/core"
 import type { Context, Env, MiddlewareHandler } from "hono"
 import { HTTPException } from "hono/http-exception"
@@ -41,23 +45,26 @@ function returnAddress(c: Context, prepared: Prepared): string {
   return page.origin === origin ? `${page.pathname}${page.search}` : "/"
 }
 
+/** The body of the `401`, as in every integration and the core's own `401` (policy 1). */
+const unauthorizedText = JSON.stringify(unauthorizedBody)
+
 /** The answer to a visitor without a session (policy 1, 3, 4 and 5). */
 function refusal(c: Context, prepared: Prepared, cookies: readonly ResponseCookie[]): Response {
   const headers = new Headers({ "cache-control": "private, no-store" })
   for (const line of setCookieLines(cookies)) headers.append("set-cookie", line)
   if (wantsJson(c.req.raw.headers)) {
     headers.set("content-type", "application/json")
-    return new Response(JSON.stringify({ error: "Unauthorized" }), { status: 401, headers })
+    return new Response(unauthorizedText, { status: 401, headers })
   }
   headers.set("location", signInPageUrl(prepared.config, { headers: c.req.raw.headers, url: c.req.url }, returnAddress(c, prepared)))
-  return new Response(null, { status: 302, headers })
+  return new Response(null, { status: 303, headers })
 }
 
 /**
  * The middleware that guards the routes it is mounted on: a visitor without a signed-in session
- * is sent to the sign-in page (and back once signed in), and a JSON client gets `401`
- * `{ "error": "Unauthorized" }`. Behind it, `c.get("session")` is the session, with a user. The
- * session is kept alive as by `sessionMiddleware`, whose read it shares.
+ * is sent to the sign-in page (and back once signed in) with a `303`, and a JSON client gets `401`
+ * `{ "error": "Unauthorized", "message": "Sign in first." }`. Behind it, `c.get("session")` is the
+ * session, with a user. The session is kept alive as by `sessionMiddleware`, whose read it shares.
  *
  * @param config - the configuration, or a function of the context returning it. A configuration
  *   that is not an object throws a `TypeError` here.
@@ -103,7 +110,7 @@ export async function assertSession<E extends Env = Env>(c: Context<E>, config?:
   const { session, cookies } = await readOf(c, prepared, "assertSession").result
   if (!session?.user) {
     const answer = refusal(c, prepared, cookies)
-    throw new HTTPException(answer.status === 401 ? 401 : 302, { res: answer, message: "Sign-in required" })
+    throw new HTTPException(answer.status === 401 ? 401 : 303, { res: answer, message: "Sign-in required" })
   }
   writeOnce(c, prepared, cookies)
   return session as AuthenticatedSession

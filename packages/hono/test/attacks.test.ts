@@ -131,8 +131,8 @@ describe("getting past the guard without a session", () => {
     const jar = new CookieJar()
     await signInAlice(hono, jar)
     const token = jar.get("sesame.session-token")!
-    expect((await call(hono, "/account/profile", { headers: { authorization: `Bearer ${token}` } })).status).toBe(302)
-    expect((await call(hono, "/account/profile", { cookie: `sesame.session-token=garbage; sesame.session-token=${token}` })).status).toBe(302)
+    expect((await call(hono, "/account/profile", { headers: { authorization: `Bearer ${token}` } })).status).toBe(303)
+    expect((await call(hono, "/account/profile", { cookie: `sesame.session-token=garbage; sesame.session-token=${token}` })).status).toBe(303)
     expect(await (await call(hono, "/account/profile", { cookie: `sesame.session-token=${token}` })).text()).toBe("profile of Alice")
   })
 })

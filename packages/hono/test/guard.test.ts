@@ -16,7 +16,7 @@ describe("requireSession(config)", () => {
     const app = appFor(config())
     const jar = new CookieJar()
     const turnedAway = await call(app, "/account/profile?tab=keys", { jar })
-    expect(turnedAway.status).toBe(302)
+    expect(turnedAway.status).toBe(303)
     expect(turnedAway.headers.get("location")).toBe(signInPage("/account/profile?tab=keys"))
     expect(turnedAway.headers.get("cache-control")).toBe("private, no-store")
     // The core's page, which posts back to its callback with that address.
@@ -35,13 +35,27 @@ describe("requireSession(config)", () => {
     for (const headers of apiClients) {
       const refused = await call(app, "/api/me", { jar, headers })
       expect(refused.status).toBe(401)
-      expect(await refused.json()).toEqual({ error: "Unauthorized" })
+      expect(await refused.json()).toEqual({ error: "Unauthorized", message: "Sign in first." })
       expect(refused.headers.get("cache-control")).toBe("private, no-store")
     }
     // A browser asking for a page is redirected, even on an API path.
-    expect((await call(app, "/api/me", { headers: { accept: "text/html,application/json;q=0.9" } })).status).toBe(302)
+    expect((await call(app, "/api/me", { headers: { accept: "text/html,application/json;q=0.9" } })).status).toBe(303)
     await signInAlice(app, jar)
     expect(await (await call(app, "/api/me", { jar, headers: { accept: "application/json" } })).json()).toMatchObject({ name: "Alice", email: "alice@example.com" })
+  })
+
+  it("answers as every integration does: a 303 for a form's post too, and the core's own 401 body", async () => {
+    const app = appFor(config({ apiTokens: { audience: "https://api.example.com" } }))
+    // A guarded form's post is sent on with a 303, which every client follows with a GET.
+    const posted = await call(app, "/account/settings", { form: { theme: "dark" } })
+    expect(posted.status).toBe(303)
+    // The 401 is the one the core itself answers to a JSON client without a session.
+    const json = { accept: "application/json" }
+    const core = await call(app, "/auth/token", { headers: json })
+    expect(core.status).toBe(401)
+    const guard = await call(app, "/api/me", { headers: json })
+    expect(guard.status).toBe(401)
+    expect(await guard.json()).toEqual(await core.json())
   })
 
   it("turns away a session without a user, as the session callback may make it", async () => {
@@ -49,7 +63,7 @@ describe("requireSession(config)", () => {
     const jar = new CookieJar()
     await signInAlice(app, jar)
     expect(jar.get("sesame.session-token")).toBeDefined()
-    expect((await call(app, "/account/profile", { jar })).status).toBe(302)
+    expect((await call(app, "/account/profile", { jar })).status).toBe(303)
   })
 
   it("clears a planted cookie on the redirect, without the session middleware too", async () => {
@@ -57,7 +71,7 @@ describe("requireSession(config)", () => {
     app.use("/account/*", requireSession(config()))
     app.get("/account/profile", (c) => c.text("private"))
     const turnedAway = await call(app, "/account/profile", { headers: { cookie: "sesame.session-token=planted" } })
-    expect(turnedAway.status).toBe(302)
+    expect(turnedAway.status).toBe(303)
     expect(turnedAway.headers.getSetCookie()).toEqual([expect.stringMatching(/^sesame\.session-token=;.*Max-Age=0/i)])
   })
 
@@ -81,7 +95,7 @@ describe("requireSession(config)", () => {
   it("never writes a forged Host or X-Forwarded-Host into the redirect without trustHost", async () => {
     const app = appFor(config())
     const forgedHost = await call(app, "http://evil.example/account/profile", { headers: { host: "evil.example" } })
-    expect(forgedHost.status).toBe(302)
+    expect(forgedHost.status).toBe(303)
     expect(forgedHost.headers.get("location")).toBe(`/auth/signin?callbackUrl=${encodeURIComponent("/account/profile")}`)
     const forwarded = await call(app, "/account/profile", { headers: { host: "localhost:3000", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" } })
     expect(forwarded.headers.get("location")).toBe(signInPage("/account/profile"))
@@ -117,11 +131,12 @@ describe("assertSession(c)", () => {
     const app = appFor(config())
     const jar = new CookieJar()
     const turnedAway = await call(app, "/billing", { jar })
-    expect(turnedAway.status).toBe(302)
+    expect(turnedAway.status).toBe(303)
     expect(turnedAway.headers.get("location")).toBe(signInPage("/billing"))
+    expect(turnedAway.headers.get("cache-control")).toBe("private, no-store")
     const refused = await call(app, "/billing", { jar, headers: { accept: "application/json" } })
     expect(refused.status).toBe(401)
-    expect(await refused.json()).toEqual({ error: "Unauthorized" })
+    expect(await refused.json()).toEqual({ error: "Unauthorized", message: "Sign in first." })
     await signInAlice(app, jar)
     expect(await (await call(app, "/billing", { jar })).text()).toBe("billing of alice@example.com")
   })

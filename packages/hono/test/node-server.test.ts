@@ -51,7 +51,7 @@ describe("on Node.js through @hono/node-server", () => {
   it("signs in from the app's form, shows and renews the session, guards, and signs out", async () => {
     const jar = new CookieJar()
     const guarded = await send("/account/profile", jar)
-    expect(guarded.status).toBe(302)
+    expect(guarded.status).toBe(303)
     expect(guarded.headers.get("location")).toBe(`${base}/auth/signin?callbackUrl=%2Faccount%2Fprofile`)
     expect((await send("/api/me", jar, { headers: { accept: "application/json" } })).status).toBe(401)
 
@@ -66,18 +66,18 @@ describe("on Node.js through @hono/node-server", () => {
     const signedOut = await send("/logout", jar, { form: {} })
     expect(signedOut.status).toBe(303)
     expect(jar.get("sesame.session-token")).toBeUndefined()
-    expect((await send("/account/profile", jar)).status).toBe(302)
+    expect((await send("/account/profile", jar)).status).toBe(303)
   })
 
   it("never writes a forged Host, X-Forwarded-Host or request target into the guard's redirect", async () => {
     const forged = await rawGet("/account/profile", { host: "evil.example" })
-    expect(forged.status).toBe(302)
+    expect(forged.status).toBe(303)
     expect(forged.location).toBe("/auth/signin?callbackUrl=%2Faccount%2Fprofile")
     const guarded = `${base}/auth/signin?callbackUrl=%2Faccount%2Fprofile`
     expect((await rawGet("/account/profile", {})).location).toBe(guarded)
     expect((await rawGet("/account/profile", { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" })).location).toBe(guarded)
     // An absolute-form target naming another host: node-server takes the path, the origin stays ours.
-    expect(await rawGet("http://evil.example/account/profile", {})).toEqual({ status: 302, location: guarded })
+    expect(await rawGet("http://evil.example/account/profile", {})).toEqual({ status: 303, location: guarded })
     // A path starting with // is a path here, not a protocol-relative address: no route, no redirect.
     expect(await rawGet("//evil.example/account/profile", {})).toEqual({ status: 404, location: undefined })
   })

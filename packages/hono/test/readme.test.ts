@@ -110,7 +110,7 @@ describe("README examples", () => {
     expect(providers.github?.signinUrl).toBe("https://worker.example.com/auth/signin/github")
     const refused = await call(app, "https://worker.example.com/api/me", { headers: { accept: "application/json" } }, env)
     expect(refused.status).toBe(401)
-    expect(await refused.json()).toEqual({ error: "Unauthorized" })
+    expect(await refused.json()).toEqual({ error: "Unauthorized", message: "Sign in first." })
   })
 
   it("the repository README's Hono quick start is this README's", () => {

@@ -115,7 +115,7 @@ describe("sessionMiddleware", () => {
     // The core's session read logs the adapter's failure itself and answers no session.
     expect(lines.join("\n")).toMatch(/Reading the database session failed[\s\S]*the database is down/)
     const guarded = await call(app, "/account/profile", { headers: { cookie: "sesame.session-token=a-database-session-token" } })
-    expect(guarded.status).toBe(302)
+    expect(guarded.status).toBe(303)
   })
 
   it("fails closed when the read throws (a configuration without a secret in production): logged, signed out", async () => {

@@ -13,21 +13,25 @@
  *    by the core's rule (`AUTH_URL`, a trusted `Host`, a loopback `Host`), else it is a path: a
  *    forged `Host` is never written into it.
  * 2. A client that asks for JSON and not a page (`fetch` with `Accept: application/json`, or
- *    `X-Requested-With`; `wantsJson`) gets `401` with `{ "message": "Unauthorized" }`, SvelteKit's
- *    error shape, instead of a redirect it could not use.
+ *    `X-Requested-With`; `wantsJson`) gets `401` with `{ "error": "Unauthorized", "message": "Sign
+ *    in first." }` instead of a redirect it could not use: SvelteKit's error shape (`message`,
+ *    what `page.error` holds) and the `error` of the other integrations' and the core's own `401`,
+ *    so that one client reads any of them.
  * 3. An explicit `redirectTo` is a path on this site fixed by the app, checked when the guard is
  *    made or called, and used as it is.
  * 4. The hook matches paths as SvelteKit routes them, after percent-decoding: `/%61dmin` is
  *    `/admin`. A path that does not decode is treated as protected. The endpoints under the base
  *    path are never guarded (they are how a visitor signs in): `handle`, which must run first,
  *    answers them without going on to the next hook.
- * 5. Redirects are `303`, which caches do not keep; the hook's also say `Cache-Control: private,
- *    no-store`, since whether they apply depends on the visitor's cookies. The cookies of the
- *    session read (a cleared cookie that was no good) go on the answer.
+ * 5. Redirects are `303 See Other`, as in every integration: a guard may answer a form's post (an
+ *    action), and only `303` tells every client to follow with a GET; caches do not keep it. The
+ *    hook's also say `Cache-Control: private, no-store`, since whether they apply depends on the
+ *    visitor's cookies. The cookies of the session read (a cleared cookie that was no good) go on
+ *    the answer.
  *
  * @module
  */
-import { protectedPaths, setCookieLines, signInPageUrl, wantsJson, type ProtectedPaths } from "@sesame/core/integration"
+import { protectedPaths, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, type ProtectedPaths } from "@sesame/core/integration"
 import { error, json, redirect, type Handle, type RequestEvent } from "@sveltejs/kit"
 import { requestAuth, type RequestAuth } from "./session.js"
 import type { AuthenticatedSession } from "./types.js"
@@ -51,7 +55,8 @@ export interface AuthorizeOptions extends GuardOptions {
   protect: ProtectedPaths
 }
 
-const unauthorized = { message: "Unauthorized" }
+/** The body of the `401` (policy 2); a variable, so that it fits an app's own `App.Error` that adds optional fields. */
+const unauthorized = { ...unauthorizedBody }
 
 /** Throws a `TypeError` unless `path` is a path on this site (policy 3). */
 function checkPath(path: unknown, owner: string): asserts path is string {

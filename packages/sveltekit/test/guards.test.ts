@@ -34,7 +34,7 @@ describe("requireSession (the server-side form)", () => {
   it("answers 401 JSON to a JSON client, and the user to alice", async () => {
     const out = await send("/api/me", { headers: json })
     expect(out.status).toBe(401)
-    expect(await out.json()).toEqual({ message: "Unauthorized" })
+    expect(await out.json()).toEqual({ error: "Unauthorized", message: "Sign in first." })
     const me = await send("/api/me", { jar: alice, headers: json })
     expect(await me.json()).toMatchObject({ name: "Alice", email: "alice@example.com" })
   })
@@ -79,7 +79,7 @@ describe("authorize (the hook)", () => {
   it("answers 401 JSON for a guarded API to a JSON client", async () => {
     const out = await send("/api/private", { headers: json })
     expect(out.status).toBe(401)
-    expect(await out.json()).toEqual({ message: "Unauthorized" })
+    expect(await out.json()).toEqual({ error: "Unauthorized", message: "Sign in first." })
     expect(await (await send("/api/private", { jar: alice, headers: json })).json()).toEqual({ secret: "private data" })
   })
 

@@ -17,7 +17,7 @@ import { defaultJwksMaxAge } from "../config/defaults.js"
 import { BadRequest } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { CrossSiteRequest } from "../http/origin-check.js"
-import { jsonText, noStore, type InternalResponse } from "../http/response.js"
+import { jsonText, noStore, unauthorizedBody, type InternalResponse } from "../http/response.js"
 import { issueApiToken, publishedKeys } from "../tokens/issue.js"
 import type { ResolvedApiTokens } from "../tokens/settings.js"
 
@@ -32,7 +32,7 @@ export async function apiToken(ctx: RequestContext): Promise<InternalResponse> {
   const site = ctx.headers.get("sec-fetch-site")
   if (site !== null && site !== "same-origin" && site !== "none") throw new CrossSiteRequest("API tokens are given to the app's own pages only.")
   const issued = await issueApiToken(ctx, settings)
-  if (!issued) return { status: 401, body: { error: "Unauthorized", message: "Sign in first." }, headers: { ...noStore }, cookies: ctx.setCookies }
+  if (!issued) return { status: 401, body: { ...unauthorizedBody }, headers: { ...noStore }, cookies: ctx.setCookies }
   return { status: 200, body: issued, headers: { ...noStore }, cookies: ctx.setCookies }
 }
 

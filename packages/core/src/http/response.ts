@@ -25,6 +25,13 @@ export interface InternalResponse {
   cookies?: ResponseCookie[]
 }
 
+/**
+ * The body of every `401` for a request without a session: the core's own (`GET <basePath>/token`)
+ * and every integration's guard (`@sesame/core/integration`). `error` for clients that read
+ * `{ error }`, `message` for those that read SvelteKit's error shape `{ message }`.
+ */
+export const unauthorizedBody: { readonly error: "Unauthorized"; readonly message: string } = Object.freeze({ error: "Unauthorized", message: "Sign in first." })
+
 /** Headers that keep per-user answers out of every cache. */
 export const noStore: Record<string, string> = {
   "Cache-Control": "private, no-cache, no-store",
