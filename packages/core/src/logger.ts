@@ -32,6 +32,7 @@ export type WarningCode =
   | "api-token-keys-in-memory"
   | "migrate-from-authjs"
   | "adapter-optional-methods-missing"
+  | "credentials-users-not-created"
 
 /**
  * The three log levels. Each may be overridden in `config.logger`.
@@ -64,9 +65,9 @@ const warningText: Record<WarningCode, string> = {
   "experimental-webauthn": "WebAuthn support is experimental. Its API may change in a minor release.",
   "env-url-basepath-redundant": "Both AUTH_URL (or SESAME_URL) and `basePath` are set; `basePath` wins. Remove one of them.",
   "missing-secret-development":
-    "No secret is set (AUTH_SECRET or SESAME_SECRET). A development secret kept in node_modules/.cache/sesame/development-secret is used, shared by the app's processes and for localhost only. Before deploying, run `npx @sesame/cli secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
+    "No secret is set (AUTH_SECRET or SESAME_SECRET). A development secret kept in node_modules/.cache/sesame/development-secret is used, shared by the app's processes and for localhost only. Before deploying, set AUTH_SECRET in the server's environment: `npx @sesame/cli secret` prints a new one. (`--write` puts it in .env.local instead: Next.js loads that file by itself; elsewhere make sure it reaches the server process's environment, where Sesame reads it (`node --env-file=.env.local server.js` for Express or Hono), or pass it as the `secret` option.)",
   "missing-secret-development-process":
-    "No secret is set (AUTH_SECRET or SESAME_SECRET), and node_modules/.cache/sesame/development-secret could not be written or read (a read-only file system?). A random secret is used for this process only, for localhost only: other processes cannot read its sessions, and they end when it restarts. Run `npx @sesame/cli secret --write` (it puts AUTH_SECRET in .env.local) or set AUTH_SECRET.",
+    "No secret is set (AUTH_SECRET or SESAME_SECRET), and node_modules/.cache/sesame/development-secret could not be written or read (a read-only file system?). A random secret is used for this process only, for localhost only: other processes cannot read its sessions, and they end when it restarts. Set AUTH_SECRET in the server's environment: `npx @sesame/cli secret` prints a new one. (`--write` puts it in .env.local instead: Next.js loads that file by itself; elsewhere make sure it reaches the server process's environment, where Sesame reads it (`node --env-file=.env.local server.js` for Express or Hono), or pass it as the `secret` option.)",
   "trusted-origin-shared-domain":
     "A `trustedOrigins` pattern puts a wildcard right under a hosting domain where anyone can deploy (such as vercel.app): other people's deployments match it. Give preview deployments a domain of your own.",
   "oauth-checks-none":
@@ -77,6 +78,8 @@ const warningText: Record<WarningCode, string> = {
     "The adapter has only some of Sesame's optional methods (an Auth.js adapter, or one written to the spec's contract). Every sign-in and session works; the features that need the missing methods (account or session management, two-factor sign-in, storing refreshed provider tokens, managing passkeys) are off or refuse with MissingAdapterMethods naming the method. Turn on debug logs to see which.",
   "migrate-from-authjs":
     'Reading Auth.js sessions and email links (`migrateFrom: "authjs"`): an Auth.js session cookie is re-issued as Sesame\'s on its first use, and links Auth.js sent work until they expire. Remove the option once they have all expired (`session.maxAge` after the switch, 30 days by default).',
+  "credentials-users-not-created":
+    'A credentials provider signs in only the users the adapter already has: with an adapter, sessions are stored in the database (the default strategy then), and the user `authorize` returns must be found there (by id, then email), or the visitor lands on error=AccessDenied with the right password. Set `createUser: true` on the provider to create such users at their first sign-in, `createUser: false` to keep it this way (and silence this warning), or `session: { strategy: "jwt" }` to store no session.',
   "api-token-keys-in-memory":
     "API tokens are signed with keys kept in this process's memory: the adapter does not store signing keys and `apiTokens.keys` is not set. Tokens stop verifying when the process restarts, and other instances publish other keys. Use an adapter that stores them (every shipped adapter does) or give `apiTokens.keys`.",
 }

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest"
 import { Auth, listSessions, revokeOtherSessions, revokeSession, type AuthConfig } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
 import { UnsupportedStrategy } from "@sesame/core/errors"
-import { aliceCredentials, CookieJar, csrfToken, home, jwtConfig, origin, request, secret, send, signInAlice, frozenClock } from "./helpers.js"
+import { aliceCredentials, CookieJar, csrfToken, home, jwtConfig, origin, recordingLogger, request, secret, send, signInAlice, frozenClock } from "./helpers.js"
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex")
 const day = 86_400_000
@@ -217,6 +217,33 @@ describe("credentials with database sessions", () => {
     expect(body.user.name).toBe("Alice (db)")
     expect([...adapter.tables.sessions.values()][0]!.userId).toBe("db-alice")
     expect(createUser).not.toHaveBeenCalled()
+  })
+
+  it("says at start, once, that a provider without createUser signs in only the adapter's users; the refusal's log names the fix, the visitor's page nothing", async () => {
+    const warned = async (overrides: Partial<AuthConfig>) => {
+      const { lines, logger } = recordingLogger()
+      const config = dbConfig(MemoryAdapter(), { logger, ...overrides })
+      // The first request resolves the configuration, as an integration's first does.
+      await send(config, "/auth/providers")
+      return { lines, config }
+    }
+    const { lines, config } = await warned({ providers: [aliceCredentials()] })
+    expect(lines).toEqual(["credentials-users-not-created"])
+    const res = await signInAlice(config, new CookieJar())
+    expect(res.headers.get("location")).toBe(`${origin}/auth/error?error=AccessDenied`)
+    expect(lines.slice(1).join("\n")).toContain("Set `createUser: true` on the provider")
+    // The visitor's page says only that the sign-in was refused.
+    const page = await (await send(config, "/auth/error?error=AccessDenied")).text()
+    expect(page).not.toMatch(/createUser|adapter|does not know/)
+
+    // A choice made either way, or sessions that store nothing, say nothing.
+    for (const quiet of [
+      { providers: [aliceCredentials({ createUser: true })] },
+      { providers: [aliceCredentials({ createUser: false })] },
+      { providers: [aliceCredentials()], session: { strategy: "jwt" as const } },
+    ]) {
+      expect((await warned(quiet)).lines).toEqual([])
+    }
   })
 
   it("refuses an unknown user unless the provider sets createUser, which creates it once", async () => {

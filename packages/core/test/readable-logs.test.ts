@@ -96,6 +96,17 @@ describe("in a minified production build", () => {
     expect(stderr).not.toMatch(/^\[sesame\]\[\w+\] [A-Za-z_$][\w$]{0,2}: /m)
   })
 
+  it("says on the missing secret's line why production differs from development and what fails until it is set", async () => {
+    // The configuration is read at the first request (no integration tells the core when the app
+    // starts), so this line is the first word of it: it must say everything at once.
+    const { stderr } = await runProgram({ bundles: [bundles.minified] }, production)
+    const first = stderr.split("\n")[0]!
+    expect(first).toContain("in the server's environment")
+    expect(first).toContain("or pass it as the `secret` option")
+    expect(first).toContain("NODE_ENV is production, where Sesame makes no development secret")
+    expect(first).toContain("nobody can sign in and every request to Sesame's endpoints answers the Configuration error (500)")
+  })
+
   it("prints a wrong password as one warning line, without a stack", async () => {
     const { stderr } = await runProgram({ bundles: [bundles.minified], wrongPassword: true }, { ...production, AUTH_SECRET: secret })
     expect(stderr).toBe("[sesame][warn] CredentialsSignin: authorize returned no user.\n")
@@ -176,6 +187,11 @@ describe("warnings and configuration problems", () => {
     expect(printed.filter((line) => line.startsWith("warn [sesame][warn] missing-secret-development: "))).toHaveLength(1)
     expect(printed.filter((line) => line.startsWith('error [sesame][error] InvalidProvider: Provider "my-idp" is unavailable'))).toHaveLength(1)
     expect(printed).toHaveLength(2)
+    // The advice fits any framework: what to set and where Sesame reads it, and what `--write` does.
+    const [warning] = printed.filter((line) => line.startsWith("warn [sesame][warn] missing-secret-development: "))
+    expect(warning).toContain("set AUTH_SECRET in the server's environment: `npx @sesame/cli secret` prints a new one")
+    expect(warning).toContain("`--write` puts it in .env.local instead: Next.js loads that file by itself; elsewhere make sure it reaches the server process's environment")
+    expect(warning).toContain("`node --env-file=.env.local server.js` for Express or Hono")
     // Two bundles, three configurations each: the custom logger heard about both six times.
     expect(custom.filter((c) => c === "missing-secret-development")).toHaveLength(6)
     expect(custom.filter((c) => c === "InvalidProvider")).toHaveLength(6)

@@ -159,6 +159,50 @@ describe("README password accounts", () => {
   })
 })
 
+describe("README password accounts without a mail server", () => {
+  it("signs up straight in, prints the reset link in development, and sends nothing in production, as written", async () => {
+    const printed: string[] = []
+    const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void printed.push(args.join(" ")))
+    try {
+      vi.stubEnv("NODE_ENV", "development")
+      const example = (await importExample(join(root, "README.md"), "password-without-mail")) as { config: AuthConfig }
+      const errors: Error[] = []
+      const config = { ...example.config, secret, trustHost: true, logger: { error: (e: Error) => void errors.push(e), warn: () => {} } }
+      const jar = new CookieJar()
+      const post = async (path: string, form: Record<string, string>) =>
+        (await send(config, path, { jar, form: { csrfToken: await csrfToken(config, jar), ...form } })).headers.get("location")
+      // requireEmailVerification: false — signed in at once, no email.
+      expect(await post("/auth/signup/password", { email: "ada@example.com", password: "analytical engine" })).toBe("http://localhost:3000/")
+      expect(await (await send(config, "/auth/session", { jar })).json()).toMatchObject({ user: { email: "ada@example.com" } })
+      expect(printed).toEqual([])
+
+      // A forgotten password: the link is in the console, with the email's subject.
+      expect(await post("/auth/forgot-password/password", { email: "ada@example.com" })).toBe("http://localhost:3000/auth/forgot-password?sent=1")
+      expect(printed).toHaveLength(1)
+      const [line, url] = printed[0]!.split("\n")
+      expect(line).toBe("Email to ada@example.com: Choose a new password for localhost:3000")
+      const link = new URL(url!)
+      expect(link.pathname).toBe("/auth/reset-password/password")
+      expect(await post(link.pathname, { token: link.searchParams.get("token")!, email: "ada@example.com", password: "a newer passphrase" })).toBe(
+        "http://localhost:3000/auth/signin?notice=PasswordReset",
+      )
+      expect(await post("/auth/callback/password", { email: "ada@example.com", password: "a newer passphrase" })).toBe("http://localhost:3000/")
+
+      // In production nothing is printed: the failure is logged, without the link, and the answer is the same.
+      vi.stubEnv("NODE_ENV", "production")
+      expect(await post("/auth/forgot-password/password", { email: "ada@example.com" })).toBe("http://localhost:3000/auth/forgot-password?sent=1")
+      expect(printed).toHaveLength(1)
+      const logged = errors.map((e) => `${e.message} ${(e.cause as { err?: Error } | undefined)?.err?.message}`).join("\n")
+      expect(logged).toContain("could not send its reset-password email")
+      expect(logged).toContain("No mail server yet: the reset-password email was not sent.")
+      expect(logged).not.toContain("token=")
+    } finally {
+      log.mockRestore()
+      vi.stubEnv("NODE_ENV", "test")
+    }
+  })
+})
+
 describe("README two-factor sign-in", () => {
   it("turns an authenticator app on, asks for its code at the next sign-in, reports the status, and sends a stale session to re-authenticate, as written", async () => {
     const { startMailbox } = await import("@sesame/dev-mailbox")

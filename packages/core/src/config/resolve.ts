@@ -182,6 +182,10 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     // Every provider, unavailable ones too: what the adapter lacks does not depend on the environment.
     checkAdapterCoverage(config.adapter, session, resolvedProviders.all)
     const providers = bindProviders(resolvedProviders, adapter, session.strategy === "database")
+    // Said at start rather than only when someone's right password is refused (`decideForCredentials`).
+    if ([...providers.values()].some((p) => p.type === "credentials" && p.users && p.config.createUser === undefined)) {
+      warnings.push("credentials-users-not-created")
+    }
     const wanted = twoFactorWanted(config.twoFactor, config.adapter)
     if (wanted.missing.length > 0) {
       fail(new MissingAdapterMethods(`The adapter is missing methods that the configuration needs: ${wanted.missing.map((m) => `${m} (for twoFactor)`).join(", ")}.`))
@@ -328,7 +332,8 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
     if (isProduction(env)) {
       fail(
         new MissingSecretError(
-          "No secret is set. Set AUTH_SECRET (or SESAME_SECRET) to a random string of at least 32 characters, e.g. the output of `npx @sesame/cli secret` or `openssl rand -base64 33`.",
+          "No secret is set. Set AUTH_SECRET (or SESAME_SECRET) in the server's environment to a random string of at least 32 characters, e.g. the output of `npx @sesame/cli secret` or `openssl rand -base64 33`, or pass it as the `secret` option. " +
+            "NODE_ENV is production, where Sesame makes no development secret: until the secret is set and the server restarted, nobody can sign in and every request to Sesame's endpoints answers the Configuration error (500).",
         ),
       )
     }
@@ -336,7 +341,7 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
     if (development.kind === "unavailable") {
       fail(
         new MissingSecretError(
-          "No secret is set (AUTH_SECRET or SESAME_SECRET), and this runtime (Edge, or another without a file system) cannot share the development secret that Node.js keeps for the app: sessions sealed there could not be read here. Run `npx @sesame/cli secret --write`, which puts AUTH_SECRET=… in .env.local, and restart the dev server.",
+          "No secret is set (AUTH_SECRET or SESAME_SECRET), and this runtime (Edge, or another without a file system) cannot share the development secret that Node.js keeps for the app: sessions sealed there could not be read here. Set AUTH_SECRET in this runtime's environment and restart the dev server: `npx @sesame/cli secret --write` puts AUTH_SECRET=… in .env.local, which Next.js loads by itself; elsewhere give it to the runtime's environment as your tool does (or pass it as the `secret` option).",
         ),
       )
     }

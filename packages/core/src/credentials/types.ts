@@ -43,7 +43,10 @@ export interface CredentialsConfig<Fields extends Record<string, CredentialInput
   authorize: (credentials: Partial<Record<keyof Fields, unknown>>, request: Request) => Awaitable<User | null>
   /**
    * Database sessions: create the user through the adapter when `authorize` returns one the
-   * adapter does not know (matched by id, then email). Default false: such a sign-in is refused.
+   * adapter does not know (matched by id, then email). Otherwise such a sign-in is refused
+   * (`AccessDenied`). Left out, it is refused too, and the warning `credentials-users-not-created`
+   * says so when the configuration is first read (an adapter, added for another provider, makes
+   * sessions database sessions); `false` says the refusal is meant.
    */
   createUser?: boolean
   /**

@@ -17,11 +17,12 @@
  *   the CSRF token still applies to it.
  *
  * Why `Origin: null` defers to `Sec-Fetch-Site` rather than being refused outright: a page served
- * with `Referrer-Policy: no-referrer` (Sesame's own pages are, and so are many apps' hardened
- * pages) makes the browser send `Origin: null` on every form post, its own origin's included,
- * while `Sec-Fetch-Site` still says `same-origin`. An opaque or cross-site initiator is never
- * `same-origin` there: a sandboxed frame or a redirect through another site makes it
- * `cross-site`.
+ * with `Referrer-Policy: no-referrer` (many apps' hardened pages are) makes the browser send
+ * `Origin: null` on every form post, its own origin's included, while `Sec-Fetch-Site` still says
+ * `same-origin`. An opaque or cross-site initiator is never `same-origin` there: a sandboxed frame
+ * or a redirect through another site makes it `cross-site`. Sesame's own pages send
+ * `Referrer-Policy: strict-origin` (`pages/layout.ts`), so their posts name the app's origin and
+ * are decided by the first rule.
  *
  * `Origin` is read first, and decides alone when it names an origin, so that an origin the app
  * chooses to trust passes whatever `Sec-Fetch-Site` says about it.

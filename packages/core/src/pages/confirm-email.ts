@@ -9,8 +9,10 @@
  * works as well as a click. The form carries a CSRF token minted for this page, so another site
  * cannot post a link of its own choosing and sign the visitor in to an account it controls.
  *
- * The page's URL holds the token: the layout already sends `Referrer-Policy: no-referrer` and
- * `Cache-Control: no-store`, so the URL is neither passed on to the link below nor kept in a cache.
+ * The page's URL holds the token: the layout already sends `Referrer-Policy: strict-origin` and
+ * `Cache-Control: no-store`, so the URL is neither passed on (a request from the page names the
+ * origin alone, to the app's own pages too) nor kept in a cache, while the form's post still
+ * carries `Origin`.
  *
  * @module
  */

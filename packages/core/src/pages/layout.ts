@@ -8,6 +8,16 @@
  * nonce (the script is served by Sesame from the page's origin), and requests to the page's origin
  * (`connect-src 'self'`), where the script fetches the ceremony's options and posts its result.
  *
+ * `Referrer-Policy: strict-origin`: a request from a page names at most the app's origin, never a
+ * path or query, to any site, the app's own included; so the URLs that hold a token (an email
+ * link's confirmation page, a reset link's form) reach nobody through `Referer` or
+ * `document.referrer`, not even a page of the app's that the "back to sign in" link opens (where
+ * an analytics script would read it). And the forms' posts keep `Origin: <the app's origin>`:
+ * `no-referrer`, which this replaced, makes Chromium send `Origin: null` on every form post,
+ * which frameworks' own CSRF checks refuse (SvelteKit's, in production) and which left the core's
+ * origin check (`http/origin-check.ts`) with `Sec-Fetch-Site` alone. `same-origin` would also keep
+ * `Origin`, but sends the full URL, token and all, to the app's own pages.
+ *
  * `form-action` is left out on purpose: Chrome applies it to every redirect that follows a form
  * submission, so `form-action 'self'` would block the sign-in button of an OAuth provider (the
  * POST to `signin/:provider` redirects to the provider) and any callback URL that the `redirect`
@@ -86,7 +96,7 @@ ${body}
       "Cache-Control": "private, no-cache, no-store",
       "Content-Security-Policy": contentSecurityPolicy(nonce, scripts.length > 0),
       "X-Frame-Options": "DENY",
-      "Referrer-Policy": "no-referrer",
+      "Referrer-Policy": "strict-origin",
     },
     body: document.value,
   }

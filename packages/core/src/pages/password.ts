@@ -104,8 +104,9 @@ export interface ResetPageParams {
 }
 
 /**
- * The form a reset link opens. Its URL holds the token: the layout's `Referrer-Policy: no-referrer`
- * and `Cache-Control: no-store` keep it out of other sites' logs and of caches. The address is in
+ * The form a reset link opens. Its URL holds the token: the layout's `Referrer-Policy: strict-origin`
+ * (a request from the page names the origin alone, even to the app's own pages) and
+ * `Cache-Control: no-store` keep it out of logs, scripts' `document.referrer` and caches. The address is in
  * a hidden `username` field too, so that password managers store the new password for it.
  */
 export function resetPasswordPage(params: ResetPageParams, t: Translator): InternalResponse {

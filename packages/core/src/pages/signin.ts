@@ -203,17 +203,42 @@ function layoutSections(sections: readonly Section[], t: Translator): SafeHtml[]
   return out
 }
 
+/** Whether `provider`'s form asks for a password: the password provider's, a credentials form with a password field. */
+function asksForPassword(provider: Provider): boolean {
+  if (provider.type === "password") return true
+  return provider.type === "credentials" && Object.values(provider.credentials ?? {}).some((field) => field.type === "password")
+}
+
+/**
+ * `section` under a heading naming its provider, as a region named by it. For a page with two or
+ * more forms that ask for a password (Credentials beside Password, say), which would otherwise
+ * look alike but for their buttons' last word.
+ */
+function titled(section: Section, provider: Provider, index: number): Section {
+  const id = `provider-${index}-title`
+  const markup = html`<section class="titled" aria-labelledby="${id}"><h2 id="${id}">${provider.name}</h2>
+${section.markup}</section>`
+  return { ...section, markup }
+}
+
 export function signInPage(params: SignInPageParams, t: Translator): InternalResponse {
   const address = addressProviders(params.providers)
   const shared = (provider: Provider) => !!address && (provider === address.password || provider === address.email || provider === address.passkey)
+  // The providers whose forms ask for a password (the address form does when the password provider is in it).
+  const passwordForms = params.providers.filter(asksForPassword)
+  const title = (section: Section, provider: Provider, index: number) =>
+    passwordForms.length > 1 && passwordForms.includes(provider) ? titled(section, provider, index) : section
   let addressShown = false
   const sections = params.providers
     .flatMap((provider, index): Section[] => {
-      if (!address || !shared(provider)) return [renderSection(provider, { params, t, index })].filter((s): s is Section => s !== undefined)
+      if (!address || !shared(provider)) {
+        const section = renderSection(provider, { params, t, index })
+        return section ? [title(section, provider, index)] : []
+      }
       const context = { params, t, index, sharedEmail: sharedEmailId }
       // The address form stands where the first of its providers is; a passkey's own (script-only) section follows it.
       const out: Section[] = []
-      if (!addressShown) out.push(addressSection(address, context))
+      if (!addressShown) out.push(address.password ? title(addressSection(address, context), address.password, index) : addressSection(address, context))
       addressShown = true
       if (provider === address.passkey) out.push(passkeySection(provider, context))
       return out

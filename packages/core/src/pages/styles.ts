@@ -56,4 +56,5 @@ a{color:var(--link);text-underline-offset:2px}
 .links{margin:20px 0 0;text-align:center}
 .divider{display:flex;align-items:center;gap:12px;margin:20px 0;color:var(--muted);font-size:.875rem}
 .divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--border)}
+.titled h2{margin:0 0 14px;font-size:1.125rem;line-height:1.3}
 `

@@ -65,7 +65,8 @@ describe("the rules, on the credentials callback (a login CSRF)", () => {
     ["Origin of another site", false, { origin: "https://evil.example" }],
     ["Origin: null alone (a sandboxed frame in a browser without Sec-Fetch-Site)", false, { origin: "null" }],
     ["Origin: null from a sandboxed frame or a cross-site redirect (Sec-Fetch-Site: cross-site)", false, { origin: "null", "sec-fetch-site": "cross-site" }],
-    // What a browser sends from a page with Referrer-Policy: no-referrer (the built-in pages have it).
+    // What a browser sends from an app's own page with Referrer-Policy: no-referrer (the built-in
+    // pages send strict-origin, which keeps Origin; see test/pages/browser-origin.test.ts).
     ["Origin: null with Sec-Fetch-Site: same-origin (a no-referrer page of the app)", true, { origin: "null", "sec-fetch-site": "same-origin" }],
     ["Origin of another port", false, { origin: "http://localhost:3001" }],
     ["Origin of another scheme", false, { origin: "https://localhost:3000" }],
@@ -326,12 +327,17 @@ describe("in a real browser: a sibling on the same site plants its cookie and po
     expect(cookies.some((c) => c.name === "sesame.session-token")).toBe(false)
     expect(await (await page.request.get(`${app.origin}/auth/session`)).json()).toBeNull()
 
-    // The built-in page (Referrer-Policy: no-referrer, so Origin: null and Sec-Fetch-Site: same-origin).
+    // The built-in page (Referrer-Policy: strict-origin, so its post names the app's origin).
     await context.clearCookies()
     await page.goto(`${app.origin}/auth/signin`)
     await page.getByLabel("Username").fill("alice")
     await page.getByLabel("Password").fill(users.alice.password)
-    await Promise.all([page.waitForURL(`${app.origin}/`), page.getByRole("button", { name: "Sign in with Credentials" }).click()])
+    const [own] = await Promise.all([
+      page.waitForRequest(`${app.origin}/auth/callback/credentials`),
+      page.waitForURL(`${app.origin}/`),
+      page.getByRole("button", { name: "Sign in with Credentials" }).click(),
+    ])
+    expect(own.headers()["origin"]).toBe(app.origin)
     expect(await (await page.request.get(`${app.origin}/auth/session`)).json()).toMatchObject({ user: { email: users.alice.email } })
     await context.close()
   })

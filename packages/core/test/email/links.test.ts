@@ -113,7 +113,7 @@ describe("opening the link consumes nothing", () => {
     expect(html).not.toContain("<script")
     expect(html).toMatch(/<button type="submit" class="primary" autofocus>Sign in<\/button>/)
     expect(html).toContain("Sign in to localhost:3000 as ada@example.com?")
-    expect(page.headers.get("referrer-policy")).toBe("no-referrer")
+    expect(page.headers.get("referrer-policy")).toBe("strict-origin")
     expect(page.headers.get("cache-control")).toContain("no-store")
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'")
     expect(page.headers.get("content-security-policy")).not.toContain("script-src")

@@ -380,6 +380,22 @@ describe("the every-kind sign-in page", () => {
     await saveScreenshot(page, suite, "signin-all-kinds-password-section")
     await page.close()
   })
+
+  it("tells its two password forms apart: each is a region named by its provider's heading (Password beside a credentials provider)", async () => {
+    const { page } = await open(contexts.get("light")!, "/fixture/signin")
+    const headings = await page.getByRole("heading", { level: 2 }).allInnerTexts()
+    expect(headings).toEqual(["Password", "Staff account"])
+    const password = page.getByRole("region", { name: "Password" })
+    expect(await password.getByRole("textbox", { name: "Email address" }).isVisible()).toBe(true)
+    expect(await password.getByRole("button", { name: "Sign in with Password" }).isVisible()).toBe(true)
+    const staff = page.getByRole("region", { name: "Staff account" })
+    expect(await staff.getByRole("textbox", { name: "Username" }).isVisible()).toBe(true)
+    expect(await staff.getByRole("button", { name: "Sign in with Staff account" }).isVisible()).toBe(true)
+    expect(await staff.getByRole("textbox", { name: "Email address" }).count()).toBe(0)
+    const axe = await runAxe(page)
+    expect([...axe.byImpact.critical, ...axe.byImpact.serious, ...axe.byImpact.moderate].map((v) => v.id)).toEqual([])
+    await page.close()
+  })
 })
 
 describe("keyboard", () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "@sesame/core"
 import { CookieJar, jwtConfig, origin, send, signInAlice } from "../helpers.js"
-import { credentialsProvider, emailProvider, oauthProvider, oidcProvider, passwordLinks, passwordSetup, renderSignIn, svgLogo } from "./fixtures.js"
+import { credentialsProvider, emailProvider, oauthProvider, oidcProvider, passwordLinks, passwordProvider, passwordSetup, renderSignIn, svgLogo } from "./fixtures.js"
 
 const authUrl = `${origin}/auth`
 
@@ -38,6 +38,24 @@ describe("sign-in page", () => {
     }
     // The passkey form needs its script: it is hidden, with the divider before it, until the script shows it.
     expect(html).toContain(`<div data-sesame-passkey-section hidden><p class="divider">or</p><form action="${authUrl}/callback/passkey"`)
+  })
+
+  it("puts each form that asks for a password under a heading naming its provider when there are two or more, and only then", async () => {
+    const headings = (html: string) => [...html.matchAll(/<section class="titled" aria-labelledby="([^"]+)"><h2 id="\1">([^<]*)<\/h2>/g)].map((m) => m[2])
+    const page = async (providers: Parameters<typeof renderSignIn>[1]["providers"]) => (await renderSignIn(new Request(origin), { authUrl, providers }).text())
+    // Credentials beside Password: two email-and-password forms that looked alike but for the buttons' last word.
+    const both = await page([credentialsProvider("Staff account"), passwordProvider()])
+    expect(headings(both)).toEqual(["Staff account", "Password"])
+    expect(both).toMatch(/<section class="titled" aria-labelledby="provider-0-title"><h2 id="provider-0-title">Staff account<\/h2>\n<form action="[^"]*\/callback\/credentials"/)
+    // The password form shared with the email provider is titled by the password provider.
+    expect(headings(await page([passwordProvider(), emailProvider(), credentialsProvider("Staff account")]))).toEqual(["Password", "Staff account"])
+    // One password form, or a credentials form without a password field beside Password: no heading.
+    const pin = { ...credentialsProvider("Kiosk"), credentials: { badge: { label: "Badge number" } } }
+    for (const providers of [[credentialsProvider()], [passwordProvider(), emailProvider()], [pin, passwordProvider()], [oauthProvider(), passwordProvider()]]) {
+      expect(headings(await page(providers))).toEqual([])
+    }
+    // The name is escaped like every other text.
+    expect(headings(await page([credentialsProvider("<b>Staff</b>"), passwordProvider()]))).toEqual(["&lt;b&gt;Staff&lt;/b&gt;", "Password"])
   })
 
   it("shows OAuth buttons with name, brand colour and logo, grouped, with a divider before each other section", async () => {

@@ -39,7 +39,7 @@ describe("Content-Security-Policy", () => {
       expect(policy).not.toContain("unsafe")
       expect(res.headers.get("x-frame-options")).toBe("DENY")
       expect(res.headers.get("x-content-type-options")).toBe("nosniff")
-      expect(res.headers.get("referrer-policy")).toBe("no-referrer")
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin")
       expect(res.headers.get("cache-control")).toBe("private, no-cache, no-store")
       // No script of any kind, no inline style or event handler for a policy to allow.
       expect(html).not.toMatch(/<script|\sstyle=|\son[a-z]+=|javascript:/i)

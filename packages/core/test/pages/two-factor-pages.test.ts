@@ -324,7 +324,7 @@ describe("escaping and headers", () => {
       expect(res.headers!["Content-Security-Policy"], c.name).toMatch(/^default-src 'none'; style-src 'nonce-[\w-]+'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'$/)
       expect(res.headers!["Cache-Control"], c.name).toContain("no-store")
       expect(res.headers!["X-Frame-Options"], c.name).toBe("DENY")
-      expect(res.headers!["Referrer-Policy"], c.name).toBe("no-referrer")
+      expect(res.headers!["Referrer-Policy"], c.name).toBe("strict-origin")
       expect(html, c.name).not.toMatch(/<script|\sstyle=|\son[a-z]+=|javascript:/i)
       expect(html.match(/<h1>/g), c.name).toHaveLength(1)
     }
