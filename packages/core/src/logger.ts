@@ -33,6 +33,7 @@ export type WarningCode =
   | "migrate-from-authjs"
   | "adapter-optional-methods-missing"
   | "credentials-users-not-created"
+  | "plugin-storage-missing"
 
 /**
  * The three log levels. Each may be overridden in `config.logger`.
@@ -80,6 +81,8 @@ const warningText: Record<WarningCode, string> = {
     'Reading Auth.js sessions and email links (`migrateFrom: "authjs"`): an Auth.js session cookie is re-issued as Sesame\'s on its first use, and links Auth.js sent work until they expire. Remove the option once they have all expired (`session.maxAge` after the switch, 30 days by default).',
   "credentials-users-not-created":
     'A credentials provider signs in only the users the adapter already has: with an adapter, sessions are stored in the database (the default strategy then), and the user `authorize` returns must be found there (by id, then email), or the visitor lands on error=AccessDenied with the right password. Set `createUser: true` on the provider to create such users at their first sign-in, `createUser: false` to keep it this way (and silence this warning), or `session: { strategy: "jwt" }` to store no session.',
+  "plugin-storage-missing":
+    "Some plugins are off: they store data, and the adapter has no generic store (`adapter.store`), which every Sesame adapter has and Auth.js's adapters do not. Everything else works. With `debug: true` the log names them; their server functions throw MissingAdapterMethods.",
   "api-token-keys-in-memory":
     "API tokens are signed with keys kept in this process's memory: the adapter does not store signing keys and `apiTokens.keys` is not set. Tokens stop verifying when the process restarts, and other instances publish other keys. Use an adapter that stores them (every shipped adapter does) or give `apiTokens.keys`.",
 }

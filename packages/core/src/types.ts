@@ -13,6 +13,7 @@ import type { EmailConfig } from "./email/types.js"
 import type { PartialCookiesOptions } from "./http/cookies.js"
 import type { JWT, JWTOptions } from "./jwt/index.js"
 import type { LoggerInstance } from "./logger.js"
+import type { SesameModule } from "./modules/types.js"
 import type { AnyOAuthConfig, OAuthConfig } from "./oauth/types.js"
 import type { MessageOverrides } from "./pages/messages.js"
 import type { PasswordConfig } from "./password/types.js"
@@ -512,6 +513,12 @@ export interface AuthConfig {
    * after the switch, 30 days by default).
    */
   migrateFrom?: "authjs"
+  /**
+   * Feature modules that add storage, endpoints, event handlers and server functions (see
+   * {@link SesameModule} and the README's "Plugins"). A module that stores data is off, with a
+   * warning, when the adapter has no generic store.
+   */
+  plugins?: SesameModule[]
   /** Returns the internal response instead of a `Response`, and throws `AuthError`s. For integrations. */
   raw?: typeof raw
 }

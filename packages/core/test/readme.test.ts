@@ -15,6 +15,7 @@ import { toNodeHandler } from "@sesame/core/node"
 import { SoftAuthenticator, type CreationOptionsJSON } from "@sesame/testing"
 import { aliceCredentials, CookieJar, csrfToken, secret, send, signInAlice } from "./helpers.js"
 import { accounts, client, clientSecret, session, signIn } from "./oauth/harness.js"
+import { storePassword } from "../src/password/storage.js"
 
 const root = join(import.meta.dirname, "..", "..", "..")
 const scratch = join(import.meta.dirname, ".scratch")
@@ -220,7 +221,7 @@ describe("README two-factor sign-in", () => {
       const adapter = config.adapter as MemoryAdapterInstance
       const user = await adapter.createUser({ id: crypto.randomUUID(), email: "ada@example.com", name: "Ada", emailVerified: new Date() })
       const { argon2id } = await import("@sesame/core/password")
-      await adapter.setPassword({ userId: user.id, hash: await argon2id().hash("analytical engine"), updatedAt: new Date() })
+      await storePassword(adapter, { userId: user.id, hash: await argon2id().hash("analytical engine"), updatedAt: new Date() })
       const jar = new CookieJar()
       const post = async (path: string, form: Record<string, string>) => {
         const response = await send(config, path, { jar, form: { csrfToken: await csrfToken(config, jar), ...form } })

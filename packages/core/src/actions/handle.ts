@@ -60,7 +60,7 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
   const { url } = incoming
   const method = head ? "GET" : incoming.method
   const basePath = resolution.ok ? resolution.config.basePath : resolution.basePath
-  const route = matchRoute(url.pathname, basePath)
+  const route = matchRoute(url.pathname, basePath, resolution.ok ? resolution.config.modules.paths : undefined)
   const ours = url.pathname.startsWith(`${basePath}/`)
   const finish = (internal: InternalResponse, ctx?: RequestContext): Handled => ({
     internal: ctx?.bearer && internal.cookies ? { ...internal, cookies: withoutSessionCookie(internal.cookies, ctx.cookieOptions.sessionToken.name) } : internal,
@@ -88,6 +88,7 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
       head,
       action: route.action,
       providerId: route.providerId,
+      modulePath: route.modulePath,
       query,
       body,
       cookies: requestCookies(incoming.headers),

@@ -17,6 +17,8 @@
  * | POST   | `signup/:p`, `forgot-password/:p`, `reset-password/:p`, `verify-email/:p` | must exist, a `password` one | yes | yes |
  * | GET    | `two-factor`, `two-factor/setup`, `reauthenticate` | none                    | no                  | no (pages)              |
  * | POST   | `two-factor`, `two-factor/email`, `two-factor/setup`, `two-factor/recovery-codes`, `two-factor/disable`, `reauthenticate` | none | yes | yes |
+ * | GET    | a module's endpoint (`plugins`)  | none                             | no                  | no                      |
+ * | POST   | a module's endpoint              | none                             | yes                 | yes, unless its row says `csrf: false` |
  *
  * - **Provider.** A path that names a provider must name one that exists (`404`), unless the row
  *   says otherwise; one left out for its missing settings (`config/providers.ts`) answers its
@@ -62,6 +64,7 @@ import {
   submitReauthenticate,
   submitSetup,
 } from "./two-factor.js"
+import { runModuleRoute } from "../modules/request.js"
 import { confirmNativeAuthorize, exchangeNativeCode, showNativeAuthorize } from "../native/flow.js"
 import { apiToken, jwks } from "./tokens.js"
 import { showVerifyRequest } from "./verify-request.js"
@@ -137,8 +140,20 @@ const routes: Readonly<Record<string, Route>> = {
   "POST reauthenticate": route({ csrf: true, run: submitReauthenticate }),
 }
 
+/**
+ * A module's endpoint as a row: a POST is same-origin checked, and needs the CSRF token unless the
+ * module's row says `csrf: false`.
+ */
+function moduleRow(ctx: RequestContext): Route | undefined {
+  const found = ctx.config.modules.routes.get(`${ctx.method} ${ctx.modulePath}`)
+  if (!found) return undefined
+  const { route } = found
+  return { csrf: ctx.method === "POST" && route.csrf !== false ? true : undefined, run: ((c: RequestContext) => runModuleRoute(c, route)) as Run<never> }
+}
+
 /** Why a request has no row: an endpoint that needs a provider got none (404), or the method is not served there. */
 function noRoute(ctx: RequestContext): BadRequest {
+  if (ctx.action === "module") return new BadRequest(`${ctx.method} ${ctx.modulePath} is not supported.`)
   if (ctx.providerId === undefined && routes[`${ctx.method} ${ctx.action}/:provider`]) {
     return new BadRequest(`The ${ctx.action} endpoint needs a provider.`, 404)
   }
@@ -153,7 +168,7 @@ function has(list: true | readonly ProviderType[] | undefined, provider: Resolve
 export async function dispatch(ctx: RequestContext): Promise<InternalResponse> {
   const { config, providerId } = ctx
   const provider = providerId === undefined ? undefined : config.providers.get(providerId)
-  const row = routes[`${ctx.method} ${ctx.action}${providerId === undefined ? "" : "/:provider"}`]
+  const row = ctx.action === "module" ? moduleRow(ctx) : routes[`${ctx.method} ${ctx.action}${providerId === undefined ? "" : "/:provider"}`]
   if (ctx.method === "POST" && !has(row?.crossSite, provider)) assertSameOrigin(ctx)
   if (!row) throw noRoute(ctx)
   if (row.provider && providerId !== undefined) {

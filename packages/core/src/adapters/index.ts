@@ -3,17 +3,25 @@
  *
  * @module
  */
-export type {
-  Adapter,
-  AdapterAccount,
-  AdapterAuthenticator,
-  AdapterCounter,
-  AdapterPassword,
-  AdapterSession,
-  AdapterSigningKey,
-  AdapterTwoFactor,
-  AdapterUser,
-  VerificationToken,
-} from "./types.js"
+export type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "./types.js"
+// What capabilities keep in the store, as they read it.
+export type { AdapterPassword } from "../password/storage.js"
+export type { AdapterTwoFactor } from "../two-factor/storage.js"
+export type { AdapterSigningKey } from "../tokens/storage.js"
 export { MemoryAdapter } from "./memory.js"
+export type {
+  Comparison,
+  Condition,
+  FieldDeclaration,
+  FieldType,
+  FindManyQuery,
+  JsonValue,
+  ModelDeclaration,
+  Store,
+  StoredRow,
+  StoredValue,
+  Where,
+} from "../store/model.js"
+export { checkModel, columnOf, comparisonOf, primaryKeyOf, StoreConflict } from "../store/model.js"
+export { builtInModels } from "../registry.js"
 export type { MemoryAdapter as MemoryAdapterInstance } from "./memory.js"

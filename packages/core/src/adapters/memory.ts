@@ -1,11 +1,11 @@
 /**
  * An adapter that keeps everything in memory: for tests, examples and quick starts. It implements
- * the whole contract, including authenticators, session management, passwords, counters, second factors and
- * signing keys, with
- * the same integrity rules as the SQL adapters: unique emails, unique (provider, providerAccountId),
- * unique session tokens and credential ids, references to existing users, and cascading deletes.
- * Every value is copied in and out, so callers never share objects with the store. A counter's
- * increment reads and writes with no `await` in between, so concurrent increments all count.
+ * the whole contract, authenticators and session management included, with the same integrity
+ * rules as the SQL adapters: unique emails, unique (provider, providerAccountId), unique session
+ * tokens and credential ids, references to existing users, and cascading deletes. Every value is
+ * copied in and out, so callers never share objects with the store. Declared models (passwords,
+ * counters, second factors, signing keys, plugins' data) live in its generic store (`store`,
+ * `store/memory.ts`), whose deletions cascade from the user as the tables' do.
  *
  * @module
  */
@@ -13,14 +13,11 @@ import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
-  AdapterCounter,
-  AdapterPassword,
   AdapterSession,
-  AdapterSigningKey,
-  AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
 } from "./types.js"
+import { memoryStore } from "../store/memory.js"
 
 /** The adapter plus its raw tables, for tests that inspect what was stored. */
 export interface MemoryAdapter extends Required<Omit<Adapter, "transaction">> {
@@ -30,12 +27,6 @@ export interface MemoryAdapter extends Required<Omit<Adapter, "transaction">> {
     sessions: Map<string, AdapterSession>
     verificationTokens: Map<string, VerificationToken>
     authenticators: Map<string, AdapterAuthenticator>
-    passwords: Map<string, AdapterPassword>
-    counters: Map<string, AdapterCounter>
-    twoFactors: Map<string, AdapterTwoFactor>
-    /** Per user, the hashes of their unused recovery codes. */
-    recoveryCodes: Map<string, Set<string>>
-    signingKeys: Map<string, AdapterSigningKey>
   }
 }
 
@@ -53,25 +44,17 @@ export function MemoryAdapter(): MemoryAdapter {
   const sessions = new Map<string, AdapterSession>()
   const verificationTokens = new Map<string, VerificationToken>()
   const authenticators = new Map<string, AdapterAuthenticator>()
-  const passwords = new Map<string, AdapterPassword>()
-  const counters = new Map<string, AdapterCounter>()
-  const twoFactors = new Map<string, AdapterTwoFactor>()
-  const recoveryCodes = new Map<string, Set<string>>()
-  const signingKeys = new Map<string, AdapterSigningKey>()
 
   const userByEmail = (email: string) => [...users.values()].find((u) => u.email === email) ?? null
   const requireUser = (id: string) => {
     if (!users.has(id)) throw new Error(`No user with id "${id}".`)
   }
-  /** The counter `key` while it lives; an expired one is dropped, as if it had expired away. */
-  const liveCounter = (key: string) => {
-    const counter = counters.get(key)
-    if (counter && counter.expires.getTime() <= Date.now()) counters.delete(key)
-    return counters.get(key) ?? null
-  }
+
+  const store = memoryStore((id) => users.has(id))
 
   return {
-    tables: { users, accounts, sessions, verificationTokens, authenticators, passwords, counters, twoFactors, recoveryCodes, signingKeys },
+    store,
+    tables: { users, accounts, sessions, verificationTokens, authenticators },
 
     async createUser(user) {
       if (userByEmail(user.email)) throw new Error("A user with this email already exists.")
@@ -110,9 +93,7 @@ export function MemoryAdapter(): MemoryAdapter {
       for (const [key, account] of accounts) if (account.userId === id) accounts.delete(key)
       for (const [key, session] of sessions) if (session.userId === id) sessions.delete(key)
       for (const [key, authenticator] of authenticators) if (authenticator.userId === id) authenticators.delete(key)
-      passwords.delete(id)
-      twoFactors.delete(id)
-      recoveryCodes.delete(id)
+      store.userDeleted(id)
       return copy(user)
     },
 
@@ -224,67 +205,6 @@ export function MemoryAdapter(): MemoryAdapter {
       const authenticator = authenticators.get(credentialID)
       authenticators.delete(credentialID)
       return authenticator ? copy(authenticator) : null
-    },
-
-    async getPassword(userId) {
-      const password = passwords.get(userId)
-      return password ? copy(password) : null
-    },
-    async setPassword(password) {
-      requireUser(password.userId)
-      passwords.set(password.userId, copy(password))
-      return copy(password)
-    },
-    async deletePassword(userId) {
-      passwords.delete(userId)
-    },
-
-    async incrementCounter(key, expires) {
-      const counter = { key, count: (liveCounter(key)?.count ?? 0) + 1, expires: new Date(expires) }
-      counters.set(key, counter)
-      return copy(counter)
-    },
-    async getCounter(key) {
-      const counter = liveCounter(key)
-      return counter ? copy(counter) : null
-    },
-    async deleteCounter(key) {
-      counters.delete(key)
-    },
-
-    async getTwoFactor(userId) {
-      const twoFactor = twoFactors.get(userId)
-      return twoFactor ? copy(twoFactor) : null
-    },
-    async setTwoFactor(twoFactor) {
-      requireUser(twoFactor.userId)
-      twoFactors.set(twoFactor.userId, copy(twoFactor))
-      return copy(twoFactor)
-    },
-    async deleteTwoFactor(userId) {
-      twoFactors.delete(userId)
-      recoveryCodes.delete(userId)
-    },
-    async setRecoveryCodes(userId, hashes) {
-      requireUser(userId)
-      recoveryCodes.set(userId, new Set(hashes))
-    },
-    async useRecoveryCode(userId, hash) {
-      return recoveryCodes.get(userId)?.delete(hash) ?? false
-    },
-    async countRecoveryCodes(userId) {
-      return recoveryCodes.get(userId)?.size ?? 0
-    },
-    async listSigningKeys() {
-      return [...signingKeys.values()].map(copy)
-    },
-    async createSigningKey(key) {
-      if (signingKeys.has(key.id)) throw new Error(`A signing key with id "${key.id}" exists.`)
-      signingKeys.set(key.id, copy(key))
-      return copy(key)
-    },
-    async deleteSigningKey(id) {
-      signingKeys.delete(id)
     },
   }
 }

@@ -9,14 +9,18 @@
  */
 import { AdapterError, AuthError, MissingAdapterMethods } from "../errors.js"
 import type { LoggerInstance } from "../logger.js"
+import { checkStore } from "../store/checked.js"
+import type { Store } from "../store/model.js"
 import type { Adapter } from "./types.js"
 
-export type AdapterMethod = Exclude<keyof Adapter, "transaction">
+export type AdapterMethod = Exclude<keyof Adapter, "transaction" | "store">
 
 type Method<K extends AdapterMethod> = NonNullable<Adapter[K]> extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never
 
-/** The adapter with every method (each returning a promise), plus `has` and `transaction`. */
+/** The adapter with every method (each returning a promise), plus `has`, `transaction` and its checked `store`. */
 export type CheckedAdapter = { [K in AdapterMethod]-?: Method<K> } & {
+  /** The generic store of declared models (`store/checked.ts`), when the adapter has one. */
+  readonly store: Store | undefined
   /** Whether the underlying adapter implements `method`. */
   has(method: AdapterMethod): boolean
   /** Runs `fn` in a transaction when the adapter supports them, else directly. */
@@ -49,26 +53,12 @@ const methods: AdapterMethod[] = [
   "updateAuthenticatorCounter",
   "updateAuthenticator",
   "deleteAuthenticator",
-  "getPassword",
-  "setPassword",
-  "deletePassword",
-  "incrementCounter",
-  "getCounter",
-  "deleteCounter",
-  "getTwoFactor",
-  "setTwoFactor",
-  "deleteTwoFactor",
-  "setRecoveryCodes",
-  "useRecoveryCode",
-  "countRecoveryCodes",
-  "listSigningKeys",
-  "createSigningKey",
-  "deleteSigningKey",
 ]
 
 /** Wraps `adapter` for internal use. */
 export function checkAdapter(adapter: Adapter, logger: LoggerInstance): CheckedAdapter {
   const checked = {
+    store: adapter.store ? checkStore(adapter.store, logger) : undefined,
     has: (method: AdapterMethod) => typeof adapter[method] === "function",
     transaction<T>(fn: (a: CheckedAdapter) => Promise<T>): Promise<T> {
       if (typeof adapter.transaction !== "function") return fn(checked)
@@ -112,7 +102,10 @@ function withStringIds(value: unknown): unknown {
   return copy
 }
 
-/** Methods the adapter lacks among `needed`. */
-export function missingMethods(adapter: Adapter, needed: Iterable<AdapterMethod>): AdapterMethod[] {
-  return [...new Set(needed)].filter((m) => typeof adapter[m] !== "function")
+/** What a feature may need of an adapter: methods, and the generic store of declared models. */
+export type AdapterRequirement = AdapterMethod | "store"
+
+/** What the adapter lacks among `needed`. */
+export function missingMethods(adapter: Adapter, needed: Iterable<AdapterRequirement>): AdapterRequirement[] {
+  return [...new Set(needed)].filter((m) => (m === "store" ? !adapter.store : typeof adapter[m] !== "function"))
 }

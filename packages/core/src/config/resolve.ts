@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { checkAdapter, missingMethods, type AdapterMethod, type CheckedAdapter } from "../adapters/wrap.js"
+import { checkAdapter, missingMethods, type AdapterRequirement, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
 import {
   AuthError,
@@ -27,6 +27,8 @@ import { databaseStrategy } from "../session/database.js"
 import { jwtStrategy } from "../session/jwt.js"
 import type { SessionStrategy } from "../session/types.js"
 import { skipCSRFCheck } from "../symbols.js"
+import { isCoreAction } from "../http/request.js"
+import { resolveModules, type ResolvedModules } from "../modules/resolve.js"
 import { resolveNativeApps, type ResolvedNativeApps } from "../native/settings.js"
 import { resolveApiTokens, type ResolvedApiTokens } from "../tokens/settings.js"
 import { resolveTwoFactor, twoFactorMethods, twoFactorWanted, type ResolvedTwoFactor } from "../two-factor/settings.js"
@@ -101,6 +103,8 @@ export interface ResolvedConfig {
   readonly apiTokens: ResolvedApiTokens | undefined
   /** Native apps' sign-in and bearer sessions, when `nativeApps` is set. */
   readonly nativeApps: ResolvedNativeApps | undefined
+  /** The feature modules (`plugins`), as the dispatcher, the events and the server functions read them. */
+  readonly modules: ResolvedModules
   /** Auth.js's sessions and email links are carried over (`migrateFrom`, see `migrate/authjs/`); undefined: off. */
   readonly migrateFrom: "authjs" | undefined
   /** The cookie names and options for secure or plain cookies. Throws a configuration error. */
@@ -198,7 +202,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     }
     let apiTokens: ResolvedApiTokens | undefined
     try {
-      apiTokens = config.apiTokens === undefined ? undefined : resolveApiTokens(config.apiTokens, config.adapter, adapter, secrets)
+      apiTokens = config.apiTokens === undefined ? undefined : resolveApiTokens(config.apiTokens, adapter, secrets)
     } catch (error) {
       fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
     }
@@ -214,6 +218,13 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     } catch (error) {
       fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
     }
+    let modules: ResolvedModules
+    try {
+      modules = resolveModules(config.plugins, config.adapter, logger, isCoreAction)
+    } catch (error) {
+      fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
+    }
+    if (modules.off.size > 0) warnings.push("plugin-storage-missing")
     const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))
     const callbacks = resolveCallbacks(config.callbacks)
     const jwt: JWTOptions = {
@@ -265,6 +276,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       twoFactor,
       apiTokens,
       nativeApps,
+      modules,
       migrateFrom,
       cookies,
     })
@@ -409,9 +421,9 @@ function resolveSession(input: AuthConfig["session"], adapter: Adapter | undefin
 }
 
 /** The adapter methods the configured features call. */
-export function neededAdapterMethods(session: SessionOptions, providers: readonly Provider[]): Map<AdapterMethod, string> {
-  const needed = new Map<AdapterMethod, string>()
-  const need = (feature: string, ...methods: AdapterMethod[]) => {
+export function neededAdapterMethods(session: SessionOptions, providers: readonly Provider[]): Map<AdapterRequirement, string> {
+  const needed = new Map<AdapterRequirement, string>()
+  const need = (feature: string, ...methods: AdapterRequirement[]) => {
     for (const m of methods) if (!needed.has(m)) needed.set(m, feature)
   }
   if (session.strategy === "database") need("database sessions", "createSession", "getSessionAndUser", "updateSession", "deleteSession")
@@ -443,8 +455,8 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
           "getUserByEmail",
           "createUser",
           "updateUser",
-          "getPassword",
-          "setPassword",
+          // Hashes are kept in the generic store (password/storage.ts).
+          "store",
           // Confirmation and reset links are remembered until their one use (password/links.ts).
           "createVerificationToken",
           "useVerificationToken",
@@ -482,7 +494,7 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
  * sign-in and session the spec's contract describes works without them.
  */
 export function degradedFeatures(adapter: Adapter, session: SessionOptions, providers: readonly Provider[], twoFactor: AuthConfig["twoFactor"]): string[] {
-  const features: [string, readonly AdapterMethod[]][] = [["account management (listAccounts, unlinkAccount)", ["listAccountsByUserId", "unlinkAccount"]]]
+  const features: [string, readonly AdapterRequirement[]][] = [["account management (listAccounts, unlinkAccount)", ["listAccountsByUserId", "unlinkAccount"]]]
   if (session.strategy === "database") {
     features.push(["session management (listSessions, revokeSession, revokeOtherSessions)", ["listSessionsByUserId", "deleteSessionsByUserId"]])
   }

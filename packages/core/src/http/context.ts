@@ -121,6 +121,8 @@ export interface ContextInput {
   head: boolean
   action: Action
   providerId: string | undefined
+  /** With the action `module`: the endpoint's path. */
+  modulePath?: string
   query: Record<string, string>
   body: Record<string, unknown>
   cookies: ParsedCookies
@@ -145,6 +147,8 @@ class RequestContext {
   readonly action: Action
   /** The provider named in the path (the dispatcher looks it up). */
   readonly providerId: string | undefined
+  /** With the action `module`: the module endpoint's path under the base path. */
+  readonly modulePath: string | undefined
   readonly query: Readonly<Record<string, string>>
   readonly body: Readonly<Record<string, unknown>>
   readonly secure: boolean
@@ -172,6 +176,7 @@ class RequestContext {
     this.head = input.head
     this.action = input.action
     this.providerId = input.providerId
+    this.modulePath = input.modulePath
     this.query = input.query
     this.body = input.body
     this.secure = config.useSecureCookies ?? origin.startsWith("https:")

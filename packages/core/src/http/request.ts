@@ -37,6 +37,8 @@ export type Action =
   | "jwks"
   | "native/authorize"
   | "native/token"
+  /** An endpoint of a module (`plugins`): its path is the route's `modulePath`. */
+  | "module"
 
 const actions: ReadonlySet<string> = new Set<Action>([
   "providers",
@@ -69,12 +71,24 @@ const actionsWithProvider: ReadonlySet<string> = new Set<Action>(["signin", "cal
 export interface Route {
   action: Action
   providerId: string | undefined
+  /** A module's endpoint: its path under the base path (`audit-trail/recent`). */
+  modulePath?: string
 }
 
-/** The action named by `pathname` under `basePath`, or null when the path is not ours. */
-export function matchRoute(pathname: string, basePath: string): Route | null {
+/** Whether `segment` begins the path of one of the core's endpoints: a module's id may not be one. */
+export function isCoreAction(segment: string): boolean {
+  return actions.has(segment) || [...actions].some((action) => action.startsWith(`${segment}/`))
+}
+
+/**
+ * The action named by `pathname` under `basePath`, or null when the path is not ours. `modulePaths`
+ * are the paths of the modules' endpoints, matched exactly.
+ */
+export function matchRoute(pathname: string, basePath: string, modulePaths?: ReadonlySet<string>): Route | null {
   if (!pathname.startsWith(`${basePath}/`)) return null
-  const segments = pathname.slice(basePath.length + 1).split("/").filter(Boolean)
+  const path = pathname.slice(basePath.length + 1)
+  if (modulePaths?.has(path)) return { action: "module", providerId: undefined, modulePath: path }
+  const segments = path.split("/").filter(Boolean)
   if (segments.length < 1 || segments.length > 2) return null
   const [action, encodedProvider] = segments as [string, string | undefined]
   // An endpoint of two segments names no provider (`two-factor/setup`, `native/token`).

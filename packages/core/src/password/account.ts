@@ -26,6 +26,7 @@ import type { PasswordProvider } from "./provider.js"
 import { typedPassword } from "./input.js"
 import { replacePassword } from "./store.js"
 import { verifyPassword } from "./verify.js"
+import { storedPassword } from "./storage.js"
 
 export type PasswordChangeRefusal = "NotSignedIn" | "NoPassword" | "WrongPassword" | "TooManyAttempts" | PasswordProblem
 
@@ -86,7 +87,7 @@ async function currentSessionHash(ctx: RequestContext): Promise<string | undefin
 export async function hasPassword(request: Request, config: AuthConfig | LazyAuthConfig): Promise<boolean | null> {
   const me = await signedIn(request, config)
   if (!me) return null
-  return (await me.adapter.getPassword(me.user.id)) !== null
+  return (await storedPassword(me.adapter, me.user.id)) !== null
 }
 
 /**
@@ -108,7 +109,7 @@ export async function changePassword(
   const me = await signedIn(request, config)
   if (!me) return { changed: false, reason: "NotSignedIn" }
   const { provider, user } = me
-  const stored = await me.adapter.getPassword(user.id)
+  const stored = await storedPassword(me.adapter, user.id)
   if (!stored) return { changed: false, reason: "NoPassword" }
   const typed = typedPassword(provider, passwords?.currentPassword)
   const verdict = await verifyPassword(provider, user.email, typed, provider.clientIp?.(request) ?? null, { user, stored })
@@ -147,7 +148,7 @@ export async function setPassword(
   const me = await signedIn(request, config)
   if (!me) return { set: false, reason: "NotSignedIn" }
   const { user, ctx } = me
-  if (await me.adapter.getPassword(user.id)) return { set: false, reason: "HasPassword" }
+  if (await storedPassword(me.adapter, user.id)) return { set: false, reason: "HasPassword" }
   if (!signedInRecently(await me.config.sessionStrategy.signedInAt(ctx), freshAge(me.config, options.maxSignInAge))) {
     return { set: false, reason: "SignInTooOld" }
   }

@@ -28,6 +28,7 @@ import { linkEndpoint, linkParameters, useLink, type LinkParameters } from "./li
 import type { PasswordProvider } from "./provider.js"
 import { typedPassword } from "./input.js"
 import { verifyPassword } from "./verify.js"
+import { storedPassword } from "./storage.js"
 
 async function showConfirmation(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
   if (isPrefetch(ctx)) {
@@ -82,7 +83,7 @@ async function confirm(ctx: RequestContext, provider: PasswordProvider): Promise
     provider,
     user: confirmed,
     isNewUser: !user.emailVerified,
-    recheck: async () => (await adapter.getPassword(user.id))?.hash === hash,
+    recheck: async () => (await storedPassword(adapter, user.id))?.hash === hash,
   })
 }
 

@@ -1,14 +1,28 @@
 /**
  * Counters of attempts under a key, until an expiry: what brute-force throttling keeps.
  *
- * {@link CounterStore} is the shape of the adapter methods `incrementCounter`, `getCounter` and
- * `deleteCounter`, so an adapter with them is a store (shared by every instance of the app), and
- * {@link memoryCounterStore} is the default when the adapter has none: per process, bounded.
+ * The adapter's generic store keeps them as the model {@link counterModel} (shared by every instance
+ * of the app, the table `sesame_counters` that every release has made), and
+ * {@link memoryCounterStore} is the default when the adapter has no store: per process, bounded.
  *
  * @module
  */
 import type { CheckedAdapter } from "../adapters/wrap.js"
+import type { ModelDeclaration, Store } from "../store/model.js"
 import type { Awaitable } from "../types.js"
+
+/** Counters in the generic store: one row a key, gone at its expiry. */
+export const counterModel = {
+  name: "counters",
+  table: "sesame_counters",
+  primaryKey: "key",
+  expires: "expires",
+  fields: {
+    key: { type: "string" },
+    count: { type: "integer" },
+    expires: { type: "date" },
+  },
+} as const satisfies ModelDeclaration
 
 /** A counter of attempts under a key, kept until `expires`. */
 export interface Counter {
@@ -17,7 +31,7 @@ export interface Counter {
   expires: Date
 }
 
-/** Where counters are kept. An adapter with these three methods is one. */
+/** Where counters are kept: the adapter's store (`storeCounters`), memory, or the app's own. */
 export interface CounterStore {
   /**
    * Adds one to the counter `key` and sets its expiry to `expires`, in one atomic step: a counter
@@ -89,10 +103,28 @@ export function memoryCounterStore(options: MemoryCounterStoreOptions = {}): Cou
  */
 export const processCounterStore: CounterStore = memoryCounterStore()
 
+/** Counters kept in the generic store, as {@link counterModel}: an increment is the store's atomic one. */
+export function storeCounters(store: Store): CounterStore {
+  const counter = (row: Record<string, unknown>): Counter => ({ key: row.key as string, count: row.count as number, expires: row.expires as Date })
+  return {
+    async incrementCounter(key, expires) {
+      // The expiry moves with every increment: a throttle forgets `forgetAfter` after the last failure.
+      return counter(await store.increment(counterModel, { key }, "count", { create: { key, count: 0, expires }, set: { expires } }))
+    },
+    async getCounter(key) {
+      const row = await store.findOne(counterModel, { key })
+      return row && counter(row)
+    },
+    async deleteCounter(key) {
+      await store.delete(counterModel, { key })
+    },
+  }
+}
+
 /**
- * Where a flow keeps its counters: the store the app gave, else the adapter's counters when it has
- * them (shared by every instance of the app), else this process's memory.
+ * Where a flow keeps its counters: the store the app gave, else the adapter's store when it has
+ * one (shared by every instance of the app), else this process's memory.
  */
 export function counterStoreFor(given: CounterStore | undefined, adapter: CheckedAdapter | undefined): CounterStore {
-  return given ?? (adapter?.has("incrementCounter") ? adapter : processCounterStore)
+  return given ?? (adapter?.store ? storeCounters(adapter.store) : processCounterStore)
 }

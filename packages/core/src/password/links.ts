@@ -17,6 +17,7 @@ import { Verification } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { typedAddress } from "./input.js"
 import type { PasswordProvider } from "./provider.js"
+import { storedPassword } from "./storage.js"
 
 export type LinkKind = "verify-email" | "reset-password"
 
@@ -28,7 +29,7 @@ export interface LinkParameters {
 
 /** What the hash of a reset token is bound to: the password it replaces (none: the empty string). */
 async function passwordFingerprint(provider: PasswordProvider, userId: string): Promise<string> {
-  const stored = await provider.adapter.getPassword(userId)
+  const stored = await storedPassword(provider.adapter, userId)
   return stored ? toHex(await backend.sha256(stored.hash)) : ""
 }
 

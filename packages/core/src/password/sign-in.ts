@@ -22,6 +22,7 @@ import { typedAddress, typedPassword } from "./input.js"
 import { emailLink } from "./mail.js"
 import type { PasswordProvider } from "./provider.js"
 import { verifyPassword } from "./verify.js"
+import { storedPassword, storePassword } from "./storage.js"
 
 export async function passwordCallback(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
   const { adapter, hasher } = provider
@@ -46,8 +47,8 @@ export async function passwordCallback(ctx: RequestContext, provider: PasswordPr
     const fresh = await hasher.hash(typed)
     // Replace only the hash just verified: a change of password made meanwhile must not be undone.
     const replaced = await adapter.transaction(async (tx) => {
-      if ((await tx.getPassword(user.id))?.hash !== stored.hash) return false
-      await tx.setPassword({ userId: user.id, hash: fresh, updatedAt: new Date() })
+      if ((await storedPassword(tx, user.id))?.hash !== stored.hash) return false
+      await storePassword(tx, { userId: user.id, hash: fresh, updatedAt: new Date() })
       return true
     })
     if (!replaced) return failure("credentials", new CredentialsSignin("The password changed while this sign-in was checked."))
@@ -62,6 +63,6 @@ export async function passwordCallback(ctx: RequestContext, provider: PasswordPr
     provider,
     user,
     isNewUser: false,
-    recheck: async () => (await adapter.getPassword(user.id))?.hash === hash,
+    recheck: async () => (await storedPassword(adapter, user.id))?.hash === hash,
   })
 }

@@ -25,6 +25,7 @@ import { emailLink } from "./mail.js"
 import { checkNewPassword } from "./policy.js"
 import type { PasswordProvider } from "./provider.js"
 import { passwordPageUrl } from "./urls.js"
+import { storePassword } from "./storage.js"
 
 /** The longest name kept; a longer one is cut. */
 const maxNameLength = 200
@@ -66,7 +67,7 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
   try {
     created = await adapter.transaction(async (tx) => {
       const stored = await createUnprovenUser(tx, user)
-      await tx.setPassword({ userId: stored.id, hash, updatedAt: new Date() })
+      await storePassword(tx, { userId: stored.id, hash, updatedAt: new Date() })
       return stored
     })
   } catch (error) {

@@ -8,6 +8,7 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { forgetDevices } from "../two-factor/remember.js"
 import type { PasswordProvider } from "./provider.js"
+import { storePassword } from "./storage.js"
 
 export interface Replacement {
   user: AdapterUser
@@ -27,7 +28,7 @@ export async function replacePassword(
   options: { keepSession?: string },
 ): Promise<Replacement> {
   return provider.adapter.transaction(async (tx) => {
-    await tx.setPassword({ userId: user.id, hash, updatedAt: new Date() })
+    await storePassword(tx, { userId: user.id, hash, updatedAt: new Date() })
     const database = config.session.strategy === "database" && tx.has("deleteSessionsByUserId")
     const sessionsEnded = database ? await tx.deleteSessionsByUserId(user.id, options.keepSession) : 0
     // A device remembered for the second factor must not outlive the password it was remembered with.

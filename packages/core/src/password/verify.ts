@@ -7,10 +7,12 @@
  *
  * @module
  */
-import type { AdapterPassword, AdapterUser } from "../adapters/types.js"
+import type { AdapterUser } from "../adapters/types.js"
+import type { AdapterPassword } from "./storage.js"
 import { dummyVerify } from "./hash.js"
 import type { PasswordProvider } from "./provider.js"
 import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
+import { storedPassword } from "./storage.js"
 
 /** The right password, with its account; or not, and with `retryAfter` when the throttle refused the attempt unchecked. */
 export type PasswordVerdict = { ok: true; user: AdapterUser; stored: AdapterPassword } | { ok: false; retryAfter?: number }
@@ -34,7 +36,7 @@ export async function verifyPassword(
     if (!decision.allowed) return { ok: false, retryAfter: decision.retryAfter }
   }
   const user = known ? known.user : await adapter.getUserByEmail(email)
-  const stored = known ? known.stored : user ? await adapter.getPassword(user.id) : null
+  const stored = known ? known.stored : user ? await storedPassword(adapter, user.id) : null
   const matches = typed !== null && (stored ? await hasher.verify(stored.hash, typed) : await dummyVerify(hasher, typed))
   if (!user || !stored || !matches) {
     if (throttle) await attemptFailed(throttle, subject)

@@ -56,9 +56,9 @@ function tracksMetadata(adapter: CheckedAdapter): boolean {
   return adapter.has("listSessionsByUserId")
 }
 
-/** The session's factors, for an adapter that stores them (one that implements second factors). */
+/** The session's factors, for an adapter that stores them: Sesame's own, which have a generic store (Auth.js's have neither). */
 function factorsOf(adapter: CheckedAdapter, factors: AuthFactor[] | undefined): { factors?: AuthFactor[] } {
-  return factors && adapter.has("getTwoFactor") ? { factors } : {}
+  return factors && adapter.store ? { factors } : {}
 }
 
 function tokenView(user: AdapterUser): JWT {

@@ -24,12 +24,12 @@
  * @module
  */
 import { exportJWK, generateKeyPair, importJWK, type JWK } from "jose"
-import type { AdapterSigningKey } from "../adapters/types.js"
 import { defaultJwksMaxAge } from "../config/defaults.js"
 import { randomToken } from "../crypto/encoding.js"
 import { AuthError } from "../errors.js"
 import type { ApiTokenAlgorithm, Awaitable } from "../types.js"
 import { openPrivateKey, sealPrivateKey } from "./sealed-key.js"
+import type { AdapterSigningKey } from "./storage.js"
 
 /** A key ready to sign. */
 export interface SigningKey {
@@ -46,7 +46,7 @@ export interface KeyRing {
   published(): Promise<JWK[]>
 }
 
-/** Where generated keys are kept: the adapter's three methods, or an in-memory store. */
+/** Where generated keys are kept: the adapter's store, or one in memory (`storage.ts`). */
 export interface SigningKeyStore {
   listSigningKeys(): Awaitable<AdapterSigningKey[]>
   createSigningKey(key: AdapterSigningKey): Awaitable<unknown>

@@ -1,20 +1,17 @@
 /**
  * API tokens as configured (`apiTokens`), resolved once with the rest of the configuration
  * (`config/resolve.ts`). Where the keys come from is decided here: the app's own (`keys`), else
- * generated and stored through the adapter when it has the three signing-key methods, else
+ * generated and stored in the adapter's generic store when it has one (`storage.ts`), else
  * generated in memory (one process only: a warning says so).
  *
  * @module
  */
-import type { Adapter } from "../adapters/types.js"
-import type { AdapterMethod, CheckedAdapter } from "../adapters/wrap.js"
-import { MemoryAdapter } from "../adapters/memory.js"
+import type { CheckedAdapter } from "../adapters/wrap.js"
+import { memoryStore } from "../store/memory.js"
 import { defaultApiTokenAlgorithm, defaultApiTokenMaxAge, defaultSigningKeyRotationAge } from "../config/defaults.js"
 import type { ApiTokenAlgorithm, ApiTokenOptions } from "../types.js"
 import { algorithms, configuredKeyRing, configuredKeysProblem, generatedKeyRing, type KeyRing, type SigningKeyStore } from "./key-ring.js"
-
-/** The adapter methods that store generated signing keys. */
-export const signingKeyMethods: readonly AdapterMethod[] = ["listSigningKeys", "createSigningKey", "deleteSigningKey"]
+import { storeSigningKeys } from "./storage.js"
 
 /** The shortest `rotationAge`: an hour, well over the lead a new key is published before it signs. */
 const minimumRotationAge = 60 * 60
@@ -37,10 +34,10 @@ function positiveSeconds(name: string, value: unknown): number {
 }
 
 /**
- * `options` resolved, with the adapter's methods for stored keys when it has them all. Throws a
+ * `options` resolved, with the adapter's store for generated keys when it has one. Throws a
  * `TypeError` naming what is wrong.
  */
-export function resolveApiTokens(options: ApiTokenOptions, rawAdapter: Adapter | undefined, adapter: CheckedAdapter | undefined, secrets: readonly string[]): ResolvedApiTokens {
+export function resolveApiTokens(options: ApiTokenOptions, adapter: CheckedAdapter | undefined, secrets: readonly string[]): ResolvedApiTokens {
   if (!options || typeof options !== "object") throw new TypeError("`apiTokens` must be an object with at least `audience`.")
   const { audience } = options
   const audiences = Array.isArray(audience) ? audience : [audience]
@@ -66,10 +63,8 @@ export function resolveApiTokens(options: ApiTokenOptions, rawAdapter: Adapter |
     return { ...base, keys: configuredKeyRing(options.keys), keySource: "configured" }
   }
   const generated = { secrets, algorithm, rotationAge, maxAge }
-  if (adapter && rawAdapter && signingKeyMethods.every((method) => typeof rawAdapter[method] === "function")) {
-    return { ...base, keys: generatedKeyRing(adapter, generated), keySource: "adapter" }
-  }
-  return { ...base, keys: generatedKeyRing(memoryStore(secrets, algorithm), generated), keySource: "memory" }
+  if (adapter?.store) return { ...base, keys: generatedKeyRing(storeSigningKeys(adapter.store), generated), keySource: "adapter" }
+  return { ...base, keys: generatedKeyRing(memoryKeys(secrets, algorithm), generated), keySource: "memory" }
 }
 
 /**
@@ -79,9 +74,10 @@ export function resolveApiTokens(options: ApiTokenOptions, rawAdapter: Adapter |
  */
 const memoryStores = new Map<string, SigningKeyStore>()
 
-function memoryStore(secrets: readonly string[], algorithm: ApiTokenAlgorithm): SigningKeyStore {
+function memoryKeys(secrets: readonly string[], algorithm: ApiTokenAlgorithm): SigningKeyStore {
   const key = `${algorithm}\n${secrets.join("\n")}`
   let store = memoryStores.get(key)
-  if (!store) memoryStores.set(key, (store = MemoryAdapter()))
+  // Keys refer to no user: the store is asked about none.
+  if (!store) memoryStores.set(key, (store = storeSigningKeys(memoryStore(() => false))))
   return store
 }

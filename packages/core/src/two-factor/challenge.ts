@@ -14,7 +14,8 @@
  *
  * @module
  */
-import type { AdapterTwoFactor, AdapterUser } from "../adapters/types.js"
+import type { AdapterUser } from "../adapters/types.js"
+import type { AdapterTwoFactor } from "./storage.js"
 import type { VerifiedIdentity } from "../account/identity.js"
 import { checkSignIn } from "../account/authorize.js"
 import { completeSignIn } from "../account/complete.js"
@@ -34,6 +35,8 @@ import { rememberDevice } from "./remember.js"
 import type { ResolvedTwoFactor } from "./settings.js"
 import { backToSignIn, goTo, twoFactorUrl } from "./urls.js"
 import { checkSecondFactor } from "./verify.js"
+import { storedPassword } from "../password/storage.js"
+import { storedTwoFactor } from "./storage.js"
 
 function enabled(ctx: RequestContext): ResolvedTwoFactor {
   const { twoFactor } = ctx.config
@@ -62,7 +65,7 @@ export async function askSecondFactor(
   callback: SignInCallbackParams | undefined,
 ): Promise<InternalResponse> {
   const twoFactor = enabled(ctx)
-  const passwordUpdatedAt = identity.kind === "password" ? (await twoFactor.adapter.getPassword(stored.userId))?.updatedAt : undefined
+  const passwordUpdatedAt = identity.kind === "password" ? (await storedPassword(twoFactor.adapter, stored.userId))?.updatedAt : undefined
   const pending: Omit<PendingSignIn, "id"> = {
     userId: stored.userId,
     method: stored.method,
@@ -169,7 +172,7 @@ async function stillValid(twoFactor: ResolvedTwoFactor, pending: PendingSignIn):
     if (linked?.id !== user.id) return null
   }
   if (pending.passwordUpdatedAt !== undefined) {
-    const password = adapter.has("getPassword") ? await adapter.getPassword(user.id) : null
+    const password = adapter.store ? await storedPassword(adapter, user.id) : null
     if (!password || new Date(password.updatedAt).getTime() !== pending.passwordUpdatedAt) return null
   }
   return user
@@ -180,7 +183,7 @@ export async function submitChallenge(ctx: RequestContext): Promise<InternalResp
   const twoFactor = enabled(ctx)
   const pending = await readPending(ctx, twoFactor)
   if (!pending) return backToSignIn(ctx, "TwoFactorExpired")
-  const stored = await twoFactor.adapter.getTwoFactor(pending.userId)
+  const stored = await storedTwoFactor(twoFactor.adapter, pending.userId)
   if (!stored || stored.method !== pending.method) {
     clearPending(ctx)
     return backToSignIn(ctx, "TwoFactorExpired")

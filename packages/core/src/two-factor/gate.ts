@@ -13,11 +13,13 @@
  *
  * @module
  */
-import type { AdapterTwoFactor, AdapterUser } from "../adapters/types.js"
+import type { AdapterUser } from "../adapters/types.js"
+import type { AdapterTwoFactor } from "./storage.js"
 import type { VerifiedIdentity } from "../account/identity.js"
 import type { RequestContext } from "../http/context.js"
 import type { Account, AuthFactor, Profile, User } from "../types.js"
 import { isRememberedDevice } from "./remember.js"
+import { storedTwoFactor } from "./storage.js"
 
 /** The gate's answer: ask for `stored`, or go on with these factors. */
 export type GateDecision = { ask: AdapterTwoFactor } | { factors: AuthFactor[] }
@@ -37,7 +39,7 @@ export async function secondFactorGate(
   const userId = signIn.user.id
   if (!twoFactor || userId === undefined) return { factors: [first] }
   if ((identity.kind === "passkey" || identity.kind === "new-passkey") && identity.userVerified) return { factors: [first] }
-  const stored = await twoFactor.adapter.getTwoFactor(String(userId))
+  const stored = await storedTwoFactor(twoFactor.adapter, String(userId))
   if (!stored) return { factors: [first] }
   const asks = identity.provider.config.secondFactor ?? true
   if (asks === false || (typeof asks === "function" && !(await asks(signIn)))) return { factors: [first] }

@@ -12,6 +12,7 @@ import { encodeBase32NoPadding } from "@oslojs/encoding"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { defaultTwoFactor } from "../config/defaults.js"
 import { encoder, randomBytes, toHex } from "../crypto/encoding.js"
+import { replaceRecoveryCodes, takeRecoveryCode } from "./storage.js"
 
 /** A new set of codes, as shown to the user. */
 export function newRecoveryCodes(): string[] {
@@ -34,7 +35,7 @@ async function hashOf(code: string, secret: string): Promise<string> {
 /** Stores `codes` (their hashes) as the user's only recovery codes. */
 export async function storeRecoveryCodes(adapter: CheckedAdapter, secrets: readonly string[], userId: string, codes: string[]): Promise<void> {
   const hashes = await Promise.all(codes.map((code) => hashOf(normalised(code)!, secrets[0]!)))
-  await adapter.setRecoveryCodes(userId, hashes)
+  await replaceRecoveryCodes(adapter, userId, hashes)
 }
 
 /**
@@ -45,7 +46,7 @@ export async function useRecoveryCode(adapter: CheckedAdapter, secrets: readonly
   const code = normalised(typed)
   if (!code) return false
   for (const secret of secrets) {
-    if (await adapter.useRecoveryCode(userId, await hashOf(code, secret))) return true
+    if (await takeRecoveryCode(adapter, userId, await hashOf(code, secret))) return true
   }
   return false
 }

@@ -7,11 +7,12 @@
  *
  * @module
  */
-import type { AdapterTwoFactor } from "../adapters/types.js"
+import type { AdapterTwoFactor } from "./storage.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import type { RequestContext } from "../http/context.js"
 import { sealedCookie, unsealCookie } from "../http/sealed-cookie.js"
 import type { ResolvedTwoFactor } from "./settings.js"
+import { storeTwoFactor, storedTwoFactor } from "./storage.js"
 
 /** Queues the cookie that remembers this browser for `userId`. */
 export async function rememberDevice(ctx: RequestContext, twoFactor: ResolvedTwoFactor, userId: string): Promise<void> {
@@ -35,7 +36,7 @@ export async function isRememberedDevice(ctx: RequestContext, twoFactor: Resolve
  * sessions revoked, the password changed or reset). Nothing when the adapter stores no second factors.
  */
 export async function forgetDevices(adapter: CheckedAdapter, userId: string): Promise<void> {
-  if (!adapter.has("getTwoFactor")) return
-  const stored = await adapter.getTwoFactor(userId)
-  if (stored) await adapter.setTwoFactor({ ...stored, devicesRevokedAt: new Date() })
+  if (!adapter.store) return
+  const stored = await storedTwoFactor(adapter, userId)
+  if (stored) await storeTwoFactor(adapter, { ...stored, devicesRevokedAt: new Date() })
 }

@@ -10,6 +10,7 @@ import { checkMaxAge, freshAge, signedInRecently } from "../session/fresh.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { stepUpUrl } from "./step-up.js"
 import { signInUrl, twoFactorUrl } from "./urls.js"
+import { countRecoveryCodes, storedTwoFactor } from "./storage.js"
 
 /** What `requireRecentSignIn` found: a recent sign-in, or where to send the browser for one. */
 export type RecentSignIn = { recent: true } | { recent: false; reason: "NotSignedIn" | "SignInTooOld"; redirect: string }
@@ -73,11 +74,11 @@ export async function twoFactorStatus(request: Request, config: AuthConfig | Laz
   const { twoFactor } = ctx.config
   const user = twoFactor ? await currentAdapterUser(ctx) : null
   if (!twoFactor || !user) return null
-  const stored = await twoFactor.adapter.getTwoFactor(user.id)
+  const stored = await storedTwoFactor(twoFactor.adapter, user.id)
   return {
     enabled: !!stored,
     method: stored?.method ?? null,
-    recoveryCodesLeft: stored ? await twoFactor.adapter.countRecoveryCodes(user.id) : 0,
+    recoveryCodesLeft: stored ? await countRecoveryCodes(twoFactor.adapter, user.id) : 0,
     settingsUrl: twoFactorUrl(ctx, "two-factor/setup"),
   }
 }

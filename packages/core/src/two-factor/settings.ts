@@ -5,25 +5,14 @@
  * @module
  */
 import type { Adapter } from "../adapters/types.js"
-import type { AdapterMethod, CheckedAdapter } from "../adapters/wrap.js"
+import { missingMethods, type AdapterRequirement, type CheckedAdapter } from "../adapters/wrap.js"
 import { defaultTwoFactor } from "../config/defaults.js"
 import { counterStoreFor, type CounterStore } from "../password/counters.js"
 import { twoFactorThrottle, type PasswordThrottle } from "../password/throttle.js"
 import type { TwoFactorOptions } from "../types.js"
 
-/** The adapter methods two-factor sign-in uses. */
-export const twoFactorMethods: readonly AdapterMethod[] = [
-  "getUser",
-  "getTwoFactor",
-  "setTwoFactor",
-  "deleteTwoFactor",
-  "setRecoveryCodes",
-  "useRecoveryCode",
-  "countRecoveryCodes",
-  "incrementCounter",
-  "getCounter",
-  "deleteCounter",
-]
+/** What two-factor sign-in needs of the adapter: its users, and the store its factors, codes and counters live in (`storage.ts`). */
+export const twoFactorMethods: readonly AdapterRequirement[] = ["getUser", "store"]
 
 export interface ResolvedTwoFactor {
   readonly adapter: CheckedAdapter
@@ -35,7 +24,7 @@ export interface ResolvedTwoFactor {
   readonly email: boolean
   /** Wrong codes per user and per client IP. */
   readonly throttle: PasswordThrottle
-  /** Where single use of codes and pending sign-ins is recorded: the adapter's counters, shared by every instance. */
+  /** Where single use of codes and pending sign-ins is recorded: the adapter's store, shared by every instance. */
   readonly counters: CounterStore
 }
 
@@ -44,9 +33,9 @@ export interface ResolvedTwoFactor {
  * and the app did not say `false`. The app's options without such an adapter are a mistake,
  * reported by the caller (`missing`).
  */
-export function twoFactorWanted(options: TwoFactorOptions | false | undefined, adapter: Adapter | undefined): { on: boolean; missing: AdapterMethod[] } {
+export function twoFactorWanted(options: TwoFactorOptions | false | undefined, adapter: Adapter | undefined): { on: boolean; missing: AdapterRequirement[] } {
   if (options === false || !adapter) return { on: false, missing: options && !adapter ? [...twoFactorMethods] : [] }
-  const missing = twoFactorMethods.filter((method) => typeof adapter[method] !== "function")
+  const missing = missingMethods(adapter, twoFactorMethods)
   return { on: missing.length === 0, missing: options === undefined ? [] : missing }
 }
 

@@ -15,7 +15,8 @@
  *
  * @module
  */
-import type { AdapterTwoFactor, AdapterUser } from "../adapters/types.js"
+import type { AdapterUser } from "../adapters/types.js"
+import type { AdapterTwoFactor } from "./storage.js"
 import { currentAdapterUser } from "../account/passkeys.js"
 import { codeSendingProvider } from "../email/code.js"
 import { BadRequest } from "../errors.js"
@@ -34,6 +35,7 @@ import { stepUpUrl } from "./step-up.js"
 import { matchingStep, newTotpKey, totpUri } from "./totp.js"
 import { goTo, signInUrl, twoFactorUrl } from "./urls.js"
 import { checkSecondFactor, firstUseOfStep } from "./verify.js"
+import { countRecoveryCodes, removeTwoFactor, storeTwoFactor, storedTwoFactor } from "./storage.js"
 
 interface Me {
   twoFactor: ResolvedTwoFactor
@@ -47,7 +49,7 @@ async function me(ctx: RequestContext): Promise<Me | InternalResponse> {
   if (!twoFactor) throw new BadRequest("Two-factor sign-in is not configured.", 404)
   const user = await currentAdapterUser(ctx)
   if (!user) return goTo(ctx, signInUrl(ctx, { callbackUrl: twoFactorUrl(ctx, "two-factor/setup") }))
-  return { twoFactor, user, stored: await twoFactor.adapter.getTwoFactor(user.id) }
+  return { twoFactor, user, stored: await storedTwoFactor(twoFactor.adapter, user.id) }
 }
 
 const setupUrl = (ctx: RequestContext, query: Record<string, string | undefined> = {}) => twoFactorUrl(ctx, "two-factor/setup", query)
@@ -78,7 +80,7 @@ export async function showSetup(ctx: RequestContext): Promise<InternalResponse> 
       kind: "enabled",
       method: stored.method,
       enabledAt: new Date(stored.enabledAt),
-      recoveryCodesLeft: await twoFactor.adapter.countRecoveryCodes(user.id),
+      recoveryCodesLeft: await countRecoveryCodes(twoFactor.adapter, user.id),
       regenerateAction: twoFactorUrl(ctx, "two-factor/recovery-codes"),
       disableAction: twoFactorUrl(ctx, "two-factor/disable"),
       codeNeeded: stored.method === "totp",
@@ -134,7 +136,7 @@ export async function submitSetup(ctx: RequestContext): Promise<InternalResponse
     enabled = { userId: user.id, method: "totp", secret: await sealTotpKey(ctx.config.secrets, key), enabledAt: new Date(), devicesRevokedAt: null }
     ctx.setCookies.push(expiredCookie(ctx.cookieOptions.twoFactorSetup.name, ctx.cookieOptions.twoFactorSetup.options))
   }
-  await twoFactor.adapter.setTwoFactor(enabled)
+  await storeTwoFactor(twoFactor.adapter, enabled)
   await emit(ctx.config, "twoFactorChange", { user, change: "enabled", method: enabled.method })
   return showNewCodes(ctx, twoFactor, user)
 }
@@ -173,7 +175,7 @@ export function regenerateRecoveryCodes(ctx: RequestContext): Promise<InternalRe
 /** `POST two-factor/disable`. */
 export function disableTwoFactor(ctx: RequestContext): Promise<InternalResponse> {
   return provenChange(ctx, async ({ twoFactor, user, stored }) => {
-    await twoFactor.adapter.deleteTwoFactor(user.id)
+    await removeTwoFactor(twoFactor.adapter, user.id)
     await emit(ctx.config, "twoFactorChange", { user, change: "disabled", method: stored.method })
     return goTo(ctx, setupUrl(ctx, { notice: "disabled" }))
   })

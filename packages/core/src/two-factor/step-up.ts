@@ -8,7 +8,8 @@
  *
  * @module
  */
-import type { AdapterTwoFactor, AdapterUser } from "../adapters/types.js"
+import type { AdapterUser } from "../adapters/types.js"
+import type { AdapterTwoFactor } from "./storage.js"
 import { currentAdapterUser } from "../account/passkeys.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
@@ -16,6 +17,7 @@ import { reauthenticatePage } from "../pages/two-factor.js"
 import { translatorFor } from "../pages/where.js"
 import { goTo, signInUrl, twoFactorUrl } from "./urls.js"
 import { checkSecondFactor } from "./verify.js"
+import { storedTwoFactor } from "./storage.js"
 
 /** Where a session that must prove who it is again goes, to come back to `returnTo`. */
 export function stepUpUrl(ctx: RequestContext, returnTo: string): string {
@@ -30,7 +32,7 @@ function signInAgain(ctx: RequestContext, callbackUrl: string, user: AdapterUser
 /** The signed-in user, and their second factor when it is an authenticator app (the only one re-authentication takes). */
 async function signedIn(ctx: RequestContext): Promise<{ user: AdapterUser | null; app: AdapterTwoFactor | null }> {
   const user = await currentAdapterUser(ctx)
-  const stored = user && ctx.config.twoFactor ? await ctx.config.twoFactor.adapter.getTwoFactor(user.id) : null
+  const stored = user && ctx.config.twoFactor ? await storedTwoFactor(ctx.config.twoFactor.adapter, user.id) : null
   return { user, app: stored?.method === "totp" ? stored : null }
 }
 

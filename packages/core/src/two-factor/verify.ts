@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { AdapterTwoFactor } from "../adapters/types.js"
+import type { AdapterTwoFactor } from "./storage.js"
 import { defaultTwoFactor } from "../config/defaults.js"
 import { checkEmailCode } from "../email/code.js"
 import { TwoFactorError } from "../errors.js"
@@ -22,6 +22,7 @@ import { useRecoveryCode } from "./recovery.js"
 import { openTotpKey, sealTotpKey } from "./secret.js"
 import type { ResolvedTwoFactor } from "./settings.js"
 import { matchingStep, totpStep } from "./totp.js"
+import { storeTwoFactor } from "./storage.js"
 
 export type CodeCheck = { ok: true; factor: AuthFactor } | { ok: false; reason: "wrong" | "expired" | "exhausted" } | { ok: false; reason: "throttled"; retryAfter: number }
 
@@ -60,7 +61,7 @@ async function totpMatches(ctx: RequestContext, twoFactor: ResolvedTwoFactor, st
   }
   const step = matchingStep(opened.key, code)
   if (step === null || !(await firstUseOfStep(twoFactor, stored.userId, step))) return false
-  if (opened.rotated) await twoFactor.adapter.setTwoFactor({ ...stored, secret: await sealTotpKey(ctx.config.secrets, opened.key) })
+  if (opened.rotated) await storeTwoFactor(twoFactor.adapter, { ...stored, secret: await sealTotpKey(ctx.config.secrets, opened.key) })
   return true
 }
 

@@ -10,6 +10,7 @@ import { MemoryAdapter } from "@sesame/core/adapters"
 import { apiTokenKeys, getApiToken } from "@sesame/core/api-tokens"
 import { verifyApiToken } from "@sesame/core/verify"
 import { CookieJar, jwtConfig, origin, send, signInAlice, users } from "../helpers.js"
+import { storeSigningKeys } from "../../src/tokens/storage.js"
 
 const audience = "https://api.example.com"
 
@@ -138,7 +139,7 @@ describe("GET jwks", () => {
     const config = withTokens({ adapter })
     const jar = await signedIn(config)
     await send(config, "/auth/token", { jar })
-    const [stored] = [...adapter.tables.signingKeys.values()]
+    const [stored] = await storeSigningKeys(adapter.store).listSigningKeys()
     expect(stored!.privateKey.split(".")).toHaveLength(5)
     expect(stored!.privateKey).not.toMatch(/"d"/)
     expect(JSON.parse(stored!.publicKey)).not.toHaveProperty("d")

@@ -12,6 +12,7 @@ import { MemoryAdapter } from "@sesame/core/adapters"
 import { getApiToken } from "@sesame/core/api-tokens"
 import { ApiTokenError, verifyApiToken } from "@sesame/core/verify"
 import { CookieJar, csrfToken, frozenClock, jwtConfig, origin, request, send, signInAlice, users } from "../helpers.js"
+import { signingKeyModel } from "../../src/tokens/storage.js"
 
 const audience = "https://api.example.com"
 const issuer = `${origin}/auth`
@@ -163,7 +164,7 @@ describe("the key ring uses only the keys its secrets open", () => {
     const config = tokensConfig(adapter)
     await apiToken(config)
     const attacker = await generateKeyPair("EdDSA", { extractable: true })
-    adapter.tables.signingKeys.set("evil", {
+    await adapter.store.create(signingKeyModel, {
       id: "evil",
       algorithm: "EdDSA",
       publicKey: JSON.stringify(await exportJWK(attacker.publicKey)),
@@ -182,8 +183,8 @@ describe("the key ring uses only the keys its secrets open", () => {
     expect(await verdict(forged, config)).not.toBe(true)
 
     // Nor with the app's own sealed private key copied beside the writer's public key.
-    const [own] = [...adapter.tables.signingKeys.values()].filter((key) => key.id !== "evil")
-    adapter.tables.signingKeys.set("evil-2", { ...own!, id: "evil-2", publicKey: JSON.stringify(await exportJWK(attacker.publicKey)) })
+    const [own] = (await adapter.store.findMany(signingKeyModel)).filter((key) => key.id !== "evil")
+    await adapter.store.create(signingKeyModel, { ...own!, id: "evil-2", publicKey: JSON.stringify(await exportJWK(attacker.publicKey)) })
     advance(61_000)
     const forged2 = await new SignJWT({ sub: "admin", jti: "y" })
       .setProtectedHeader({ alg: "EdDSA", kid: "evil-2", typ: "at+jwt" })
@@ -204,12 +205,12 @@ describe("a rotationAge that would make a key on every request is refused", () =
     const tooShort = tokensConfig(adapter, { logger: { error: (error) => errors.push(error), warn: () => {} } }, { rotationAge: 300 })
     expect((await send(tooShort, "/auth/jwks")).status).toBe(500)
     expect(errors.map((error) => error.message).join("\n")).toMatch(/rotationAge/)
-    expect(adapter.tables.signingKeys.size).toBe(0)
+    expect(await adapter.store.count(signingKeyModel)).toBe(0)
     const hourly = tokensConfig(adapter, {}, { rotationAge: 3600 })
     const jar = new CookieJar()
     await signInAlice(hourly, jar)
     for (let i = 0; i < 5; i++) await apiToken(hourly, jar)
-    expect(adapter.tables.signingKeys.size).toBe(1)
+    expect(await adapter.store.count(signingKeyModel)).toBe(1)
   })
 })
 

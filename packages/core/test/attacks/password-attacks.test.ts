@@ -21,6 +21,7 @@ import { confirmationForm, recordingEmail } from "../email/helpers.js"
 import { CookieJar, csrfToken, origin, secret, send, setAsideAddressOf } from "../helpers.js"
 import { atProvider, callbackUrl, client, clientSecret, deliver, startIdp, startSignIn } from "../oauth/harness.js"
 import { authenticate, register } from "../webauthn/harness.js"
+import { storedPassword } from "../../src/password/storage.js"
 
 /** Cheap Argon2id parameters: the attacks are on the flows, not on the cost. */
 const fastHasher = () => argon2id({ memoryCost: 64, timeCost: 1 })
@@ -183,7 +184,7 @@ describe("account enumeration", () => {
       ["new@example.com", "verify-email"],
     ])
     // Nothing of the attacker's got in: no password on the provider-only user, the old names stay.
-    expect(await target.adapter.getPassword("oauth-only")).toBeNull()
+    expect(await storedPassword(target.adapter, "oauth-only")).toBeNull()
     expect((await target.adapter.getUserByEmail(victim))!.name).toBe("Victim")
     expect(await signedIn(target.config, (await signIn(target.config, victim, victimPassword)).jar)).toBe(true)
   })
@@ -474,7 +475,7 @@ describe("account pre-takeover: the attacker claims the victim's address first",
     expect((await sessionOf(target.config, browser))?.user?.email).toBe(victim)
     const user = (await target.adapter.getUserByEmail(victim))!
     expect(user.emailVerified).toBeInstanceOf(Date)
-    expect(await target.adapter.getPassword(user.id)).toBeNull()
+    expect(await storedPassword(target.adapter, user.id)).toBeNull()
     expect((await signIn(target.config, victim, attackerPassword)).location).toBe(wrongAnswer)
   })
 
@@ -649,7 +650,7 @@ describe("cross-site requests", () => {
     return {
       mails: target.mails.length,
       newUser: await target.adapter.getUserByEmail("new@example.com"),
-      hash: (await target.adapter.getPassword((await target.adapter.getUserByEmail(victim))!.id))!.hash,
+      hash: (await storedPassword(target.adapter, (await target.adapter.getUserByEmail(victim))!.id))!.hash,
       pending: (await target.adapter.getUserByEmail("pending@example.com"))!.emailVerified,
     }
   }
@@ -943,7 +944,7 @@ describe("races", () => {
     expect(b.location).toBe(sentSignUp)
     expect([...target.adapter.tables.users.values()].filter((u) => u.email === victim)).toHaveLength(1)
     const user = (await target.adapter.getUserByEmail(victim))!
-    const hash = (await target.adapter.getPassword(user.id))!.hash
+    const hash = (await storedPassword(target.adapter, user.id))!.hash
     const matches = await Promise.all(["first racing passphrase", "second racing passphrase"].map((p) => target.hasher.verify(hash, p)))
     expect(matches.filter(Boolean)).toHaveLength(1)
     expect(target.mails.map((m) => m.kind).sort()).toEqual(["account-exists", "verify-email"])

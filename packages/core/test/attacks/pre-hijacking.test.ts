@@ -25,6 +25,7 @@ import { recordingEmail, followLink, lastLink, requestLink } from "../email/help
 import { CookieJar, origin, recordingLogger, secret, send, setAsideAddressOf } from "../helpers.js"
 import { atProvider, callbackUrl, client, clientSecret, deliver, quietLogger, session, startIdp, startSignIn } from "../oauth/harness.js"
 import { authenticate, postResponse, register } from "../webauthn/harness.js"
+import { storePassword, storedPassword } from "../../src/password/storage.js"
 
 const victim = "alice@example.com"
 
@@ -104,7 +105,7 @@ describe.each(["database", "jwt"] as const)("passkey squatting (%s sessions)", (
     expect(squatted?.emailVerified).toBeNull()
     expect((await session(target.config, attacker))?.user?.email).toBe(victim)
     // A password the squatter got stored for the user (an app's own sign-up, say) is a way in too.
-    await target.adapter.setPassword({ userId: squatted!.id, hash: "$argon2id$squatter", updatedAt: new Date() })
+    await storePassword(target.adapter, { userId: squatted!.id, hash: "$argon2id$squatter", updatedAt: new Date() })
 
     const browser = new CookieJar()
     const confirmed = await signInByEmail(target, browser, victim)
@@ -118,7 +119,7 @@ describe.each(["database", "jwt"] as const)("passkey squatting (%s sessions)", (
     expect(owner.emailVerified).toBeInstanceOf(Date)
     expect(await target.adapter.listAuthenticatorsByUserId(owner.id)).toEqual([])
     expect(await target.adapter.listAccountsByUserId(owner.id)).toEqual([])
-    expect(await target.adapter.getPassword(owner.id)).toBeNull()
+    expect(await storedPassword(target.adapter, owner.id)).toBeNull()
     const aside = (await target.adapter.getUser(squatted!.id))!
     expect(aside.email).toMatch(setAsideAddressOf(squatted!.id))
     expect(aside.emailVerified).toBeNull()

@@ -27,6 +27,7 @@ import {
   submitCode,
   type App,
 } from "../two-factor/harness.js"
+import { storeTwoFactor, storedTwoFactor } from "../../src/two-factor/storage.js"
 
 const advance = frozenClock("2026-11-25T10:00:00Z")
 const step = 30_000
@@ -56,7 +57,7 @@ describe("attacks found in review, now refused", () => {
     a.config.providers = [Password({ sendEmail: (m) => void mails.push(m), hasher: argon2id({ memoryCost: 64, timeCost: 1 }), requireEmailVerification: true })]
     const user = await ada(a)
     await a.adapter.updateUser({ id: user.id, emailVerified: null })
-    await a.adapter.setTwoFactor({ userId: user.id, method: "totp", secret: await sealTotpKey([secret], newTotpKey()), enabledAt: new Date(), devicesRevokedAt: null })
+    await storeTwoFactor(a.adapter, { userId: user.id, method: "totp", secret: await sealTotpKey([secret], newTotpKey()), enabledAt: new Date(), devicesRevokedAt: null })
     const jar = new CookieJar()
     await signInWithPassword(a.config, jar)
     const link = new URL(mails.filter((m) => m.kind === "verify-email").at(-1)!.url)
@@ -88,7 +89,7 @@ describe("attacks found in review, now refused", () => {
     const setup = new CookieJar()
     await signInWithPassword(a.config, setup)
     await post(a.config, "/auth/two-factor/setup", { method: "email" }, setup)
-    expect(await a.adapter.getTwoFactor(user.id)).toMatchObject({ method: "email" })
+    expect(await storedTwoFactor(a.adapter, user.id)).toMatchObject({ method: "email" })
     const jar = new CookieJar()
     await signInWithPassword(a.config, jar)
     expect((await submitCode(a.config, jar, { code: lastCode()! })).location).toBe(`${origin}/`)
@@ -96,7 +97,7 @@ describe("attacks found in review, now refused", () => {
     advance(11 * minute)
     await signInWithPassword(a.config, jar)
     await post(a.config, "/auth/two-factor/disable", {}, jar)
-    expect(await a.adapter.getTwoFactor(user.id)).not.toBeNull()
+    expect(await storedTwoFactor(a.adapter, user.id)).not.toBeNull()
   })
 
   it("email codes (first factor): someone who knows an address can hold its code sign-in for ten minutes at most, as they can spend its email rate limit", async () => {
@@ -131,7 +132,7 @@ describe("attacks found in review, now refused", () => {
     const authenticator = AuthenticatorApp.fromSetupPage(await (await send(a.config, "/auth/two-factor/setup", { jar })).text())
     const code = authenticator.code()
     await post(a.config, "/auth/two-factor/setup", { code }, jar)
-    expect(await a.adapter.getTwoFactor(user.id)).not.toBeNull()
+    expect(await storedTwoFactor(a.adapter, user.id)).not.toBeNull()
     // The same code, seen over a shoulder, at the challenge of another browser with the password.
     const other = await firstFactor(a)
     expect((await submitCode(a.config, other, { code })).location).toMatch(/error=InvalidCode/)
@@ -141,7 +142,7 @@ describe("attacks found in review, now refused", () => {
     const a = app()
     const user = await ada(a)
     const { lastCode } = withEmail(a)
-    await a.adapter.setTwoFactor({ userId: user.id, method: "email", secret: null, enabledAt: new Date(), devicesRevokedAt: null })
+    await storeTwoFactor(a.adapter, { userId: user.id, method: "email", secret: null, enabledAt: new Date(), devicesRevokedAt: null })
     const jar = new CookieJar()
     await signInWithPassword(a.config, jar)
     const first = lastCode()!
@@ -154,7 +155,7 @@ describe("attacks found in review, now refused", () => {
     const a = app()
     const user = await ada(a)
     const { lastCode } = withEmail(a, "only")
-    await a.adapter.setTwoFactor({ userId: user.id, method: "email", secret: null, enabledAt: new Date(), devicesRevokedAt: null })
+    await storeTwoFactor(a.adapter, { userId: user.id, method: "email", secret: null, enabledAt: new Date(), devicesRevokedAt: null })
     const jar = new CookieJar()
     await askForEmailCode(a.config, jar)
     await post(a.config, "/auth/callback/email", { code: lastCode()! }, jar)

@@ -97,6 +97,10 @@ export function interceptAdapter<A extends object>(adapter: A, before: (method: 
   return new Proxy(adapter, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver) as unknown
+      // The generic store's operations are recorded as `store.<operation> <model>`.
+      if (name === "store" && value && typeof value === "object") {
+        return interceptAdapter(value, (operation) => before(`store.${operation}`))
+      }
       if (typeof value !== "function" || typeof name !== "string") return value
       return async (...args: unknown[]) => {
         await before(name)

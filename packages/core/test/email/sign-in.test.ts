@@ -92,8 +92,8 @@ describe("the user", () => {
     expect(calls).toEqual(["getUserByEmail", "createVerificationToken"])
     calls.length = 0
     await followLink(watched, new CookieJar(), lastLink(sent))
-    // getTwoFactor: the second-factor gate asks about every user who signs in, new ones too.
-    expect(calls).toEqual(["useVerificationToken", "getUserByEmail", "getUserByEmail", "createUser", "getTwoFactor", "createSession"])
+    // store.findOne: the second-factor gate reads the second factor of every user who signs in, new ones too.
+    expect(calls).toEqual(["useVerificationToken", "getUserByEmail", "getUserByEmail", "createUser", "store.findOne", "createSession"])
     expect(events).toEqual(["createUser ada@example.com", "signIn ada@example.com email ada@example.com true"])
     expect([...adapter.tables.users.values()][0]!.emailVerified).toBeInstanceOf(Date)
     expect(adapter.tables.accounts.size).toBe(0)

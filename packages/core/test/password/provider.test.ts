@@ -14,6 +14,7 @@ import { argon2id, withLegacyHashes } from "@sesame/core/password"
 import bcrypt from "bcryptjs"
 import { describe, expect, it, vi } from "vitest"
 import { CookieJar, csrfToken, origin, recordingLogger, secret, send } from "../helpers.js"
+import { passwordModel, storedPassword, storePassword } from "../../src/password/storage.js"
 
 /** Cheap Argon2id parameters: the tests check the flows, not the cost. */
 const fastHasher = () => argon2id({ memoryCost: 64, timeCost: 1 })
@@ -74,7 +75,7 @@ describe("sign-up and confirmation", () => {
     expect(location).toBe(sentSignUp)
     const user = (await s.adapter.getUserByEmail!("ada@example.com"))!
     expect(user).toMatchObject({ email: "ada@example.com", name: "Ada Lovelace", emailVerified: null })
-    expect((await s.adapter.getPassword!(user.id))!.hash).toMatch(/^\$argon2id\$v=19\$m=64,t=1,p=1\$/)
+    expect((await storedPassword(s.adapter, user.id))!.hash).toMatch(/^\$argon2id\$v=19\$m=64,t=1,p=1\$/)
     expect(s.mails).toHaveLength(1)
     expect(s.mails[0]).toMatchObject({ kind: "verify-email", to: "ada@example.com" })
     expect(s.mails[0]!.message.subject).toBe("Confirm your email address for localhost:3000")
@@ -121,7 +122,7 @@ describe("sign-up and confirmation", () => {
   it("answers a taken address exactly like a new one, changes nothing, and tells the owner instead", async () => {
     const s = setup()
     const ada = await adaConfirmed(s)
-    const hashBefore = (await s.adapter.getPassword!(ada.id))!.hash
+    const hashBefore = (await storedPassword(s.adapter, ada.id))!.hash
     const hashes = vi.spyOn(s.hasher, "hash")
     const taken = await signUp(s.config, { email: "ada@example.com", password: "attacker password 1", name: "Mallory" })
     const fresh = await signUp(s.config, { email: "grace@example.com", password: "attacker password 1", name: "Grace" })
@@ -130,7 +131,7 @@ describe("sign-up and confirmation", () => {
     expect(taken.response.status).toBe(fresh.response.status)
     // The same work on both paths: one hash each (so the two take about as long).
     expect(hashes).toHaveBeenCalledTimes(2)
-    expect((await s.adapter.getPassword!(ada.id))!.hash).toBe(hashBefore)
+    expect((await storedPassword(s.adapter, ada.id))!.hash).toBe(hashBefore)
     expect((await s.adapter.getUserByEmail!("ada@example.com"))!.name).toBe("Ada")
     const toAda = s.mails.filter((m) => m.to === "ada@example.com").at(-1)!
     expect(toAda.kind).toBe("account-exists")
@@ -143,9 +144,9 @@ describe("sign-up and confirmation", () => {
     const s = setup()
     await signUp(s.config, { email: "ada@example.com", password: "first password here" })
     const user = (await s.adapter.getUserByEmail!("ada@example.com"))!
-    const hash = (await s.adapter.getPassword!(user.id))!.hash
+    const hash = (await storedPassword(s.adapter, user.id))!.hash
     expect((await signUp(s.config, { email: "ada@example.com", password: "second password here" })).location).toBe(sentSignUp)
-    expect((await s.adapter.getPassword!(user.id))!.hash).toBe(hash)
+    expect((await storedPassword(s.adapter, user.id))!.hash).toBe(hash)
     expect(s.mails.map((m) => m.kind)).toEqual(["verify-email", "account-exists"])
   })
 
@@ -262,7 +263,7 @@ describe("sign-in", () => {
     const ada = await adaConfirmed(s)
     const upgraded = { ...s.config, providers: [Password({ sendEmail: () => {}, hasher: argon2id({ memoryCost: 128, timeCost: 2 }) })] }
     expect(signedIn((await signIn(upgraded, "ada@example.com", "correct horse battery")).jar)).toBe(true)
-    expect((await s.adapter.getPassword!(ada.id))!.hash).toMatch(/^\$argon2id\$v=19\$m=128,t=2,p=1\$/)
+    expect((await storedPassword(s.adapter, ada.id))!.hash).toMatch(/^\$argon2id\$v=19\$m=128,t=2,p=1\$/)
     expect(signedIn((await signIn(upgraded, "ada@example.com", "correct horse battery")).jar)).toBe(true)
   })
 
@@ -271,11 +272,11 @@ describe("sign-in", () => {
     const s = setup({ hasher: withLegacyHashes(fastHasher(), [bcryptFormat]) })
     const user = await s.adapter.createUser!({ id: "imported", email: "grace@example.com", name: "Grace", emailVerified: new Date() })
     const imported = await bcrypt.hash("compiler pioneer", 4)
-    await s.adapter.setPassword!({ userId: user.id, hash: imported, updatedAt: new Date() })
+    await storePassword(s.adapter, { userId: user.id, hash: imported, updatedAt: new Date() })
     expect((await signIn(s.config, "grace@example.com", "not the password")).location).toBe(wrongAnswer)
-    expect((await s.adapter.getPassword!(user.id))!.hash).toBe(imported)
+    expect((await storedPassword(s.adapter, user.id))!.hash).toBe(imported)
     expect(signedIn((await signIn(s.config, "grace@example.com", "compiler pioneer")).jar)).toBe(true)
-    expect((await s.adapter.getPassword!(user.id))!.hash).toMatch(/^\$argon2id\$/)
+    expect((await storedPassword(s.adapter, user.id))!.hash).toMatch(/^\$argon2id\$/)
     expect(signedIn((await signIn(s.config, "grace@example.com", "compiler pioneer")).jar)).toBe(true)
   })
 
@@ -497,7 +498,7 @@ describe("password management", () => {
     expect(await hasPassword(requestWith(jar), s.config)).toBe(true)
     vi.useFakeTimers({ now: Date.now() + 11 * 60_000, toFake: ["Date"] })
     try {
-      await s.adapter.deletePassword!((await s.adapter.getUserByEmail!("new@example.com"))!.id)
+      await s.adapter.store.delete(passwordModel, { userId: (await s.adapter.getUserByEmail!("new@example.com"))!.id })
       expect(await setPassword(requestWith(jar), s.config, { newPassword: "another password here" })).toEqual({ set: false, reason: "SignInTooOld" })
     } finally {
       vi.useRealTimers()

@@ -11,6 +11,7 @@ import Email, { memoryRateLimitStore, type SendVerificationRequestParams } from 
 import Password from "@sesame/core/providers/password"
 import { serve, type TestServer } from "@sesame/testing"
 import { secret } from "../helpers.js"
+import { storePassword } from "../../src/password/storage.js"
 
 /** The password of every user made with `addUser`. */
 export const password = "correct horse battery"
@@ -81,7 +82,7 @@ export async function startTwoFactorApp(): Promise<TwoFactorApp> {
   })
   async function addUser(email: string): Promise<void> {
     const user = await adapter.createUser({ id: crypto.randomUUID(), email, name: null, emailVerified: new Date() })
-    await adapter.setPassword({ userId: user.id, hash: await hasher.hash(password), updatedAt: new Date() })
+    await storePassword(adapter, { userId: user.id, hash: await hasher.hash(password), updatedAt: new Date() })
   }
   return { ...server, config, adapter, passwordMails, emails, addUser }
 }

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest"
 import { CookieJar, frozenClock, origin, send } from "../helpers.js"
 import { recordingEmail } from "../email/helpers.js"
 import { ada, app, challengeUrl, firstFactor, hasSession, post, recoveryCodesOf, session, signInWithPassword, submitCode } from "./harness.js"
+import { storeTwoFactor, storedTwoFactor } from "../../src/two-factor/storage.js"
 
 const advance = frozenClock("2026-11-25T10:00:00Z")
 const signInPage = (error: string) => `${origin}/auth/signin?error=${error}&callbackUrl=${encodeURIComponent(`${origin}/`)}`
@@ -42,7 +43,7 @@ describe("codes by email as the second factor", () => {
     const a = emailApp()
     const user = await ada(a)
     await enrolEmail(a)
-    expect(await a.adapter.getTwoFactor(user.id)).toMatchObject({ method: "email", secret: null })
+    expect(await storedTwoFactor(a.adapter, user.id)).toMatchObject({ method: "email", secret: null })
     const jar = new CookieJar()
     const { location } = await signInWithPassword(a.config, jar)
     expect(location).toBe(`${challengeUrl}?sent=1`)
@@ -135,7 +136,7 @@ describe("codes by email as the second factor", () => {
     advance(11 * 60_000)
     const stale = await post(a.config, "/auth/two-factor/disable", {}, jar)
     expect(stale.location).toMatch(/\/auth\/reauthenticate\?/)
-    expect(await a.adapter.getTwoFactor(user.id)).not.toBeNull()
+    expect(await storedTwoFactor(a.adapter, user.id)).not.toBeNull()
   })
 
   it("is not offered without a provider that sends codes, nor to a user whose address is not confirmed", async () => {
@@ -160,7 +161,7 @@ describe("an email first factor", () => {
   it("an email code sign-in of a user with an authenticator app still asks for the app's code", async () => {
     const a = emailApp()
     const user = await ada(a)
-    await a.adapter.setTwoFactor({ userId: user.id, method: "totp", secret: "not used here", enabledAt: new Date(), devicesRevokedAt: null })
+    await storeTwoFactor(a.adapter, { userId: user.id, method: "totp", secret: "not used here", enabledAt: new Date(), devicesRevokedAt: null })
     const jar = new CookieJar()
     await send(a.config, "/auth/signin/email", { jar, form: { csrfToken: await (await import("../helpers.js")).csrfToken(a.config, jar), email: "ada@example.com" } })
     const answer = await post(a.config, "/auth/callback/email", { code: a.lastCode() }, jar)

@@ -12,6 +12,7 @@ import { decodeBase32IgnorePadding } from "@oslojs/encoding"
 import { generateHOTP } from "@oslojs/otp"
 import { expect } from "vitest"
 import { CookieJar, csrfToken, origin, secret, send } from "../helpers.js"
+import { storePassword } from "../../src/password/storage.js"
 
 export const password = "correct horse battery"
 export const challengeUrl = `${origin}/auth/two-factor`
@@ -60,7 +61,7 @@ export type App = ReturnType<typeof app>
 /** A confirmed user with a password. */
 export async function ada(a: App, email = "ada@example.com"): Promise<AdapterUser> {
   const user = await a.adapter.createUser({ id: crypto.randomUUID(), email, name: "Ada", emailVerified: new Date() })
-  await a.adapter.setPassword({ userId: user.id, hash: await argon2id({ memoryCost: 64, timeCost: 1 }).hash(password), updatedAt: new Date() })
+  await storePassword(a.adapter, { userId: user.id, hash: await argon2id({ memoryCost: 64, timeCost: 1 }).hash(password), updatedAt: new Date() })
   return user
 }
 

@@ -18,6 +18,7 @@ import { newTotpKey } from "../../src/two-factor/totp.js"
 import { CookieJar, origin, secret, send } from "../helpers.js"
 import { oidc, signIn as oidcSignIn, startIdp, withAdapter } from "../oauth/harness.js"
 import { ada, app, challengeUrl, enrol, firstFactor, hasSession, post, session, signInWithPassword, submitCode } from "./harness.js"
+import { storeTwoFactor, storedTwoFactor } from "../../src/two-factor/storage.js"
 
 describe("OpenID Connect", () => {
   let idp: DevIdp
@@ -31,7 +32,7 @@ describe("OpenID Connect", () => {
     const first = new CookieJar()
     expect((await oidcSignIn(config, first)).headers.get("location")).toBe(`${origin}/`)
     const user = (await adapter.getUserByEmail("alice@example.com"))!
-    await adapter.setTwoFactor({ userId: user.id, method: "totp", secret: await sealTotpKey([secret], newTotpKey()), enabledAt: new Date(), devicesRevokedAt: null })
+    await storeTwoFactor(adapter, { userId: user.id, method: "totp", secret: await sealTotpKey([secret], newTotpKey()), enabledAt: new Date(), devicesRevokedAt: null })
     return config
   }
 
@@ -74,7 +75,7 @@ describe("the gate", () => {
   it("a passkey with user verification is two factors: not asked; without it, asked", async () => {
     const { a, config } = resolved()
     const user = await ada(a)
-    await a.adapter.setTwoFactor({ userId: user.id, method: "totp", secret: "x", enabledAt: new Date(), devicesRevokedAt: null })
+    await storeTwoFactor(a.adapter, { userId: user.id, method: "totp", secret: "x", enabledAt: new Date(), devicesRevokedAt: null })
     const passkey = (userVerified: boolean) =>
       ({ kind: "passkey", provider: { type: "webauthn", config: {} }, user, providerAccountId: "cred", userVerified }) as unknown as VerifiedIdentity
     const account = { provider: "passkey", type: "webauthn" as const, providerAccountId: "cred" }
@@ -100,7 +101,7 @@ describe("around the sign-in", () => {
     const squatter = await a.adapter.createUser({ id: crypto.randomUUID(), email: "victim@example.com", name: "Squatter", emailVerified: null })
     // Marked as a sign-up through Sesame leaves it: made without proof of the address (account/unproven.ts).
     await a.adapter.createVerificationToken({ identifier: `sesame:unproven:${squatter.id}`, token: `unproven:${squatter.id}`, expires: new Date(Date.now() + 3_600_000) })
-    await a.adapter.setTwoFactor({ userId: squatter.id, method: "totp", secret: await sealTotpKey([secret], newTotpKey()), enabledAt: new Date(), devicesRevokedAt: null })
+    await storeTwoFactor(a.adapter, { userId: squatter.id, method: "totp", secret: await sealTotpKey([secret], newTotpKey()), enabledAt: new Date(), devicesRevokedAt: null })
     // The owner signs in with a code sent to the address: no challenge; the second factor stays with
     // the squatter's user, set aside, and the owner's new user has none.
     const jar = new CookieJar()
@@ -111,7 +112,7 @@ describe("around the sign-in", () => {
     expect(hasSession(jar)).toBe(true)
     const owner = (await a.adapter.getUserByEmail("victim@example.com"))!
     expect(owner.id).not.toBe(squatter.id)
-    expect(await a.adapter.getTwoFactor(owner.id)).toBeNull()
+    expect(await storedTwoFactor(a.adapter, owner.id)).toBeNull()
     expect((await a.adapter.getUser(squatter.id))!.email).toMatch(/@sesame\.invalid$/)
   })
 
@@ -123,7 +124,7 @@ describe("around the sign-in", () => {
     const jar = new CookieJar()
     await signInWithPassword(rotated, jar)
     expect((await submitCode(rotated, jar, { code: authenticator.code(1) })).location).toBe(`${origin}/`)
-    const stored = (await a.adapter.getTwoFactor(user.id))!
+    const stored = (await storedTwoFactor(a.adapter, user.id))!
     expect(await openTotpKey(["a-newer-secret-0123456789-abcdefghijklmnopqrstuv"], stored.secret!)).toMatchObject({ rotated: false })
     // Recovery codes made under the old secret still work.
     const other = new CookieJar()

@@ -22,6 +22,8 @@ import {
   submitCode,
   AuthenticatorApp,
 } from "./harness.js"
+import { storePassword, storedPassword } from "../../src/password/storage.js"
+import { countRecoveryCodes, recoveryCodeModel, storedTwoFactor } from "../../src/two-factor/storage.js"
 
 const advance = frozenClock("2026-11-25T10:00:00Z")
 const step = 30_000
@@ -40,23 +42,23 @@ describe("enrolment", () => {
     const authenticator = AuthenticatorApp.fromSetupPage(html)
     // Reloading the page keeps the same secret (it lives in the setup cookie until confirmed).
     expect(AuthenticatorApp.fromSetupPage(await (await send(a.config, "/auth/two-factor/setup", { jar })).text()).key).toEqual(authenticator.key)
-    expect(await a.adapter.getTwoFactor(user.id)).toBeNull()
+    expect(await storedTwoFactor(a.adapter, user.id)).toBeNull()
 
     const wrong = await post(a.config, "/auth/two-factor/setup", { code: authenticator.code(5) }, jar)
     expect(wrong.location).toBe(`${origin}/auth/two-factor/setup?error=InvalidCode`)
-    expect(await a.adapter.getTwoFactor(user.id)).toBeNull()
+    expect(await storedTwoFactor(a.adapter, user.id)).toBeNull()
 
     const confirmed = await post(a.config, "/auth/two-factor/setup", { code: authenticator.code() }, jar)
     expect(confirmed.response.headers.get("cache-control")).toContain("no-store")
     const codes = recoveryCodesOf(await confirmed.response.text())
     expect(codes).toHaveLength(10)
-    const stored = (await a.adapter.getTwoFactor(user.id))!
+    const stored = (await storedTwoFactor(a.adapter, user.id))!
     expect(stored).toMatchObject({ userId: user.id, method: "totp", devicesRevokedAt: null })
     // Encrypted: neither the base32 text nor the raw key appears in what is stored.
     const base32 = new URL(/otpauth:\/\/totp\/[^"'\s<]+/.exec(html.replace(/&amp;/g, "&"))![0]).searchParams.get("secret")!
     expect(stored.secret).not.toContain(base32)
     expect(stored.secret!.split(".")).toHaveLength(5)
-    const hashes = [...a.adapter.tables.recoveryCodes.get(user.id)!]
+    const hashes = (await a.adapter.store.findMany(recoveryCodeModel, { where: { userId: user.id } })).map(({ hash }) => hash)
     expect(hashes).toHaveLength(10)
     for (const code of codes) expect(hashes.join()).not.toContain(code.replace("-", ""))
     expect(a.recorded.changes).toEqual([{ change: "enabled", method: "totp" }])
@@ -93,7 +95,7 @@ describe("enrolment", () => {
     await signInWithPassword(a.config, jar, "bob@example.com")
     const posted = await post(a.config, "/auth/two-factor/setup", { code: authenticator.code() }, jar)
     expect(posted.location).toBe(`${origin}/auth/two-factor/setup?error=SetupExpired`)
-    expect(await a.adapter.getTwoFactor(bob.id)).toBeNull()
+    expect(await storedTwoFactor(a.adapter, bob.id)).toBeNull()
   })
 })
 
@@ -237,7 +239,7 @@ describe("sign-in with an authenticator app", () => {
     expect(await recovery.text()).toMatch(/name="recoveryCode"/)
     expect((await submitCode(a.config, jar, { recoveryCode: ` ${codes[0]!.toUpperCase().replace("-", " ")} ` })).location).toBe(`${origin}/`)
     expect(await session(a.config, jar)).toMatchObject({ factors: ["password", "recovery-code"] })
-    expect(await a.adapter.countRecoveryCodes(user.id)).toBe(9)
+    expect(await countRecoveryCodes(a.adapter, user.id)).toBe(9)
     const again = await firstFactor(a)
     expect((await submitCode(a.config, again, { recoveryCode: codes[0]! })).location).toBe(`${challengeUrl}?method=recovery&error=InvalidCode`)
     expect(hasSession(again)).toBe(false)
@@ -304,7 +306,7 @@ describe("the pending sign-in under attack", () => {
     advance(step)
     const jar = await firstFactor(a)
     advance(1000)
-    await a.adapter.setPassword({ ...(await a.adapter.getPassword(user.id))!, updatedAt: new Date() })
+    await storePassword(a.adapter, { ...(await storedPassword(a.adapter, user.id))!, updatedAt: new Date() })
     expect((await submitCode(a.config, jar, { code: authenticator.code() })).location).toBe(signInPage("TwoFactorExpired"))
     expect(hasSession(jar)).toBe(false)
   })
@@ -464,12 +466,12 @@ describe("changing the second factor", () => {
     const { jar, authenticator } = await enrol(a)
     const replayed = await post(a.config, "/auth/two-factor/disable", { code: "000000" }, jar)
     expect(replayed.location).toBe(`${origin}/auth/two-factor/setup?error=InvalidCode`)
-    expect(await a.adapter.getTwoFactor(user.id)).not.toBeNull()
+    expect(await storedTwoFactor(a.adapter, user.id)).not.toBeNull()
     advance(step)
     const done = await post(a.config, "/auth/two-factor/disable", { code: authenticator.code() }, jar)
     expect(done.location).toBe(`${origin}/auth/two-factor/setup?notice=disabled`)
-    expect(await a.adapter.getTwoFactor(user.id)).toBeNull()
-    expect(await a.adapter.countRecoveryCodes(user.id)).toBe(0)
+    expect(await storedTwoFactor(a.adapter, user.id)).toBeNull()
+    expect(await countRecoveryCodes(a.adapter, user.id)).toBe(0)
     expect((await signInWithPassword(a.config, new CookieJar())).location).toBe(`${origin}/`)
     expect(a.recorded.changes.map((c) => c.change)).toEqual(["enabled", "disabled"])
   })
@@ -497,7 +499,7 @@ describe("changing the second factor", () => {
     const eve = new CookieJar()
     await signInWithPassword(a.config, eve, "eve@example.com")
     await post(a.config, "/auth/two-factor/disable", { code: "123456" }, eve)
-    expect(await a.adapter.getTwoFactor(adaUser.id)).not.toBeNull()
+    expect(await storedTwoFactor(a.adapter, adaUser.id)).not.toBeNull()
   })
 })
 
@@ -555,11 +557,13 @@ describe("configuration", () => {
     const a = app({ twoFactor: { rememberDevice: -1 } })
     const response = await Auth(new Request(`${origin}/auth/session`), a.config)
     expect(response.status).toBe(500)
-    const { getTwoFactor: _, ...partial } = a.adapter
-    const lacking = await Auth(new Request(`${origin}/auth/session`), { ...a.config, twoFactor: {}, adapter: partial })
+    // An adapter without a store (Auth.js's), under the one provider that needs none.
+    const { store: _, ...partial } = a.adapter
+    const credentials = Credentials({ authorize: () => null })
+    const lacking = await Auth(new Request(`${origin}/auth/session`), { ...a.config, providers: [credentials], twoFactor: {}, adapter: partial })
     expect(lacking.status).toBe(500)
-    // Without options, an adapter that lacks the methods just leaves two-factor sign-in off.
-    const off = await Auth(new Request(`${origin}/auth/two-factor/setup`), { ...a.config, twoFactor: undefined, adapter: partial })
+    // Without options, an adapter that lacks the store just leaves two-factor sign-in off.
+    const off = await Auth(new Request(`${origin}/auth/two-factor/setup`), { ...a.config, providers: [credentials], twoFactor: undefined, adapter: partial })
     expect(off.status).toBe(404)
   })
 })

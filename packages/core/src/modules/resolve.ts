@@ -1,0 +1,113 @@
+/**
+ * The configuration's modules, checked once: ids, endpoint paths, server function names and model
+ * names unique; a module that stores something off when the adapter has no store (so that new
+ * storage never becomes mandatory for a whole configuration); and the tables the hubs read: the
+ * endpoints by `"<METHOD> <path>"`, the event handlers by event, the server functions by name.
+ *
+ * @module
+ */
+import type { Adapter } from "../adapters/types.js"
+import type { Logger } from "../logger.js"
+import { checkModel, type ModelDeclaration, type Store } from "../store/model.js"
+import type { EventCallbacks } from "../types.js"
+import type { ModuleContext, ModuleFunction, ModuleRoute, SesameModule } from "./types.js"
+
+/** One of a module's endpoints, with the module. */
+export interface ResolvedRoute {
+  module: SesameModule
+  route: ModuleRoute
+}
+
+type Handler = (message: never, context: ModuleContext) => unknown
+
+/** The modules of a configuration, as the hubs read them. */
+export interface ResolvedModules {
+  /** The modules that are on, in the configured order. */
+  readonly list: readonly SesameModule[]
+  /** Modules that are off, by id, with the reason (the start-up log says it). */
+  readonly off: ReadonlyMap<string, string>
+  /** Endpoints by `"<METHOD> <path>"`. */
+  readonly routes: ReadonlyMap<string, ResolvedRoute>
+  /** The paths of the endpoints (whatever the method): what `matchRoute` recognises. */
+  readonly paths: ReadonlySet<string>
+  /** Handlers by event, in the modules' order. */
+  readonly events: ReadonlyMap<keyof EventCallbacks, readonly Handler[]>
+  /** Server functions by name; a function of a module that is off is there too, and says why it cannot run. */
+  readonly api: ReadonlyMap<string, { module: SesameModule; fn: ModuleFunction; off?: string }>
+  /** Every model the modules declare, the modules that are off included (so `migrate` makes their tables). */
+  readonly models: readonly ModelDeclaration[]
+  /** What each part of a module works with. */
+  readonly context: ModuleContext
+}
+
+const idPattern = /^[a-z][a-z0-9-]{0,39}$/
+const routeKey = /^(GET|POST) ([a-z0-9-]+(?:\/[a-z0-9-]+)*)$/
+const apiName = /^[A-Za-z_$][A-Za-z0-9_$]*$/
+
+/**
+ * Checks `plugins` and makes the tables. `reserved` says whether a path's first segment is one of
+ * the core's endpoints. Throws a `TypeError` naming the module and what is wrong.
+ */
+export function resolveModules(plugins: unknown, adapter: Adapter | undefined, logger: Logger, reserved: (segment: string) => boolean): ResolvedModules {
+  if (plugins !== undefined && !Array.isArray(plugins)) throw new TypeError("`plugins` must be an array of modules.")
+  const list: SesameModule[] = []
+  const off = new Map<string, string>()
+  const routes = new Map<string, ResolvedRoute>()
+  const events = new Map<keyof EventCallbacks, Handler[]>()
+  const api = new Map<string, { module: SesameModule; fn: ModuleFunction; off?: string }>()
+  const models: ModelDeclaration[] = []
+  const modelNames = new Set<string>()
+  const store: Store | undefined = adapter?.store
+
+  for (const candidate of (plugins ?? []) as unknown[]) {
+    const module = candidate as SesameModule
+    if (!module || typeof module !== "object" || typeof module.id !== "string" || !idPattern.test(module.id)) {
+      throw new TypeError(`Each plugin must be a module whose \`id\` is lowercase letters, digits and hyphens; got ${JSON.stringify((module as { id?: unknown } | null)?.id ?? module)}.`)
+    }
+    const named = `Plugin "${module.id}"`
+    if (list.some((m) => m.id === module.id) || off.has(module.id)) throw new TypeError(`${named} is listed twice.`)
+    if (reserved(module.id)) throw new TypeError(`${named}: "${module.id}" is the path of one of Sesame's endpoints; choose another id.`)
+    for (const model of module.models ?? []) {
+      checkModel(model)
+      if (modelNames.has(model.name)) throw new TypeError(`${named}: model "${model.name}" is declared twice.`)
+      modelNames.add(model.name)
+      models.push(model)
+    }
+    const reason = module.models?.length && !store ? "its models need an adapter with a generic store (`adapter.store`)" : undefined
+    for (const [name, fn] of Object.entries(module.api ?? {})) {
+      if (!apiName.test(name) || typeof fn !== "function") throw new TypeError(`${named}: server function "${name}" must be a function with a JavaScript identifier for a name.`)
+      if (api.has(name)) throw new TypeError(`${named}: server function "${name}" is also ${api.get(name)!.module.id}'s.`)
+      api.set(name, { module, fn, ...(reason ? { off: reason } : {}) })
+    }
+    if (reason) {
+      off.set(module.id, reason)
+      continue
+    }
+    list.push(module)
+    for (const [key, route] of Object.entries(module.routes ?? {})) {
+      const match = routeKey.exec(key)
+      if (!match || (match[2] !== module.id && !match[2]!.startsWith(`${module.id}/`))) {
+        throw new TypeError(`${named}: endpoint "${key}" must be "GET <path>" or "POST <path>" with a path of lowercase segments starting with "${module.id}".`)
+      }
+      if (!route || typeof route.run !== "function") throw new TypeError(`${named}: endpoint "${key}" needs a \`run\` function.`)
+      routes.set(key, { module, route })
+    }
+    for (const [event, handler] of Object.entries(module.events ?? {})) {
+      if (typeof handler !== "function") throw new TypeError(`${named}: the "${event}" event handler must be a function.`)
+      const handlers = events.get(event as keyof EventCallbacks) ?? []
+      handlers.push(handler as Handler)
+      events.set(event as keyof EventCallbacks, handlers)
+    }
+  }
+  if (off.size > 0) logger.debug("config: plugins off", Object.fromEntries(off))
+  return Object.freeze({
+    list,
+    off,
+    routes,
+    paths: new Set([...routes.keys()].map((key) => key.slice(key.indexOf(" ") + 1))),
+    events,
+    api,
+    models,
+    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error } }),
+  })
+}

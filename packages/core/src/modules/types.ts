@@ -1,0 +1,119 @@
+/**
+ * The plugin API: a feature module is one object that declares what a capability adds to Sesame —
+ * its storage (models), its endpoints, what it does on Sesame's events, and its server functions.
+ * The app lists modules in `plugins`; the core's hubs read the list and name none of them.
+ *
+ * ```ts
+ * import type { SesameModule } from "@sesame/core"
+ *
+ * export function greeting(options: { text: string }): SesameModule {
+ *   if (typeof options.text !== "string") throw new TypeError("greeting: `text` must be a string.")
+ *   return {
+ *     id: "greeting",
+ *     routes: { "GET greeting": { run: async (request) => ({ body: { text: options.text, user: (await request.user())?.id ?? null } }) } },
+ *   }
+ * }
+ * ```
+ *
+ * A module's options are its factory's parameters: check them there, with their defaults, so that
+ * a mistake fails when the configuration is written, not at the first request.
+ *
+ * @module
+ */
+import type { AdapterUser } from "../adapters/types.js"
+import type { LoggerInstance } from "../logger.js"
+import type { ModelDeclaration, Store } from "../store/model.js"
+import type { Awaitable, EventCallbacks, User } from "../types.js"
+
+/** What every part of a module works with. */
+export interface ModuleContext {
+  /**
+   * The adapter's generic store, where the module's models live. A module that declares models is
+   * only on when the adapter has a store, so for it this is always set; for one that declares none,
+   * it is the adapter's store when there is one.
+   */
+  store: Store | undefined
+  /** The configuration's logger: `debug` for details, `error` for failures (never log secrets). */
+  logger: Pick<LoggerInstance, "debug" | "error">
+}
+
+/** The request a module's endpoint or server function handles. */
+export interface ModuleRequest extends ModuleContext {
+  method: "GET" | "POST"
+  /** The request's URL, at the app's public origin. */
+  url: URL
+  headers: { get(name: string): string | null }
+  /** Query parameters; one given twice is refused before the module sees it. */
+  query: Readonly<Record<string, string>>
+  /** A POST's form or JSON fields (empty for a GET). */
+  body: Readonly<Record<string, unknown>>
+  /**
+   * The signed-in user, or null. A session cookie sent twice counts as no user (a cookie planted
+   * by a sibling subdomain), as everywhere in Sesame.
+   */
+  user(): Promise<User | AdapterUser | null>
+}
+
+/**
+ * A module endpoint's answer. A `body` that is a string is sent as is (say what it is in
+ * `headers`); anything else as JSON. Answers are `Cache-Control: private, no-store` unless
+ * `headers` says otherwise. `redirect` must be a path or a URL on the app's own origin.
+ */
+export interface ModuleResponse {
+  status?: number
+  headers?: Record<string, string>
+  body?: unknown
+  redirect?: string
+}
+
+/**
+ * One endpoint, at `<basePath>/<path>` where its key is `"<METHOD> <path>"` and the path starts
+ * with the module's id (`"GET audit-trail/recent"`). Every POST is refused when the browser says it
+ * comes from another site, and needs the CSRF token (`csrfToken` field, from `GET <basePath>/csrf`)
+ * unless `csrf: false` (for a POST that changes nothing a visitor could be tricked into).
+ */
+export interface ModuleRoute {
+  /** Checks the CSRF token of a POST. Default true. */
+  csrf?: boolean
+  run(request: ModuleRequest): Awaitable<ModuleResponse>
+}
+
+/** A module's handlers of Sesame's events: the app's events' messages, and the module's context. */
+export type ModuleEvents = {
+  [E in keyof EventCallbacks]?: (message: Parameters<EventCallbacks[E]>[0], context: ModuleContext) => Awaitable<void>
+}
+
+/**
+ * A server function: what the app calls from its own server code (`auth.api.<name>(...args)` in
+ * the integrations, `callModuleApi` in the core), with the request it is handling.
+ */
+export type ModuleFunction = (request: ModuleRequest, ...args: never[]) => Promise<unknown>
+
+/** A feature module, built in or the app's (`plugins`). */
+export interface SesameModule {
+  /** Lowercase letters, digits and hyphens; unique in a configuration; the first segment of its endpoints' paths. */
+  id: string
+  /**
+   * What it stores. Without a `store` on the adapter, a module that declares models is off (the
+   * start-up log says so, and its server functions throw `MissingAdapterMethods`); the rest of
+   * Sesame works as before. `sesame migrate` (or an adapter's `migrate(db, { models })`) makes the tables.
+   */
+  models?: readonly ModelDeclaration[]
+  /** Its endpoints, by `"<METHOD> <path>"`. */
+  routes?: Readonly<Record<string, ModuleRoute>>
+  /**
+   * Its handlers of Sesame's events, run after the app's own (`events`). A handler that throws is
+   * logged as `EventError` and never changes the flow, as the app's.
+   */
+  events?: ModuleEvents
+  /** Its server functions, by name: unique across the configuration's modules. */
+  api?: Readonly<Record<string, ModuleFunction>>
+}
+
+/**
+ * The server functions of module `M` as an integration's `api` offers them: without the request,
+ * which the integration supplies. `auth.api as ServerFunctionsOf<ReturnType<typeof auditTrail>>`.
+ */
+export type ServerFunctionsOf<M extends SesameModule> = {
+  [K in keyof NonNullable<M["api"]>]: NonNullable<M["api"]>[K] extends (request: ModuleRequest, ...args: infer A) => infer R ? (...args: A) => R : never
+}
