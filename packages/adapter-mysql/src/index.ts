@@ -14,62 +14,64 @@
  * must be one step, they run in a transaction. `useVerificationToken` locks the token's row
  * (`SELECT … FOR UPDATE`) and deletes it in one transaction: of concurrent uses of one sign-in link,
  * the first holds the lock and the others, once it commits, find no row, so exactly one gets the
- * token. `incrementCounter` is one `INSERT … ON DUPLICATE KEY UPDATE`, which locks the counter's
- * row until its transaction ends, followed by a read of the row in that transaction: concurrent
- * increments each count, and each reads its own result. `useRecoveryCode` is one `DELETE` whose
- * affected-row count says whether it took the code: of concurrent uses, the first locks the row and
- * the others find nothing once it commits. `setRecoveryCodes` and `deleteTwoFactor` each run in a
- * transaction. Driver errors reject the method's promise (Sesame reports them as `AdapterError`).
+ * token. Driver errors reject the method's promise (Sesame reports them as `AdapterError`).
+ *
+ * `store` is `@sesame/sql-common`'s generic store of declared models, on the same pool (and, in a
+ * `transaction`, on its connection); `migrate(pool, { models })` makes their tables. Sesame's own
+ * password hashes, counters, second factors, recovery codes and signing keys live there too, on
+ * the tables the numbered migrations make.
  *
  * @module
  */
-import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
+import type { Adapter, AdapterAuthenticator, Store } from "@sesame/core/adapters"
 import {
   accountColumns,
   accountTokenColumns,
   authenticatorColumns,
-  incrementCounterSql,
-  insertRecoveryCodesSql,
   sessionColumns,
-  setPasswordSql,
-  setTwoFactorSql,
-  signingKeyColumns,
+  sqlStore,
+  tableOverrides,
   toAccount,
   toAuthenticator,
-  toCounter,
-  toPassword,
   toPrefixedUser,
   toSession,
-  toSigningKey,
-  toTwoFactor,
   toUser,
   toVerificationToken,
   updateSql,
   userColumns,
   writeFactors,
   type Row,
+  type SqlRunner,
   type TableNames,
-  type UpsertDialect,
+  type TableOverrides,
+  type UpdateDialect,
 } from "@sesame/sql-common"
 import type { Pool } from "mysql2/promise"
 import { exec, inTransaction, rows, type Queryable } from "./connection.js"
+import { mysqlRunner } from "./runner.js"
 import { tableNames } from "./schema.js"
 
 export { migrate, type MigrateOptions, type MigrationResult } from "./migrate.js"
 export { schema, defaultTableNames, type TableNames } from "./schema.js"
 
 export interface MysqlAdapterOptions {
-  /** Table names, when they differ from `sesame_users`, `sesame_accounts`, … */
-  tables?: Partial<TableNames>
+  /**
+   * Table names, when they differ from `sesame_users`, `sesame_accounts`, … (by role: `users`,
+   * `sessions`, …), and declared models' tables by model name (`{ signInRecord: "app_sign_ins" }`).
+   */
+  tables?: TableOverrides
 }
 
-/** How this adapter writes the partial `UPDATE` and the upserts of `@sesame/sql-common`. */
-const dialect: UpsertDialect = { quote: (name) => `\`${name}\``, placeholder: () => "?", returning: false, upsert: "on-duplicate-key" }
+/** How this adapter writes the partial `UPDATE` of `@sesame/sql-common`. */
+const dialect: UpdateDialect = { quote: (name) => `\`${name}\``, placeholder: () => "?", returning: false }
 
 const columnList = (columns: readonly string[]) => columns.map((c) => `\`${c}\``).join(", ")
 const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ")
 
-function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter {
+/** The generic store on a runner, with the adapter's table names. */
+type StoreOn = (runner: SqlRunner) => Store
+
+function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean, storeOn: StoreOn, runner: SqlRunner): Adapter {
   const one = async <T>(map: (row: Row) => T, sql: string, params: unknown[]): Promise<T | null> => {
     const [row] = await rows(db, sql, params)
     return row ? map(row) : null
@@ -83,10 +85,10 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
     one(toAccount, `SELECT * FROM \`${t.accounts}\` WHERE \`provider\` = ? AND \`providerAccountId\` = ?`, [provider, providerAccountId])
   const session = (sessionToken: string) => one(toSession, `SELECT * FROM \`${t.sessions}\` WHERE \`sessionToken\` = ?`, [sessionToken])
   const authenticator = (credentialID: string) => one(toAuthenticator, `SELECT * FROM \`${t.authenticators}\` WHERE \`credentialID\` = ?`, [credentialID])
-  const password = (userId: string) => one(toPassword, `SELECT * FROM \`${t.passwords}\` WHERE \`userId\` = ?`, [userId])
-  const twoFactor = (userId: string) => one(toTwoFactor, `SELECT * FROM \`${t.twoFactors}\` WHERE \`userId\` = ?`, [userId])
 
   const adapter: Adapter = {
+    store: storeOn(runner),
+
     async createUser(input) {
       const id = input.id ?? crypto.randomUUID()
       await exec(db, `INSERT INTO \`${t.users}\` (\`id\`, \`name\`, \`email\`, \`emailVerified\`, \`image\`) VALUES (?, ?, ?, ?, ?)`, [
@@ -217,70 +219,10 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
       return found
     },
 
-    getPassword: password,
-    async setPassword(input) {
-      const upsert = setPasswordSql(dialect, t.passwords, input)
-      await exec(db, upsert.sql, upsert.params)
-      return (await password(input.userId))!
-    },
-    async deletePassword(userId) {
-      await exec(db, `DELETE FROM \`${t.passwords}\` WHERE \`userId\` = ?`, [userId])
-    },
-
-    incrementCounter: (key, expires) =>
-      atomically(async (tx) => {
-        // The upsert holds the row's lock until commit, so the read sees this increment's count.
-        const upsert = incrementCounterSql(dialect, t.counters, key, expires, new Date())
-        await exec(tx, upsert.sql, upsert.params)
-        const [row] = await rows(tx, `SELECT * FROM \`${t.counters}\` WHERE \`key\` = ?`, [key])
-        return toCounter(row!)
-      }),
-    getCounter: (key) => one(toCounter, `SELECT * FROM \`${t.counters}\` WHERE \`key\` = ? AND \`expires\` > ?`, [key, new Date()]),
-    async deleteCounter(key) {
-      await exec(db, `DELETE FROM \`${t.counters}\` WHERE \`key\` = ?`, [key])
-    },
-
-    getTwoFactor: twoFactor,
-    async setTwoFactor(input) {
-      const upsert = setTwoFactorSql(dialect, t.twoFactors, input)
-      await exec(db, upsert.sql, upsert.params)
-      return (await twoFactor(input.userId))!
-    },
-    deleteTwoFactor: (userId) =>
-      atomically(async (tx) => {
-        // Together, so that the codes never outlive the factor they back up.
-        await exec(tx, `DELETE FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ?`, [userId])
-        await exec(tx, `DELETE FROM \`${t.twoFactors}\` WHERE \`userId\` = ?`, [userId])
-      }),
-    setRecoveryCodes: (userId, hashes) =>
-      atomically(async (tx) => {
-        // The foreign key refuses codes for an unknown user; an empty set inserts none, so ask.
-        const [found] = await rows(tx, `SELECT \`id\` FROM \`${t.users}\` WHERE \`id\` = ?`, [userId])
-        if (!found) throw new Error(`No user with id "${userId}".`)
-        await exec(tx, `DELETE FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ?`, [userId])
-        const insert = insertRecoveryCodesSql(dialect, t.recoveryCodes, userId, hashes)
-        if (insert) await exec(tx, insert.sql, insert.params)
-      }),
-    useRecoveryCode: async (userId, hash) =>
-      (await exec(db, `DELETE FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ? AND \`hash\` = ?`, [userId, hash])) === 1,
-    async countRecoveryCodes(userId) {
-      const [row] = await rows(db, `SELECT COUNT(*) AS \`count\` FROM \`${t.recoveryCodes}\` WHERE \`userId\` = ?`, [userId])
-      return Number(row?.count ?? 0)
-    },
-
-    listSigningKeys: () => all(toSigningKey, `SELECT * FROM \`${t.signingKeys}\``, []),
-    async createSigningKey(key) {
-      await exec(db, `INSERT INTO \`${t.signingKeys}\` (${columnList(signingKeyColumns)}) VALUES (${marks(signingKeyColumns.length)})`, signingKeyColumns.map((c) => key[c]))
-      return (await one(toSigningKey, `SELECT * FROM \`${t.signingKeys}\` WHERE \`id\` = ?`, [key.id]))!
-    },
-    async deleteSigningKey(id) {
-      await exec(db, `DELETE FROM \`${t.signingKeys}\` WHERE \`id\` = ?`, [id])
-    },
-
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
       // Nested calls join the transaction already open.
       if (inTx) return fn(adapter)
-      return inTransaction(pool, (connection) => fn(build(pool, connection, t, true)))
+      return inTransaction(pool, (connection) => fn(build(pool, connection, t, true, storeOn, mysqlRunner(pool, connection))))
     },
   }
   return adapter
@@ -291,5 +233,7 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean): Adapter
  * {@link migrate} (or `sesame migrate --adapter mysql`) first.
  */
 export default function MysqlAdapter(pool: Pool, options: MysqlAdapterOptions = {}): Adapter {
-  return build(pool, pool, tableNames(options.tables), false)
+  const t = tableNames(options.tables)
+  const storeOn: StoreOn = (runner) => sqlStore({ dialect: "mysql", runner, tables: tableOverrides(options.tables), usersTable: t.users })
+  return build(pool, pool, t, false, storeOn, mysqlRunner(pool))
 }

@@ -6,28 +6,39 @@
  * and a migration is recorded in the migrations table after its last statement; run twice, the
  * second run applies nothing.
  *
+ * Given declared models (`{ models }`), the run then makes or completes their tables
+ * (`migrateModels` of `@sesame/sql-common`: missing tables, columns and indexes) on the same
+ * connection, under the same lock. Each of those statements is checked against the catalogue
+ * first, so a run cut off half-way is completed by the next.
+ *
  * @module
  */
 import {
   defaultMigrationsTable,
   identifier,
+  migrateModels,
   mysqlMigrationLock,
   mysqlMigrationsTableSql,
   passOverExistingColumn,
   pending,
-  type MigrateOptions,
-  type MigrationResult,
+  tableOverrides,
+  type SqlMigrateOptions,
+  type SqlMigrationResult,
 } from "@sesame/sql-common"
 import type { Pool } from "mysql2/promise"
 import { exec, rows } from "./connection.js"
+import { mysqlRunner } from "./runner.js"
 import { migrations, tableNames } from "./schema.js"
 
-export type { MigrateOptions, MigrationResult } from "@sesame/sql-common"
+/** `migrate`'s options: table names (by role and by model name), the migrations table, declared models. */
+export type MigrateOptions = SqlMigrateOptions
+/** What `migrate` applied; `models` when it was given models. */
+export type MigrationResult = SqlMigrationResult
 
 /** How long a run waits for another one to finish, in seconds. */
 const lockTimeout = 60
 
-/** Applies the schema migrations the database lacks. Idempotent, and safe to run concurrently. */
+/** Applies the schema migrations the database lacks, then makes the tables of `models`. Idempotent, and safe to run concurrently. */
 export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<MigrationResult> {
   const t = tableNames(options.tables)
   const log = identifier("migrationsTable", options.migrationsTable ?? defaultMigrationsTable, 48)
@@ -51,7 +62,10 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
         ])
         applied.push({ version: migration.version, description: migration.description })
       }
-      return { applied, version: Math.max(current, ...applied.map((m) => m.version)) }
+      const result: MigrationResult = { applied, version: Math.max(current, ...applied.map((m) => m.version)) }
+      if (!options.models) return result
+      const models = await migrateModels("mysql", mysqlRunner(pool, connection), options.models, { tables: tableOverrides(options.tables), usersTable: t.users })
+      return { ...result, models }
     } finally {
       await rows(connection, `SELECT RELEASE_LOCK(${mysqlMigrationLock})`, [log]).catch(() => {})
     }

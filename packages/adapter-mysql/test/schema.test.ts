@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { builtInModels } from "@sesame/core/adapters"
 import { cascadingTables, lookupIndexes } from "../../sql-common/test/shared/lookup-indexes.js"
 import type mysql from "mysql2/promise"
 import MysqlAdapter, { defaultTableNames, migrate, schema } from "@sesame/adapter-mysql"
@@ -75,7 +76,7 @@ describe("MySQL/MariaDB schema", () => {
         "SELECT COLUMN_TYPE AS `type`, IS_NULLABLE AS `nullable` FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'sesame_sessions' AND COLUMN_NAME = 'factors'",
       )
       expect(columns).toEqual([{ type: "text", nullable: "YES" }])
-      expect(await MysqlAdapter(cutPool).countRecoveryCodes!(crypto.randomUUID())).toBe(0)
+      expect(await MysqlAdapter(cutPool).store!.count(builtInModels.recoveryCodes, { userId: crypto.randomUUID() })).toBe(0)
     } finally {
       await cut.drop()
     }
@@ -142,7 +143,9 @@ describe("MySQL/MariaDB schema", () => {
       { column: "createdAt", type: "datetime(3)", nullable: "NO", collation: null },
     ])
     const key = { id: crypto.randomUUID(), algorithm: "RS256", publicKey: "{}", privateKey: "x".repeat(10_000), createdAt: new Date("2025-01-02T03:04:05.678Z") }
-    expect(await MysqlAdapter(pool).createSigningKey!(key)).toEqual(key)
+    const { store } = MysqlAdapter(pool)
+    expect(await store!.create(builtInModels.signingKeys, { ...key })).toEqual(key)
+    expect(await store!.findOne(builtInModels.signingKeys, { id: key.id })).toEqual(key)
   })
 
   it("stores dates in UTC whatever time zone the app's pool is set to", async () => {

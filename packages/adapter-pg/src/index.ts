@@ -11,45 +11,45 @@
  * const adapter = PostgresAdapter(pool)
  * ```
  *
- * Every operation that must be atomic is one statement (`useVerificationToken` is a
- * `DELETE … RETURNING`, so of two concurrent uses of one link exactly one gets the token;
- * `useRecoveryCode` a `DELETE` whose row count says whether it took the code; `incrementCounter` an
- * `INSERT … ON CONFLICT DO UPDATE`, so concurrent increments all count) or runs in a transaction,
- * on one pooled connection between BEGIN and COMMIT (`setRecoveryCodes`, and `transaction`). Driver errors reject the
- * method's promise (Sesame reports them as `AdapterError`); a pooled connection that dies while
- * idle is discarded and reported to `onPoolError`, never left as an unhandled `error` event.
+ * An operation that must be atomic is one statement (`useVerificationToken` is a
+ * `DELETE … RETURNING`, so of two concurrent uses of one link exactly one gets the token) or runs
+ * in a transaction, on one pooled connection between BEGIN and COMMIT (`transaction`). Driver
+ * errors reject the method's promise (Sesame reports them as `AdapterError`); a pooled connection
+ * that dies while idle is discarded and reported to `onPoolError`, never left as an unhandled
+ * `error` event.
+ *
+ * `store` is `@sesame/sql-common`'s generic store of declared models, on the same pool (and, in a
+ * `transaction`, on its connection); `migrate(pool, { models })` makes their tables. Sesame's own
+ * password hashes, counters, second factors, recovery codes and signing keys live there too, on
+ * the tables the numbered migrations make.
  *
  * @module
  */
-import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
+import type { Adapter, AdapterAuthenticator, Store } from "@sesame/core/adapters"
 import {
   accountColumns,
   accountTokenColumns,
   authenticatorColumns,
-  incrementCounterSql,
-  insertRecoveryCodesSql,
   sessionColumns,
-  setPasswordSql,
-  setTwoFactorSql,
-  signingKeyColumns,
+  sqlStore,
+  tableOverrides,
   toAccount,
   toAuthenticator,
-  toCounter,
-  toPassword,
   toPrefixedUser,
   toSession,
-  toSigningKey,
-  toTwoFactor,
   toUser,
   toVerificationToken,
   updateSql,
   userColumns,
   writeFactors,
   type Row,
+  type SqlRunner,
   type TableNames,
-  type UpsertDialect,
+  type TableOverrides,
+  type UpdateDialect,
 } from "@sesame/sql-common"
 import type { Pool, PoolClient } from "pg"
+import { pgRunner } from "./runner.js"
 import { tableNames } from "./schema.js"
 import { inTransaction } from "./transaction.js"
 
@@ -57,8 +57,11 @@ export { migrate, type MigrateOptions, type MigrationResult } from "./migrate.js
 export { schema, defaultTableNames, type TableNames } from "./schema.js"
 
 export interface PostgresAdapterOptions {
-  /** Table names, when they differ from `sesame_users`, `sesame_accounts`, … */
-  tables?: Partial<TableNames>
+  /**
+   * Table names, when they differ from `sesame_users`, `sesame_accounts`, … (by role: `users`,
+   * `sessions`, …), and declared models' tables by model name (`{ signInRecord: "app_sign_ins" }`).
+   */
+  tables?: TableOverrides
   /**
    * Called when a connection that sits idle in the pool fails (the server restarted, a proxy closed
    * it): the pool has already discarded it and opens a new one when needed. Default: a one-line
@@ -70,23 +73,25 @@ export interface PostgresAdapterOptions {
 /** Runs one statement on the pool or on a transaction's connection. */
 type Run = (sql: string, params?: unknown[]) => Promise<{ rows: Row[]; rowCount: number | null }>
 
-/** How this adapter writes the partial `UPDATE` and the upserts of `@sesame/sql-common`. */
-const dialect: UpsertDialect = { quote: (name) => `"${name}"`, placeholder: (position) => `$${position}`, returning: true, upsert: "on-conflict" }
+/** How this adapter writes the partial `UPDATE` of `@sesame/sql-common`. */
+const dialect: UpdateDialect = { quote: (name) => `"${name}"`, placeholder: (position) => `$${position}`, returning: true }
 
 const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(", ")
 
-function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
+/** The generic store on a runner, with the adapter's table names. */
+type StoreOn = (runner: SqlRunner) => Store
+
+function build(pool: Pool, run: Run, t: TableNames, inTx: boolean, storeOn: StoreOn, runner: SqlRunner): Adapter {
   const one = async <T>(map: (row: Row) => T, sql: string, params: unknown[]): Promise<T | null> => {
     const { rows } = await run(sql, params)
     return rows[0] ? map(rows[0]) : null
   }
   const all = async <T>(map: (row: Row) => T, sql: string, params: unknown[]): Promise<T[]> => (await run(sql, params)).rows.map(map)
   const columnList = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ")
-  /** Runs `fn` in a transaction: the one open, or a new one on a connection of its own. */
-  const atomically = <T>(fn: (run: Run) => Promise<T>): Promise<T> =>
-    inTx ? fn(run) : inTransaction(pool, (client: PoolClient) => fn((sql, params) => client.query(sql, params)))
 
   const adapter: Adapter = {
+    store: storeOn(runner),
+
     async createUser(user) {
       const row = await one(toUser, `INSERT INTO "${t.users}" ("id", "name", "email", "emailVerified", "image") VALUES ($1, $2, $3, $4, $5) RETURNING *`, [
         user.id ?? crypto.randomUUID(),
@@ -204,66 +209,10 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean): Adapter {
     },
     deleteAuthenticator: (credentialID) => one(toAuthenticator, `DELETE FROM "${t.authenticators}" WHERE "credentialID" = $1 RETURNING *`, [credentialID]),
 
-    getPassword: (userId) => one(toPassword, `SELECT * FROM "${t.passwords}" WHERE "userId" = $1`, [userId]),
-    async setPassword(password) {
-      const upsert = setPasswordSql(dialect, t.passwords, password)
-      return (await one(toPassword, upsert.sql, upsert.params))!
-    },
-    async deletePassword(userId) {
-      await run(`DELETE FROM "${t.passwords}" WHERE "userId" = $1`, [userId])
-    },
-
-    async incrementCounter(key, expires) {
-      const upsert = incrementCounterSql(dialect, t.counters, key, expires, new Date())
-      return (await one(toCounter, upsert.sql, upsert.params))!
-    },
-    getCounter: (key) => one(toCounter, `SELECT * FROM "${t.counters}" WHERE "key" = $1 AND "expires" > $2`, [key, new Date()]),
-    async deleteCounter(key) {
-      await run(`DELETE FROM "${t.counters}" WHERE "key" = $1`, [key])
-    },
-
-    getTwoFactor: (userId) => one(toTwoFactor, `SELECT * FROM "${t.twoFactors}" WHERE "userId" = $1`, [userId]),
-    async setTwoFactor(twoFactor) {
-      const upsert = setTwoFactorSql(dialect, t.twoFactors, twoFactor)
-      return (await one(toTwoFactor, upsert.sql, upsert.params))!
-    },
-    async deleteTwoFactor(userId) {
-      // One statement, so that the codes never outlive the factor they back up.
-      await run(`WITH "codes" AS (DELETE FROM "${t.recoveryCodes}" WHERE "userId" = $1) DELETE FROM "${t.twoFactors}" WHERE "userId" = $1`, [userId])
-    },
-    setRecoveryCodes: (userId, hashes) =>
-      atomically(async (tx) => {
-        // The foreign key refuses codes for an unknown user; an empty set inserts none, so ask.
-        const { rows } = await tx(`SELECT "id" FROM "${t.users}" WHERE "id" = $1`, [userId])
-        if (rows.length === 0) throw new Error(`No user with id "${userId}".`)
-        await tx(`DELETE FROM "${t.recoveryCodes}" WHERE "userId" = $1`, [userId])
-        const insert = insertRecoveryCodesSql(dialect, t.recoveryCodes, userId, hashes)
-        if (insert) await tx(insert.sql, insert.params)
-      }),
-    // Of concurrent deletes of one row, the first takes its lock and the others, once it commits,
-    // find nothing: exactly one sees a row count of 1.
-    async useRecoveryCode(userId, hash) {
-      const { rowCount } = await run(`DELETE FROM "${t.recoveryCodes}" WHERE "userId" = $1 AND "hash" = $2`, [userId, hash])
-      return rowCount === 1
-    },
-    async countRecoveryCodes(userId) {
-      const { rows } = await run(`SELECT COUNT(*)::int AS "count" FROM "${t.recoveryCodes}" WHERE "userId" = $1`, [userId])
-      return Number(rows[0]?.count ?? 0)
-    },
-
-    listSigningKeys: () => all(toSigningKey, `SELECT * FROM "${t.signingKeys}"`, []),
-    async createSigningKey(key) {
-      const values = signingKeyColumns.map((c) => key[c])
-      return (await one(toSigningKey, `INSERT INTO "${t.signingKeys}" (${columnList(signingKeyColumns)}) VALUES (${placeholders(values.length)}) RETURNING *`, values))!
-    },
-    async deleteSigningKey(id) {
-      await run(`DELETE FROM "${t.signingKeys}" WHERE "id" = $1`, [id])
-    },
-
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
       // Nested calls join the transaction already open.
       if (inTx) return fn(adapter)
-      return inTransaction(pool, (client: PoolClient) => fn(build(pool, (sql, params) => client.query(sql, params), t, true)))
+      return inTransaction(pool, (client: PoolClient) => fn(build(pool, (sql, params) => client.query(sql, params), t, true, storeOn, pgRunner(pool, client))))
     },
   }
   return adapter
@@ -279,7 +228,8 @@ export default function PostgresAdapter(pool: Pool, options: PostgresAdapterOpti
   // which ends the process. A pool the app already listens on is left to the app.
   if (options.onPoolError) pool.on("error", options.onPoolError)
   else if (pool.listenerCount("error") === 0) pool.on("error", warnPoolError)
-  return build(pool, (sql, params) => pool.query(sql, params), t, false)
+  const storeOn: StoreOn = (runner) => sqlStore({ dialect: "pg", runner, tables: tableOverrides(options.tables), usersTable: t.users })
+  return build(pool, (sql, params) => pool.query(sql, params), t, false, storeOn, pgRunner(pool))
 }
 
 function warnPoolError(error: Error): void {

@@ -5,19 +5,37 @@
  * migration once, and a failure half-way leaves the schema as it was. Each applied migration is
  * recorded in the migrations table; run twice, the second run applies nothing.
  *
+ * Given declared models (`{ models }`), the same transaction then makes or completes their tables
+ * (`migrateModels` of `@sesame/sql-common`: missing tables, columns and indexes), under the same
+ * lock.
+ *
  * The tables go into the first schema of the connection's `search_path` (set it with the pool's
  * `options: "-c search_path=auth"`, or `?options=-c%20search_path%3Dauth` in a connection URL).
  *
  * @module
  */
-import { defaultMigrationsTable, identifier, pending, pgMigrationLockSql, pgMigrationsTableSql, type MigrateOptions, type MigrationResult } from "@sesame/sql-common"
+import {
+  defaultMigrationsTable,
+  identifier,
+  migrateModels,
+  pending,
+  pgMigrationLockSql,
+  pgMigrationsTableSql,
+  tableOverrides,
+  type SqlMigrateOptions,
+  type SqlMigrationResult,
+} from "@sesame/sql-common"
 import type { Pool } from "pg"
+import { pgRunner } from "./runner.js"
 import { migrations, tableNames } from "./schema.js"
 import { inTransaction } from "./transaction.js"
 
-export type { MigrateOptions, MigrationResult } from "@sesame/sql-common"
+/** `migrate`'s options: table names (by role and by model name), the migrations table, declared models. */
+export type MigrateOptions = SqlMigrateOptions
+/** What `migrate` applied; `models` when it was given models. */
+export type MigrationResult = SqlMigrationResult
 
-/** Applies the schema migrations the database lacks. Idempotent, and safe to run concurrently. */
+/** Applies the schema migrations the database lacks, then makes the tables of `models`. Idempotent, and safe to run concurrently. */
 export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<MigrationResult> {
   const t = tableNames(options.tables)
   const log = identifier("migrationsTable", options.migrationsTable ?? defaultMigrationsTable, 48)
@@ -32,6 +50,9 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
       await client.query(`INSERT INTO "${log}" ("version", "description") VALUES ($1, $2)`, [migration.version, migration.description])
       applied.push({ version: migration.version, description: migration.description })
     }
-    return { applied, version: Math.max(current, ...applied.map((m) => m.version)) }
+    const result: MigrationResult = { applied, version: Math.max(current, ...applied.map((m) => m.version)) }
+    if (!options.models) return result
+    const models = await migrateModels("pg", pgRunner(pool, client), options.models, { tables: tableOverrides(options.tables), usersTable: t.users })
+    return { ...result, models }
   })
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { builtInModels } from "@sesame/core/adapters"
 import { cascadingTables, lookupIndexes } from "../../sql-common/test/shared/lookup-indexes.js"
 import PostgresAdapter, { defaultTableNames, migrate, schema } from "@sesame/adapter-pg"
 import { checkUpgradeFromVersionOne } from "../../sql-common/test/shared/upgrade.js"
@@ -119,7 +120,9 @@ describe("PostgreSQL schema", () => {
       { column: "createdAt", type: "timestamp with time zone", nullable: "NO", precision: 3 },
     ])
     const key = { id: crypto.randomUUID(), algorithm: "RS256", publicKey: "{}", privateKey: "x".repeat(10_000), createdAt: new Date("2025-01-02T03:04:05.678Z") }
-    expect(await PostgresAdapter(pool).createSigningKey!(key)).toEqual(key)
+    const { store } = PostgresAdapter(pool)
+    expect(await store!.create(builtInModels.signingKeys, { ...key })).toEqual(key)
+    expect(await store!.findOne(builtInModels.signingKeys, { id: key.id })).toEqual(key)
   })
 
   it("prints the SQL with the configured names, and refuses unsafe names", async () => {

@@ -10,44 +10,50 @@
  * and `schema` prints the SQL. Foreign keys are switched on for the connection, and file databases
  * use WAL journaling so that readers do not block the writer.
  *
+ * `store` is `@sesame/sql-common`'s generic store of declared models, on the same connection and
+ * behind the same gate (in a `transaction`, inside it); `await migrate(db, { models })` makes
+ * their tables. Sesame's own password hashes, counters, second factors, recovery codes and signing
+ * keys live there too, on the tables the numbered migrations make.
+ *
  * Session tokens arrive already hashed (Sesame stores only the SHA-256 of the cookie's token), so
  * the primary-key lookup on `sessionToken` compares hashes: what an index lookup might leak through
  * timing is a prefix of a hash, which tells nothing about a token.
  *
  * @module
  */
-import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
+import type { Adapter, AdapterAuthenticator, Store } from "@sesame/core/adapters"
 import type Database from "better-sqlite3"
 import { migrate, openDatabase, type MigrateOptions } from "./migrate.js"
 import {
   accountTokenColumns,
-  incrementCounterSql,
   sessionColumns,
-  setPasswordSql,
-  setTwoFactorSql,
+  sqlStore,
+  tableOverrides,
   toAccount,
   toAuthenticator,
-  toCounter,
-  toPassword,
   toPrefixedUser,
   toSession,
-  toSigningKey,
-  toTwoFactor,
   toUser,
   toVerificationToken,
   updateSql,
   userColumns,
   writeFactors,
   type Row,
-  type UpsertDialect,
+  type SqlRunner,
+  type UpdateDialect,
   Gate,
 } from "@sesame/sql-common"
+import { immediateTransaction, sqliteRunner } from "./runner.js"
 import { tableNames, type TableNames } from "./schema.js"
 
 export { migrate, type MigrateOptions, type MigrationResult } from "./migrate.js"
 export { schema, defaultTableNames, type TableNames } from "./schema.js"
 
-export interface SqliteAdapterOptions extends MigrateOptions {
+/**
+ * `tables` renames the adapter's tables by role (`users`, `sessions`, …) and declared models'
+ * tables by model name. Declared models are migrated by `migrate(db, { models })`, not here.
+ */
+export interface SqliteAdapterOptions extends Omit<MigrateOptions, "models"> {
   /** Create or upgrade the schema when the adapter is made. Default true. */
   migrate?: boolean
 }
@@ -91,46 +97,23 @@ function statements(db: Database.Database, t: TableNames) {
     updateCounter: p(`UPDATE "${t.authenticators}" SET "counter" = ? WHERE "credentialID" = ? RETURNING *`),
     renameAuthenticator: p(`UPDATE "${t.authenticators}" SET "name" = ? WHERE "credentialID" = ? RETURNING *`),
     deleteAuthenticator: p(`DELETE FROM "${t.authenticators}" WHERE "credentialID" = ? RETURNING *`),
-    password: p(`SELECT * FROM "${t.passwords}" WHERE "userId" = ?`),
-    deletePassword: p(`DELETE FROM "${t.passwords}" WHERE "userId" = ?`),
-    counter: p(`SELECT * FROM "${t.counters}" WHERE "key" = ? AND "expires" > ?`),
-    deleteCounter: p(`DELETE FROM "${t.counters}" WHERE "key" = ?`),
-    twoFactor: p(`SELECT * FROM "${t.twoFactors}" WHERE "userId" = ?`),
-    deleteTwoFactor: p(`DELETE FROM "${t.twoFactors}" WHERE "userId" = ?`),
-    insertRecoveryCode: p(`INSERT INTO "${t.recoveryCodes}" ("userId", "hash") VALUES (?, ?)`),
-    useRecoveryCode: p(`DELETE FROM "${t.recoveryCodes}" WHERE "userId" = ? AND "hash" = ?`),
-    deleteRecoveryCodes: p(`DELETE FROM "${t.recoveryCodes}" WHERE "userId" = ?`),
-    countRecoveryCodes: p(`SELECT COUNT(*) AS "count" FROM "${t.recoveryCodes}" WHERE "userId" = ?`),
-    signingKeys: p(`SELECT * FROM "${t.signingKeys}"`),
-    insertSigningKey: p(`INSERT INTO "${t.signingKeys}" ("id", "algorithm", "publicKey", "privateKey", "createdAt") VALUES (?, ?, ?, ?, ?) RETURNING *`),
-    deleteSigningKey: p(`DELETE FROM "${t.signingKeys}" WHERE "id" = ?`),
   }
 }
 
 type Statements = ReturnType<typeof statements>
 
-/** How this adapter writes the partial `UPDATE` and the upserts of `@sesame/sql-common`. */
-const dialect: UpsertDialect = {
+/** How this adapter writes the partial `UPDATE` of `@sesame/sql-common`. */
+const dialect: UpdateDialect = {
   quote: (name) => `"${name}"`,
   placeholder: () => "?",
   returning: true,
   toParameter: (value) => (value instanceof Date ? value.getTime() : value),
-  upsert: "on-conflict",
 }
 
-function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, inTransaction: boolean): Adapter {
-  // Several statements as one: better-sqlite3 runs the function synchronously between BEGIN and
-  // COMMIT, or, inside the adapter's own open transaction, within a savepoint.
-  const deleteTwoFactor = db.transaction((userId: string) => {
-    q.deleteRecoveryCodes.run(userId)
-    q.deleteTwoFactor.run(userId)
-  })
-  const setRecoveryCodes = db.transaction((userId: string, hashes: string[]) => {
-    // The foreign key refuses codes for an unknown user; an empty set inserts none, so ask.
-    if (!q.userById.get(userId)) throw new Error(`No user with id "${userId}".`)
-    q.deleteRecoveryCodes.run(userId)
-    for (const hash of new Set(hashes)) q.insertRecoveryCode.run(userId, hash)
-  })
+/** The generic store on a runner, with the adapter's table names. */
+type StoreOn = (runner: SqlRunner) => Store
+
+function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, inTransaction: boolean, storeOn: StoreOn): Adapter {
   // Outside a transaction, wait for any open one to end; inside, run at once.
   const ready = inTransaction ? async () => {} : () => gate.idle()
   const get = (statement: Database.Statement, ...params: unknown[]) => (statement.get(...params) as Row | undefined) ?? null
@@ -142,6 +125,8 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
   const all = <T>(statement: Database.Statement, map: (row: Row) => T, ...params: unknown[]): T[] => (statement.all(...params) as Row[]).map(map)
 
   const adapter: Adapter = {
+    store: storeOn(inTransaction ? sqliteRunner(db) : sqliteRunner(db, gate)),
+
     async createUser(user) {
       await ready()
       return toUser(get(q.insertUser, user.id ?? crypto.randomUUID(), user.name ?? null, user.email, fromDate(user.emailVerified), user.image ?? null)!)
@@ -297,87 +282,9 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
       return one(q.deleteAuthenticator, toAuthenticator, credentialID)
     },
 
-    async getPassword(userId) {
-      await ready()
-      return one(q.password, toPassword, userId)
-    },
-    async setPassword(password) {
-      await ready()
-      const upsert = setPasswordSql(dialect, t.passwords, password)
-      return toPassword(get(db.prepare(upsert.sql), ...upsert.params)!)
-    },
-    async deletePassword(userId) {
-      await ready()
-      q.deletePassword.run(userId)
-    },
-
-    async incrementCounter(key, expires) {
-      await ready()
-      const upsert = incrementCounterSql(dialect, t.counters, key, expires, new Date())
-      return toCounter(get(db.prepare(upsert.sql), ...upsert.params)!)
-    },
-    async getCounter(key) {
-      await ready()
-      return one(q.counter, toCounter, key, Date.now())
-    },
-    async deleteCounter(key) {
-      await ready()
-      q.deleteCounter.run(key)
-    },
-
-    async getTwoFactor(userId) {
-      await ready()
-      return one(q.twoFactor, toTwoFactor, userId)
-    },
-    async setTwoFactor(twoFactor) {
-      await ready()
-      const upsert = setTwoFactorSql(dialect, t.twoFactors, twoFactor)
-      return toTwoFactor(get(db.prepare(upsert.sql), ...upsert.params)!)
-    },
-    async deleteTwoFactor(userId) {
-      await ready()
-      deleteTwoFactor(userId)
-    },
-    async setRecoveryCodes(userId, hashes) {
-      await ready()
-      setRecoveryCodes(userId, hashes)
-    },
-    async useRecoveryCode(userId, hash) {
-      await ready()
-      // One statement: of two uses of one code, exactly one deletes the row.
-      return q.useRecoveryCode.run(userId, hash).changes === 1
-    },
-    async countRecoveryCodes(userId) {
-      await ready()
-      return Number((get(q.countRecoveryCodes, userId) ?? { count: 0 }).count)
-    },
-
-    async listSigningKeys() {
-      await ready()
-      return all(q.signingKeys, toSigningKey)
-    },
-    async createSigningKey(key) {
-      await ready()
-      return toSigningKey(get(q.insertSigningKey, key.id, key.algorithm, key.publicKey, key.privateKey, fromDate(key.createdAt))!)
-    },
-    async deleteSigningKey(id) {
-      await ready()
-      q.deleteSigningKey.run(id)
-    },
-
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
       if (inTransaction) return fn(adapter)
-      return gate.exclusive(async () => {
-        db.exec("BEGIN IMMEDIATE")
-        try {
-          const result = await fn(build(db, q, t, gate, true))
-          db.exec("COMMIT")
-          return result
-        } catch (error) {
-          if (db.inTransaction) db.exec("ROLLBACK")
-          throw error
-        }
-      })
+      return gate.exclusive(() => immediateTransaction(db, () => fn(build(db, q, t, gate, true, storeOn))))
     },
   }
   return adapter
@@ -391,8 +298,10 @@ export default function SqliteAdapter(database: Database.Database | string, opti
   const db = openDatabase(database)
   db.pragma("foreign_keys = ON")
   if (!db.memory) db.pragma("journal_mode = WAL")
-  if (options.migrate !== false) migrate(db, options)
+  // Only the numbered migrations: those of declared models are asynchronous (`migrate(db, { models })`).
+  if (options.migrate !== false) migrate(db, { tables: options.tables, migrationsTable: options.migrationsTable })
   const t = tableNames(options.tables)
-  return build(db, statements(db, t), t, new Gate(), false)
+  const storeOn: StoreOn = (runner) => sqlStore({ dialect: "sqlite", runner, tables: tableOverrides(options.tables), usersTable: t.users })
+  return build(db, statements(db, t), t, new Gate(), false, storeOn)
 }
 

@@ -5,7 +5,17 @@
  *
  * @module
  */
-import { schemaText, sqliteMigrations, tableNames as sharedTableNames, type Migration, type TableNames } from "@sesame/sql-common"
+import type { ModelDeclaration } from "@sesame/core/adapters"
+import {
+  modelSchemaText,
+  schemaText,
+  sqliteMigrations,
+  tableNames as sharedTableNames,
+  tableOverrides,
+  type Migration,
+  type TableNames,
+  type TableOverrides,
+} from "@sesame/sql-common"
 
 export { defaultTableNames, type TableNames } from "@sesame/sql-common"
 
@@ -18,7 +28,12 @@ export function tableNames(overrides: Partial<TableNames> = {}): TableNames {
 /** Every schema change, in order. */
 export const migrations: readonly Migration[] = sqliteMigrations
 
-/** The whole schema as SQL, for `sesame schema --adapter sqlite`. */
-export function schema(overrides: Partial<TableNames> = {}): string {
-  return schemaText(migrations, tableNames(overrides))
+/**
+ * The whole schema as SQL, for `sesame schema --adapter sqlite`: the numbered migrations, then the
+ * tables of `models` (declared models) as `migrate(…, { models })` makes them on an empty database.
+ */
+export function schema(overrides: TableOverrides = {}, models: readonly ModelDeclaration[] = []): string {
+  const t = tableNames(overrides)
+  const text = schemaText(migrations, t)
+  return models.length === 0 ? text : `${text}\n${modelSchemaText("sqlite", models, { tables: tableOverrides(overrides), usersTable: t.users })}`
 }

@@ -5,7 +5,8 @@
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-sqlite"
 import type Database from "better-sqlite3"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toSigningKey, toTwoFactor, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
+import { toAccount, toAuthenticator, toSession, toUser, toVerificationToken, type Row } from "@sesame/sql-common"
+import { toCounter, toPassword, toSigningKey, toTwoFactor } from "../../sql-common/test/shared/built-in-rows.js"
 
 export function rawReader(db: Database.Database, tables: Partial<TableNames> = {}, disconnect?: () => void): AdapterTestDb {
   const t = { ...defaultTableNames, ...tables }

@@ -3,9 +3,11 @@
  * on any of them) share because it is the same logic in each: the table names and their
  * validation, each dialect's migrations (so every adapter of a dialect makes the same tables) with
  * the table and lock of a migration run, the column lists, the mapping from rows to models (a
- * session's factors as comma-separated text), the partial `UPDATE` statement, the password, counter
- * and second-factor upserts, and the insert of recovery codes. Internal: its API follows the
- * adapters and has no stability promise of its own.
+ * session's factors as comma-separated text), and the partial `UPDATE` statement; and the generic
+ * store of declared models (`sqlStore`) with the tables it needs (`migrateModels`,
+ * `modelTableStatements`), which every SQL adapter builds on a runner of its own, and where
+ * Sesame's own password hashes, counters, second factors, recovery codes and signing keys live.
+ * Internal: its API follows the adapters and has no stability promise of its own.
  *
  * @module
  */
@@ -21,15 +23,10 @@ export {
   readDate,
   readFactors,
   sessionColumns,
-  signingKeyColumns,
   toAccount,
   toAuthenticator,
-  toCounter,
-  toPassword,
   toPrefixedUser,
   toSession,
-  toSigningKey,
-  toTwoFactor,
   toUser,
   toVerificationToken,
   userColumns,
@@ -38,5 +35,18 @@ export {
 } from "./rows.js"
 export { Gate } from "./gate.js"
 export { updateSql, type UpdateDialect, type UpdateStatement } from "./update.js"
-export { incrementCounterSql, setPasswordSql, setTwoFactorSql, type Statement, type UpsertDialect } from "./upsert.js"
-export { insertRecoveryCodesSql } from "./recovery-codes.js"
+export { sqlStore } from "./store/store.js"
+export { tableOverrides } from "./store/names.js"
+export { modelSchemaText, modelTableStatements } from "./store/ddl.js"
+export { migrateModels } from "./store/migrate-models.js"
+export { isUniqueViolation } from "./store/conflict.js"
+export type {
+  ModelMigration,
+  ModelTableOptions,
+  SqlDialect,
+  SqlMigrateOptions,
+  SqlMigrationResult,
+  SqlRunner,
+  SqlStoreOptions,
+  TableOverrides,
+} from "./store/types.js"

@@ -9,17 +9,7 @@
  * @module
  */
 import type { AuthFactor } from "@sesame/core"
-import type {
-  AdapterAccount,
-  AdapterAuthenticator,
-  AdapterCounter,
-  AdapterPassword,
-  AdapterSession,
-  AdapterSigningKey,
-  AdapterTwoFactor,
-  AdapterUser,
-  VerificationToken,
-} from "@sesame/core/adapters"
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
 
 export type Row = Record<string, unknown>
 
@@ -42,8 +32,6 @@ export const authenticatorColumns = [
   "name",
   "createdAt",
 ] as const
-/** Signing key columns, in the order the adapters insert them. */
-export const signingKeyColumns = ["id", "algorithm", "publicKey", "privateKey", "createdAt"] as const
 /** Session columns an update may set. A session's factors are those of its sign-in: set once, by `createSession`. */
 export const sessionColumns = ["expires", "createdAt", "lastUsedAt", "userAgent"] as const
 
@@ -133,33 +121,5 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
     transports: (row.transports as string | null) ?? null,
     ...(row.name !== null && row.name !== undefined ? { name: row.name as string } : {}),
     ...(row.createdAt !== null && row.createdAt !== undefined ? { createdAt: readDate(row.createdAt)! } : {}),
-  }
-}
-
-export function toPassword(row: Row): AdapterPassword {
-  return { userId: row.userId as string, hash: row.hash as string, updatedAt: readDate(row.updatedAt)! }
-}
-
-export function toCounter(row: Row): AdapterCounter {
-  return { key: row.key as string, count: Number(row.count), expires: readDate(row.expires)! }
-}
-
-export function toTwoFactor(row: Row): AdapterTwoFactor {
-  return {
-    userId: row.userId as string,
-    method: row.method as AdapterTwoFactor["method"],
-    secret: (row.secret as string | null | undefined) ?? null,
-    enabledAt: readDate(row.enabledAt)!,
-    devicesRevokedAt: readDate(row.devicesRevokedAt),
-  }
-}
-
-export function toSigningKey(row: Row): AdapterSigningKey {
-  return {
-    id: row.id as string,
-    algorithm: row.algorithm as string,
-    publicKey: row.publicKey as string,
-    privateKey: row.privateKey as string,
-    createdAt: readDate(row.createdAt)!,
   }
 }

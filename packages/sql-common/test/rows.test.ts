@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { identifier, readDate, readFactors, tableNames, toAccount, toAuthenticator, toSession, toTwoFactor, writeFactors } from "@sesame/sql-common"
+import { identifier, readDate, readFactors, tableNames, toAccount, toAuthenticator, toSession, writeFactors } from "@sesame/sql-common"
 
 describe("readDate", () => {
   it("reads milliseconds, Dates, 64-bit integer strings and UTC date-time strings", () => {
@@ -53,23 +53,6 @@ describe("rows", () => {
       userId: "u",
       expires: new Date(0),
       factors: ["password", "remembered-device"],
-    })
-  })
-
-  it("keeps a second factor's absent secret and revocation as null, and reads its dates", () => {
-    expect(toTwoFactor({ userId: "u", method: "email", secret: null, enabledAt: "2025-01-02 03:04:05.678", devicesRevokedAt: null })).toEqual({
-      userId: "u",
-      method: "email",
-      secret: null,
-      enabledAt: new Date("2025-01-02T03:04:05.678Z"),
-      devicesRevokedAt: null,
-    })
-    expect(toTwoFactor({ userId: "u", method: "totp", secret: "eyJ.a.b", enabledAt: 1, devicesRevokedAt: 2 })).toEqual({
-      userId: "u",
-      method: "totp",
-      secret: "eyJ.a.b",
-      enabledAt: new Date(1),
-      devicesRevokedAt: new Date(2),
     })
   })
 })

@@ -25,8 +25,11 @@
  */
 import type { Migration } from "../migrations.js"
 
-/** Options of every table: InnoDB (for foreign keys and transactions) and exact comparison. */
-const tableOptions = "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+/**
+ * Options of every table: InnoDB (for foreign keys and transactions) and exact comparison. The
+ * tables of declared models take them too, so their keys match the users table's `id`.
+ */
+export const tableOptions = "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
 
 /** The table recording applied migrations, made when missing. `log` is a checked identifier. */
 export function mysqlMigrationsTableSql(log: string): string {
