@@ -1,19 +1,22 @@
 /**
  * The adapter's methods, written once over a `Store` (see `store/`). Integrity is the schema's:
  * unique keys, and foreign keys that refuse rows for unknown users and cascade a user's deletion
- * to its accounts, sessions, passkeys, password, second factor and recovery codes. A counter's
- * increment is one upsert whose new count is a `CASE` on the stored row, so concurrent increments
- * each count; a recovery code is used by one `DELETE`, which only one of concurrent uses sees
- * remove the row. A rule broken by a
- * write comes back as the driver's error, which the method rejects with.
+ * to its accounts, sessions, passkeys and rows in the store. A rule broken by a write comes back
+ * as the driver's error, which the method rejects with.
+ *
+ * `store`, the generic store of declared models, is `@sesame/sql-common`'s SQL store on the
+ * session's runner, so in `transaction` it writes in the adapter's transaction. It keeps Sesame's
+ * own data too (password hashes, counters, second factors, recovery codes, signing keys: the
+ * built-in models), on the tables of the Drizzle schema that the `tables` option names.
  *
  * @module
  */
 import type { Adapter } from "@sesame/core/adapters"
-import { writeFactors } from "@sesame/sql-common"
-import { and, eq, gt, lte, ne, sql } from "drizzle-orm"
-import { columnValues, toAccount, toAuthenticator, toCounter, toPassword, toSession, toSigningKey, toTwoFactor, toUser, toVerificationToken } from "./rows.js"
-import type { Row, Store } from "./store/types.js"
+import { sqlStore, writeFactors } from "@sesame/sql-common"
+import { and, eq, getTableName, ne } from "drizzle-orm"
+import { columnValues, toAccount, toAuthenticator, toSession, toUser, toVerificationToken } from "./rows.js"
+import type { Session } from "./store/session.js"
+import type { Row } from "./store/types.js"
 import type { SesameTables } from "./tables.js"
 
 /** What an update may not change: the keys that address the row, and its owner. */
@@ -23,18 +26,15 @@ const fixed = {
   sessions: ["sessionToken", "userId"],
 } as const
 
-export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
-  const { users, accounts, sessions, verificationTokens: tokens, authenticators, passwords, counters, twoFactors, recoveryCodes, signingKeys } = t
+/** `modelTables`: the store's tables by model name, where they differ from the models' own (see `Opened`). */
+export function drizzleAdapter(session: Session, t: SesameTables, modelTables: Readonly<Record<string, string>>): Adapter {
+  const { store } = session
+  const { users, accounts, sessions, verificationTokens: tokens, authenticators } = t
   const userKey = (id: string) => eq(users.id, id)
   const accountKey = (provider: string, providerAccountId: string) => and(eq(accounts.provider, provider), eq(accounts.providerAccountId, providerAccountId))!
   const sessionKey = (sessionToken: string) => eq(sessions.sessionToken, sessionToken)
   const tokenKey = (identifier: string, token: string) => and(eq(tokens.identifier, identifier), eq(tokens.token, token))!
   const authenticatorKey = (credentialID: string) => eq(authenticators.credentialID, credentialID)
-  const passwordKey = (userId: string) => eq(passwords.userId, userId)
-  const counterKey = (key: string) => eq(counters.key, key)
-  const twoFactorKey = (userId: string) => eq(twoFactors.userId, userId)
-  const codesOf = (userId: string) => eq(recoveryCodes.userId, userId)
-  const signingKeyKey = (id: string) => eq(signingKeys.id, id)
   const map = <T>(row: Row | null, to: (row: Row) => T): T | null => (row ? to(row) : null)
 
   const adapter: Adapter = {
@@ -114,58 +114,8 @@ export function drizzleAdapter(store: Store, t: SesameTables): Adapter {
     },
     deleteAuthenticator: async (credentialID) => map(await store.removeOne(authenticators, authenticatorKey(credentialID)), toAuthenticator),
 
-    getPassword: async (userId) => map(await store.find(passwords, passwordKey(userId)), toPassword),
-    async setPassword(password) {
-      const values = columnValues(passwords, password)
-      const { userId: _key, ...replaced } = values
-      return toPassword(await store.upsert(passwords, values, passwords.userId, replaced, passwordKey(password.userId)))
-    },
-    async deletePassword(userId) {
-      await store.remove(passwords, passwordKey(userId))
-    },
-
-    async incrementCounter(key, expires) {
-      // Decided on the stored row: a counter that expired by now starts again at 1.
-      const count = sql`CASE WHEN ${lte(counters.expires, new Date())} THEN 1 ELSE ${counters.count} + 1 END`
-      return toCounter(await store.upsert(counters, { key, count: 1, expires }, counters.key, { count, expires }, counterKey(key)))
-    },
-    getCounter: async (key) => map(await store.find(counters, and(counterKey(key), gt(counters.expires, new Date()))!), toCounter),
-    async deleteCounter(key) {
-      await store.remove(counters, counterKey(key))
-    },
-
-    getTwoFactor: async (userId) => map(await store.find(twoFactors, twoFactorKey(userId)), toTwoFactor),
-    async setTwoFactor(twoFactor) {
-      // Every field is replaced, nulls included: a factor switched to email loses its secret.
-      const values = columnValues(twoFactors, twoFactor)
-      const { userId: _key, ...replaced } = values
-      return toTwoFactor(await store.upsert(twoFactors, values, twoFactors.userId, replaced, twoFactorKey(twoFactor.userId)))
-    },
-    deleteTwoFactor: (userId) =>
-      store.transaction(async (tx) => {
-        // Together, so that the codes never outlive the factor they back up.
-        await tx.remove(recoveryCodes, codesOf(userId))
-        await tx.remove(twoFactors, twoFactorKey(userId))
-      }),
-    setRecoveryCodes: (userId, hashes) =>
-      store.transaction(async (tx) => {
-        // The foreign key refuses codes for an unknown user; an empty set inserts none, so ask.
-        if (!(await tx.find(users, userKey(userId)))) throw new Error(`No user with id "${userId}".`)
-        await tx.remove(recoveryCodes, codesOf(userId))
-        // A set: the primary key (userId, hash) would refuse a hash listed twice.
-        const distinct = [...new Set(hashes)]
-        if (distinct.length > 0) await tx.insertMany(recoveryCodes, distinct.map((hash) => ({ userId, hash })))
-      }),
-    useRecoveryCode: async (userId, hash) => (await store.remove(recoveryCodes, and(codesOf(userId), eq(recoveryCodes.hash, hash))!)) === 1,
-    countRecoveryCodes: (userId) => store.count(recoveryCodes, codesOf(userId)),
-
-    listSigningKeys: async () => (await store.findAll(signingKeys)).map(toSigningKey),
-    createSigningKey: async (key) => toSigningKey(await store.insert(signingKeys, columnValues(signingKeys, key), signingKeyKey(key.id))),
-    async deleteSigningKey(id) {
-      await store.remove(signingKeys, signingKeyKey(id))
-    },
-
-    transaction: (fn) => store.transaction((tx) => fn(drizzleAdapter(tx, t))),
+    transaction: (fn) => session.transaction((tx) => fn(drizzleAdapter(tx, t, modelTables))),
+    store: sqlStore({ dialect: session.dialect, runner: session.runner, tables: modelTables, usersTable: getTableName(users) }),
   }
   return adapter
 }

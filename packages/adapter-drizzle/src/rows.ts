@@ -6,17 +6,7 @@
  *
  * @module
  */
-import type {
-  AdapterAccount,
-  AdapterAuthenticator,
-  AdapterCounter,
-  AdapterPassword,
-  AdapterSession,
-  AdapterSigningKey,
-  AdapterTwoFactor,
-  AdapterUser,
-  VerificationToken,
-} from "@sesame/core/adapters"
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
 import { readFactors } from "@sesame/sql-common"
 import { getTableColumns, type Table } from "drizzle-orm"
 import type { Row } from "./store/types.js"
@@ -52,23 +42,3 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
     ...(createdAt !== null && createdAt !== undefined ? { createdAt: createdAt as Date } : {}),
   }
 }
-
-export const toPassword = (row: Row): AdapterPassword => ({ userId: row.userId as string, hash: row.hash as string, updatedAt: row.updatedAt as Date })
-
-export const toCounter = (row: Row): AdapterCounter => ({ key: row.key as string, count: Number(row.count), expires: row.expires as Date })
-
-export const toTwoFactor = (row: Row): AdapterTwoFactor => ({
-  userId: row.userId as string,
-  method: row.method as AdapterTwoFactor["method"],
-  secret: (row.secret as string | null) ?? null,
-  enabledAt: row.enabledAt as Date,
-  devicesRevokedAt: (row.devicesRevokedAt as Date | null) ?? null,
-})
-
-export const toSigningKey = (row: Row): AdapterSigningKey => ({
-  id: row.id as string,
-  algorithm: row.algorithm as string,
-  publicKey: row.publicKey as string,
-  privateKey: row.privateKey as string,
-  createdAt: row.createdAt as Date,
-})

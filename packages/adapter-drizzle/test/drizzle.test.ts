@@ -5,7 +5,7 @@
  */
 import DrizzleAdapter from "@sesame/adapter-drizzle"
 import { sqliteTables } from "@sesame/adapter-drizzle/sqlite"
-import type { Adapter, AdapterUser } from "@sesame/core/adapters"
+import { builtInModels, type Adapter, type AdapterUser } from "@sesame/core/adapters"
 import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "@sesame/adapter-sqlite"
@@ -133,11 +133,16 @@ describe.each(runs.map((run) => [run.name, run] as const))("DrizzleAdapter on %s
     const sessionToken = `s-${unique()}`
     await app.createSession!({ sessionToken, userId: admin.id, expires: new Date(Date.now() + hour) })
     expect(((await app.getSessionAndUser!(sessionToken))?.user as Member).role).toBe("admin")
-    await app.setPassword!({ userId: admin.id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date(1_700_000_000_123) })
-    await app.setTwoFactor!({ userId: admin.id, method: "email", secret: null, enabledAt: new Date(1_700_000_000_123), devicesRevokedAt: null })
-    await app.setRecoveryCodes!(admin.id, ["a".repeat(64)])
-    await app.deleteUser!(admin.id)
+    // Sesame's own models go to the renamed tables the adapter was given.
+    const { passwords, twoFactors, recoveryCodes } = builtInModels
+    const password = { userId: admin.id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date(1_700_000_000_123) }
+    await app.store!.create(passwords, password)
+    await app.store!.create(twoFactors, { userId: admin.id, method: "email", secret: null, enabledAt: new Date(1_700_000_000_123), devicesRevokedAt: null })
+    await app.store!.create(recoveryCodes, { userId: admin.id, hash: "a".repeat(64) })
     const raw = run.raw(names)
+    expect(await raw.password!(admin.id)).toEqual(password)
+    expect(await raw.recoveryCodes!(admin.id)).toEqual(["a".repeat(64)])
+    await app.deleteUser!(admin.id)
     expect(await raw.password!(admin.id)).toBeNull()
     expect(await raw.twoFactor!(admin.id)).toBeNull()
     expect(await raw.recoveryCodes!(admin.id)).toEqual([])

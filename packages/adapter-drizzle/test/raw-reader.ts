@@ -2,12 +2,14 @@
  * Raw reads of the tables for the conformance suite: plain SQL through the driver, bypassing the
  * adapter and Drizzle. Driver values are normalised to what the models hold (pg gives `bigint`s
  * as strings, MariaDB and SQLite give booleans as 0/1, SQLite gives dates as milliseconds), then
- * mapped as the adapter maps rows.
+ * mapped as the adapter maps rows (the built-in models' rows as the other SQL adapters' readers
+ * map them).
  */
 import type { AdapterTestDb } from "@sesame/adapter-test"
 import { defaultTableNames, type TableNames } from "@sesame/adapter-drizzle"
-import { toAccount, toAuthenticator, toCounter, toPassword, toSession, toSigningKey, toTwoFactor, toUser, toVerificationToken } from "../src/rows.js"
+import { toAccount, toAuthenticator, toSession, toUser, toVerificationToken } from "../src/rows.js"
 import type { Row } from "../src/store/types.js"
+import { toCounter, toPassword, toSigningKey, toTwoFactor } from "../../sql-common/test/shared/built-in-rows.js"
 
 /** Runs `sql` (with `?` placeholders) and resolves with its rows. */
 export type Query = (sql: string, params: unknown[]) => Promise<Row[]>

@@ -1,23 +1,20 @@
 /**
  * The adapter's methods, written once for the three dialects over a {@link Runner}. Plain reads and
- * writes are Kysely queries; the statements `@sesame/sql-common` writes for every SQL adapter (the
- * partial `UPDATE`, the password, counter and second-factor upserts, the insert of recovery codes)
- * run as compiled queries in the dialect's syntax.
+ * writes are Kysely queries; the partial `UPDATE` that `@sesame/sql-common` writes for every SQL
+ * adapter runs as a compiled query in the dialect's syntax. Password hashes, counters, second
+ * factors, recovery codes and signing keys are Sesame's built-in models, kept by `store` (on the
+ * tables the migrations made for them).
  *
  * Integrity is the schema's: unique keys, and foreign keys that refuse rows for unknown users and
- * cascade a user's deletion to their accounts, sessions, passkeys, password, second factor and
- * recovery codes. What must be atomic is one statement or a transaction:
+ * cascade a user's deletion to their accounts, sessions, passkeys and rows in the store. What must
+ * be atomic is one statement or a transaction:
  *
  * - `useVerificationToken` is one `DELETE … RETURNING` (PostgreSQL, SQLite): of concurrent uses of
  *   one sign-in link, exactly one deletes, and so gets, the token. MySQL has no `RETURNING`: the
  *   use locks the row (`SELECT … FOR UPDATE`) and deletes it in one transaction, so the others,
  *   once it commits, find nothing.
- * - `useRecoveryCode` is one `DELETE`, true when it removed the row; `incrementCounter` one upsert
- *   whose new count is a `CASE` on the stored row, so concurrent increments each count.
- * - MySQL reads a written row back, in the same transaction as an upsert (which locks the row until
- *   commit, so the read sees that upsert's result); a delete that returns its row reads it first
- *   and returns it only when its `DELETE` removed it.
- * - `setRecoveryCodes` and `deleteTwoFactor` run in a transaction, joining the one open if any.
+ * - MySQL reads a written row back; a delete that returns its row reads it first and returns it
+ *   only when its `DELETE` removed it.
  *
  * @module
  */
@@ -25,32 +22,23 @@ import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
 import {
   accountTokenColumns,
   authenticatorColumns,
-  incrementCounterSql,
-  insertRecoveryCodesSql,
   sessionColumns,
-  setPasswordSql,
-  setTwoFactorSql,
-  signingKeyColumns,
   toAccount,
   toAuthenticator,
-  toCounter,
-  toPassword,
   toPrefixedUser,
   toSession,
-  toSigningKey,
-  toTwoFactor,
   toUser,
   toVerificationToken,
   updateSql,
   userColumns,
   writeFactors,
   type Row,
-  type Statement as SqlStatement,
   type TableNames,
 } from "@sesame/sql-common"
 import { CompiledQuery } from "kysely"
 import { selection, type Role } from "./columns.js"
 import type { Runner } from "./runner.js"
+import { kyselyStore } from "./store.js"
 
 /** Column values that select one row (a primary or unique key), or a user's rows. */
 type Key = Record<string, string>
@@ -59,7 +47,6 @@ export function kyselyAdapter(run: Runner, t: TableNames): Adapter {
   const { db, dialect } = run
   const { returning } = dialect.statements
   const read = (role: Role, alias?: string, prefix?: string) => selection(dialect.name, role, alias, prefix)
-  const compiled = (statement: SqlStatement) => CompiledQuery.raw(statement.sql, statement.params)
   const map = <T>(row: Row | null | undefined, to: (row: Row) => T): T | null => (row ? to(row) : null)
 
   const find = (role: Role, key: Key) =>
@@ -87,9 +74,6 @@ export function kyselyAdapter(run: Runner, t: TableNames): Adapter {
     return row && (await run.affected(query)) > 0 ? row : null
   }
 
-  /** Deletes the rows `key` selects; resolves with how many there were. */
-  const remove = (role: Role, key: Key) => run.affected(db.deleteFrom(t[role]).where((eb) => eb.and(key)))
-
   /**
    * Sets the given `columns` of `values` on the row `key` selects (sql-common's partial `UPDATE`;
    * with none given, sets nothing); resolves with the row after it, or null when there is none.
@@ -97,19 +81,10 @@ export function kyselyAdapter(run: Runner, t: TableNames): Adapter {
   async function update(role: Role, columns: readonly string[], values: Record<string, unknown>, key: Key): Promise<Row | null> {
     const statement = updateSql(dialect.statements, t[role], columns, values, Object.keys(key))
     if (!statement) return first(role, key)
-    const query = compiled({ sql: statement.sql, params: [...statement.params, ...Object.values(key)] })
+    const query = CompiledQuery.raw(statement.sql, [...statement.params, ...Object.values(key)])
     if (returning) return (await run.rows(query))[0] ?? null
     await run.affected(query)
     return first(role, key)
-  }
-
-  /** Runs one of sql-common's upserts; resolves with the row after it, which `key` selects. */
-  async function upsert(role: Role, statement: SqlStatement, key: Key): Promise<Row> {
-    if (returning) return (await run.rows(compiled(statement)))[0]!
-    return run.atomically(async (tx) => {
-      await tx.affected(compiled(statement))
-      return (await tx.rows(find(role, key)))[0]!
-    })
   }
 
   const adapter: Adapter = {
@@ -212,58 +187,9 @@ export function kyselyAdapter(run: Runner, t: TableNames): Adapter {
     },
     deleteAuthenticator: async (credentialID) => map(await removeOne("authenticators", { credentialID }), toAuthenticator),
 
-    getPassword: async (userId) => map(await first("passwords", { userId }), toPassword),
-    setPassword: async (password) => toPassword(await upsert("passwords", setPasswordSql(dialect.statements, t.passwords, password), { userId: password.userId })),
-    async deletePassword(userId) {
-      await remove("passwords", { userId })
-    },
-
-    incrementCounter: async (key, expires) => toCounter(await upsert("counters", incrementCounterSql(dialect.statements, t.counters, key, expires, new Date()), { key })),
-    async getCounter(key) {
-      const query = find("counters", { key }).where("expires", ">", dialect.param(new Date()))
-      return map((await run.rows(query))[0], toCounter)
-    },
-    async deleteCounter(key) {
-      await remove("counters", { key })
-    },
-
-    getTwoFactor: async (userId) => map(await first("twoFactors", { userId }), toTwoFactor),
-    setTwoFactor: async (twoFactor) =>
-      toTwoFactor(await upsert("twoFactors", setTwoFactorSql(dialect.statements, t.twoFactors, twoFactor), { userId: twoFactor.userId })),
-    deleteTwoFactor: (userId) =>
-      run.atomically(async (tx) => {
-        // Together, so that the codes never outlive the factor they back up.
-        await tx.affected(db.deleteFrom(t.recoveryCodes).where("userId", "=", userId))
-        await tx.affected(db.deleteFrom(t.twoFactors).where("userId", "=", userId))
-      }),
-    setRecoveryCodes: (userId, hashes) =>
-      run.atomically(async (tx) => {
-        // The foreign key refuses codes for an unknown user; an empty set inserts none, so ask.
-        if ((await tx.rows(find("users", { id: userId }))).length === 0) throw new Error(`No user with id "${userId}".`)
-        await tx.affected(db.deleteFrom(t.recoveryCodes).where("userId", "=", userId))
-        const insertCodes = insertRecoveryCodesSql(dialect.statements, t.recoveryCodes, userId, hashes)
-        if (insertCodes) await tx.affected(compiled(insertCodes))
-      }),
-    useRecoveryCode: async (userId, hash) => (await remove("recoveryCodes", { userId, hash })) === 1,
-    async countRecoveryCodes(userId) {
-      const query = db
-        .selectFrom(t.recoveryCodes)
-        .select((eb) => eb.fn.countAll().as("count"))
-        .where("userId", "=", userId)
-      return Number((await run.rows(query))[0]?.count ?? 0)
-    },
-
-    // The app's keys, tied to no user: a user's deletion leaves them.
-    listSigningKeys: async () => (await run.rows(db.selectFrom(t.signingKeys).select(read("signingKeys")))).map(toSigningKey),
-    async createSigningKey(key) {
-      const row = Object.fromEntries(signingKeyColumns.map((column) => [column, key[column]]))
-      return toSigningKey(await insert("signingKeys", row, { id: key.id }))
-    },
-    async deleteSigningKey(id) {
-      await remove("signingKeys", { id })
-    },
-
     transaction: (fn) => (run.inTransaction ? fn(adapter) : run.atomically((tx) => fn(kyselyAdapter(tx, t)))),
+    // Inside the adapter's transaction, bound to it as the other methods are.
+    store: kyselyStore(run, t),
   }
   return adapter
 }

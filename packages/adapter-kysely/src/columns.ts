@@ -1,25 +1,20 @@
 /**
- * The columns the adapter reads, table by table. It names them rather than selecting `*` because
- * MySQL's dates need a cast: mysql2 turns a `DATETIME` into a `Date` in the pool's time zone
- * (local time unless the app set `timezone`), which the adapter cannot know, so it reads each date
- * as text (`CAST(… AS CHAR)`, `YYYY-MM-DD hh:mm:ss.fff`, stored in UTC) whatever the pool's
- * settings. The lists are records checked against the table types of `tables.ts`, so a column
- * added to one and not the other fails to compile.
+ * The columns the adapter reads, table by table (the spec's five; the store reads its models'
+ * tables itself). It names them rather than selecting `*` because MySQL's dates need a cast:
+ * mysql2 turns a `DATETIME` into a `Date` in the pool's time zone (local time unless the app set
+ * `timezone`), which the adapter cannot know, so it reads each date as text (`CAST(… AS CHAR)`,
+ * `YYYY-MM-DD hh:mm:ss.fff`, stored in UTC) whatever the pool's settings. The lists are records
+ * checked against the table types of `tables.ts`, so a column added to one and not the other
+ * fails to compile.
  *
  * @module
  */
-import type { TableNames } from "@sesame/sql-common"
 import { sql, type AliasedRawBuilder } from "kysely"
 import type { DialectName } from "./dialect.js"
 import type {
   SesameAccountsTable,
   SesameAuthenticatorsTable,
-  SesameCountersTable,
-  SesamePasswordsTable,
-  SesameRecoveryCodesTable,
   SesameSessionsTable,
-  SesameSigningKeysTable,
-  SesameTwoFactorsTable,
   SesameUsersTable,
   SesameVerificationTokensTable,
 } from "./tables.js"
@@ -65,21 +60,16 @@ const every = {
     name: true,
     createdAt: true,
   } satisfies Every<SesameAuthenticatorsTable>,
-  passwords: { userId: true, hash: true, updatedAt: true } satisfies Every<SesamePasswordsTable>,
-  counters: { key: true, count: true, expires: true } satisfies Every<SesameCountersTable>,
-  twoFactors: { userId: true, method: true, secret: true, enabledAt: true, devicesRevokedAt: true } satisfies Every<SesameTwoFactorsTable>,
-  recoveryCodes: { userId: true, hash: true } satisfies Every<SesameRecoveryCodesTable>,
-  signingKeys: { id: true, algorithm: true, publicKey: true, privateKey: true, createdAt: true } satisfies Every<SesameSigningKeysTable>,
-} satisfies Record<keyof TableNames, object>
+}
 
-/** A table's role in {@link TableNames}: `users`, `accounts`, … */
-export type Role = keyof TableNames
+/** The role of a table the adapter reads, as `TableNames` names it: `users`, `accounts`, … */
+export type Role = keyof typeof every
 
 /** The columns of each table, in the order of its type. */
 export const tableColumns = Object.fromEntries(Object.entries(every).map(([role, columns]) => [role, Object.keys(columns)])) as Record<Role, string[]>
 
 /** The columns that hold dates, in every table. */
-const dateColumns = new Set(["emailVerified", "expires", "createdAt", "lastUsedAt", "updatedAt", "enabledAt", "devicesRevokedAt"])
+const dateColumns = new Set(["emailVerified", "expires", "createdAt", "lastUsedAt"])
 
 /** One item of a select list: a column, or a cast column with its name. */
 export type Selection = string | AliasedRawBuilder<unknown, string>

@@ -17,7 +17,7 @@ import {
   pgMigrations,
   sqliteMigrations,
   type Migration,
-  type UpsertDialect,
+  type UpdateDialect,
 } from "@sesame/sql-common"
 import { MysqlAdapter, PostgresAdapter, SqliteAdapter, type Kysely } from "kysely"
 
@@ -26,10 +26,10 @@ export type DialectName = "postgres" | "mysql" | "sqlite"
 export interface Dialect {
   name: DialectName
   /**
-   * How `@sesame/sql-common` writes this dialect's statements, values converted by `param`;
+   * How `@sesame/sql-common` writes this dialect's partial `UPDATE`, values converted by `param`;
    * `returning` says whether a write can return its row (MySQL's are read back instead).
    */
-  statements: UpsertDialect
+  statements: UpdateDialect
   /** A value as this dialect's driver is to receive it. */
   param(value: unknown): unknown
   /** The longest table name accepted: room for the index names derived from it (see `tableNames`). */
@@ -45,7 +45,7 @@ const utcText = (date: Date) => date.toISOString().slice(0, 23).replace("T", " "
 
 const postgres: Dialect = {
   name: "postgres",
-  statements: { quote: (name) => `"${name}"`, placeholder: (position) => `$${position}`, returning: true, upsert: "on-conflict", toParameter: asIs },
+  statements: { quote: (name) => `"${name}"`, placeholder: (position) => `$${position}`, returning: true, toParameter: asIs },
   param: asIs,
   maxNameLength: 48,
   migrations: pgMigrations,
@@ -55,7 +55,7 @@ const mysqlParam = (value: unknown): unknown => (value instanceof Date ? utcText
 
 const mysql: Dialect = {
   name: "mysql",
-  statements: { quote: (name) => `\`${name}\``, placeholder: () => "?", returning: false, upsert: "on-duplicate-key", toParameter: mysqlParam },
+  statements: { quote: (name) => `\`${name}\``, placeholder: () => "?", returning: false, toParameter: mysqlParam },
   param: mysqlParam,
   maxNameLength: 48,
   migrations: mysqlMigrations,
@@ -65,7 +65,7 @@ const sqliteParam = (value: unknown): unknown => (value instanceof Date ? value.
 
 const sqlite: Dialect = {
   name: "sqlite",
-  statements: { quote: (name) => `"${name}"`, placeholder: () => "?", returning: true, upsert: "on-conflict", toParameter: sqliteParam },
+  statements: { quote: (name) => `"${name}"`, placeholder: () => "?", returning: true, toParameter: sqliteParam },
   param: sqliteParam,
   // SQLite has no identifier length limit; 63 is what @sesame/adapter-sqlite accepts.
   maxNameLength: 63,

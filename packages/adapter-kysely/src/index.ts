@@ -12,19 +12,20 @@
  *
  * The dialect comes from the instance. The tables are those of the dialect's own Sesame adapter
  * (`@sesame/adapter-pg`, `-mysql`, `-sqlite`), so an app can move between them on one database;
- * `SesameDatabase` types them for the app's own queries.
+ * `SesameDatabase` types them for the app's own queries. `adapter.store` keeps the rows of the
+ * models feature modules declare, in tables `migrate(db, { models })` makes.
  *
  * @module
  */
 import type { Adapter } from "@sesame/core/adapters"
-import { tableNames, type TableNames } from "@sesame/sql-common"
+import { tableNames, type TableOverrides } from "@sesame/sql-common"
 import type { Kysely } from "kysely"
 import { kyselyAdapter } from "./adapter.js"
 import { dialectOf } from "./dialect.js"
 import { runner } from "./runner.js"
 
 export { migrate, type MigrateOptions, type MigrationResult } from "./migrate.js"
-export { defaultTableNames, type TableNames } from "@sesame/sql-common"
+export { defaultTableNames, type TableNames, type TableOverrides } from "@sesame/sql-common"
 export type {
   DialectValues,
   SesameAccountsTable,
@@ -44,9 +45,10 @@ export type {
 export interface KyselyAdapterOptions {
   /**
    * Table names, when they differ from `sesame_users`, `sesame_accounts`, … (plain identifiers of
-   * at most 48 characters; 63 on SQLite). Give `migrate` the same.
+   * at most 48 characters; 63 on SQLite), and the table of a declared model, by the model's name,
+   * when it differs from the model's `table`. Give `migrate` the same.
    */
-  tables?: Partial<TableNames>
+  tables?: TableOverrides
 }
 
 /**

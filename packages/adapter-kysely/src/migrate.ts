@@ -12,11 +12,18 @@
  *
  * Run twice, the second run applies nothing.
  *
+ * Declared models (`models`: feature modules' tables) come after the numbered migrations, in the
+ * same transaction or under the same lock: `@sesame/sql-common`'s `migrateModels` creates the
+ * tables that are missing and adds the columns a model gained (a table's other columns, and its
+ * rows, stay as they are).
+ *
  * @module
  */
+import type { ModelDeclaration } from "@sesame/core/adapters"
 import {
   defaultMigrationsTable,
   identifier,
+  migrateModels,
   mysqlMigrationLock,
   mysqlMigrationsTableSql,
   passOverExistingColumn,
@@ -25,27 +32,33 @@ import {
   pgMigrationsTableSql,
   sqliteMigrationsTableSql,
   tableNames,
-  type MigrateOptions,
-  type MigrationResult,
+  type MigrationResult as NumberedMigrationResult,
+  type SqlMigrateOptions,
+  type SqlMigrationResult,
+  type SqlRunner,
   type TableNames,
 } from "@sesame/sql-common"
 import { CompiledQuery, type Kysely } from "kysely"
 import { dialectOf, type Dialect } from "./dialect.js"
+import { rawQuery, runResult, sqlDialects } from "./store.js"
 import { transaction, type Db } from "./transaction.js"
 
-export type { MigrateOptions, MigrationResult } from "@sesame/sql-common"
+/** The adapter's table names (and declared models' tables, by model name), the migrations table, and the models. */
+export type MigrateOptions = SqlMigrateOptions
+/** The migrations applied, the version after, and with `models`, the tables made or completed. */
+export type MigrationResult = SqlMigrationResult
 
 /** How long a MySQL run waits for another one to finish, in seconds (as `@sesame/adapter-mysql`). */
 const lockTimeout = 60
 
 /** Applies the migrations newer than the recorded version, recording each; on one connection. */
-async function applyPending(db: Db, dialect: Dialect, t: TableNames, log: string): Promise<MigrationResult> {
+async function applyPending(db: Db, dialect: Dialect, t: TableNames, log: string): Promise<NumberedMigrationResult> {
   const [row] = await db
     .selectFrom(log)
     .select((eb) => eb.fn.max("version").as("version"))
     .execute()
   const current = Number(row?.version ?? 0)
-  const applied: MigrationResult["applied"] = []
+  const applied: NumberedMigrationResult["applied"] = []
   for (const migration of pending(dialect.migrations, current)) {
     for (const statement of migration.statements(t)) {
       const run = db.executeQuery(CompiledQuery.raw(statement))
@@ -62,9 +75,25 @@ async function applyPending(db: Db, dialect: Dialect, t: TableNames, log: string
 }
 
 /**
- * Applies the schema migrations the database lacks. Idempotent, and safe to run concurrently
- * (from several instances, and beside the dialect's own Sesame adapter). Throws a `TypeError` for
- * a Kysely instance on another dialect, or a table name that is not a plain SQL identifier.
+ * Applies the pending migrations, then brings the `models`' tables up to date, on `db`: the run's
+ * transaction (PostgreSQL, SQLite) or locked connection (MySQL, where DDL commits at once anyway),
+ * which the models' statements join.
+ */
+async function applyAll(db: Db, dialect: Dialect, t: TableNames, log: string, models: readonly ModelDeclaration[] | undefined): Promise<MigrationResult> {
+  const result = await applyPending(db, dialect, t, log)
+  if (!models) return result
+  const joined: SqlRunner = {
+    run: async (sql, params) => runResult(await db.executeQuery(rawQuery(sql, params))),
+    atomically: (fn) => fn(joined),
+  }
+  return { ...result, models: await migrateModels(sqlDialects[dialect.name], joined, models, { tables: { ...t }, usersTable: t.users }) }
+}
+
+/**
+ * Applies the schema migrations the database lacks, then makes the tables of `models`. Idempotent,
+ * and safe to run concurrently (from several instances, and beside the dialect's own Sesame
+ * adapter). Throws a `TypeError` for a Kysely instance on another dialect, a table name that is
+ * not a plain SQL identifier, or a model declaration `checkModel` refuses.
  */
 export async function migrate<DB>(app: Kysely<DB>, options: MigrateOptions = {}): Promise<MigrationResult> {
   const dialect = dialectOf(app, "migrate")
@@ -77,7 +106,7 @@ export async function migrate<DB>(app: Kysely<DB>, options: MigrateOptions = {})
     return transaction(db, dialect, async (tx) => {
       await raw(tx, pgMigrationLockSql, [log])
       await raw(tx, pgMigrationsTableSql(log))
-      return applyPending(tx, dialect, t, log)
+      return applyAll(tx, dialect, t, log, options.models)
     })
   }
   if (dialect.name === "mysql") {
@@ -92,12 +121,12 @@ export async function migrate<DB>(app: Kysely<DB>, options: MigrateOptions = {})
       }
       try {
         await raw(connection, mysqlMigrationsTableSql(log))
-        return await applyPending(connection, dialect, t, log)
+        return await applyAll(connection, dialect, t, log, options.models)
       } finally {
         await raw(connection, `SELECT RELEASE_LOCK(${mysqlMigrationLock})`, [log]).catch(() => {})
       }
     })
   }
   await raw(db, sqliteMigrationsTableSql(log))
-  return transaction(db, dialect, (tx) => applyPending(tx, dialect, t, log))
+  return transaction(db, dialect, (tx) => applyAll(tx, dialect, t, log, options.models))
 }

@@ -1,6 +1,6 @@
 /**
  * How the adapter runs its statements, whatever built them (Kysely's query builder, or
- * `@sesame/sql-common`'s upserts and partial updates as compiled queries):
+ * `@sesame/sql-common`'s partial updates and store statements as compiled queries):
  *
  * - Without the app's Kysely plugins (`withoutPlugins()`): a `CamelCasePlugin` would turn the
  *   schema's `emailVerified` into `email_verified`, and plugins never see a compiled query anyway.
@@ -33,6 +33,8 @@ export interface Runner {
   rows(statement: Statement): Promise<Row[]>
   /** How many rows a statement inserted, updated or deleted. */
   affected(statement: Statement): Promise<number>
+  /** What a statement returns: its rows, and the count of rows it changed when it is a write. */
+  result(statement: Statement): Promise<QueryResult<unknown>>
   /**
    * Runs `fn` with a runner bound to one transaction: committed when `fn` resolves, rolled back
    * when it throws. Inside a transaction, joins it.
@@ -75,6 +77,7 @@ function bound(db: Db, dialect: Dialect, ready: () => Promise<void>, inTransacti
     inTransaction,
     rows: async (statement) => (await execute(statement)).rows as Row[],
     affected: async (statement) => Number((await execute(statement)).numAffectedRows ?? 0n),
+    result: execute,
     async atomically(fn) {
       if (inTransaction) return fn(self)
       await ready()

@@ -4,11 +4,11 @@
  *
  * On SQLite the adapter opens the transaction itself, on Kysely's single connection
  * (`db.connection()`), with `BEGIN IMMEDIATE`: Kysely's `BEGIN` would take the write lock only at
- * the first write, and a transaction that reads first (`setRecoveryCodes` checks the user) would
- * then fail at once with `SQLITE_BUSY` if another process wrote in between, where an immediate one
- * waits its turn (`busy_timeout`). While the connection is held, Kysely's SQLite driver makes every
- * other statement on the instance wait, so none slips into the transaction (or is rolled back
- * with it).
+ * the first write, and a transaction that reads first (a `store.transaction` whose work begins
+ * with a `findOne`, say) would then fail at once with `SQLITE_BUSY` if another process wrote in
+ * between, where an immediate one waits its turn (`busy_timeout`). While the connection is held,
+ * Kysely's SQLite driver makes every other statement on the instance wait, so none slips into the
+ * transaction (or is rolled back with it).
  *
  * @module
  */

@@ -10,7 +10,8 @@
 import { DrizzleQueryError } from "drizzle-orm"
 import type { Store } from "./types.js"
 
-function withoutParameters(error: unknown): unknown {
+/** `error`, or the driver's error a `DrizzleQueryError` wraps, without the statement's values. */
+export function withoutParameters(error: unknown): unknown {
   if (!(error instanceof DrizzleQueryError)) return error
   const cause = error.cause
   if (!cause) return new Error(`A database statement failed: ${error.query}`)
@@ -35,10 +36,6 @@ export function guarded(store: Store): Store {
     findAll: guard(store.findAll),
     updateOne: guard(store.updateOne),
     removeOne: guard(store.removeOne),
-    upsert: guard(store.upsert),
-    insertMany: guard(store.insertMany),
-    count: guard(store.count),
     remove: guard(store.remove),
-    transaction: guard((fn) => store.transaction((tx) => fn(guarded(tx)))),
   }
 }

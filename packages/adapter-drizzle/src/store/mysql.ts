@@ -2,13 +2,11 @@
  * MySQL and MariaDB through Drizzle (mysql2). MySQL has no `RETURNING`, so a write is followed by
  * a read of its row by key, and a delete that must return its row reads it first and then lets
  * the `DELETE` decide: of concurrent deletes of one row, only one affects it, and only that one
- * returns the row (so a verification token is still used once). An upsert and its read run in one
- * transaction: the upsert locks the row until commit, so the read sees that upsert's result. Transactions are Drizzle's; with
- * a pool, each gets a connection of its own.
+ * returns the row (so a verification token is still used once).
  *
  * @module
  */
-import { count, type Table } from "drizzle-orm"
+import type { Table } from "drizzle-orm"
 import type { MySqlDatabase, MySqlQueryResultHKT, MySqlTable, PreparedQueryHKTBase } from "drizzle-orm/mysql-core"
 import type { Row, Store } from "./types.js"
 
@@ -23,7 +21,7 @@ function affectedRows(result: unknown): number {
   return count
 }
 
-export function mysqlStore(db: MySqlDb, inTransaction = false): Store {
+export function mysqlStore(db: MySqlDb): Store {
   const t = (table: Table) => table as MySqlTable
   const store: Store = {
     async insert(table, values, key) {
@@ -46,25 +44,9 @@ export function mysqlStore(db: MySqlDb, inTransaction = false): Store {
       if (!row) return null
       return affectedRows(await db.delete(t(table)).where(where)) > 0 ? row : null
     },
-    async upsert(table, values, target, set, key) {
-      if (!inTransaction) return db.transaction((tx) => mysqlStore(tx, true).upsert(table, values, target, set, key))
-      // ON DUPLICATE KEY UPDATE names no target: MySQL matches any unique key, here the primary one.
-      await db.insert(t(table)).values(values).onDuplicateKeyUpdate({ set })
-      const row = await store.find(table, key)
-      if (!row) throw new Error("The upserted row could not be read back.")
-      return row
-    },
-    async insertMany(table, rows) {
-      await db.insert(t(table)).values(rows)
-    },
-    async count(table, where) {
-      const [row] = await db.select({ count: count() }).from(t(table)).where(where)
-      return Number(row?.count ?? 0)
-    },
     async remove(table, where) {
       return affectedRows(await db.delete(t(table)).where(where))
     },
-    transaction: (fn) => (inTransaction ? fn(store) : db.transaction((tx) => fn(mysqlStore(tx, true)))),
   }
   return store
 }

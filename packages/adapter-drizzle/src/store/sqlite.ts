@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { count, sql, type Table } from "drizzle-orm"
-import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core"
+import { sql, type Table } from "drizzle-orm"
+import type { BaseSQLiteDatabase, SQLiteTable } from "drizzle-orm/sqlite-core"
 import { Gate } from "@sesame/sql-common"
 import type { Row, Store } from "./types.js"
 
@@ -19,7 +19,7 @@ export function sqliteStore(db: SqliteDb, gate = new Gate(), inTransaction = fal
   const t = (table: Table) => table as SQLiteTable
   // Outside a transaction, wait for any open one to end; inside, run at once.
   const ready = inTransaction ? async () => {} : () => gate.idle()
-  const store: Store = {
+  return {
     async insert(table, values) {
       await ready()
       const [row] = await db.insert(t(table)).values(values).returning()
@@ -44,43 +44,33 @@ export function sqliteStore(db: SqliteDb, gate = new Gate(), inTransaction = fal
       const [row] = await db.delete(t(table)).where(where).returning()
       return (row as Row | undefined) ?? null
     },
-    async upsert(table, values, target, set) {
-      await ready()
-      const [row] = await db.insert(t(table)).values(values).onConflictDoUpdate({ target: target as SQLiteColumn, set }).returning()
-      return row as Row
-    },
-    async insertMany(table, rows) {
-      await ready()
-      await db.insert(t(table)).values(rows)
-    },
-    async count(table, where) {
-      await ready()
-      const [row] = await db.select({ count: count() }).from(t(table)).where(where)
-      return Number(row?.count ?? 0)
-    },
     async remove(table, where) {
       await ready()
       return (await db.delete(t(table)).where(where).returning()).length
     },
-    async transaction(fn) {
-      if (inTransaction) return fn(store)
-      return gate.exclusive(async () => {
-        db.run(sql`BEGIN IMMEDIATE`)
-        try {
-          const result = await fn(sqliteStore(db, gate, true))
-          db.run(sql`COMMIT`)
-          return result
-        } catch (error) {
-          try {
-            db.run(sql`ROLLBACK`)
-          } catch {
-            // After some failures (a full disk, an I/O error) SQLite has rolled back already and
-            // ROLLBACK fails with "no transaction is active"; the first error is the one to report.
-          }
-          throw error
-        }
-      })
-    },
   }
-  return store
+}
+
+/**
+ * Runs `fn` in a transaction on `db`'s connection (`BEGIN IMMEDIATE`), alone at `gate`: committed
+ * when `fn` resolves, rolled back when it throws. `fn` runs its statements past the gate (a store
+ * or runner made with `inTransaction`).
+ */
+export function sqliteTransaction<T>(db: SqliteDb, gate: Gate, fn: () => Promise<T>): Promise<T> {
+  return gate.exclusive(async () => {
+    db.run(sql`BEGIN IMMEDIATE`)
+    try {
+      const result = await fn()
+      db.run(sql`COMMIT`)
+      return result
+    } catch (error) {
+      try {
+        db.run(sql`ROLLBACK`)
+      } catch {
+        // After some failures (a full disk, an I/O error) SQLite has rolled back already and
+        // ROLLBACK fails with "no transaction is active"; the first error is the one to report.
+      }
+      throw error
+    }
+  })
 }
