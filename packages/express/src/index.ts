@@ -4,6 +4,7 @@
  * - `SesameAuth(config)`: the endpoints, for `app.use("/auth", SesameAuth(config))`;
  * - `getSession(req, config)`: the session or `null`, kept alive on the response;
  * - `sessionLocals(config)`: a middleware putting it in `res.locals.session` for every view;
+ * - `api(req, config)`: the plugins' server functions for the request (`api(req, config).<name>(…)`);
  * - `requireSession(config)`: the guard, on a route or in front of a group (a redirect to the
  *   sign-in page for a page, `401` JSON for a client that wants JSON);
  * - `signIn(req, res, config, provider?, options?, authorizationParams?)` and
@@ -13,9 +14,10 @@
  */
 export { SesameAuth } from "./handler.js"
 export { getSession, sessionLocals, type AuthenticatedSession } from "./session.js"
+export { api } from "./api.js"
 export { requireSession } from "./guard.js"
 export { signIn, signOut } from "./actions.js"
 export type { ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./types.js"
 export { AuthError, BadRequest, CredentialsSignin } from "@sesame/core/errors"
-export type { AuthConfig, Session, User } from "@sesame/core"
-export type { AuthorizationParams, ServerSignInOptions } from "@sesame/core/integration"
+export type { AuthConfig, ServerFunctionsOf, Session, User } from "@sesame/core"
+export type { AuthorizationParams, ModuleApi, ServerSignInOptions } from "@sesame/core/integration"

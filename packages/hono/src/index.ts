@@ -5,6 +5,7 @@
  * - `sesame(config)`: the handler of the auth routes (`app.on(["GET", "POST"], "/auth/*", …)`);
  * - `sessionMiddleware(config)`: `c.get("session")` for every route, kept alive;
  * - `getSession(c, config?)`: the session, or `null`;
+ * - `api(c, config?)`: the plugins' server functions for the request (`api(c).<name>(…)`);
  * - `requireSession(config)`: the middleware guard (a redirect for pages, `401` JSON for APIs);
  * - `assertSession(c, config?)`: the same check, called by the route itself;
  * - `signIn(c, provider?, options?, authorizationParams?)`, `signOut(c, options?)`: from the app's routes.
@@ -15,8 +16,10 @@
  */
 export { sesame } from "./handler.js"
 export { getSession, sessionMiddleware } from "./session.js"
+export { api } from "./api.js"
 export { assertSession, requireSession } from "./guard.js"
 export { signIn, signOut, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./actions.js"
 export { defaultBasePath, type SesameConfig } from "./config.js"
 export type { AuthenticatedSession, AuthenticatedVariables, SesameVariables } from "./types.js"
-export type { AuthConfig, Session, User } from "@sesame/core"
+export type { AuthConfig, ServerFunctionsOf, Session, User } from "@sesame/core"
+export type { ModuleApi } from "@sesame/core/integration"

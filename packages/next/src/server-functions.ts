@@ -12,6 +12,7 @@
  * @module
  */
 import {
+  callModuleApi,
   changePassword,
   deletePasskey,
   deleteUser,
@@ -30,7 +31,7 @@ import {
   type RecentSignInOptions,
 } from "@sesame/core"
 import { getApiToken, type IssuedApiToken } from "@sesame/core/api-tokens"
-import type { ServerFunction } from "@sesame/core/integration"
+import { moduleApi, type ServerFunction } from "@sesame/core/integration"
 import { load } from "./config.js"
 import { writeCookies } from "./cookies.js"
 import { coreRequest } from "./core-call.js"
@@ -99,5 +100,7 @@ export function serverFunctions(input: PrimaryAuthConfigInput): ServerFunctions 
     requireRecentSignIn: recentSignIn(input),
     twoFactorStatus: bound(input, twoFactorStatus),
     getApiToken: apiToken(input),
+    // The plugins' server functions, each bound to the request like the functions above.
+    api: moduleApi((name, args) => bound(input, callModuleApi)(name, ...args)),
   }
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { IssuedApiToken } from "@sesame/core/api-tokens"
-import type { AuthorizationParams as CoreAuthorizationParams } from "@sesame/core/integration"
+import type { AuthorizationParams as CoreAuthorizationParams, ModuleApi } from "@sesame/core/integration"
 import type {
   AccountInfo,
   AccountUnlinking,
@@ -141,6 +141,12 @@ export type SessionUpdate = Partial<Session> | { user: Partial<NonNullable<Sessi
  * `adapter`. They answer as the `@sesame/core` functions of the same names do.
  */
 export interface ServerFunctions {
+  /**
+   * The server functions of the configuration's plugins, by name, for the request being handled:
+   * `await api.recentSignIns({ limit: 5 })`. For their types, `api as ServerFunctionsOf<ReturnType<typeof plugin>>`
+   * (from `@sesame/core`). A function of a plugin that is off throws `MissingAdapterMethods`.
+   */
+  api: ModuleApi
   /** The provider accounts linked to the user (never tokens), or null when signed out. */
   listAccounts(): Promise<AccountInfo[] | null>
   /**

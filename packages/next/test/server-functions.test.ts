@@ -8,10 +8,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import GitHub from "@sesame/core/providers/github"
 import Password from "@sesame/core/providers/password"
-import { argon2id } from "@sesame/core/password"
+import { argon2id, importPasswordHash } from "@sesame/core/password"
 import Sesame, { CredentialsSignin, type PrimaryAuthConfig } from "@sesame/next"
+import type { ServerFunctionsOf } from "@sesame/core"
+import { twoFactorModel } from "../../core/src/two-factor/storage.js"
 import { apiTokenKeys } from "@sesame/core/api-tokens"
 import { verifyApiToken } from "@sesame/core/verify"
+import { visits } from "../../core/test/fixtures/visits-plugin.js"
 
 const alice = { email: "alice@example.com", password: "wonderland", redirect: false } as const
 const passkey = {
@@ -101,7 +104,7 @@ describe("server functions of Sesame(config)", () => {
     })
     expect(await sesame.hasPassword()).toBeNull()
     const user = await adapter.createUser({ id: "u1", email: "ada@example.com", name: "Ada", emailVerified: new Date() })
-    await adapter.setPassword({ userId: user.id, hash: await argon2id({ memoryCost: 64, timeCost: 1 }).hash("analytical engine"), updatedAt: new Date() })
+    await importPasswordHash(adapter, user.id, await argon2id({ memoryCost: 64, timeCost: 1 }).hash("analytical engine"))
     // The action posts to the password provider's callback, as it does for credentials.
     // A refused password throws, as a refused credentials sign-in does.
     await expect(sesame.signIn("password", { email: "ada@example.com", password: "wrong guess", redirect: false })).rejects.toBeInstanceOf(CredentialsSignin)
@@ -179,7 +182,8 @@ describe("server functions of Sesame(config)", () => {
     expect(await sesame.requireRecentSignIn()).toEqual({ recent: true })
     expect(await sesame.twoFactorStatus()).toEqual({ enabled: false, method: null, recoveryCodesLeft: 0, settingsUrl: "https://app.example.test:8443/api/auth/two-factor/setup" })
     const userId = [...adapter.tables.users.values()][0]!.id
-    await adapter.setTwoFactor({ userId, method: "totp", secret: "sealed", enabledAt: new Date(), devicesRevokedAt: null })
+    // The row two-factor sign-in stores for a user who turned it on (the core's model, on the adapter's store).
+    await adapter.store.create(twoFactorModel, { userId, method: "totp", secret: "sealed", enabledAt: new Date(), devicesRevokedAt: null })
     expect(await sesame.twoFactorStatus()).toMatchObject({ enabled: true, method: "totp" })
 
     const now = Date.now()
@@ -238,5 +242,27 @@ describe("server functions of Sesame(config)", () => {
     await sesame.signIn("credentials", alice)
     await expect(sesame.listAccounts()).rejects.toThrow(/adapter/)
     await expect(sesame.listPasskeys()).rejects.toThrow(/adapter/)
+  })
+})
+
+describe("api: the plugins' server functions", () => {
+
+  it("act for the browser's user, with no code for the plugin in @sesame/next", async () => {
+    const { config } = databaseConfig({ plugins: [visits] })
+    const sesame = Sesame(config)
+    const api = sesame.api as ServerFunctionsOf<typeof visits>
+    expect(await api.visit(1)).toBeNull()
+    await sesame.signIn("credentials", alice)
+    expect(await api.visit(2)).toMatchObject({ email: "alice@example.com", count: 2 })
+    expect(await api.visit(3)).toMatchObject({ email: "alice@example.com", count: 5 })
+    await expect(sesame.api.nothingLikeThis!()).rejects.toThrow(/no plugin has a server function "nothingLikeThis"/i)
+  })
+
+  it("throw MissingAdapterMethods for a plugin that is off (an adapter without a store)", async () => {
+    const { adapter, config } = databaseConfig()
+    const { store: _store, ...withoutStore } = adapter
+    const sesame = Sesame({ ...config, adapter: withoutStore, plugins: [visits] })
+    await sesame.signIn("credentials", alice)
+    await expect((sesame.api as ServerFunctionsOf<typeof visits>).visit(1)).rejects.toMatchObject({ type: "MissingAdapterMethods" })
   })
 })

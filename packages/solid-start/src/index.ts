@@ -8,7 +8,8 @@
  * - `listAccounts(request, options)`, `unlinkAccount`, `deleteUser`, `listSessions`,
  *   `revokeSession`, `revokeOtherSessions`, `listPasskeys`, `renamePasskey`, `deletePasskey`,
  *   `hasPassword`, `changePassword`, `setPassword`: the signed-in user's accounts, sessions,
- *   passkeys and password.
+ *   passkeys and password;
+ * - `api(request, options)`: the plugins' server functions for the request (`api(…).<name>(…)`).
  *
  * The browser side is `@sesame/solid-start/client`.
  *
@@ -18,6 +19,7 @@ export { SolidAuth, type SolidAuthHandler, type SolidAuthHandlers } from "./hand
 export { getSession, requireSession, type AuthenticatedSession } from "./session.js"
 export { authMiddleware, type AuthMiddleware, type ProtectOptions } from "./middleware.js"
 export {
+  api,
   changePassword,
   deleteUser,
   deletePasskey,
@@ -35,6 +37,7 @@ export {
 } from "./server-functions.js"
 export type { SolidAuthConfig, SolidAuthOptions } from "./config.js"
 export type { RequestEventLike } from "./event.js"
+export type { ModuleApi } from "@sesame/core/integration"
 export { defaultPrefix } from "./prefix.js"
 export type {
   AccountInfo,
@@ -49,6 +52,7 @@ export type {
   PasswordChanging,
   PasswordSetting,
   Session,
+  ServerFunctionsOf,
   SessionInfo,
   User,
   UserDeletion,

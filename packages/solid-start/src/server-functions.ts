@@ -1,6 +1,6 @@
 /**
  * The core's server functions for the signed-in user (account, session and passkey management),
- * taking the request and the configuration the way `getSession(request, options)` does: the
+ * and the plugins' (`api`), taking the request and the configuration the way `getSession(request, options)` does: the
  * request SolidStart is handling (`getRequestEvent()!.request` in a server function) and the
  * options given to `SolidAuth`, turned into the core configuration `SolidAuth` itself uses, so the
  * core resolves that one object once for every use.
@@ -12,7 +12,7 @@
  * @module
  */
 import * as core from "@sesame/core"
-import { appOrigin, type ServerFunction } from "@sesame/core/integration"
+import { appOrigin, moduleApi, type ModuleApi, type ServerFunction } from "@sesame/core/integration"
 import { coreConfig, type SolidAuthOptions } from "./config.js"
 import { returnAddress } from "./redirect.js"
 
@@ -107,3 +107,27 @@ export async function requireRecentSignIn(request: Request, config: SolidAuthOpt
 
 /** The request user's second factor (`enabled`, `method`, recovery codes left, the settings page's URL), or null when it is not signed in or two-factor sign-in is off. */
 export const twoFactorStatus = withOptions(core.twoFactorStatus, "twoFactorStatus")
+
+/**
+ * The server functions of the configuration's plugins (`plugins`), for `request`: each reads the
+ * request's signed-in user (or none), as `getSession(request, options)` does, and gets the core
+ * configuration `SolidAuth` uses. Nothing per plugin: `api(request, options).<name>(...args)` is the
+ * core's `callModuleApi`, with its errors: a function of a plugin that is off (its models need an
+ * adapter with a `store`) rejects with `MissingAdapterMethods`, a name no plugin has with a
+ * `TypeError`. A bad configuration throws its `TypeError` here. They set no cookies.
+ *
+ * @returns `api.<name>(...args)` runs the plugin's server function `name`. For their types,
+ *   `api(request, options) as ServerFunctionsOf<typeof plugin>` (`ServerFunctionsOf` from this
+ *   package or `@sesame/core`).
+ *
+ * @example
+ * ```ts
+ * "use server"
+ * const plugins = api(getRequestEvent()!.request, authConfig) as ServerFunctionsOf<typeof visits>
+ * return plugins.visit()
+ * ```
+ */
+export function api(request: Request, options: SolidAuthOptions): ModuleApi {
+  const { config } = coreConfig(options, "api")
+  return moduleApi((name, args) => core.callModuleApi(request, config, name, ...args))
+}

@@ -1,6 +1,7 @@
 /**
  * `SvelteKitAuth(config)`: the `handle` hook that serves the endpoints and sets
- * `event.locals.auth()`, and the form actions `signIn` and `signOut`.
+ * `event.locals.auth()`, the form actions `signIn` and `signOut`, and `api(event)`, the plugins'
+ * server functions.
  *
  * Every request under the base path goes to the core's `Auth()` as it is, whatever the method or
  * action (`session`, `csrf`, `providers`, `signin`, `callback`, `signout`, the built-in pages…):
@@ -19,6 +20,7 @@ import { Auth } from "@sesame/core"
 import { isUnderPath, logFor } from "@sesame/core/integration"
 import type { Handle } from "@sveltejs/kit"
 import { signInAction, signOutAction, type SignIn, type SignOut } from "./actions.js"
+import { apiOf, type Api } from "./api.js"
 import { load, prepare, type Prepared } from "./config.js"
 import { attach, attachSignedOut } from "./session.js"
 import type { SvelteKitAuthConfigInput } from "./types.js"
@@ -31,6 +33,11 @@ export interface SvelteKitAuthResult {
   readonly signIn: SignIn
   /** Signs out from a form action (or any server code with the event); see {@link SignOut}. */
   readonly signOut: SignOut
+  /**
+   * The plugins' server functions for the request of `event`: `api(event).<name>(...args)`, acting
+   * for the user `event.locals.auth()` reads; see {@link Api}.
+   */
+  readonly api: Api
 }
 
 /**
@@ -40,7 +47,7 @@ export interface SvelteKitAuthResult {
  *   (run once per request, for settings from `event.platform` or `$env/dynamic/private`). The
  *   endpoints live under `basePath`, `/auth` by default. A configuration that is not an object,
  *   or a `basePath` of `/`, throws a `TypeError` here (for a function: on each request, logged).
- * @returns `{ handle, signIn, signOut }`.
+ * @returns `{ handle, signIn, signOut, api }`.
  *
  * @example
  * ```ts
@@ -82,5 +89,5 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
     }
     return response
   }
-  return Object.freeze({ handle, signIn: signInAction(config), signOut: signOutAction(config) })
+  return Object.freeze({ handle, signIn: signInAction(config), signOut: signOutAction(config), api: apiOf(config) })
 }

@@ -1,8 +1,9 @@
 /**
  * `@sesame/sveltekit`: Sesame for SvelteKit 2.
  *
- * - `SvelteKitAuth(config)` → `{ handle, signIn, signOut }`: the hook that serves the endpoints
- *   under `basePath` (`/auth`) and sets `event.locals.auth()`, and the form actions;
+ * - `SvelteKitAuth(config)` → `{ handle, signIn, signOut, api }`: the hook that serves the
+ *   endpoints under `basePath` (`/auth`) and sets `event.locals.auth()`, the form actions, and the
+ *   plugins' server functions for a request (`api(event).<name>(…)`);
  * - `requireSession(event, options?)`: the guard a `load`, a form action or a `+server.ts` calls;
  * - `authorize({ protect, redirectTo? })`: the guard as a hook, for `sequence(handle, …)`.
  *
@@ -13,6 +14,8 @@
 export { SvelteKitAuth, type SvelteKitAuthResult } from "./handle.js"
 export { authorize, requireSession, type AuthorizeOptions, type GuardOptions } from "./guard.js"
 export type { Redirection, SignIn, SignOut } from "./actions.js"
+export type { Api } from "./api.js"
 export { defaultBasePath } from "./config.js"
 export type { AuthenticatedSession, SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
-export type { Session, User } from "@sesame/core"
+export type { ServerFunctionsOf, Session, User } from "@sesame/core"
+export type { ModuleApi } from "@sesame/core/integration"

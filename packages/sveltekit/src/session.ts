@@ -46,7 +46,11 @@ export interface RequestAuth {
   setsCookies: boolean
   /** The answer of `locals.auth()` once asked (policy 2); replaced by a sign-in or sign-out (policy 5). */
   pending?: Promise<Session | null>
-  /** The request the next read is made with: the browser's, or after a sign-in the same with the cookies it set (policy 5). */
+  /**
+   * The request the next read is made with, and the one the plugins' server functions get
+   * (`api(event)`): the browser's, or after a sign-in or sign-out the same with the cookies as
+   * `event.cookies` has them then (policy 5).
+   */
   source: RequestLike
 }
 
@@ -91,14 +95,21 @@ export function writeFor(event: RequestEvent, cookies: readonly ResponseCookie[]
 export function sessionChanged(event: RequestEvent, by: "signIn" | "signOut"): void {
   const state = requests.get(event.locals)
   if (!state) return
-  if (by === "signOut") {
-    state.pending = Promise.resolve(null)
-    return
-  }
-  state.pending = undefined
+  // The request as it now is, for the next read and `api(event)`: a sign-out's cleared cookie is left out.
   const headers = new Headers(event.request.headers)
   headers.set("cookie", currentCookieHeader(event.cookies))
   state.source = { url: event.request.url, headers }
+  state.pending = by === "signOut" ? Promise.resolve(null) : undefined
+}
+
+/**
+ * The request of `event` as the core's server functions get it: the one `locals.auth()` reads
+ * (after a sign-in or sign-out in the request, with the cookies as they are now); the browser's own
+ * when the hook did not run.
+ */
+export function currentRequest(event: RequestEvent): Request {
+  const source = requests.get(event.locals)?.source ?? event.request
+  return source === event.request ? event.request : new Request(source.url, { headers: source.headers })
 }
 
 /**
