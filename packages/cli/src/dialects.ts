@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { MigrateOptions, MigrationResult, Row, TableNames } from "@sesame/sql-common"
+import type { ModelDeclaration } from "@sesame/core/adapters"
+import type { Row, SqlMigrateOptions, SqlMigrationResult, TableOverrides } from "@sesame/sql-common"
 import { CliError, explain, usageError } from "./errors.js"
 
 /**
@@ -33,10 +34,10 @@ export interface Dialect {
   kind: string
   /** What `--url` looks like, for messages. */
   urlExample: string
-  /** The SQL that creates the schema. */
-  schema(tables: Partial<TableNames>): Promise<string>
-  /** Migrates the database at `url`; `server` names it in messages without secrets. */
-  migrate(url: string, options: MigrateOptions): Promise<{ result: MigrationResult; server: string }>
+  /** The SQL that creates the schema, and the tables of `models`. */
+  schema(tables: TableOverrides, models: readonly ModelDeclaration[]): Promise<string>
+  /** Migrates the database at `url` (and `options.models`' tables); `server` names it in messages without secrets. */
+  migrate(url: string, options: SqlMigrateOptions): Promise<{ result: SqlMigrationResult; server: string }>
   /** Opens the database at `url` for reading only. */
   openReadOnly(url: string): Promise<ReadOnlyDatabase>
 }
@@ -75,7 +76,7 @@ async function driver<T>(name: string, load: () => Promise<T>): Promise<T> {
 const pg: Dialect = {
   kind: "PostgreSQL",
   urlExample: "postgres://user:password@127.0.0.1:5432/app",
-  schema: async (tables) => (await import("@sesame/adapter-pg")).schema(tables),
+  schema: async (tables, models) => (await import("@sesame/adapter-pg")).schema(tables, models),
   async migrate(url, options) {
     const parsed = serverUrl(url, ["postgres:", "postgresql:"], pg.urlExample)
     const server = describe(parsed, 5432)
@@ -129,7 +130,7 @@ const pg: Dialect = {
 const mysql: Dialect = {
   kind: "MySQL",
   urlExample: "mysql://user:password@127.0.0.1:3306/app",
-  schema: async (tables) => (await import("@sesame/adapter-mysql")).schema(tables),
+  schema: async (tables, models) => (await import("@sesame/adapter-mysql")).schema(tables, models),
   async migrate(url, options) {
     const parsed = serverUrl(url, ["mysql:", "mariadb:"], mysql.urlExample)
     const server = describe(parsed, 3306)
@@ -185,7 +186,7 @@ const mysql: Dialect = {
 const sqlite: Dialect = {
   kind: "SQLite",
   urlExample: "./data/auth.db",
-  schema: async (tables) => (await import("@sesame/adapter-sqlite")).schema(tables),
+  schema: async (tables, models) => (await import("@sesame/adapter-sqlite")).schema(tables, models),
   async migrate(url, options) {
     const file = url.startsWith("file:") ? new URL(url).pathname : url
     if (!file || file === ":memory:") throw usageError(`--url must name a SQLite file, such as ${sqlite.urlExample}.`)
@@ -194,7 +195,7 @@ const sqlite: Dialect = {
     let db: InstanceType<typeof Database> | undefined
     try {
       db = new Database(file)
-      return { result: migrate(db, options), server: file }
+      return { result: await migrate(db, options), server: file }
     } catch (error) {
       throw explain(error, sqlite.kind, file)
     } finally {

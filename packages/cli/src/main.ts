@@ -3,9 +3,9 @@
  *
  * ```sh
  * npx sesame secret [--write]
- * npx sesame migrate --adapter pg|mysql|sqlite --url <connection URL or file> [--tables users=…,sessions=…]
+ * npx sesame migrate --adapter pg|mysql|sqlite --url <connection URL or file> [--tables users=…,sessions=…] [--plugin <file or package>]…
  * npx sesame migrate --from authjs --check --adapter pg|mysql|sqlite --url <…> [--tables users=…,accounts=…]
- * npx sesame schema --adapter pg|mysql|sqlite [--tables …]
+ * npx sesame schema --adapter pg|mysql|sqlite [--tables …] [--plugin <file or package>]…
  * ```
  *
  * Every failure is one line on stderr and a non-zero exit code: 2 for a mistake in the command
@@ -14,11 +14,13 @@
  * @module
  */
 import { parseArgs } from "node:util"
-import { defaultTableNames, identifier, type TableNames } from "@sesame/sql-common"
+import type { ModelDeclaration } from "@sesame/core/adapters"
+import { defaultTableNames, identifier, type TableOverrides } from "@sesame/sql-common"
 import { checkAuthjs } from "./authjs/check.js"
 import { authjsRoles, type AuthjsTables } from "./authjs/read.js"
 import { dialect, type Dialect } from "./dialects.js"
 import { CliError, usageError } from "./errors.js"
+import { pluginModels } from "./plugins.js"
 import { newSecret, writeSecret } from "./secret.js"
 
 export const usage = `Usage: sesame <command> [options]
@@ -26,13 +28,15 @@ export const usage = `Usage: sesame <command> [options]
 Commands:
   secret [--write]              Print a new random secret for AUTH_SECRET. With --write, put it in
                                 .env.local (created, or its AUTH_SECRET line replaced) instead.
-  migrate --adapter <a> --url <url>
-                                Create or upgrade Sesame's tables; a no-op when they are current.
+  migrate --adapter <a> --url <url> [--plugin <p>]…
+                                Create or upgrade Sesame's tables, and the plugins' (created, or
+                                their missing columns and indexes added); a no-op when current.
   migrate --from authjs --check --adapter <a> --url <url>
                                 Read an Auth.js database, writing nothing, and say what switching
                                 to Sesame changes for its users and what to do first. Exit code 1
                                 when something blocks the switch.
-  schema --adapter <a>          Print the SQL of Sesame's tables.
+  schema --adapter <a> [--plugin <p>]…
+                                Print the SQL of Sesame's tables, and the plugins' tables.
 
 Options:
   --adapter pg|mysql|sqlite     The database: PostgreSQL, MySQL/MariaDB, or SQLite.
@@ -43,6 +47,10 @@ Options:
                                 twoFactors, recoveryCodes, signingKeys). With --from authjs: the
                                 Auth.js tables (users, accounts, sessions, verificationTokens,
                                 authenticators), when not the names of Auth.js's adapters.
+  --plugin <file or package>    A plugin's module (a .js file or a package), whose default export
+                                is a plugin, a list of them, or the app's configuration. Repeat
+                                it for several. Tables of declared models are renamed by model
+                                name in --tables (auditSignIn=audit_log).
   --from authjs --check         With migrate: check an Auth.js database instead (see above).
   -h, --help                    Show this help.`
 
@@ -59,16 +67,17 @@ const processIo: Io = {
   cwd: process.cwd(),
 }
 
-/** `users=a,sessions=b` as table names. */
-function parseTables(value: string | undefined): Partial<TableNames> {
+/** `users=a,sessions=b` as table names: by role, or by the name of one of `models`. */
+function parseTables(value: string | undefined, models: readonly ModelDeclaration[] = []): TableOverrides {
   if (!value) return {}
-  const tables: Partial<TableNames> = {}
+  const tables: Record<string, string> = {}
+  const names = [...Object.keys(defaultTableNames), ...models.map((model) => model.name)]
   for (const pair of value.split(",")) {
     const [role = "", name = ""] = pair.split("=").map((s) => s.trim())
-    if (!Object.hasOwn(defaultTableNames, role) || !name) {
-      throw usageError(`--tables takes role=name pairs, the roles being ${Object.keys(defaultTableNames).join(", ")}; got ${JSON.stringify(pair)}.`)
+    if (!names.includes(role) || !name) {
+      throw usageError(`--tables takes role=name pairs, the roles being ${names.join(", ")}; got ${JSON.stringify(pair)}.`)
     }
-    tables[role as keyof TableNames] = name
+    tables[role] = name
   }
   return tables
 }
@@ -106,6 +115,7 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
           write: { type: "boolean" },
           from: { type: "string" },
           check: { type: "boolean" },
+          plugin: { type: "string", multiple: true },
           help: { type: "boolean", short: "h" },
         },
       })
@@ -125,7 +135,8 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         return 0
       case "schema": {
         const chosen = dialect(values.adapter)
-        io.out(await schemaOf(chosen, parseTables(values.tables)))
+        const models = await pluginModels(values.plugin ?? [], io.cwd)
+        io.out(await schemaOf(chosen, parseTables(values.tables, models), models))
         return 0
       }
       case "migrate": {
@@ -140,12 +151,16 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         }
         const chosen = dialect(values.adapter)
         if (!values.url) throw usageError(`Missing --url: the database to migrate, such as ${chosen.urlExample}.`)
-        const { result, server } = await chosen.migrate(values.url, { tables: parseTables(values.tables) })
+        const models = await pluginModels(values.plugin ?? [], io.cwd)
+        const { result, server } = await chosen.migrate(values.url, { tables: parseTables(values.tables, models), ...(models.length > 0 ? { models } : {}) })
         for (const m of result.applied) io.out(`Applied migration ${m.version}: ${m.description}.`)
+        for (const table of result.models?.created ?? []) io.out(`Created the plugins' table ${table}.`)
+        for (const table of result.models?.altered ?? []) io.out(`Added columns or indexes to the plugins' table ${table}.`)
+        const changed = result.applied.length > 0 || (result.models?.created.length ?? 0) + (result.models?.altered.length ?? 0) > 0
         io.out(
-          result.applied.length > 0
-            ? `The ${chosen.kind} schema at ${server} is now at version ${result.version}.`
-            : `Nothing to do: the ${chosen.kind} schema at ${server} is already at version ${result.version}.`,
+          changed
+            ? `The ${chosen.kind} schema at ${server} is now at version ${result.version}${models.length > 0 ? ", with the plugins' tables" : ""}.`
+            : `Nothing to do: the ${chosen.kind} schema at ${server} is already at version ${result.version}${models.length > 0 ? ", with the plugins' tables" : ""}.`,
         )
         return 0
       }
@@ -163,9 +178,9 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
 }
 
 /** The schema's SQL; an unsafe table name is a mistake in the command line. */
-async function schemaOf(chosen: Dialect, tables: Partial<TableNames>): Promise<string> {
+async function schemaOf(chosen: Dialect, tables: TableOverrides, models: readonly ModelDeclaration[]): Promise<string> {
   try {
-    return await chosen.schema(tables)
+    return await chosen.schema(tables, models)
   } catch (error) {
     throw error instanceof TypeError ? usageError(error.message) : error
   }
