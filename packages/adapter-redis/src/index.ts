@@ -9,51 +9,39 @@
  *
  * Every method is one call of one Lua script (see `lua/`), which Redis runs with nothing in
  * between: unique emails, provider accounts and credential ids hold under any concurrency, a
- * verification token is used once, a recovery code too, concurrent increments of a counter each
- * count, a user's deletion takes its accounts, sessions, authenticators, password, second factor
- * and recovery codes with it, and a write touching
- * several keys is never seen (or left) half done. Sessions and counters expire in Redis at their
- * `expires`. Transactions work by optimistic replay (see
+ * verification token is used once, a user's deletion takes its accounts, sessions and
+ * authenticators with it, and a write touching several keys is never seen (or left) half done.
+ * Sessions expire in Redis at their `expires`. Transactions work by optimistic replay (see
  * `transaction.ts`).
+ *
+ * `store` keeps the rows of declared models (see `store/store.ts`), Sesame's own among them
+ * (password hashes, counters, second factors, recovery codes, signing keys): each write is one
+ * call of a second script, rows of models with `expires` expire in Redis, and a user's deletion
+ * takes the rows that refer to the user. Its `transaction` cannot roll back: it runs `fn`
+ * directly. A transaction of the adapter hands `fn` a store of its own (`store/transaction.ts`),
+ * whose writes commit at once: its creates may refer to the users the transaction created, and are
+ * deleted again when the transaction fails; its updates, deletions and increments are not undone. `migrate` moves the data release 0.1 kept in keys of its own into the store; the adapter
+ * runs it itself before its first call when the prefix is not marked as moved (see `ready.ts`), so
+ * that neither the adapter nor its store is ever read before the move.
  *
  * @module
  */
 import type { Adapter } from "@sesame/core/adapters"
 import type { Redis } from "ioredis"
 import { operations } from "./operations.js"
-import { batchRunner } from "./run.js"
+import { checkOptions, type RedisAdapterOptions } from "./options.js"
+import { storeLayoutReady } from "./ready.js"
+import { batchRunner, type RunBatch } from "./run.js"
+import { redisStore } from "./store/store.js"
+import { transactionStore } from "./store/transaction.js"
 import { runTransaction } from "./transaction.js"
 
 export { keys } from "./keys.js"
+export { migrate, type MigratedModel, type MigrateOptions, type MigrationReport } from "./migrate.js"
+export type { RedisAdapterOptions } from "./options.js"
 export { TransactionConflict } from "./run.js"
 
-export interface RedisAdapterOptions {
-  /** Prepended to every key the adapter writes (after the client's own `keyPrefix`, if any). Default `"sesame:"`. */
-  prefix?: string
-  /**
-   * Seconds a verification token is kept after its `expires`, so that a link followed late is
-   * told it expired rather than that it is unknown. Default 3600. The token is refused either way.
-   */
-  verificationTokenGrace?: number
-  /**
-   * Receives the client's `error` events (connection refused, reset…). When omitted and the client
-   * has no `error` listener, the adapter adds one that ignores them: ioredis retries on its own,
-   * and each command that finally fails rejects its adapter call, which Sesame logs.
-   */
-  onError?: (error: Error) => void
-}
-
 const ignore = () => {}
-
-function checkOptions(options: RedisAdapterOptions): { prefix: string; verificationTokenGraceMs: number } {
-  const prefix = options.prefix ?? "sesame:"
-  if (typeof prefix !== "string") throw new TypeError(`RedisAdapter: options.prefix must be a string; got ${typeof prefix}.`)
-  const grace = options.verificationTokenGrace ?? 3600
-  if (!Number.isFinite(grace) || grace < 0) {
-    throw new TypeError(`RedisAdapter: options.verificationTokenGrace must be a number of seconds, 0 or more; got ${String(grace)}.`)
-  }
-  return { prefix, verificationTokenGraceMs: Math.round(grace * 1000) }
-}
 
 /**
  * The Redis adapter. `client` is an ioredis `Redis` client, used as it is (its connection options,
@@ -61,19 +49,60 @@ function checkOptions(options: RedisAdapterOptions): { prefix: string; verificat
  * connection to come back, then fails after 20 retries).
  */
 export default function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): Adapter {
-  const checked = checkOptions(options)
+  const checked = checkOptions(options, "RedisAdapter")
   // ioredis adds its `keyPrefix` to the keys a command declares, but the script declares none
   // (it builds its keys), so the client's prefix is put in front of the adapter's here.
   const prefix = (client.options.keyPrefix ?? "") + checked.prefix
-  const { verificationTokenGraceMs } = checked
+  const { verificationTokenGraceMs, tables } = checked
   // An `error` event with no listener is reported by ioredis on the console for every reconnect
   // attempt; the failures that matter reach Sesame as rejected calls.
   if (options.onError) client.on("error", options.onError)
   else if (client.listenerCount("error") === 0) client.on("error", ignore)
-  const run = batchRunner(client, prefix)
+  // Nothing is read or written before the records of 0.1 are in the store (`ready.ts`).
+  const ready = storeLayoutReady(client, checked.prefix, tables)
+  const batch = batchRunner(client, prefix)
+  const run: RunBatch = async (mode, operations, expected) => {
+    await ready()
+    return batch(mode, operations, expected)
+  }
   const settings = { verificationTokenGraceMs }
+  const store = redisStore(client, { prefix: checked.prefix, scriptPrefix: prefix, tables, ready })
+  // A transaction's adapter has a store of its own (`store/transaction.ts`): its writes commit at
+  // once, since `fn` reads them back (the adapter's own calls still wait for the commit); its
+  // creates may refer to the users the transaction created, and are deleted when it fails.
+  async function transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
+    const users = new Set<string>()
+    const tx = transactionStore(store, users)
+    try {
+      const value = await runTransaction(run, settings, (plain) => {
+        const adapter: Adapter = {
+          ...plain,
+          async createUser(user) {
+            const created = await plain.createUser!(user)
+            users.add(created.id)
+            return created
+          },
+          async deleteUser(id) {
+            const deleted = await plain.deleteUser!(id)
+            users.delete(id)
+            return deleted
+          },
+          store: tx.store,
+          // Nested transactions join this one.
+          transaction: (inner) => inner(adapter),
+        }
+        return fn(adapter)
+      })
+      tx.end()
+      return value
+    } catch (error) {
+      await tx.compensate()
+      throw error
+    }
+  }
   return {
     ...operations((operation) => run("keep", [operation], []), settings),
-    transaction: (fn) => runTransaction(run, settings, fn),
+    transaction,
+    store,
   }
 }

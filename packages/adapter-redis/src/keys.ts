@@ -12,14 +12,12 @@
  * | `token:<identifier>:<token>` | hash | a verification token |
  * | `authenticator:<credentialID>` | hash | a WebAuthn credential |
  * | `user-authenticators:<id>` | set | the user's credential ids |
- * | `password:<id>` | hash | the user's password hash |
- * | `counter:<key>` | hash | an attempt counter, expiring at its `expires` |
- * | `two-factor:<id>` | hash | the user's second factor |
- * | `recovery-codes:<id>` | set | the hashes of the user's unused recovery codes |
- * | `signing-key:<id>` | hash | a key that signs API tokens |
- * | `signing-keys` | set | the ids of the signing keys |
+ * | `store-layout` | string | `1` once the records of release 0.1 are in the store (see `migrate.ts`) |
  *
- * Each namespace ends at its first colon (`signing-keys`, the one key without one, is no
+ * Declared models' rows, Sesame's own (password hashes, counters, second factors, recovery codes,
+ * signing keys) among them, are under `model…:` keys (see `store/keys.ts`).
+ *
+ * Each namespace ends at its first colon (`store-layout`, the one key without one, is no
  * namespace's prefix), so a key of one namespace never equals a key of another. Keys made of two
  * parts escape `%` and `:` in each part, so that `a:b` + `c` and `a` + `b:c` stay apart. The Lua
  * operations (see `lua/`) build the same keys from these parts.
@@ -42,6 +40,12 @@ export function tokenRef(identifier: string, token: string): string {
   return `${keyPart(identifier)}:${keyPart(token)}`
 }
 
+/** The key (after the prefix) that `migrate` sets to `storeLayoutVersion` when a whole run is done. */
+export const storeLayoutKey = "store-layout"
+
+/** The layout `storeLayoutKey` marks: Sesame's own data in the store, none left in 0.1's keys. */
+export const storeLayoutVersion = "1"
+
 /** Full key names under `prefix`, for tools and tests that read the store directly. */
 export function keys(prefix: string) {
   return {
@@ -54,11 +58,6 @@ export function keys(prefix: string) {
     verificationToken: (identifier: string, token: string) => `${prefix}token:${tokenRef(identifier, token)}`,
     authenticator: (credentialID: string) => `${prefix}authenticator:${credentialID}`,
     userAuthenticators: (id: string) => `${prefix}user-authenticators:${id}`,
-    password: (id: string) => `${prefix}password:${id}`,
-    counter: (key: string) => `${prefix}counter:${key}`,
-    twoFactor: (id: string) => `${prefix}two-factor:${id}`,
-    recoveryCodes: (id: string) => `${prefix}recovery-codes:${id}`,
-    signingKey: (id: string) => `${prefix}signing-key:${id}`,
-    signingKeys: () => `${prefix}signing-keys`,
+    storeLayout: () => `${prefix}${storeLayoutKey}`,
   }
 }

@@ -12,20 +12,13 @@ import {
   accountTokenFields,
   authenticatorFields,
   fields,
-  passwordFields,
   sessionRecord,
   sessionUpdateFields,
-  signingKeyFields,
   toAccount,
   toAuthenticator,
-  toCounter,
-  toPassword,
   toSession,
-  toSigningKey,
-  toTwoFactor,
   toUser,
   toVerificationToken,
-  twoFactorFields,
   userFields,
   userUpdateFields,
   verificationTokenFields,
@@ -41,8 +34,8 @@ export interface OperationOptions {
   verificationTokenGraceMs: number
 }
 
-/** Every method of the contract but `transaction`. */
-export type AdapterMethods = Required<Omit<Adapter, "transaction">>
+/** Every method of the contract but `transaction` (and `store`, which is no method). */
+export type AdapterMethods = Required<Omit<Adapter, "transaction" | "store">>
 
 export function operations(call: Call, options: OperationOptions): AdapterMethods {
   const result = async <T>(operation: Operation, map: (value: never) => T): Promise<T | null> => {
@@ -115,43 +108,5 @@ export function operations(call: Call, options: OperationOptions): AdapterMethod
       return found(await result(["updateAuthenticator", credentialID, fields(data, ["name"], true)], toAuthenticator))
     },
     deleteAuthenticator: (credentialID) => result(["deleteAuthenticator", credentialID], toAuthenticator),
-
-    getPassword: (userId) => result(["getPassword", userId], toPassword),
-    async setPassword(password) {
-      return found(await result(["setPassword", fields(password, passwordFields)], toPassword))
-    },
-    async deletePassword(userId) {
-      await call(["deletePassword", userId])
-    },
-
-    async incrementCounter(key, expires) {
-      return found(await result(["incrementCounter", key, String(expires.getTime())], toCounter))
-    },
-    getCounter: (key) => result(["getCounter", key], toCounter),
-    async deleteCounter(key) {
-      await call(["deleteCounter", key])
-    },
-
-    getTwoFactor: (userId) => result(["getTwoFactor", userId], toTwoFactor),
-    async setTwoFactor(twoFactor) {
-      return found(await result(["setTwoFactor", fields(twoFactor, twoFactorFields)], toTwoFactor))
-    },
-    async deleteTwoFactor(userId) {
-      await call(["deleteTwoFactor", userId])
-    },
-    async setRecoveryCodes(userId, hashes) {
-      await call(["setRecoveryCodes", userId, [...hashes]])
-    },
-    // SREM's answer: 1 for the one call that removed the code, 0 for any other.
-    useRecoveryCode: async (userId, hash) => (await result(["useRecoveryCode", userId, hash], (removed: number) => removed === 1)) ?? false,
-    countRecoveryCodes: async (userId) => (await result(["countRecoveryCodes", userId], (count: number) => count)) ?? 0,
-
-    listSigningKeys: () => list(["listSigningKeys"], toSigningKey),
-    async createSigningKey(key) {
-      return found(await result(["createSigningKey", fields(key, signingKeyFields)], toSigningKey))
-    },
-    async deleteSigningKey(id) {
-      await call(["deleteSigningKey", id])
-    },
   }
 }

@@ -6,17 +6,7 @@
  * @module
  */
 import type { AuthFactor } from "@sesame/core"
-import type {
-  AdapterAccount,
-  AdapterAuthenticator,
-  AdapterCounter,
-  AdapterPassword,
-  AdapterSession,
-  AdapterSigningKey,
-  AdapterTwoFactor,
-  AdapterUser,
-  VerificationToken,
-} from "@sesame/core/adapters"
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "@sesame/core/adapters"
 
 /** Hash fields as written: a string, or null to remove the field (updates only). */
 export type Fields = Record<string, string | null>
@@ -136,36 +126,4 @@ export function toAuthenticator(flat: FlatRecord): AdapterAuthenticator {
     ...(row.name === undefined ? {} : { name: row.name }),
     ...(row.createdAt === undefined ? {} : { createdAt: date(row.createdAt) }),
   }
-}
-
-export const passwordFields = ["userId", "hash", "updatedAt"] as const
-
-export function toPassword(flat: FlatRecord): AdapterPassword {
-  const row = toObject(flat)
-  return { userId: row.userId!, hash: row.hash!, updatedAt: date(row.updatedAt)! }
-}
-
-export function toCounter(flat: FlatRecord): AdapterCounter {
-  const row = toObject(flat)
-  return { key: row.key!, count: Number(row.count), expires: date(row.expires)! }
-}
-
-export const twoFactorFields = ["userId", "method", "secret", "enabledAt", "devicesRevokedAt"] as const
-
-export function toTwoFactor(flat: FlatRecord): AdapterTwoFactor {
-  const row = toObject(flat)
-  return {
-    userId: row.userId!,
-    method: row.method as AdapterTwoFactor["method"],
-    secret: row.secret ?? null,
-    enabledAt: date(row.enabledAt)!,
-    devicesRevokedAt: date(row.devicesRevokedAt),
-  }
-}
-
-export const signingKeyFields = ["id", "algorithm", "publicKey", "privateKey", "createdAt"] as const
-
-export function toSigningKey(flat: FlatRecord): AdapterSigningKey {
-  const row = toObject(flat)
-  return { id: row.id!, algorithm: row.algorithm!, publicKey: row.publicKey!, privateKey: row.privateKey!, createdAt: date(row.createdAt)! }
 }

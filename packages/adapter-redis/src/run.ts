@@ -42,24 +42,9 @@ export type OperationName =
   | "listAuthenticatorsByUserId"
   | "updateAuthenticator"
   | "deleteAuthenticator"
-  | "getPassword"
-  | "setPassword"
-  | "deletePassword"
-  | "incrementCounter"
-  | "getCounter"
-  | "deleteCounter"
-  | "getTwoFactor"
-  | "setTwoFactor"
-  | "deleteTwoFactor"
-  | "setRecoveryCodes"
-  | "useRecoveryCode"
-  | "countRecoveryCodes"
-  | "listSigningKeys"
-  | "createSigningKey"
-  | "deleteSigningKey"
 
-/** One operation: its name and arguments (strings, hash fields, or a list of strings). */
-export type Operation = readonly [OperationName, ...(string | Fields | readonly string[])[]]
+/** One operation: its name and arguments (strings or hash fields). */
+export type Operation = readonly [OperationName, ...(string | Fields)[]]
 
 /**
  * `keep` commits the batch's writes; `undo` rolls them back once the results are known (a

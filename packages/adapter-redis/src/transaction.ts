@@ -12,7 +12,9 @@
  * between, so either everything is written, against the same data `fn` saw, or (when another
  * client changed that data in the meantime, or a rule now fails) nothing is, and the transaction
  * rejects: with `TransactionConflict`, or with the rule's error. It is not retried, since `fn` may
- * have done other things than adapter calls. When `fn` throws, nothing was ever written.
+ * have done other things than adapter calls. When `fn` throws, nothing was ever written. (The
+ * store's writes are another matter: `RedisAdapter` hands `fn` a store that commits at once and
+ * deletes the rows it created when the transaction fails, `store/transaction.ts`.)
  *
  * Calls inside `fn` run one at a time in the order they were made. A call that fails changed
  * nothing, so it is not replayed. Nested transactions join the outer one.

@@ -2,10 +2,11 @@
  * What the conformance suite cannot see from outside Redis: key expiry, the key layout under the
  * prefix, races between separate connections, transactions against other clients, and failures.
  */
-import type { AdapterUser } from "@sesame/core/adapters"
+import { builtInModels, type AdapterUser, type ModelDeclaration } from "@sesame/core/adapters"
 import RedisAdapter, { keys, TransactionConflict } from "@sesame/adapter-redis"
 import type { Redis } from "ioredis"
 import { afterAll, describe, expect, it, vi } from "vitest"
+import { joinParts, modelKeys } from "../src/store/keys.js"
 import { connectRedis, dropPrefix, keysUnder, testPrefix } from "./services.js"
 
 const prefix = testPrefix()
@@ -13,6 +14,10 @@ const k = keys(prefix)
 const client = await connectRedis()
 const other = await connectRedis()
 const adapter = RedisAdapter(client, { prefix })
+const store = adapter.store!
+const { passwords, counters, twoFactors, recoveryCodes, signingKeys } = builtInModels
+/** The key of a row of `model` under `prefix`. */
+const rowKey = (model: ModelDeclaration, ...key: string[]) => prefix + modelKeys.row(model.table, joinParts(key))
 // The same store through a second connection: another app instance.
 const elsewhere = RedisAdapter(other, { prefix })
 
@@ -64,15 +69,16 @@ describe("expiry", () => {
 
   it("a counter's key expires at its expires, and moves with each increment; a password's key does not expire", async () => {
     const key = `password:account:${unique()}`
+    const bump = (expires: Date) => store.increment(counters, { key }, "count", { create: { key, count: 0, expires }, set: { expires } })
     const expires = new Date(Date.now() + hour)
-    await adapter.incrementCounter!(key, expires)
-    await expectTtl(k.counter(key), expires.getTime() - Date.now())
+    await bump(expires)
+    await expectTtl(rowKey(counters, key), expires.getTime() - Date.now())
     const later = new Date(Date.now() + 2 * hour)
-    await adapter.incrementCounter!(key, later)
-    await expectTtl(k.counter(key), later.getTime() - Date.now())
+    await bump(later)
+    await expectTtl(rowKey(counters, key), later.getTime() - Date.now())
     const { id } = await adapter.createUser!(user())
-    await adapter.setPassword!({ userId: id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date() })
-    expect(await client.pttl(k.password(id))).toBe(-1)
+    await store.create(passwords, { userId: id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date() })
+    expect(await client.pttl(rowKey(passwords, id))).toBe(-1)
   })
 
   it("an expired session's key is gone: not found, and pruned from the user's set at the next sign-in", async () => {
@@ -146,29 +152,32 @@ describe("keys", () => {
       const token = { identifier: created.email, token: unique(), expires: new Date(Date.now() + hour) }
       await scoped.createVerificationToken!(token)
       await scoped.transaction!(async (tx) => tx.updateUser!({ id: created.id, name: "Renamed" }))
-      await scoped.setPassword!({ userId: created.id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date() })
+      const models = scoped.store!
+      await models.create(passwords, { userId: created.id, hash: "$2b$10$abcdefghijklmnopqrstuv", updatedAt: new Date() })
       const counter = `password:ip:${unique()}`
-      await scoped.incrementCounter!(counter, new Date(Date.now() + hour))
-      await scoped.setTwoFactor!({ userId: created.id, method: "totp", secret: "eyJ.x.y", enabledAt: new Date(), devicesRevokedAt: null })
-      await scoped.setRecoveryCodes!(created.id, ["a".repeat(64), "b".repeat(64)])
+      const expires = new Date(Date.now() + hour)
+      await models.increment(counters, { key: counter }, "count", { create: { key: counter, count: 0, expires }, set: { expires } })
+      await models.create(twoFactors, { userId: created.id, method: "totp", secret: "eyJ.x.y", enabledAt: new Date(), devicesRevokedAt: null })
+      for (const hash of ["a".repeat(64), "b".repeat(64)]) await models.create(recoveryCodes, { userId: created.id, hash })
       const signingKey = { id: `k-${unique()}`, algorithm: "EdDSA", publicKey: "{}", privateKey: "eyJ.a.b.c.d", createdAt: new Date() }
-      await scoped.createSigningKey!(signingKey)
+      await models.create(signingKeys, signingKey)
 
       // Another run of this test may have picked the same database at the same moment.
       const everything = (await db.keys("*")).filter((key) => !/^sesame-test-[0-9a-f]{8}:/.test(key) || key.startsWith(prefix))
       expect(everything.every((key) => key.startsWith(prefix))).toBe(true)
-      expect(everything.map((key) => key.slice(prefix.length).split(":")[0]).sort()).toEqual([
+      const namespaces = new Set(everything.map((key) => key.slice(prefix.length).split(":")[0]))
+      expect([...namespaces].sort()).toEqual([
         "account",
         "authenticator",
-        "counter",
         "email",
-        "password",
-        "recovery-codes",
+        "model",
+        "model-all",
+        "model-index",
+        "model-referrers",
+        "model-schema",
         "session",
-        "signing-key",
-        "signing-keys",
+        "store-layout",
         "token",
-        "two-factor",
         "user",
         "user-accounts",
         "user-authenticators",
@@ -176,12 +185,19 @@ describe("keys", () => {
       ])
       expect(await db.exists(k.account("git:hub", account.providerAccountId))).toBe(1)
 
+      // What describes the models (their schemas, and which of them refer to users) stays, and so
+      // does the mark that the prefix holds no record of release 0.1 (set at the first call).
+      const schemas = [
+        k.storeLayout(),
+        `${prefix}model-referrers:user`,
+        ...["counters", "passwords", "recoveryCodes", "signingKeys", "twoFactors"].map((name) => `${prefix}model-schema:${name}`),
+      ]
       await scoped.deleteUser!(created.id)
       await scoped.useVerificationToken!(token)
-      await scoped.deleteCounter!(counter)
-      expect(await keysUnder(db, prefix)).toEqual([k.signingKey(signingKey.id), k.signingKeys()])
-      await scoped.deleteSigningKey!(signingKey.id)
-      expect(await keysUnder(db, prefix)).toEqual([])
+      await models.delete(counters, { key: counter })
+      expect(await keysUnder(db, prefix)).toEqual([`${prefix}model-all:sesame_signing_keys`, rowKey(signingKeys, signingKey.id), ...schemas].sort())
+      await models.delete(signingKeys, { id: signingKey.id })
+      expect(await keysUnder(db, prefix)).toEqual(schemas.sort())
     } finally {
       await dropPrefix(db, prefix)
       await db.quit()
@@ -192,8 +208,10 @@ describe("keys", () => {
     const prefixed = await connectRedis({ keyPrefix: outer })
     try {
       const created = await RedisAdapter(prefixed, { prefix: "auth:" }).createUser!(user())
-      expect(await client.exists(keys(`${outer}auth:`).user(created.id))).toBe(1)
-      expect(await keysUnder(client, outer)).toHaveLength(2)
+      const under = keys(`${outer}auth:`)
+      expect(await client.exists(under.user(created.id))).toBe(1)
+      // The user, its email, and the mark of the store's layout (read and set through the client).
+      expect(await keysUnder(client, outer)).toEqual([under.email(created.email), under.storeLayout(), under.user(created.id)].sort())
     } finally {
       await dropPrefix(client, outer)
       await prefixed.quit()

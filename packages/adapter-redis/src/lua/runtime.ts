@@ -99,12 +99,6 @@ local function userSessionsKey(id) return P .. 'user-sessions:' .. id end
 local function tokenKey(ref) return P .. 'token:' .. ref end
 local function authenticatorKey(id) return P .. 'authenticator:' .. id end
 local function userAuthenticatorsKey(id) return P .. 'user-authenticators:' .. id end
-local function passwordKey(id) return P .. 'password:' .. id end
-local function counterKey(key) return P .. 'counter:' .. key end
-local function twoFactorKey(id) return P .. 'two-factor:' .. id end
-local function recoveryCodesKey(id) return P .. 'recovery-codes:' .. id end
-local function signingKeyKey(id) return P .. 'signing-key:' .. id end
-local function signingKeysKey() return P .. 'signing-keys' end
 
 local function requireUser(id)
   if not exists(userKey(id)) then fail('No user with id "' .. id .. '".') end

@@ -1,12 +1,17 @@
 /**
  * Users, with the email index kept in step: `email:<email>` names the user, and creating or
  * renaming to a taken address fails inside the script, so two clients racing for one address
- * cannot both win. Deleting a user deletes its accounts, sessions, authenticators, password,
- * second factor and recovery codes.
+ * cannot both win. Deleting a user deletes its accounts, sessions and authenticators, and the rows
+ * of declared models that refer to it (their password, second factor and recovery codes among
+ * them): deleted, or their reference cleared (`set null`), and on through the models that refer to
+ * those. That part is `model-rows.ts`, which this script therefore holds too; its writes go through
+ * `touch`, so that a transaction's dry run rolls them back with the rest.
  *
  * @module
  */
-export const users = String.raw`
+import { modelRows } from "./model-rows.js"
+
+export const users = modelRows + String.raw`
 OPS.createUser = function(user)
   local key = userKey(user.id)
   if exists(emailKey(user.email)) then fail('A user with this email already exists.') end
@@ -49,15 +54,13 @@ OPS.deleteUser = function(id)
   local key = userKey(id)
   local user = record(key)
   if not user then return nil end
+  mDeleteReferrers('user', id)
   for _, ref in ipairs(members(userAccountsKey(id))) do del(accountKey(ref)) end
   for _, token in ipairs(members(userSessionsKey(id))) do del(sessionKey(token)) end
   for _, credential in ipairs(members(userAuthenticatorsKey(id))) do del(authenticatorKey(credential)) end
   del(userAccountsKey(id))
   del(userSessionsKey(id))
   del(userAuthenticatorsKey(id))
-  del(passwordKey(id))
-  del(twoFactorKey(id))
-  del(recoveryCodesKey(id))
   del(emailKey(redis.call('HGET', key, 'email')))
   del(key)
   return user
