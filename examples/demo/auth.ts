@@ -9,12 +9,15 @@
  * API tokens are on (`apiTokens`): a signed-in user gets a short-lived JWT for the demo's API
  * (lib/api.ts), signed with a key that Sesame generates and keeps in the SQLite file, and
  * published at /api/auth/jwks.
+ *
+ * A plugin (`plugins`, lib/store.ts): `@sesame/plugin-audit-trail` records each sign-in, and the
+ * home page lists the user's recent ones through its server function (`api.recentSignIns`).
  */
-import type { AuthConfig } from "@sesame/core"
+import type { AuthConfig, ServerFunctionsOf } from "@sesame/core"
 import Sesame from "@sesame/next"
 import { apiAudience } from "./lib/api"
 import { providers } from "./lib/providers"
-import { adapter } from "./lib/store"
+import { adapter, plugins } from "./lib/store"
 
 export const basePath = "/api/auth"
 
@@ -28,6 +31,7 @@ const config: AuthConfig = {
   twoFactor: { rememberDevice: 30 * 24 * 60 * 60 },
   theme: { brandColor: "#0b5e5a" },
   apiTokens: { audience: apiAudience },
+  plugins,
   debug: process.env.SESAME_DEBUG === "1",
 }
 
@@ -51,4 +55,8 @@ export const {
   requireRecentSignIn,
   // An API token for the signed-in user, for the home page's call to the API.
   getApiToken,
+  api,
 } = Sesame(config)
+
+/** The audit trail's server functions, typed. */
+export const auditTrailApi = api as ServerFunctionsOf<(typeof plugins)[number]>

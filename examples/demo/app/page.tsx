@@ -1,10 +1,11 @@
 import Link from "next/link"
-import { auth, basePath, hasPassword, listAccounts, listPasskeys, listSessions, twoFactorStatus } from "../auth"
+import { auditTrailApi, auth, basePath, hasPassword, listAccounts, listPasskeys, listSessions, twoFactorStatus } from "../auth"
 import { deletePasskeyAction, revokeSessionAction } from "./actions"
 import { Accounts } from "./components/accounts"
 import { AddPasskey } from "./components/add-passkey"
 import { ApiTokenSection } from "./components/api-token"
 import { PasswordSection } from "./components/password"
+import { RecentSignIns } from "./components/recent-sign-ins"
 import { TwoFactorSection } from "./components/two-factor"
 
 // Sessions change with every sign-in: never serve this page from a cache.
@@ -52,7 +53,14 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
     )
   }
 
-  const [sessions, passkeys, accounts, password, twoFactor] = await Promise.all([listSessions(), listPasskeys(), listAccounts(), hasPassword(), twoFactorStatus()])
+  const [sessions, passkeys, accounts, password, twoFactor, recent] = await Promise.all([
+    listSessions(),
+    listPasskeys(),
+    listAccounts(),
+    hasPassword(),
+    twoFactorStatus(),
+    auditTrailApi.recentSignIns({ limit: 5 }),
+  ])
 
   return (
     <>
@@ -98,6 +106,8 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
         )}
         <AddPasskey basePath={basePath} />
       </section>
+
+      <RecentSignIns entries={recent ?? []} />
 
       <section aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Active sessions</h2>

@@ -8,7 +8,8 @@
  * auth route calls `ensureDemoAccount()` before each password sign-in. A password changed from the
  * home page (or reset) stays: only a missing one is set.
  */
-import { argon2id, normalizePassword } from "@sesame/core/password"
+import { builtInModels } from "@sesame/core/adapters"
+import { argon2id, importPasswordHash, normalizePassword } from "@sesame/core/password"
 import { adapter } from "./store"
 
 const demoAccount = {
@@ -27,8 +28,9 @@ export function ensureDemoAccount(): Promise<void> {
     const user =
       (await adapter.getUserByEmail!(demoAccount.email)) ??
       (await adapter.createUser!({ id: crypto.randomUUID(), email: demoAccount.email, name: "Demo User", emailVerified: new Date() }))
-    if (!(await adapter.getPassword!(user.id))) {
-      await adapter.setPassword!({ userId: user.id, hash: await hasher.hash(normalizePassword(demoAccount.password)), updatedAt: new Date() })
+    // Password hashes live in the adapter's store, as the model Sesame declares for them.
+    if (!(await adapter.store!.findOne(builtInModels.passwords, { userId: user.id }))) {
+      await importPasswordHash(adapter, user.id, await hasher.hash(normalizePassword(demoAccount.password)))
     }
   })().finally(() => {
     seeding = undefined

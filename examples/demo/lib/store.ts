@@ -1,13 +1,14 @@
 /**
  * The demo's one SQLite file: Sesame's tables (through `@sesame/adapter-sqlite`), the password
- * hashes of the password provider and the throttle's counters among them.
+ * hashes of the password provider and the throttle's counters among them, and the plugins' tables.
  *
  * `DATABASE_FILE` names the file (default `.data/sesame.db` in the app's folder, made on first use).
  */
 import { mkdirSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import Database from "better-sqlite3"
-import SqliteAdapter from "@sesame/adapter-sqlite"
+import SqliteAdapter, { migrate } from "@sesame/adapter-sqlite"
+import { auditTrail } from "@sesame/plugin-audit-trail"
 
 // The ignore comment: a path from the environment is not a file for Next.js to trace into the build.
 const file = process.env.DATABASE_FILE ? resolve(/* turbopackIgnore: true */ process.env.DATABASE_FILE) : join(process.cwd(), ".data", "sesame.db")
@@ -16,3 +17,8 @@ mkdirSync(dirname(file), { recursive: true })
 const database = new Database(file)
 // Creates or upgrades Sesame's tables, and turns on foreign keys and WAL, before anything else runs.
 export const adapter = SqliteAdapter(database)
+
+/** The demo's plugins: each user's recent sign-ins, shown on the home page. */
+export const plugins = [auditTrail({ keepDays: 30, maxEntries: 10 })]
+// The plugins' tables, made (or completed) from their declarations before the first request.
+await migrate(database, { models: plugins.flatMap((plugin) => [...(plugin.models ?? [])]) })

@@ -85,6 +85,8 @@ export async function demoAccountFlow(browser: Browser, origin: string): Promise
   await page.waitForURL((url) => url.pathname === "/")
   await expect.poll(() => status(page)).toContain("Demo User")
   await expect.poll(() => page.locator('[data-testid="sessions"] tr[data-current="true"]').count()).toBe(1)
+  // The audit-trail plugin recorded the sign-in; the page lists it through the plugin's server function.
+  await expect.poll(() => page.getByTestId("recent-sign-ins").locator("li").first().textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC: /)
   await shot(page, "home-signed-in")
 
   await page.getByRole("link", { name: "Go to the protected page" }).click()
@@ -108,6 +110,7 @@ export async function idpFlow(browser: Browser, origin: string, idpIssuer: strin
   await page.waitForURL((url) => url.origin === origin && url.pathname === "/")
   await expect.poll(() => status(page)).toContain("Grace Hopper")
   await expect.poll(() => page.getByTestId("accounts").textContent()).toContain("dev-idp")
+  await expect.poll(() => page.getByTestId("recent-sign-ins").locator("li").first().textContent()).toContain("dev-idp (oidc")
   await shot(page, "home-signed-in-idp")
   await signOut(page)
   await context.close()

@@ -43,8 +43,22 @@ function positiveInteger(option: string, value: unknown, fallback: number, max: 
 
 const entry = (row: StoredRow): SignInEntry => ({ provider: row.provider as string, kind: row.kind as string, newUser: row.newUser as boolean, at: row.at as Date })
 
+/**
+ * The plugin's server functions, each for the request's user (null when it is not signed in). A
+ * type rather than an interface: a module's `api` is a record of functions, which only an object
+ * type without a declared name can be assigned to.
+ */
+export type AuditTrailApi = {
+  recentSignIns(request: ModuleRequest, query?: { limit?: number }): Promise<SignInEntry[] | null>
+  lastSignInMethod(request: ModuleRequest): Promise<string | null>
+  clearSignIns(request: ModuleRequest): Promise<number | null>
+}
+
+/** The plugin, typed so that `ServerFunctionsOf<AuditTrail>` types an integration's `api`. */
+export type AuditTrail = Omit<SesameModule, "api"> & { api: AuditTrailApi }
+
 /** The plugin, with its options checked now (a mistake fails where the configuration is written). */
-export function auditTrail(options: AuditTrailOptions = {}): SesameModule {
+export function auditTrail(options: AuditTrailOptions = {}): AuditTrail {
   const keep = positiveInteger("keepDays", options.keepDays, 90, 3650) * day
   const maxEntries = positiveInteger("maxEntries", options.maxEntries, 20, 500)
 
