@@ -77,8 +77,8 @@ export type { MessageKey, MessageOverrides, Messages } from "./pages/messages.js
 export { raw, skipCSRFCheck } from "./symbols.js"
 export type { ModuleContext, ModuleEvents, ModuleFunction, ModuleRequest, ModuleResponse, ModuleRoute, SesameModule, ServerFunctionsOf } from "./modules/types.js"
 export { callModuleApi, modelsOf } from "./modules/api.js"
-export type { FieldDeclaration, FieldType, FindManyQuery, ModelDeclaration, Store, StoredRow, StoredValue, Where } from "./store/model.js"
-export { StoreConflict } from "./store/model.js"
+export type { Condition, FieldDeclaration, FieldType, FindManyQuery, ModelDeclaration, Operator, Store, StoredRow, StoredValue, Where } from "./store/model.js"
+export { op, StoreConflict } from "./store/model.js"
 export { listSessions, revokeOtherSessions, revokeSession, type SessionInfo } from "./session/management.js"
 export {
   deleteUser,

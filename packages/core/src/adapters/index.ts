@@ -22,6 +22,6 @@ export type {
   StoredValue,
   Where,
 } from "../store/model.js"
-export { checkModel, columnOf, comparisonOf, primaryKeyOf, StoreConflict } from "../store/model.js"
+export { checkModel, columnOf, comparisonOf, conditionBrand, op, primaryKeyOf, StoreConflict, type Operator } from "../store/model.js"
 export { builtInModels } from "../registry.js"
 export type { MemoryAdapter as MemoryAdapterInstance } from "./memory.js"

@@ -73,17 +73,50 @@ export interface ModelDeclaration {
 export type StoredRow = Record<string, StoredValue>
 
 /**
- * A condition on one field: a value (equal; `null`: the field is null), or one comparison. Fields
- * of type `json` cannot be compared.
+ * Marks the conditions `op` makes. A symbol, so that no JSON (a request's body parsed) can make
+ * one: a value that came from a request is compared for equality, or refused, never read as an
+ * operator (`{ "ne": null }` matching every row).
  */
-export type Condition =
-  | StoredValue
-  | { in: readonly (string | number | boolean | Date)[] }
-  | { ne: string | number | boolean | Date | null }
-  | { lt: string | number | Date }
-  | { lte: string | number | Date }
-  | { gt: string | number | Date }
-  | { gte: string | number | Date }
+export const conditionBrand: unique symbol = Symbol.for("sesame.store.condition") as never
+
+/** A comparison made with {@link op}. */
+export interface Operator {
+  readonly [conditionBrand]: Comparison
+}
+
+/**
+ * A condition on one field: a value (equal; `null`: the field is null), or one comparison made
+ * with {@link op}. Fields of type `json` cannot be compared; an object or array as a value (a row's
+ * `json` value, a request's JSON) is refused at run time with a `TypeError`.
+ */
+export type Condition = StoredValue | Operator
+
+type Scalar = string | number | boolean | Date
+
+function scalar(value: unknown, what: string): Scalar | null {
+  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value instanceof Date) return value
+  throw new TypeError(`${what} takes a string, number, boolean, Date or null; got ${Array.isArray(value) ? "an array" : typeof value}.`)
+}
+
+const make = (comparison: Comparison): Operator => Object.freeze({ [conditionBrand]: comparison })
+
+/**
+ * The comparisons a condition may make besides equality: `{ createdAt: op.lt(cutoff) }`,
+ * `{ status: op.in(["a", "b"]) }`, `{ deletedAt: op.ne(null) }`.
+ */
+export const op = Object.freeze({
+  /** One of `values` (none: no row). */
+  in: (values: readonly Scalar[]): Operator => {
+    if (!Array.isArray(values) || values.some((v) => v === null)) throw new TypeError("op.in takes an array of values, without null (compare with null alone).")
+    return make({ op: "in", values: values.map((v) => scalar(v, "op.in")!) })
+  },
+  /** Not `value` (a null field is not the value). */
+  ne: (value: Scalar | null): Operator => make({ op: "ne", value: scalar(value, "op.ne") }),
+  lt: (value: string | number | Date): Operator => make({ op: "lt", value: scalar(value, "op.lt") }),
+  lte: (value: string | number | Date): Operator => make({ op: "lte", value: scalar(value, "op.lte") }),
+  gt: (value: string | number | Date): Operator => make({ op: "gt", value: scalar(value, "op.gt") }),
+  gte: (value: string | number | Date): Operator => make({ op: "gte", value: scalar(value, "op.gte") }),
+})
 
 /** Conditions that must all hold. An empty one matches every row. */
 export type Where = Readonly<Record<string, Condition>>
@@ -162,21 +195,21 @@ export function columnOf(model: ModelDeclaration, field: string): string {
 
 /** The comparison a condition makes, in one shape every store reads. */
 export type Comparison =
-  | { op: "eq"; value: StoredValue }
+  | { op: "eq"; value: string | number | boolean | Date | null }
   | { op: "in"; values: readonly (string | number | boolean | Date)[] }
   | { op: "ne" | "lt" | "lte" | "gt" | "gte"; value: string | number | boolean | Date | null }
 
-const operators = ["in", "ne", "lt", "lte", "gt", "gte"] as const
-
-/** Reads a condition: a plain value, a `Date` or an array (a `json` value) is equality. */
+/**
+ * Reads a condition: an {@link op} comparison, or equality with a scalar. An object or array that
+ * is not an operator (a request's JSON passed on as it is) is a `TypeError`, never a comparison.
+ */
 export function comparisonOf(condition: Condition): Comparison {
-  if (condition !== null && typeof condition === "object" && !(condition instanceof Date) && !Array.isArray(condition)) {
-    const keys = Object.keys(condition)
-    const op = operators.find((o) => keys.length === 1 && keys[0] === o)
-    if (op === "in") return { op, values: (condition as { in: readonly (string | number | boolean | Date)[] }).in }
-    if (op) return { op, value: (condition as Record<string, string | number | boolean | Date | null>)[op]! }
+  if (condition !== null && typeof condition === "object" && !(condition instanceof Date)) {
+    const made = (condition as Partial<Operator>)[conditionBrand]
+    if (made) return made
+    throw new TypeError("A condition is a value or an `op` comparison; an object or array is refused (a request's JSON is not a condition).")
   }
-  return { op: "eq", value: condition as StoredValue }
+  return { op: "eq", value: scalar(condition, "A condition") }
 }
 
 /**

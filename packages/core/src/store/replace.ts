@@ -5,12 +5,13 @@
  *
  * @module
  */
-import { primaryKeyOf, StoreConflict, type ModelDeclaration, type Store, type StoredRow } from "./model.js"
+import { primaryKeyOf, StoreConflict, type ModelDeclaration, type Store, type StoredRow, type Where } from "./model.js"
 
 /** Stores `row` (every field, its primary key included) in place of any row with its key. */
 export async function replaceRow(store: Store, model: ModelDeclaration, row: StoredRow): Promise<void> {
   const keyFields = primaryKeyOf(model)
-  const key = Object.fromEntries(keyFields.map((field) => [field, row[field]!]))
+  // A primary key's fields are strings or integers (`checkModel`): values a condition takes.
+  const key = Object.fromEntries(keyFields.map((field) => [field, row[field]!])) as Where
   const values = Object.fromEntries(Object.entries(row).filter(([field]) => !keyFields.includes(field)))
   if ((await store.update(model, key, values)) > 0) return
   try {
