@@ -20,3 +20,6 @@ export const builtInModels = {
   recoveryCodes: recoveryCodeModel,
   signingKeys: signingKeyModel,
 } as const satisfies Record<string, ModelDeclaration>
+
+/** Their names, which a plugin's models may not take. */
+export const builtInModelNames: ReadonlySet<string> = new Set(Object.keys(builtInModels))

@@ -29,6 +29,7 @@ import type { SessionStrategy } from "../session/types.js"
 import { skipCSRFCheck } from "../symbols.js"
 import { isCoreAction } from "../http/request.js"
 import { resolveModules, type ResolvedModules } from "../modules/resolve.js"
+import { builtInModelNames } from "../registry.js"
 import { resolveNativeApps, type ResolvedNativeApps } from "../native/settings.js"
 import { resolveApiTokens, type ResolvedApiTokens } from "../tokens/settings.js"
 import { resolveTwoFactor, twoFactorMethods, twoFactorWanted, type ResolvedTwoFactor } from "../two-factor/settings.js"
@@ -220,7 +221,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     }
     let modules: ResolvedModules
     try {
-      modules = resolveModules(config.plugins, config.adapter, logger, isCoreAction)
+      modules = resolveModules(config.plugins, config.adapter, logger, { path: isCoreAction, models: builtInModelNames })
     } catch (error) {
       fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
     }

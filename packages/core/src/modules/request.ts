@@ -27,9 +27,14 @@ export function moduleRequest(ctx: RequestContext): ModuleRequest {
 /** Runs the endpoint; its answer with the request's cookies (a CSRF cookie, a refreshed session). */
 export async function runModuleRoute(ctx: RequestContext, route: ModuleRoute): Promise<InternalResponse> {
   const answer: ModuleResponse = await route.run(moduleRequest(ctx))
+  // A redirect goes through `redirect`, which keeps it on the app's origin; never through headers.
+  const headers = Object.fromEntries(Object.entries(answer.headers ?? {}).filter(([name]) => name.toLowerCase() !== "location"))
+  if (answer.status !== undefined && answer.status >= 300 && answer.status < 400 && answer.redirect === undefined) {
+    throw new TypeError(`A module answered ${answer.status} without \`redirect\`: redirects go through \`redirect\`, which stays on the app's origin.`)
+  }
   const internal: InternalResponse = {
     status: answer.status ?? 200,
-    headers: { ...noStore, ...answer.headers },
+    headers: { ...noStore, ...headers },
     body: answer.body,
     cookies: ctx.setCookies,
   }

@@ -46,9 +46,15 @@ const apiName = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
 /**
  * Checks `plugins` and makes the tables. `reserved` says whether a path's first segment is one of
- * the core's endpoints. Throws a `TypeError` naming the module and what is wrong.
+ * the core's endpoints, and which model names are Sesame's own. Throws a `TypeError` naming the
+ * module and what is wrong.
  */
-export function resolveModules(plugins: unknown, adapter: Adapter | undefined, logger: Logger, reserved: (segment: string) => boolean): ResolvedModules {
+export function resolveModules(
+  plugins: unknown,
+  adapter: Adapter | undefined,
+  logger: Logger,
+  reserved: { path(segment: string): boolean; models: ReadonlySet<string> },
+): ResolvedModules {
   if (plugins !== undefined && !Array.isArray(plugins)) throw new TypeError("`plugins` must be an array of modules.")
   const list: SesameModule[] = []
   const off = new Map<string, string>()
@@ -66,9 +72,10 @@ export function resolveModules(plugins: unknown, adapter: Adapter | undefined, l
     }
     const named = `Plugin "${module.id}"`
     if (list.some((m) => m.id === module.id) || off.has(module.id)) throw new TypeError(`${named} is listed twice.`)
-    if (reserved(module.id)) throw new TypeError(`${named}: "${module.id}" is the path of one of Sesame's endpoints; choose another id.`)
+    if (reserved.path(module.id)) throw new TypeError(`${named}: "${module.id}" is the path of one of Sesame's endpoints; choose another id.`)
     for (const model of module.models ?? []) {
       checkModel(model)
+      if (reserved.models.has(model.name)) throw new TypeError(`${named}: model "${model.name}" is one of Sesame's own; choose another name.`)
       if (modelNames.has(model.name)) throw new TypeError(`${named}: model "${model.name}" is declared twice.`)
       modelNames.add(model.name)
       models.push(model)

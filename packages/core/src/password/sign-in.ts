@@ -22,7 +22,7 @@ import { typedAddress, typedPassword } from "./input.js"
 import { emailLink } from "./mail.js"
 import type { PasswordProvider } from "./provider.js"
 import { verifyPassword } from "./verify.js"
-import { storedPassword, storePassword } from "./storage.js"
+import { replacePasswordHash, storedPassword } from "./storage.js"
 
 export async function passwordCallback(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
   const { adapter, hasher } = provider
@@ -45,12 +45,9 @@ export async function passwordCallback(ctx: RequestContext, provider: PasswordPr
   let hash = stored.hash
   if (hasher.needsRehash?.(hash)) {
     const fresh = await hasher.hash(typed)
-    // Replace only the hash just verified: a change of password made meanwhile must not be undone.
-    const replaced = await adapter.transaction(async (tx) => {
-      if ((await storedPassword(tx, user.id))?.hash !== stored.hash) return false
-      await storePassword(tx, { userId: user.id, hash: fresh, updatedAt: new Date() })
-      return true
-    })
+    // Replace only the hash just verified, in one conditional update: a change of password made
+    // meanwhile must not be undone (on every store, whatever its transactions' isolation).
+    const replaced = await replacePasswordHash(adapter, user.id, stored.hash, fresh)
     if (!replaced) return failure("credentials", new CredentialsSignin("The password changed while this sign-in was checked."))
     hash = fresh
   }

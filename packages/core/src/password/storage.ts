@@ -43,6 +43,14 @@ export async function storePassword(adapter: { readonly store: Store | undefined
 }
 
 /**
+ * Replaces the user's hash `expected` with `hash`, in one conditional update: false, and nothing
+ * changed, when the stored hash is no longer `expected` (the password changed meanwhile).
+ */
+export async function replacePasswordHash(adapter: { readonly store: Store | undefined }, userId: string, expected: string, hash: string): Promise<boolean> {
+  return (await storeOf(adapter, feature).update(passwordModel, { userId, hash: expected }, { hash, updatedAt: new Date() })) === 1
+}
+
+/**
  * Stores `hash` as the password hash of the user `userId`, in place of any earlier one: for
  * importing users from another system (a bcrypt hash, say, with `withLegacyHashes` on the
  * `Password()` hasher, which replaces it with Argon2id at the user's next sign-in). Needs an

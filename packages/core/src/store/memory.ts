@@ -29,7 +29,7 @@ function copy<T>(value: T): T {
 }
 
 function fieldOf(model: ModelDeclaration, name: string) {
-  const field = model.fields[name]
+  const field = Object.hasOwn(model.fields, name) ? model.fields[name] : undefined
   if (!field) throw new TypeError(`Model "${model.name}" has no field "${name}".`)
   return field
 }

@@ -181,6 +181,13 @@ export class StoreConflict extends Error {
   }
 }
 
+/**
+ * Names a declared model may not take: what `references` means by the user, and the roles of the
+ * spec's tables, which adapters rename by the same names as models (`tables`). Sesame's own
+ * models' names are refused for plugins where the configuration is resolved.
+ */
+export const reservedModelNames: ReadonlySet<string> = new Set(["user", "users", "accounts", "sessions", "verificationTokens", "authenticators"])
+
 /** The primary key's fields as a list. */
 export function primaryKeyOf(model: ModelDeclaration): readonly string[] {
   return typeof model.primaryKey === "string" ? [model.primaryKey] : model.primaryKey
@@ -188,7 +195,7 @@ export function primaryKeyOf(model: ModelDeclaration): readonly string[] {
 
 /** The column that stores `field`. */
 export function columnOf(model: ModelDeclaration, field: string): string {
-  const declared = model.fields[field]
+  const declared = Object.hasOwn(model.fields, field) ? model.fields[field] : undefined
   if (!declared) throw new TypeError(`Model "${model.name}" has no field "${field}".`)
   return declared.column ?? field
 }
@@ -220,9 +227,13 @@ export function comparisonOf(condition: Condition): Comparison {
 export function checkModel(model: ModelDeclaration): ModelDeclaration {
   const where = `Model "${model.name}"`
   if (!/^[a-z][A-Za-z0-9]*$/.test(model.name)) throw new TypeError(`${where}: the name must be camelCase letters and digits.`)
+  if (reservedModelNames.has(model.name) || model.name in Object.prototype) {
+    throw new TypeError(`${where}: the name is Sesame's own (the user, the spec's tables' roles) or an object's; choose another.`)
+  }
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,47}$/.test(model.table)) throw new TypeError(`${where}: the table must be a plain SQL identifier of at most 48 characters.`)
   const columns = new Set<string>()
   for (const [name, field] of Object.entries(model.fields)) {
+    if (name in Object.prototype) throw new TypeError(`${where}: field "${name}" is the name of an object's own property; choose another.`)
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TypeError(`${where}: field "${name}" must be a plain identifier.`)
     const column = field.column ?? name
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(column)) throw new TypeError(`${where}: the column of "${name}" must be a plain SQL identifier.`)

@@ -31,13 +31,20 @@ export interface ResolvedTwoFactor {
 /**
  * Whether the configuration turns two-factor sign-in on: the adapter has every method it uses
  * and the app did not say `false`. The app's options without such an adapter are a mistake,
- * reported by the caller (`missing`).
+ * reported by the caller (`missing`), and so is an adapter that kept second factors the 0.1 way.
  */
 export function twoFactorWanted(options: TwoFactorOptions | false | undefined, adapter: Adapter | undefined): { on: boolean; missing: AdapterRequirement[] } {
   if (options === false || !adapter) return { on: false, missing: options && !adapter ? [...twoFactorMethods] : [] }
   const missing = missingMethods(adapter, twoFactorMethods)
-  return { on: missing.length === 0, missing: options === undefined ? [] : missing }
+  // An adapter of Sesame 0.1 (or one wrapping it) kept second factors through methods of its own:
+  // its users may have turned one on, so leaving two-factor sign-in off would let them in with
+  // one factor. Refused until the adapter has the store where their factors now live.
+  const keptFactors = releaseZeroOneMethods.some((method) => typeof (adapter as Record<string, unknown>)[method] === "function")
+  return { on: missing.length === 0, missing: options === undefined && !keptFactors ? [] : missing }
 }
+
+/** The methods through which adapters of Sesame 0.1 kept second factors, before the store. */
+const releaseZeroOneMethods = ["getTwoFactor", "setTwoFactor", "useRecoveryCode"]
 
 export function resolveTwoFactor(options: TwoFactorOptions | undefined, adapter: CheckedAdapter): ResolvedTwoFactor {
   const rememberDevice = options?.rememberDevice ?? defaultTwoFactor.rememberDevice

@@ -41,6 +41,15 @@ describe("a plugin's configuration", () => {
     expect(await refused([echo])).toMatchObject({ status: 200 })
   })
 
+  it("refuses a model named as the user, a spec table's role, Sesame's own models or an object's property", async () => {
+    const model = (name: string, fields: Record<string, unknown> = { id: { type: "string" } }) => [{ id: "p", models: [{ name, table: "p_rows", primaryKey: "id", fields }] }]
+    // A model named "user" would make its rows' deletion cascade as if a user were deleted.
+    for (const name of ["user", "sessions", "twoFactors", "passwords", "constructor", "toString"]) {
+      expect(await refused(model(name))).toMatchObject({ status: 500, log: expect.stringMatching(/choose another/) })
+    }
+    expect(await refused(model("pRows", { id: { type: "string" }, constructor: { type: "string" } }))).toMatchObject({ status: 500, log: expect.stringMatching(/choose another/) })
+  })
+
   it("of one that stores nothing works without an adapter, and warns of nothing", async () => {
     const { logger, lines } = recordingLogger()
     const response = await send(config([echo], { logger }), "/auth/echo?q=hi")
@@ -98,6 +107,26 @@ describe("a plugin's endpoints", () => {
     expect(body).not.toContain("secret detail")
     expect(body).not.toMatch(/at .*\.js:\d+/)
     expect(lines.join("\n")).toContain("secret detail")
+  })
+
+  it("cannot redirect through a Location header or a 3xx status of their own", async () => {
+    const c = config(
+      [
+        {
+          id: "sneaky",
+          routes: {
+            "GET sneaky": { run: () => ({ status: 302, headers: { Location: "https://evil.example/" } }) },
+            "GET sneaky/header": { run: () => ({ headers: { location: "https://evil.example/" }, body: { ok: true } }) },
+          },
+        },
+      ],
+      { logger: recordingLogger().logger },
+    )
+    const status = await send(c, "/auth/sneaky")
+    expect(status.headers.get("location") ?? "").not.toContain("evil")
+    const header = await send(c, "/auth/sneaky/header")
+    expect(header.status).toBe(200)
+    expect(header.headers.get("location")).toBeNull()
   })
 
   it("redirect within the app, and never to another origin", async () => {

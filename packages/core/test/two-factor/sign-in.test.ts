@@ -557,6 +557,12 @@ describe("configuration", () => {
     const a = app({ twoFactor: { rememberDevice: -1 } })
     const response = await Auth(new Request(`${origin}/auth/session`), a.config)
     expect(response.status).toBe(500)
+    // An adapter of Sesame 0.1 kept second factors through methods of its own: without the store
+    // where they live now, its users' factors would be unseen, so the configuration is refused.
+    const { store: _none, ...zeroOne } = a.adapter
+    const legacy = { ...zeroOne, getTwoFactor: async () => null, setTwoFactor: async () => undefined, useRecoveryCode: async () => false }
+    const refusedLegacy = await Auth(new Request(`${origin}/auth/session`), { ...a.config, providers: [Credentials({ authorize: () => null })], twoFactor: undefined, adapter: legacy })
+    expect(refusedLegacy.status).toBe(500)
     // An adapter without a store (Auth.js's), under the one provider that needs none.
     const { store: _, ...partial } = a.adapter
     const credentials = Credentials({ authorize: () => null })
