@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { startDevIdp } from "@sesame/dev-idp"
-import type { AuthConfig } from "@sesame/core"
+import { callModuleApi, type AuthConfig, type SesameModule } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
 import { toNodeHandler } from "@sesame/core/node"
 import { SoftAuthenticator, type CreationOptionsJSON } from "@sesame/testing"
@@ -85,6 +85,23 @@ describe("package README: getToken", () => {
     await signInAlice(config, jar)
     const res = await handler(new Request("http://localhost:3000/api/me", { headers: { cookie: jar.header() } }))
     expect(await res.json()).toEqual({ userId: "1" })
+  })
+})
+
+describe("README plugins", () => {
+  it("counts sign-ins per user, as written: its event, its endpoint and its server function, with the memory adapter's store", async () => {
+    mkdirSync(scratch, { recursive: true })
+    const file = join(scratch, "plugin.ts")
+    writeFileSync(file, readmeExample(join(root, "README.md"), "plugin"))
+    const { signInCount } = (await import(file)) as { signInCount: () => SesameModule }
+    const config: AuthConfig = { secret, trustHost: true, adapter: MemoryAdapter(), providers: [aliceCredentials({ createUser: true })], plugins: [signInCount()] }
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    await signInAlice(config, jar)
+    expect(await (await send(config, "/auth/sign-in-count", { jar })).json()).toEqual({ count: 2 })
+    expect(await (await send(config, "/auth/sign-in-count")).json()).toEqual({ count: null })
+    const me = new Request("http://localhost:3000/", { headers: { cookie: jar.header() } })
+    expect(await callModuleApi(me, config, "signInCount")).toBe(2)
   })
 })
 
