@@ -6,17 +6,11 @@
  *
  * @module
  */
-import { columnOf, type FieldDeclaration, type ModelDeclaration, type StoredRow, type StoredValue } from "@sesame/core/adapters"
+import { columnOf, fieldOf, type FieldDeclaration, type ModelDeclaration, type StoredRow, type StoredValue } from "@sesame/core/adapters"
 
 /** A row as stored: column → encoded value. */
 export type Hash = Record<string, string>
 
-/** The declared field, or a `TypeError` naming the model and the field. */
-export function fieldOf(model: ModelDeclaration, name: string): FieldDeclaration {
-  const field = Object.hasOwn(model.fields, name) ? model.fields[name] : undefined
-  if (!field) throw new TypeError(`Model "${model.name}" has no field "${name}".`)
-  return field
-}
 
 /** The encoding of a value compared with stored ones (a condition's, a key's). */
 export function lookupPart(value: string | number | boolean | Date): string {

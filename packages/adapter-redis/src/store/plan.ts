@@ -3,14 +3,14 @@
  * unique or of an index to a value (equality) or a few (`in`) name the rows, the claims or the
  * index sets to read; any other query reads the model's set of all its rows (`model-all:<table>`)
  * and every row in it: a scan, as long as the model is large. The rows found are then checked
- * against every condition (`where.ts`), so the choice changes the cost, never the answer.
+ * against every condition (`matches` of `@sesame/core/adapters`), so the choice changes the cost, never the answer.
  *
  * @module
  */
 import { modelKeys, joinParts } from "./keys.js"
 import { lookupPart } from "./encode.js"
 import type { Layout } from "./layout.js"
-import type { Conditions } from "./where.js"
+import type { Conditions } from "@sesame/core/adapters"
 
 /** Row keys (encoded primary keys), keys of unique claims, or keys of sorted sets of row keys. */
 export interface Source {

@@ -15,7 +15,7 @@ import { modelKeys } from "./keys.js"
 import type { Layout } from "./layout.js"
 import type { Source } from "./plan.js"
 import type { RunModelScript } from "./script.js"
-import { matches, type Conditions } from "./where.js"
+import { matches, type Conditions } from "@sesame/core/adapters"
 
 /** A row found: its key (encoded primary key), its hash as read, and its values. */
 export interface Found {

@@ -20,15 +20,14 @@
  *
  * @module
  */
-import { columnOf, primaryKeyOf, StoreConflict, type ModelDeclaration, type Store, type StoredRow, type Where } from "@sesame/core/adapters"
+import { columnOf, conditionsOf, fieldOf, primaryKeyOf, sortRows, StoreConflict, type Conditions, type ModelDeclaration, type Store, type StoredRow, type Where } from "@sesame/core/adapters"
 import type { Redis } from "ioredis"
-import { completeRow, decodeRow, encodeRow, encodeValue, fieldOf, type Hash } from "./encode.js"
+import { completeRow, decodeRow, encodeRow, encodeValue, type Hash } from "./encode.js"
 import { joinParts } from "./keys.js"
 import { layoutOf, type Layout } from "./layout.js"
 import { sourceOf } from "./plan.js"
 import { rowReader, type Found, type SelectOptions } from "./read.js"
 import { modelScriptRunner } from "./script.js"
-import { conditionsOf, sortRows, type Conditions } from "./where.js"
 
 export interface RedisStoreOptions {
   /** The adapter's prefix: what plain commands put before a key (ioredis adds the client's `keyPrefix`). */

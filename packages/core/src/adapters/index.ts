@@ -24,4 +24,6 @@ export type {
 } from "../store/model.js"
 export { checkModel, columnOf, comparisonOf, conditionBrand, op, primaryKeyOf, StoreConflict, type Operator } from "../store/model.js"
 export { builtInModels } from "../registry.js"
+// For stores that decide conditions and order in JavaScript (the memory store, Redis).
+export { conditionsOf, fieldOf, matches, ordered, sortRows, type Conditions } from "../store/evaluate.js"
 export type { MemoryAdapter as MemoryAdapterInstance } from "./memory.js"

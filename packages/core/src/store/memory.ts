@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { checkModel, comparisonOf, primaryKeyOf, StoreConflict, type FindManyQuery, type ModelDeclaration, type Store, type StoredRow, type StoredValue, type Where } from "./model.js"
+import { conditionsOf, fieldOf, matches, ordered, sortRows } from "./evaluate.js"
+import { checkModel, primaryKeyOf, StoreConflict, type FindManyQuery, type ModelDeclaration, type Store, type StoredRow, type StoredValue, type Where } from "./model.js"
 
 type Table = Map<string, StoredRow>
 
@@ -26,45 +27,6 @@ const keyOf = (model: ModelDeclaration, row: StoredRow) => JSON.stringify(primar
 
 function copy<T>(value: T): T {
   return structuredClone(value)
-}
-
-function fieldOf(model: ModelDeclaration, name: string) {
-  const field = Object.hasOwn(model.fields, name) ? model.fields[name] : undefined
-  if (!field) throw new TypeError(`Model "${model.name}" has no field "${name}".`)
-  return field
-}
-
-function ordered(value: StoredValue): number | string | boolean | null {
-  return value instanceof Date ? value.getTime() : (value as number | string | boolean | null)
-}
-
-/** Throws a `TypeError` for a condition on an unknown field or a `json` one. */
-function checkWhere(model: ModelDeclaration, where: Where): void {
-  for (const name of Object.keys(where)) {
-    if (fieldOf(model, name).type === "json") throw new TypeError(`Field "${name}" of model "${model.name}" holds JSON and cannot be compared.`)
-  }
-}
-
-function matches(model: ModelDeclaration, row: StoredRow, where: Where): boolean {
-  for (const [name, condition] of Object.entries(where)) {
-    const value = ordered(row[name] ?? null)
-    const c = comparisonOf(condition)
-    if (c.op === "in") {
-      if (!c.values.some((v) => ordered(v) === value)) return false
-      continue
-    }
-    const other = ordered(c.value as StoredValue)
-    const holds =
-      c.op === "eq" ? value === other
-      : c.op === "ne" ? value !== other
-      : value === null || other === null ? false
-      : c.op === "lt" ? value < other
-      : c.op === "lte" ? value <= other
-      : c.op === "gt" ? value > other
-      : value >= other
-    if (!holds) return false
-  }
-  return true
 }
 
 function expired(model: ModelDeclaration, row: StoredRow, now: number): boolean {
@@ -100,9 +62,9 @@ export function memoryStore(userExists: (id: string) => boolean): MemoryStore {
   }
 
   function live(model: ModelDeclaration, where: Where): [string, StoredRow][] {
-    checkWhere(model, where)
+    const conditions = conditionsOf(model, where)
     const now = Date.now()
-    return [...table(model)].filter(([, row]) => !expired(model, row, now) && matches(model, row, where))
+    return [...table(model)].filter(([, row]) => !expired(model, row, now) && matches(row, conditions))
   }
 
   function assertUnique(model: ModelDeclaration, row: StoredRow, except?: string): void {
@@ -165,17 +127,7 @@ export function memoryStore(userExists: (id: string) => boolean): MemoryStore {
     },
     async findMany(model, query: FindManyQuery = {}) {
       let rows = live(model, query.where ?? {}).map(([, row]) => row)
-      const order = query.orderBy ?? []
-      for (const { field } of order) fieldOf(model, field)
-      rows.sort((a, b) => {
-        for (const { field, direction } of order) {
-          const [x, y] = [ordered(a[field] ?? null), ordered(b[field] ?? null)]
-          if (x === y) continue
-          const less = x === null ? true : y === null ? false : x < y
-          return (less ? -1 : 1) * (direction === "desc" ? -1 : 1)
-        }
-        return 0
-      })
+      sortRows(model, rows, query.orderBy ?? [])
       rows = rows.slice(query.offset ?? 0, query.limit === undefined ? undefined : (query.offset ?? 0) + query.limit)
       return rows.map(copy)
     },
@@ -194,8 +146,8 @@ export function memoryStore(userExists: (id: string) => boolean): MemoryStore {
       return changed.length
     },
     async delete(model, where) {
-      checkWhere(model, where)
-      const found = [...table(model)].filter(([, row]) => matches(model, row, where))
+      const conditions = conditionsOf(model, where)
+      const found = [...table(model)].filter(([, row]) => matches(row, conditions))
       for (const [key, row] of found) removeRow(model, key, row)
       return found.length
     },

@@ -1,13 +1,20 @@
 /**
- * Conditions and order, applied in JavaScript to decoded rows: Redis only narrows the rows down
- * (`plan.ts`). The rules are the memory store's: dates compare by their milliseconds, `null`
- * equals only null, `ne` holds for null when the value is not null, and a comparison with null
- * never holds; in an order, null comes first.
+ * Conditions and order applied in JavaScript to rows as the store returns them: the memory store
+ * keeps its rows so, and the Redis store narrows rows down by its keys and decides the rest here.
+ * One set of rules for both: dates compare by their milliseconds, `null` equals only null, `ne`
+ * holds for null when the value is not null, a comparison with null never holds; in an order,
+ * null comes first. (The SQL store writes the same rules as SQL, `sql-common/src/store/where.ts`.)
  *
  * @module
  */
-import { comparisonOf, type Comparison, type FindManyQuery, type ModelDeclaration, type StoredRow, type StoredValue, type Where } from "@sesame/core/adapters"
-import { fieldOf } from "./encode.js"
+import { comparisonOf, type Comparison, type FieldDeclaration, type FindManyQuery, type ModelDeclaration, type StoredRow, type StoredValue, type Where } from "./model.js"
+
+/** The declaration of `model`'s own field `name`; a `TypeError` when it has none. */
+export function fieldOf(model: ModelDeclaration, name: string): FieldDeclaration {
+  const field = Object.hasOwn(model.fields, name) ? model.fields[name] : undefined
+  if (!field) throw new TypeError(`Model "${model.name}" has no field "${name}".`)
+  return field
+}
 
 /** A where's conditions, read once: field and comparison. */
 export type Conditions = readonly (readonly [string, Comparison])[]
@@ -20,7 +27,8 @@ export function conditionsOf(model: ModelDeclaration, where: Where = {}): Condit
   })
 }
 
-function ordered(value: StoredValue | undefined): number | string | boolean | null {
+/** A value as conditions and orders compare it. */
+export function ordered(value: StoredValue | undefined): number | string | boolean | null {
   return value instanceof Date ? value.getTime() : ((value ?? null) as number | string | boolean | null)
 }
 
@@ -36,6 +44,7 @@ function holds(value: number | string | boolean | null, c: Comparison): boolean 
   return value >= other
 }
 
+/** Whether `row` meets every condition. */
 export function matches(row: StoredRow, conditions: Conditions): boolean {
   return conditions.every(([name, c]) => holds(ordered(row[name]), c))
 }
