@@ -45,9 +45,11 @@ export type {
   PasswordChangeMessage,
   SecondFactorParams,
   Theme,
-  TwoFactorOptions,
   User,
 } from "./types.js"
+export type { TwoFactorOptions } from "./two-factor/options.js"
+export type { ApiTokenAlgorithm, ApiTokenOptions } from "./tokens/options.js"
+export type { NativeAppOptions } from "./native/options.js"
 export type { CredentialInput, CredentialsConfig, CredentialsThrottleOptions } from "./credentials/types.js"
 export type { ThrottleLimits, ThrottleOptions } from "./password/throttle.js"
 export type { CounterStore } from "./password/counters.js"

@@ -1,16 +1,50 @@
 /**
- * The registration list: the models Sesame's own capabilities keep in the adapter's generic store,
- * by capability. The one place outside the capabilities' folders that names them (issue 32); the
- * adapters' migrations make their tables (the numbered migrations that every release has applied),
- * and the conformance suite checks them on every adapter.
+ * The registration list: Sesame's own capabilities, as the core's hubs read them, and the models
+ * they keep in the adapter's generic store. The one place outside the capabilities' folders that
+ * names them (issue 32); the adapters' migrations make their tables (the numbered migrations that
+ * every release has applied), and the conformance suite checks them on every adapter.
  *
  * @module
  */
+import { emailFeature } from "./email/feature.js"
+import type { EmailProvider } from "./email/resolve.js"
+import type { EmailConfig } from "./email/types.js"
+import type { Feature } from "./modules/feature.js"
+import { migrateFromAuthjsFeature } from "./migrate/authjs/feature.js"
+import { nativeAppsFeature } from "./native/feature.js"
+import type { NativeAppsConfig } from "./native/options.js"
 import { counterModel } from "./password/counters.js"
+import { passwordFeature } from "./password/feature.js"
+import type { PasswordProvider } from "./password/provider.js"
 import { passwordModel } from "./password/storage.js"
+import type { PasswordConfig } from "./password/types.js"
 import type { ModelDeclaration } from "./store/model.js"
+import { apiTokensFeature } from "./tokens/feature.js"
+import type { ApiTokensConfig } from "./tokens/options.js"
 import { signingKeyModel } from "./tokens/storage.js"
+import { twoFactorFeature } from "./two-factor/feature.js"
+import type { TwoFactorConfig } from "./two-factor/options.js"
 import { recoveryCodeModel, twoFactorModel } from "./two-factor/storage.js"
+import { passkeysFeature } from "./webauthn/feature.js"
+import type { PasskeyProvider } from "./webauthn/provider.js"
+import type { WebAuthnConfig } from "./webauthn/types.js"
+
+/** The built-in capabilities' options, part of `AuthConfig`. */
+export interface BuiltInOptions extends TwoFactorConfig, ApiTokensConfig, NativeAppsConfig {}
+
+/** The built-in provider kinds' options, part of the `Provider` union. */
+export type BuiltInProviderConfig = EmailConfig | WebAuthnConfig | PasswordConfig
+
+/** The built-in provider kinds as the request path uses them, part of `ResolvedProvider`. */
+export type BuiltInProvider = EmailProvider | PasskeyProvider | PasswordProvider
+
+/**
+ * The built-in capabilities. A function, not a constant: the hubs that read it are imported by the
+ * capabilities too, and a module cycle must not read the list before it is made.
+ */
+export function builtInFeatures(): readonly Feature[] {
+  return [emailFeature, passwordFeature, passkeysFeature, twoFactorFeature, apiTokensFeature, nativeAppsFeature, migrateFromAuthjsFeature]
+}
 
 /** The built-in models, by their names. */
 export const builtInModels = {

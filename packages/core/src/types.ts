@@ -5,20 +5,17 @@
  *
  * @module
  */
-import type { JWK } from "jose"
 import type { AccountInfo } from "./account/management.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/types.js"
 import type { CredentialsConfig } from "./credentials/types.js"
-import type { EmailConfig } from "./email/types.js"
 import type { PartialCookiesOptions } from "./http/cookies.js"
 import type { JWT, JWTOptions } from "./jwt/index.js"
 import type { LoggerInstance } from "./logger.js"
 import type { SesameModule } from "./modules/types.js"
 import type { AnyOAuthConfig, OAuthConfig } from "./oauth/types.js"
 import type { MessageOverrides } from "./pages/messages.js"
-import type { PasswordConfig } from "./password/types.js"
+import type { BuiltInOptions, BuiltInProviderConfig } from "./registry.js"
 import type { raw, skipCSRFCheck } from "./symbols.js"
-import type { WebAuthnConfig } from "./webauthn/types.js"
 
 export type Awaitable<T> = T | PromiseLike<T>
 
@@ -129,7 +126,7 @@ export interface SecondFactorParams {
 export type AuthFactor = ProviderType | "totp" | "email-code" | "recovery-code" | "remembered-device"
 
 /** Any provider object. An OAuth provider may be typed with its own profile type (`AnyOAuthConfig`). */
-export type Provider = OAuthConfig | AnyOAuthConfig | CredentialsConfig | EmailConfig | WebAuthnConfig | PasswordConfig
+export type Provider = OAuthConfig | AnyOAuthConfig | CredentialsConfig | BuiltInProviderConfig
 
 /** A provider, or a provider factory called with no options (`providers: [GitHub]`). */
 export type ProviderInput = Provider | (() => Provider)
@@ -337,88 +334,14 @@ export interface SessionOptions {
   freshAge?: number
 }
 
-/** Algorithms of the keys that sign API tokens: Ed25519, P-256, or RSA for older verifiers. */
-export type ApiTokenAlgorithm = "EdDSA" | "ES256" | "RS256"
-
-/**
- * The `apiTokens` option: short-lived JWTs, signed with an asymmetric key, that a signed-in user
- * gets from `GET <basePath>/token` (or the server from `getApiToken`) and hands to another service,
- * which checks them against the public keys at `GET <basePath>/jwks` (`verifyApiToken` from
- * `@sesame/core/verify`). Not to be confused with the provider tokens of `getAccessToken`: these
- * are the app's own, about its own user.
- */
-export interface ApiTokenOptions {
-  /** The `aud` claim: the service, or services, the tokens are for. Verifiers check it. */
-  audience: string | string[]
-  /**
-   * The `iss` claim. Default: the app's URL up to the base path (`https://app.example.com/auth`),
-   * from `AUTH_URL` or the request. Set it when the app answers on several hosts.
-   */
-  issuer?: string
-  /** Lifetime of a token in seconds. Default 900 (15 minutes). */
-  maxAge?: number
-  /** The algorithm of generated keys. Default `"EdDSA"` (Ed25519). */
-  algorithm?: ApiTokenAlgorithm
-  /**
-   * Private keys as JWKs, each with `kid` and `alg`, newest first: the first signs, all are
-   * published. Given, they replace generated keys (and the adapter is not asked for any).
-   */
-  keys?: JWK[]
-  /**
-   * How long a generated key signs, in seconds, before a new one takes over. Default 30 days. An
-   * old key stays published until the last token it signed has expired.
-   */
-  rotationAge?: number
-  /**
-   * Claims to add to each token, from the user's id (the token's `sub`) and the session as the
-   * `session` callback made it. Registered claims (`iss`, `aud`, `sub`, `iat`, `exp`, `nbf`,
-   * `jti`) cannot be replaced.
-   */
-  claims?: (params: { userId: string; session: Session }) => Awaitable<Record<string, unknown>>
-}
-
-/**
- * The `nativeApps` option: sign-in for mobile and desktop apps through the system browser, as RFC
- * 8252 recommends. The app opens `<basePath>/native/authorize` with a PKCE challenge; the user signs
- * in there as on the web; the browser is sent to the app's redirect URI with a one-time code, which
- * the app exchanges (with its PKCE verifier) at `POST <basePath>/native/token` for a session token.
- * The app then sends `Authorization: Bearer <session token>` and every session read accepts it. The
- * sessions are database sessions, revoked like any other (`revokeSession`, signing out).
- */
-export interface NativeAppOptions {
-  /**
-   * Where apps may receive the code, exactly: a private-use scheme in reverse-domain form
-   * (`com.example.app:/oauth/callback`), an `https` URL the app has claimed (a universal or app
-   * link), or a loopback URL for desktop apps (`http://127.0.0.1/callback`, `http://[::1]/callback`;
-   * any port matches, as RFC 8252 §7.3 asks). Anything else is refused without a redirect.
-   */
-  redirectUris: string[]
-}
-
-/** The `twoFactor` option: a second factor after the first, for users who turn one on. */
-export interface TwoFactorOptions {
-  /** The name authenticator apps show for the account. Default: the app's host name. */
-  issuer?: string
-  /**
-   * "Remember this device": for how many seconds a browser that passed the second factor may skip
-   * it on later sign-ins (the user ticks a box). Off (`false`) by default. A remembered device is
-   * forgotten when the user's sessions are ended everywhere or the second factor changes.
-   */
-  rememberDevice?: number | false
-  /**
-   * Offer codes sent by email as a second factor, for users without an authenticator app. Needs an
-   * `email` provider with `code` turned on, which sends them. Default `true`.
-   */
-  email?: boolean
-}
 /** Experimental features. They may change in a minor release. */
 export interface ExperimentalOptions {
   /** Enables the `webauthn` provider kind (passkeys). */
   enableWebAuthn?: boolean
 }
 
-/** The configuration of `Auth()`. */
-export interface AuthConfig {
+/** The configuration of `Auth()`; the built-in capabilities' options are declared in their folders. */
+export interface AuthConfig extends BuiltInOptions {
   /** The sign-in methods. */
   providers: ProviderInput[]
   /** Where users, accounts, sessions and tokens are stored. */
@@ -442,16 +365,6 @@ export interface AuthConfig {
   /** Replaces log levels. */
   logger?: Partial<LoggerInstance>
   experimental?: ExperimentalOptions
-  /**
-   * Two-factor sign-in (TOTP apps, codes by email, recovery codes), with the built-in pages to turn
-   * it on. On whenever the adapter stores second factors (`getTwoFactor` and the rest); `false`
-   * turns it off.
-   */
-  twoFactor?: TwoFactorOptions | false
-  /** Signed API tokens for other services, with their public keys published (see {@link ApiTokenOptions}). Off by default. */
-  apiTokens?: ApiTokenOptions
-  /** Sign-in for mobile and desktop apps, with bearer sessions (see {@link NativeAppOptions}). Off by default; needs database sessions. */
-  nativeApps?: NativeAppOptions
   /**
    * OAuth `redirect_uri` base for preview deployments: the URL, up to the base path, of a stable
    * deployment that forwards callbacks. Default `AUTH_REDIRECT_PROXY_URL`.

@@ -2,13 +2,12 @@
  * Feature modules (issue 32): the core's hubs read the list of modules and name no capability. A
  * hub is where every capability would otherwise add a line: the configuration's resolution, the
  * dispatcher's table and the request handling, the public types, the adapter contract, the cookie
- * names, the built-in pages, events. A capability is a folder of its own (with its endpoints' file
- * in `actions/`).
+ * names, the built-in pages, events. A capability is a folder of its own, whose `feature.ts`
+ * declares what the hubs read (`modules/feature.ts`); `registry.ts`, the registration list, is the
+ * one file that lists them.
  *
- * The capabilities that are not yet modules are listed below with the imports that tie them to the
- * hubs today, exactly: the test fails on a new import from a hub into a capability, and on a listed
- * one that is gone (strike it from the list, so that it cannot come back unseen). The list only
- * shrinks; when it is empty, the hubs name no capability.
+ * The test fails when a hub imports a capability's folder, type-only imports included: what a hub
+ * needs of a capability goes through the registration list.
  */
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -16,45 +15,20 @@ import { importGraph } from "./import-graph.js"
 
 const src = join(import.meta.dirname, "..", "src")
 
-const hubFiles = new Set(["config/resolve.ts", "config/providers.ts", "actions/index.ts", "actions/handle.ts", "types.ts", "adapters/types.ts", "http/cookies.ts", "http/context.ts", "events.ts"])
+const hubFiles = new Set(["config/resolve.ts", "config/providers.ts", "config/features.ts", "http/request.ts", "actions/index.ts", "actions/handle.ts", "types.ts", "adapters/types.ts", "http/cookies.ts", "http/context.ts", "http/server-context.ts", "events.ts"])
 const isHub = (file: string) => hubFiles.has(file) || file.startsWith("pages/")
 
-/** Each capability's files: its folder, and its endpoints' file in `actions/`. */
+/** Each capability's files: its folder (its endpoints and its `feature.ts` included). */
 const capabilities: Record<string, (file: string) => boolean> = {
-  "two-factor": (f) => f.startsWith("two-factor/") || f === "actions/two-factor.ts",
-  password: (f) => f.startsWith("password/") || f === "actions/password.ts",
-  passkeys: (f) => f.startsWith("webauthn/") || f === "actions/webauthn.ts",
-  "api-tokens": (f) => f.startsWith("tokens/") || f === "actions/tokens.ts",
+  "two-factor": (f) => f.startsWith("two-factor/"),
+  password: (f) => f.startsWith("password/"),
+  passkeys: (f) => f.startsWith("webauthn/"),
+  "api-tokens": (f) => f.startsWith("tokens/"),
   "native-apps": (f) => f.startsWith("native/"),
-  "email-sign-in": (f) => f.startsWith("email/") || f === "actions/verify-request.ts",
+  "email-sign-in": (f) => f.startsWith("email/"),
   "migrate-from-authjs": (f) => f.startsWith("migrate/"),
 }
 
-/** Imports from a hub into a capability that wait for the capability's move into a module. */
-const notYetModules = [
-  "actions/handle.ts -> migrate/authjs/session.ts",
-  "actions/index.ts -> actions/password.ts",
-  "actions/index.ts -> actions/tokens.ts",
-  "actions/index.ts -> actions/two-factor.ts",
-  "actions/index.ts -> actions/verify-request.ts",
-  "actions/index.ts -> actions/webauthn.ts",
-  "actions/index.ts -> native/flow.ts",
-  "config/providers.ts -> email/resolve.ts",
-  "config/providers.ts -> password/provider.ts",
-  "config/providers.ts -> webauthn/provider.ts",
-  "config/resolve.ts -> native/settings.ts",
-  "config/resolve.ts -> tokens/settings.ts",
-  "config/resolve.ts -> two-factor/settings.ts",
-  "config/resolve.ts -> webauthn/provider.ts",
-  "config/resolve.ts -> webauthn/types.ts",
-  "pages/signin.ts -> email/types.ts",
-  "pages/signin.ts -> password/types.ts",
-  "pages/signin.ts -> webauthn/section.ts",
-  "pages/signin.ts -> webauthn/types.ts",
-  "types.ts -> email/types.ts",
-  "types.ts -> password/types.ts",
-  "types.ts -> webauthn/types.ts",
-]
 
 function hubImports(): string[] {
   const found = new Set<string>()
@@ -68,8 +42,8 @@ function hubImports(): string[] {
 }
 
 describe("the core's hubs and the capabilities", () => {
-  it("import no capability beyond those still waiting to become modules", () => {
-    expect(hubImports()).toEqual([...notYetModules].sort())
+  it("import no capability: they read the registration list (`registry.ts`)", () => {
+    expect(hubImports()).toEqual([])
   })
 
   it("keep the generic module machinery free of every capability", () => {

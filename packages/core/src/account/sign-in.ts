@@ -6,12 +6,12 @@
  *    returning account's stored user),
  * 2. ask the `signIn` callback (`authorize.ts`), which may refuse or redirect elsewhere,
  * 3. decide which user signs in, creating or linking on the way (`decide.ts`),
- * 4. ask for the user's second factor when they have one (`two-factor/gate.ts`): the sign-in then
- *    waits in a pending-sign-in cookie, and `two-factor/challenge.ts` finishes it,
+ * 4. pass the configuration's sign-in gate (`config.hooks.signInGate`: the second factor, asked
+ *    when the user has one; the sign-in then waits, and the gate's feature finishes it),
  * 5. start the session, send `signIn`, redirect (`complete.ts`).
  *
- * When the identity names a stored user who has a second factor, step 2 moves after the second
- * factor, so that the `signIn` callback runs once, for a sign-in that completes.
+ * When the identity names a stored user whom the gate stops, step 2 moves after the gate, so that
+ * the `signIn` callback runs once, for a sign-in that completes.
  *
  * What differs per kind is the table {@link attempts}: the account it names, what the callback
  * sees, and which rule decides. A new way to sign in, or a step that must run for every sign-in,
@@ -23,9 +23,8 @@ import type { AdapterUser } from "../adapters/types.js"
 import { AccountNotLinked } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
+import type { GatedSignIn } from "../modules/feature.js"
 import type { Account, Profile, SignInCallbackParams, User } from "../types.js"
-import { askSecondFactor } from "../two-factor/challenge.js"
-import { secondFactorGate } from "../two-factor/gate.js"
 import { checkSignIn } from "./authorize.js"
 import { completeSignIn } from "./complete.js"
 import { decideForAccount, decideForCredentials, decideForEmail, linkedUser, type Decision } from "./decide.js"
@@ -49,8 +48,8 @@ type Attempts = { [K in VerifiedIdentity["kind"]]: (ctx: RequestContext, identit
 const attempts: Attempts = {
   async credentials(ctx, { provider, user, fields }) {
     const account: Account = { provider: provider.id, type: "credentials", providerAccountId: user.id }
-    // `authorize` may name a stored user (who may have a second factor); only two-factor sign-in needs to know.
-    const stored = ctx.config.twoFactor ? await ctx.config.twoFactor.adapter.getUser(user.id) : null
+    // `authorize` may name a stored user (whom the gate may stop); only a gate needs to know.
+    const stored = ctx.config.hooks.signInGate && ctx.config.adapter ? await ctx.config.adapter.getUser(user.id) : null
     return {
       ...(stored ? { known: stored } : {}),
       callback: { user, account, credentials: fields },
@@ -136,7 +135,9 @@ export async function signIn(ctx: RequestContext, identity: VerifiedIdentity): P
   // A verified user is who signs in (an unverified one may be set aside by the decision, second
   // factor and all, so only the decision's user can be asked).
   const known = attempt.known?.emailVerified ? attempt.known : undefined
-  const early = known ? await secondFactorGate(ctx, identity, { ...attempt.callback, user: known }) : undefined
+  const gated = ctx.config.hooks.signInGate
+  const passGate = (signIn: GatedSignIn) => (gated ? gated.decide(ctx, identity, signIn) : Promise.resolve({ factors: [identity.provider.type] }))
+  const early = known ? await passGate({ ...attempt.callback, user: known }) : undefined
   const callbackLater = !!early && "ask" in early
   if (!callbackLater) {
     const redirect = await checkSignIn(ctx, attempt.callback)
@@ -151,8 +152,8 @@ export async function signIn(ctx: RequestContext, identity: VerifiedIdentity): P
   }
   // Asked whatever `isNewUser` says: a confirmation link reports a first sign-in as new, for a
   // user who may have turned a second factor on before confirming.
-  const gate = early && String(decision.user.id) === known!.id ? early : await secondFactorGate(ctx, identity, result)
-  if ("ask" in gate) return askSecondFactor(ctx, identity, result, gate.ask, callbackLater ? attempt.callback : undefined)
+  const gate = early && String(decision.user.id) === known!.id ? early : await passGate(result)
+  if ("ask" in gate) return gated!.ask(ctx, identity, result, gate.ask as never, callbackLater ? attempt.callback : undefined)
   if (callbackLater) {
     const redirect = await checkSignIn(ctx, attempt.callback)
     if (redirect) return { redirect, cookies: ctx.setCookies }

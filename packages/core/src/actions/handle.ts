@@ -6,6 +6,7 @@
  * @module
  */
 import { dispatch } from "./index.js"
+import { beforeRequest, endpointNames } from "../config/features.js"
 import { resolveConfig } from "../config/resolve.js"
 import { AuthError, BadRequest } from "../errors.js"
 import { printError } from "../logger.js"
@@ -17,7 +18,6 @@ import { asAuthError, badRequestResponse, configurationJson, configurationRespon
 import type { Incoming } from "../http/incoming.js"
 import { matchRoute, parseBody, parseQuery, requestCookies } from "../http/request.js"
 import type { InternalResponse, ResponseOptions } from "../http/response.js"
-import { carryOverAuthjsSession } from "../migrate/authjs/session.js"
 
 /** The answer to a request, and how to write it. */
 export interface Handled {
@@ -60,7 +60,7 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
   const { url } = incoming
   const method = head ? "GET" : incoming.method
   const basePath = resolution.ok ? resolution.config.basePath : resolution.basePath
-  const route = matchRoute(url.pathname, basePath, resolution.ok ? resolution.config.modules.paths : undefined)
+  const route = matchRoute(url.pathname, basePath, endpointNames(), resolution.ok ? resolution.config.modules.paths : undefined)
   const ours = url.pathname.startsWith(`${basePath}/`)
   const finish = (internal: InternalResponse, ctx?: RequestContext): Handled => ({
     internal: ctx?.bearer && internal.cookies ? { ...internal, cookies: withoutSessionCookie(internal.cookies, ctx.cookieOptions.sessionToken.name) } : internal,
@@ -107,8 +107,8 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
   }
 
   try {
-    // With `migrateFrom`, an Auth.js session becomes Sesame's before anything reads the session.
-    await carryOverAuthjsSession(ctx)
+    // A capability's hook runs before anything reads the session (an Auth.js session carried over).
+    await beforeRequest(ctx)
     return finish(await dispatch(ctx), ctx)
   } catch (error) {
     // Raw callers get the error to handle, except a client's mistake, which stays its 4xx answer.

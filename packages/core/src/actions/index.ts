@@ -1,6 +1,7 @@
 /**
  * The dispatcher: one row per (method, action), and the checks each request gets before its
- * action runs, made here and nowhere else.
+ * action runs, made here and nowhere else. The rows are the core's and the built-in capabilities'
+ * (each capability's `feature.ts`, gathered by `config/features.ts`), and the app's modules' (`plugins`).
  *
  * | method | endpoint                | provider                         | same origin         | CSRF token              |
  * | ------ | ----------------------- | -------------------------------- | ------------------- | ----------------------- |
@@ -39,61 +40,28 @@
  *
  * @module
  */
+import { featureRoutes } from "../config/features.js"
 import type { ResolvedProvider } from "../config/providers.js"
 import { BadRequest, MissingCSRF } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { assertSameOrigin } from "../http/origin-check.js"
+import { actionNames, coreActions } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
-import type { Awaitable, ProviderType } from "../types.js"
+import { runModuleRoute } from "../modules/request.js"
+import { route, type Route, type Routes, type Run } from "../modules/route.js"
+import type { ProviderType } from "../types.js"
 import { callback } from "./callback.js"
 import { csrf } from "./csrf.js"
 import { showError } from "./error.js"
 import { providers } from "./providers.js"
-import { forgotPassword, resetPasswordLink, showForgotPassword, showSignUp, signUp, verifyEmail } from "./password.js"
 import { getSession, updateSession } from "./session.js"
 import { backToSignInPage, showSignIn, signIn } from "./signin.js"
 import { showSignOut, signOut } from "./signout.js"
-import {
-  disableTwoFactor,
-  regenerateRecoveryCodes,
-  resendChallengeCode,
-  showChallenge,
-  showReauthenticate,
-  showSetup,
-  submitChallenge,
-  submitReauthenticate,
-  submitSetup,
-} from "./two-factor.js"
-import { runModuleRoute } from "../modules/request.js"
-import { confirmNativeAuthorize, exchangeNativeCode, showNativeAuthorize } from "../native/flow.js"
-import { apiToken, jwks } from "./tokens.js"
-import { showVerifyRequest } from "./verify-request.js"
-import { webauthnOptions, webauthnScript } from "./webauthn.js"
-
-/** What an action runs with: the provider its path names, when its row asks for one. */
-type Run<P = ResolvedProvider> = (ctx: RequestContext, provider: P) => Awaitable<InternalResponse>
-
-interface Route {
-  /** The path names a provider: which kinds the endpoint serves (another is a `400`), whether an unknown one is let through. */
-  provider?: { kinds?: readonly ProviderType[]; unknown?: "allowed" }
-  /** The provider left out for missing settings answers its `Configuration` error. */
-  refuseUnavailable?: boolean
-  /** The CSRF token is checked: always, or for these provider kinds. */
-  csrf?: true | readonly ProviderType[]
-  /** Provider kinds whose POSTs may come from another site (see the module documentation). */
-  crossSite?: readonly ProviderType[]
-  run: Run<never>
-}
-
-function route<P extends ResolvedProvider | undefined = undefined>(row: Omit<Route, "run"> & { run: Run<P> }): Route {
-  return row as Route
-}
 
 const allKinds: readonly ProviderType[] = ["credentials", "oauth", "oidc", "email", "webauthn", "password"]
-const password = { kinds: ["password"] } as const satisfies Route["provider"]
 
-/** The rows, keyed `METHOD action` or `METHOD action/:provider`. */
-const routes: Readonly<Record<string, Route>> = {
+/** The core's own rows, keyed `METHOD action` or `METHOD action/:provider`: the actions of `coreActions`. */
+const coreRoutes: Routes = {
   "GET providers": route({ run: providers }),
   "GET csrf": route({ run: csrf }),
   "GET session": route({ run: getSession }),
@@ -102,14 +70,6 @@ const routes: Readonly<Record<string, Route>> = {
   "GET signout": route({ run: showSignOut }),
   "GET callback/:provider": route<ResolvedProvider>({ provider: {}, refuseUnavailable: true, run: callback }),
   "GET error": route({ run: (ctx) => showError(ctx) }),
-  "GET verify-request": route({ run: showVerifyRequest }),
-  "GET webauthn-options/:provider": route({ provider: { kinds: ["webauthn"] }, run: webauthnOptions }),
-  "GET webauthn-script": route({ run: webauthnScript }),
-  "GET token": route({ run: apiToken }),
-  "GET jwks": route({ run: jwks }),
-  "GET native/authorize": route({ run: showNativeAuthorize }),
-  "POST native/authorize": route({ csrf: true, run: confirmNativeAuthorize }),
-  "POST native/token": route({ run: exchangeNativeCode }),
   "POST session": route({ csrf: true, run: updateSession }),
   "POST signin": route({ run: backToSignInPage }),
   "POST signin/:provider": route<ResolvedProvider>({ provider: {}, refuseUnavailable: true, csrf: true, run: signIn }),
@@ -121,23 +81,17 @@ const routes: Readonly<Record<string, Route>> = {
     crossSite: ["oauth", "oidc"],
     run: callback,
   }),
-  "GET signup": route({ run: showSignUp }),
-  "POST signup/:provider": route({ provider: password, csrf: true, run: signUp }),
-  "GET forgot-password": route({ run: showForgotPassword }),
-  "POST forgot-password/:provider": route({ provider: password, csrf: true, run: forgotPassword }),
-  "GET reset-password/:provider": route({ provider: password, run: resetPasswordLink }),
-  "POST reset-password/:provider": route({ provider: password, csrf: true, run: resetPasswordLink }),
-  "GET verify-email/:provider": route({ provider: password, run: verifyEmail }),
-  "POST verify-email/:provider": route({ provider: password, csrf: true, run: verifyEmail }),
-  "GET two-factor": route({ run: showChallenge }),
-  "POST two-factor": route({ csrf: true, run: submitChallenge }),
-  "POST two-factor/email": route({ csrf: true, run: resendChallengeCode }),
-  "GET two-factor/setup": route({ run: showSetup }),
-  "POST two-factor/setup": route({ csrf: true, run: submitSetup }),
-  "POST two-factor/recovery-codes": route({ csrf: true, run: regenerateRecoveryCodes }),
-  "POST two-factor/disable": route({ csrf: true, run: disableTwoFactor }),
-  "GET reauthenticate": route({ run: showReauthenticate }),
-  "POST reauthenticate": route({ csrf: true, run: submitReauthenticate }),
+}
+
+// The router knows the core's actions from `coreActions` (below this layer): the two lists are one decision.
+const names = actionNames(Object.keys(coreRoutes))
+if (names.actions.size !== Object.keys(coreActions).length || [...names.withProvider].some((action) => !coreActions[action])) {
+  throw new Error("The core's rows and `coreActions` (http/request.ts) disagree.")
+}
+
+/** The row of `key`: the core's, or a built-in capability's. */
+function rowOf(key: string): Route | undefined {
+  return Object.hasOwn(coreRoutes, key) ? coreRoutes[key] : Object.hasOwn(featureRoutes(), key) ? featureRoutes()[key] : undefined
 }
 
 /**
@@ -154,7 +108,7 @@ function moduleRow(ctx: RequestContext): Route | undefined {
 /** Why a request has no row: an endpoint that needs a provider got none (404), or the method is not served there. */
 function noRoute(ctx: RequestContext): BadRequest {
   if (ctx.action === "module") return new BadRequest(`${ctx.method} ${ctx.modulePath} is not supported.`)
-  if (ctx.providerId === undefined && routes[`${ctx.method} ${ctx.action}/:provider`]) {
+  if (ctx.providerId === undefined && rowOf(`${ctx.method} ${ctx.action}/:provider`)) {
     return new BadRequest(`The ${ctx.action} endpoint needs a provider.`, 404)
   }
   return new BadRequest(`${ctx.method} ${ctx.action} is not supported.`)
@@ -168,7 +122,7 @@ function has(list: true | readonly ProviderType[] | undefined, provider: Resolve
 export async function dispatch(ctx: RequestContext): Promise<InternalResponse> {
   const { config, providerId } = ctx
   const provider = providerId === undefined ? undefined : config.providers.get(providerId)
-  const row = ctx.action === "module" ? moduleRow(ctx) : routes[`${ctx.method} ${ctx.action}${providerId === undefined ? "" : "/:provider"}`]
+  const row = ctx.action === "module" ? moduleRow(ctx) : rowOf(`${ctx.method} ${ctx.action}${providerId === undefined ? "" : "/:provider"}`)
   if (ctx.method === "POST" && !has(row?.crossSite, provider)) assertSameOrigin(ctx)
   if (!row) throw noRoute(ctx)
   if (row.provider && providerId !== undefined) {

@@ -22,13 +22,12 @@
  */
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { resolveCredentialsProvider, withThrottleStore, type CredentialsProvider } from "../credentials/provider.js"
-import { resolveEmailProvider, type EmailProvider } from "../email/resolve.js"
-import { ExperimentalFeatureNotEnabled, InvalidProvider, MissingAdapter, type AuthError } from "../errors.js"
-import { bindPasswordProvider, resolvePasswordProvider, type PasswordProvider, type UnboundPasswordProvider } from "../password/provider.js"
+import { InvalidProvider, MissingAdapter, type AuthError } from "../errors.js"
+import type { ProviderKind, UnboundProvider } from "../modules/feature.js"
 import { missingSettings, resolveOAuthProvider, type OAuthProvider, type ProviderSetting } from "../oauth/provider.js"
 import type { OAuthConfig } from "../oauth/types.js"
+import { builtInFeatures, type BuiltInProvider } from "../registry.js"
 import type { AuthConfig, ExperimentalOptions, Provider, ProviderType } from "../types.js"
-import { resolveWebAuthnProvider, type PasskeyProvider } from "../webauthn/provider.js"
 import { providerEnvName, type Env } from "./env.js"
 
 /**
@@ -36,10 +35,18 @@ import { providerEnvName, type Env } from "./env.js"
  * its flows need (the validated options with their defaults as `config`, and the adapter for the
  * kinds that store something), so that no flow looks anything up again or casts.
  */
-export type ResolvedProvider = OAuthProvider | EmailProvider | CredentialsProvider | PasskeyProvider | PasswordProvider
+export type ResolvedProvider = OAuthProvider | CredentialsProvider | BuiltInProvider
 
 /** A provider checked and with its defaults, before the adapter is attached (`bindProviders`). */
-type Unbound = OAuthProvider | Omit<EmailProvider, "adapter"> | Omit<CredentialsProvider, "users"> | Omit<PasskeyProvider, "adapter"> | UnboundPasswordProvider
+type Unbound = OAuthProvider | Omit<CredentialsProvider, "users"> | UnboundProvider
+
+let kinds: ReadonlyMap<string, ProviderKind> | undefined
+
+/** The provider kinds the built-in capabilities bring (`email`, `password`, `webauthn`), by type. */
+export function providerKinds(): ReadonlyMap<string, ProviderKind> {
+  kinds ??= new Map(builtInFeatures().flatMap((feature) => Object.entries(feature.providerKinds ?? {})))
+  return kinds
+}
 
 /** The providers of a configuration, before the adapter is attached. */
 export interface ResolvedProviders {
@@ -65,8 +72,6 @@ export interface ProviderContext {
   secrets: readonly string[]
 }
 
-/** Provider kinds this build implements. */
-const supportedKinds: ReadonlySet<ProviderType> = new Set<ProviderType>(["credentials", "oauth", "oidc", "email", "webauthn", "password"])
 const providerId = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
 const providerTypes: ReadonlySet<string> = new Set<ProviderType>(["oidc", "oauth", "email", "credentials", "webauthn", "password"])
 
@@ -105,18 +110,12 @@ export function bindProviders(
     return adapter
   }
   const bound = providers.available.map((p): ResolvedProvider => {
-    switch (p.type) {
-      case "oauth":
-      case "oidc":
-        return p
-      case "email":
-      case "webauthn":
-        return Object.freeze({ ...p, adapter: needed(p.id) })
-      case "credentials":
-        return Object.freeze({ ...p, users: databaseSessions ? adapter : undefined, throttle: withThrottleStore(p, adapter) })
-      case "password":
-        return bindPasswordProvider(p, needed(p.id))
+    if (p.type === "oauth" || p.type === "oidc") return p as OAuthProvider
+    if (p.type === "credentials") {
+      const credentials = p as Omit<CredentialsProvider, "users">
+      return Object.freeze({ ...credentials, users: databaseSessions ? adapter : undefined, throttle: withThrottleStore(credentials, adapter) })
     }
+    return providerKinds().get(p.type)!.bind(p as never, needed(p.id)) as ResolvedProvider
   })
   return new Map(bound.map((p) => [p.id, p]))
 }
@@ -159,36 +158,22 @@ function readProviders(input: AuthConfig["providers"], { env, experimental, trus
     if (typeof type !== "string" || !providerTypes.has(type)) {
       throw new InvalidProvider(`Provider "${id}" has an unknown type ${JSON.stringify(type)}; use one of ${[...providerTypes].join(", ")}.`)
     }
-    if (!supportedKinds.has(type)) {
+    if (type !== "credentials" && type !== "oauth" && type !== "oidc" && !providerKinds().has(type)) {
       throw new InvalidProvider(`Provider "${id}" is of type "${type}", which this version of @sesame/core does not support yet.`)
     }
     const name = typeof provider.name === "string" && provider.name ? provider.name : id
-    switch (provider.type) {
-      case "credentials":
-        return resolveCredentialsProvider(provider, name, trustProxy)
-      case "oauth":
-      case "oidc": {
-        // Endpoints, checks and client authentication are validated by resolveOAuthProvider.
-        const envId = providerEnvName(id)
-        return {
-          ...provider,
-          name,
-          clientId: provider.clientId ?? env[`AUTH_${envId}_ID`],
-          clientSecret: provider.clientSecret ?? env[`AUTH_${envId}_SECRET`],
-          issuer: provider.issuer ?? env[`AUTH_${envId}_ISSUER`],
-        }
+    if (provider.type === "credentials") return resolveCredentialsProvider(provider, name, trustProxy)
+    if (provider.type === "oauth" || provider.type === "oidc") {
+      // Endpoints, checks and client authentication are validated by resolveOAuthProvider.
+      const envId = providerEnvName(id)
+      return {
+        ...provider,
+        name,
+        clientId: provider.clientId ?? env[`AUTH_${envId}_ID`],
+        clientSecret: provider.clientSecret ?? env[`AUTH_${envId}_SECRET`],
+        issuer: provider.issuer ?? env[`AUTH_${envId}_ISSUER`],
       }
-      case "email":
-        return resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(id)}_KEY`], trustProxy, secrets })
-      case "webauthn":
-        if (!experimental.enableWebAuthn) {
-          throw new ExperimentalFeatureNotEnabled(
-            `The WebAuthn provider "${id}" needs \`experimental: { enableWebAuthn: true }\` in the configuration.`,
-          )
-        }
-        return resolveWebAuthnProvider({ ...provider, name })
-      case "password":
-        return resolvePasswordProvider(provider, name, trustProxy, secrets)
     }
+    return providerKinds().get(type)!.resolve(provider as never, { name, env, experimental, trustProxy, secrets })
   })
 }

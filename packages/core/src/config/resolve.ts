@@ -27,14 +27,11 @@ import { databaseStrategy } from "../session/database.js"
 import { jwtStrategy } from "../session/jwt.js"
 import type { SessionStrategy } from "../session/types.js"
 import { skipCSRFCheck } from "../symbols.js"
-import { isCoreAction } from "../http/request.js"
+import { isActionSegment } from "../http/request.js"
 import { resolveModules, type ResolvedModules } from "../modules/resolve.js"
-import { builtInModelNames } from "../registry.js"
-import { resolveNativeApps, type ResolvedNativeApps } from "../native/settings.js"
-import { resolveApiTokens, type ResolvedApiTokens } from "../tokens/settings.js"
-import { resolveTwoFactor, twoFactorMethods, twoFactorWanted, type ResolvedTwoFactor } from "../two-factor/settings.js"
-import { checkWebAuthnProviders } from "../webauthn/provider.js"
-import type { WebAuthnConfig } from "../webauthn/types.js"
+import type { FeatureHooks, FeatureInput, FeatureNeed, FeatureSettings } from "../modules/feature.js"
+import { builtInFeatures, builtInModelNames } from "../registry.js"
+import { endpointNames } from "./features.js"
 import type {
   AuthConfig,
   CallbacksOptions,
@@ -50,12 +47,15 @@ import { isBasePath, normaliseBasePath } from "./base-path.js"
 import { developmentSecret } from "./development-secret.js"
 import { defaultAbsoluteMaxAge, defaultBasePath, defaultCallbacks, defaultMaxSignInAge, defaultGenerateSessionToken, defaultMaxAge, defaultUpdateAge } from "./defaults.js"
 import { envFlag, envSecretEntries, envTrustedOrigins, envTrustHost, envUrl, isProduction, readEnv, type Env, type NamedSecret } from "./env.js"
-import { bindProviders, resolveProviders, type ResolvedProvider } from "./providers.js"
+import { bindProviders, providerKinds, resolveProviders, type ResolvedProvider } from "./providers.js"
 import { trustedOrigins as parseTrustedOrigins, type TrustedOrigins } from "./origins.js"
 import { secretWeakness } from "./secret-strength.js"
 
-/** The configuration after defaults, environment and validation. Frozen. */
-export interface ResolvedConfig {
+/**
+ * The configuration after defaults, environment and validation. Frozen. The built-in capabilities'
+ * settings (each undefined when it is off) are declared by their features (`modules/feature.ts`).
+ */
+export interface ResolvedConfig extends FeatureSettings {
   readonly basePath: string
   /** Newest first; never empty. */
   readonly secrets: readonly string[]
@@ -98,16 +98,10 @@ export interface ResolvedConfig {
   readonly useSecureCookies: boolean | undefined
   readonly experimental: Readonly<ExperimentalOptions>
   readonly redirectProxyUrl: string | undefined
-  /** Two-factor sign-in, when it is on (the adapter stores second factors, and the app did not turn it off). */
-  readonly twoFactor: ResolvedTwoFactor | undefined
-  /** Signed API tokens and their keys, when `apiTokens` is set. */
-  readonly apiTokens: ResolvedApiTokens | undefined
-  /** Native apps' sign-in and bearer sessions, when `nativeApps` is set. */
-  readonly nativeApps: ResolvedNativeApps | undefined
+  /** The built-in capabilities' hooks into the flows (the sign-in gate, what ends with all sessions). */
+  readonly hooks: FeatureHooks
   /** The feature modules (`plugins`), as the dispatcher, the events and the server functions read them. */
   readonly modules: ResolvedModules
-  /** Auth.js's sessions and email links are carried over (`migrateFrom`, see `migrate/authjs/`); undefined: off. */
-  readonly migrateFrom: "authjs" | undefined
   /** The cookie names and options for secure or plain cookies. Throws a configuration error. */
   cookies(secure: boolean): CookiesOptions
 }
@@ -179,7 +173,6 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     const trustProxy = config.trustHost ?? envFlag(env.SESAME_TRUST_HOST ?? env.AUTH_TRUST_HOST) ?? false
     const resolvedProviders = resolveProviders(config.providers, { env, experimental, trustProxy, redirectProxyUrl, secrets })
     const { unavailable } = resolvedProviders
-    checkWebAuthnProviders(resolvedProviders.all.filter((p): p is WebAuthnConfig => p.type === "webauthn"))
     if (resolvedProviders.available.some((p) => (p.type === "oauth" || p.type === "oidc") && p.checks.size === 0)) warnings.push("oauth-checks-none")
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
     const session = resolveSession(config.session, config.adapter)
@@ -191,37 +184,17 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     if ([...providers.values()].some((p) => p.type === "credentials" && p.users && p.config.createUser === undefined)) {
       warnings.push("credentials-users-not-created")
     }
-    const wanted = twoFactorWanted(config.twoFactor, config.adapter)
-    if (wanted.missing.length > 0) {
-      fail(new MissingAdapterMethods(`The adapter is missing methods that the configuration needs: ${wanted.missing.map((m) => `${m} (for twoFactor)`).join(", ")}.`))
-    }
-    let twoFactor: ResolvedTwoFactor | undefined
-    try {
-      twoFactor = wanted.on && adapter ? resolveTwoFactor(config.twoFactor || undefined, adapter) : undefined
-    } catch (error) {
-      fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
-    }
-    let apiTokens: ResolvedApiTokens | undefined
-    try {
-      apiTokens = config.apiTokens === undefined ? undefined : resolveApiTokens(config.apiTokens, adapter, secrets)
-    } catch (error) {
-      fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
-    }
-    if (apiTokens?.keySource === "memory") warnings.push("api-token-keys-in-memory")
-    const degraded = config.adapter ? degradedFeatures(config.adapter, session, resolvedProviders.all, config.twoFactor) : []
+    const featureInput: FeatureInput = { config, adapter, session, secrets, providers: resolvedProviders.all, warn: (code) => warnings.push(code) }
+    const settings = resolveFeatures(featureInput)
+    const hooks = featureHooks(settings)
+    const degraded = config.adapter ? degradedFeatures(config.adapter, featureInput) : []
     if (degraded.length > 0) {
       warnings.push("adapter-optional-methods-missing")
       logger.debug("config: features off for want of adapter methods", { features: degraded })
     }
-    let nativeApps: ResolvedNativeApps | undefined
-    try {
-      nativeApps = config.nativeApps === undefined ? undefined : resolveNativeApps(config.nativeApps, adapter, session.strategy === "database")
-    } catch (error) {
-      fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
-    }
     let modules: ResolvedModules
     try {
-      modules = resolveModules(config.plugins, config.adapter, logger, { path: isCoreAction, models: builtInModelNames })
+      modules = resolveModules(config.plugins, config.adapter, logger, { path: (segment) => isActionSegment(segment, endpointNames()), models: builtInModelNames })
     } catch (error) {
       fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
     }
@@ -235,8 +208,6 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     }
     checkPositive("jwt.maxAge", jwt.maxAge)
     checkPages(pages)
-    const migrateFrom = resolveMigrateFrom(config.migrateFrom)
-    if (migrateFrom) warnings.push("migrate-from-authjs")
     if (config.debug) warnings.push("debug-enabled")
 
     const cookieCache = new Map<boolean, CookiesOptions | AuthError>()
@@ -274,11 +245,9 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       useSecureCookies: config.useSecureCookies,
       experimental: Object.freeze(experimental),
       redirectProxyUrl,
-      twoFactor,
-      apiTokens,
-      nativeApps,
+      ...settings,
+      hooks,
       modules,
-      migrateFrom,
       cookies,
     })
     for (const code of warnings) logger.warn(code)
@@ -378,12 +347,6 @@ function resolveSecrets(secret: AuthConfig["secret"], env: Env, warnings: Warnin
   return { secrets: named.map((s) => s.value), generated: false }
 }
 
-/** `migrateFrom`: the one library whose sessions and links can be carried over, or off. */
-function resolveMigrateFrom(value: unknown): "authjs" | undefined {
-  if (value === undefined || value === "authjs") return value
-  fail(new InvalidProvider(`\`migrateFrom\` must be "authjs" (or left out); got ${JSON.stringify(value)}.`))
-}
-
 function checkPositive(option: string, value: unknown): void {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
     fail(new InvalidProvider(`\`${option}\` must be a positive number of seconds; got ${JSON.stringify(value)}.`))
@@ -440,52 +403,48 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
         // Linking by address verifies an unverified owner's address (account/decide.ts).
         if (p.allowDangerousEmailAccountLinking) need(`provider "${p.id}" with allowDangerousEmailAccountLinking`, "updateUser")
         break
-      case "email":
-        need(`provider "${p.id}"`, "createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser")
-        break
       case "credentials":
         if (session.strategy === "database") {
           need(`provider "${p.id}" with database sessions`, "getUser", "getUserByEmail")
           if (p.createUser) need(`provider "${p.id}" with createUser`, "createUser")
         }
         break
-      case "password":
-        need(
-          `provider "${p.id}"`,
-          "getUser",
-          "getUserByEmail",
-          "createUser",
-          "updateUser",
-          // Hashes are kept in the generic store (password/storage.ts).
-          "store",
-          // Confirmation and reset links are remembered until their one use (password/links.ts).
-          "createVerificationToken",
-          "useVerificationToken",
-        )
-        // A new password ends the user's other sessions (password/store.ts).
-        if (session.strategy === "database") need(`provider "${p.id}" with database sessions`, "deleteSessionsByUserId")
-        break
-      case "webauthn":
-        need(
-          `provider "${p.id}"`,
-          "getUser",
-          "getUserByEmail",
-          "getUserByAccount",
-          "createUser",
-          "linkAccount",
-          "getAccount",
-          "getAuthenticator",
-          "createAuthenticator",
-          "listAuthenticatorsByUserId",
-          "updateAuthenticatorCounter",
-          // Each challenge is remembered until its one use (webauthn/challenge.ts).
-          "createVerificationToken",
-          "useVerificationToken",
-        )
-        break
+      default:
+        // A kind a capability brings says what it calls.
+        for (const [feature, methods] of providerKinds().get(p.type)?.needs(p as never, session) ?? []) need(feature, ...methods)
     }
   }
   return needed
+}
+
+/** Runs `fn`, a feature's resolution or check: a `TypeError` naming an option becomes the `Configuration` error. */
+function asConfigError<T>(fn: () => T): T {
+  try {
+    return fn()
+  } catch (error) {
+    if (error instanceof AuthError) fail(error)
+    fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
+  }
+}
+
+/** The built-in capabilities' checks, and their settings by key, in the registration list's order. */
+function resolveFeatures(input: FeatureInput): FeatureSettings {
+  const settings: Record<string, unknown> = {}
+  for (const feature of builtInFeatures()) {
+    if (feature.check) asConfigError(() => feature.check!(input))
+    const declared = feature.settings
+    if (declared) settings[declared.key] = asConfigError(() => declared.resolve(input))
+  }
+  return settings as FeatureSettings
+}
+
+/** The features' hooks; a feature with settings takes part only when they are on. */
+function featureHooks(settings: FeatureSettings): FeatureHooks {
+  const on = builtInFeatures().filter((feature) => !feature.settings || (settings as Record<string, unknown>)[feature.settings.key] !== undefined)
+  return Object.freeze({
+    signInGate: on.find((feature) => feature.signInGate)?.signInGate,
+    sessionsEnded: Object.freeze(builtInFeatures().flatMap((feature) => (feature.sessionsEnded ? [feature.sessionsEnded] : []))),
+  })
 }
 
 /**
@@ -494,14 +453,14 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
  * used, with `MissingAdapterMethods` naming the method (or are off, like two-factor sign-in); every
  * sign-in and session the spec's contract describes works without them.
  */
-export function degradedFeatures(adapter: Adapter, session: SessionOptions, providers: readonly Provider[], twoFactor: AuthConfig["twoFactor"]): string[] {
-  const features: [string, readonly AdapterRequirement[]][] = [["account management (listAccounts, unlinkAccount)", ["listAccountsByUserId", "unlinkAccount"]]]
+export function degradedFeatures(adapter: Adapter, input: FeatureInput): string[] {
+  const { session, providers } = input
+  const features: FeatureNeed[] = [["account management (listAccounts, unlinkAccount)", ["listAccountsByUserId", "unlinkAccount"]]]
   if (session.strategy === "database") {
     features.push(["session management (listSessions, revokeSession, revokeOtherSessions)", ["listSessionsByUserId", "deleteSessionsByUserId"]])
   }
-  if (twoFactor !== false) features.push(["two-factor sign-in", twoFactorMethods])
   if (providers.some((p) => p.type === "oauth" || p.type === "oidc")) features.push(["keeping refreshed provider tokens", ["updateAccount"]])
-  if (providers.some((p) => p.type === "webauthn")) features.push(["renaming and removing passkeys", ["updateAuthenticator", "deleteAuthenticator"]])
+  for (const feature of builtInFeatures()) features.push(...(feature.optional?.(input) ?? []))
   return features.flatMap(([feature, methods]) => {
     const missing = missingMethods(adapter, methods)
     return missing.length > 0 ? [`${feature}: ${missing.join(", ")}`] : []
@@ -509,7 +468,7 @@ export function degradedFeatures(adapter: Adapter, session: SessionOptions, prov
 }
 
 function checkAdapterCoverage(adapter: Adapter | undefined, session: SessionOptions, providers: readonly Provider[]): void {
-  const needsAdapter = providers.find((p) => p.type === "email" || p.type === "webauthn" || p.type === "password")
+  const needsAdapter = providers.find((p) => providerKinds().has(p.type))
   if (needsAdapter && !adapter) {
     fail(new MissingAdapter(`Provider "${needsAdapter.id}" (${needsAdapter.type}) stores tokens, so it needs an \`adapter\`.`))
   }

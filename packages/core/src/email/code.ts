@@ -22,7 +22,7 @@
  */
 import { oneTimeHash, stillValid, useOneTime } from "../adapters/one-time-tokens.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
-import { defaultTwoFactor } from "../config/defaults.js"
+import { defaultEmailCode } from "../config/defaults.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { randomToken } from "../crypto/encoding.js"
 import type { RequestContext } from "../http/context.js"
@@ -101,9 +101,9 @@ export async function checkEmailCode(
   typed: string,
   throttled?: { throttle: PasswordThrottle; subject: ThrottleSubject },
 ): Promise<"ok" | "wrong" | "expired" | "exhausted" | "throttled"> {
-  const limit = defaultTwoFactor.triesPerCode
+  const limit = defaultEmailCode.tries
   // Counted before the lookup, in one atomic step: of any number of concurrent tries, only `limit` are ever looked up.
-  const tries = await counters.incrementCounter(triesKey(binding), new Date(Date.now() + defaultTwoFactor.emailCodeMaxAge * 1000))
+  const tries = await counters.incrementCounter(triesKey(binding), new Date(Date.now() + defaultEmailCode.maxAge * 1000))
   if (tries.count > limit) return "exhausted"
   if (throttled && !(await beginAttempt(throttled.throttle, throttled.subject)).allowed) return "throttled"
   const code = typedCode(typed)

@@ -24,7 +24,7 @@
  * @module
  */
 import { checkLinkRequest } from "../account/sign-in.js"
-import { defaultTwoFactor } from "../config/defaults.js"
+import { defaultEmailCode } from "../config/defaults.js"
 import { EmailSignInError, InvalidProvider } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
@@ -79,7 +79,7 @@ async function storedLink(ctx: RequestContext, provider: EmailProvider, email: s
 /** Stores a code for `binding` (and a link, unless the provider sends only codes) and sends them in one email. */
 async function sendCode(ctx: RequestContext, provider: EmailProvider, email: string, binding: string): Promise<void> {
   const code = newEmailCode()
-  const expires = new Date(Date.now() + defaultTwoFactor.emailCodeMaxAge * 1000)
+  const expires = new Date(Date.now() + defaultEmailCode.maxAge * 1000)
   const record = await emailCodeRecord(provider.tokenSecrets[0]!, binding, code)
   await provider.adapter.createVerificationToken({ ...record, expires })
   const link = provider.code === "beside-link" ? await storedLink(ctx, provider, email) : undefined

@@ -12,61 +12,48 @@ import { BadRequest } from "../errors.js"
 import { parseCookieHeader, type ParsedCookies } from "./cookies.js"
 import type { HeaderReader, Incoming } from "./incoming.js"
 
-export type Action =
-  | "providers"
-  | "session"
-  | "csrf"
-  | "signin"
-  | "signout"
-  | "callback"
-  | "verify-request"
-  | "error"
-  | "webauthn-options"
-  | "webauthn-script"
-  | "signup"
-  | "forgot-password"
-  | "reset-password"
-  | "verify-email"
-  | "two-factor"
-  | "two-factor/email"
-  | "two-factor/setup"
-  | "two-factor/recovery-codes"
-  | "two-factor/disable"
-  | "reauthenticate"
-  | "token"
-  | "jwks"
-  | "native/authorize"
-  | "native/token"
-  /** An endpoint of a module (`plugins`): its path is the route's `modulePath`. */
-  | "module"
+/**
+ * An endpoint's action: the path under the base path without its provider (`signin`,
+ * `two-factor/setup`), one of the dispatcher's table (`actions/index.ts`); or `"module"`, an
+ * endpoint of one of the app's modules (`plugins`), whose path is the route's `modulePath`.
+ */
+export type Action = string
 
-const actions: ReadonlySet<string> = new Set<Action>([
-  "providers",
-  "session",
-  "csrf",
-  "signin",
-  "signout",
-  "callback",
-  "verify-request",
-  "error",
-  "webauthn-options",
-  "webauthn-script",
-  "signup",
-  "forgot-password",
-  "reset-password",
-  "verify-email",
-  "two-factor",
-  "two-factor/email",
-  "two-factor/setup",
-  "two-factor/recovery-codes",
-  "two-factor/disable",
-  "reauthenticate",
-  "token",
-  "jwks",
-  "native/authorize",
-  "native/token",
-])
-const actionsWithProvider: ReadonlySet<string> = new Set<Action>(["signin", "callback", "webauthn-options", "signup", "forgot-password", "reset-password", "verify-email"])
+/**
+ * The core's own endpoints (the spec's), each with whether its path may name a provider. The
+ * dispatcher's core rows serve exactly these; the built-in capabilities declare theirs
+ * (`config/features.ts`).
+ */
+export const coreActions: Readonly<Record<string, boolean>> = Object.freeze({
+  providers: false,
+  csrf: false,
+  session: false,
+  signin: true,
+  signout: false,
+  callback: true,
+  error: false,
+})
+
+/** The actions a table of rows serves, as `matchRoute` reads them. */
+export interface ActionNames {
+  /** Every action (`signin`, `two-factor/setup`). */
+  readonly actions: ReadonlySet<string>
+  /** The actions whose path may name a provider (`signin/:provider`). */
+  readonly withProvider: ReadonlySet<string>
+}
+
+/** The actions of rows keyed `"<METHOD> <action>"` or `"<METHOD> <action>/:provider"`, with the core's. */
+export function actionNames(keys: Iterable<string>): ActionNames {
+  const actions = new Set(Object.keys(coreActions))
+  const withProvider = new Set(Object.keys(coreActions).filter((action) => coreActions[action]))
+  for (const key of keys) {
+    const path = key.slice(key.indexOf(" ") + 1)
+    const action = path.replace(/\/:provider$/, "")
+    actions.add(action)
+    if (action !== path) withProvider.add(action)
+  }
+  return { actions, withProvider }
+}
 
 export interface Route {
   action: Action
@@ -75,27 +62,28 @@ export interface Route {
   modulePath?: string
 }
 
-/** Whether `segment` begins the path of one of the core's endpoints: a module's id may not be one. */
-export function isCoreAction(segment: string): boolean {
+/** Whether `segment` begins the path of one of `names`' endpoints: a module's id may not be one. */
+export function isActionSegment(segment: string, { actions }: ActionNames): boolean {
   return actions.has(segment) || [...actions].some((action) => action.startsWith(`${segment}/`))
 }
 
 /**
- * The action named by `pathname` under `basePath`, or null when the path is not ours. `modulePaths`
- * are the paths of the modules' endpoints, matched exactly.
+ * The action named by `pathname` under `basePath`, or null when the path is not ours. `names` are
+ * the dispatcher's actions; `modulePaths` the paths of the modules' endpoints, matched exactly.
  */
-export function matchRoute(pathname: string, basePath: string, modulePaths?: ReadonlySet<string>): Route | null {
+export function matchRoute(pathname: string, basePath: string, names: ActionNames, modulePaths?: ReadonlySet<string>): Route | null {
   if (!pathname.startsWith(`${basePath}/`)) return null
   const path = pathname.slice(basePath.length + 1)
   if (modulePaths?.has(path)) return { action: "module", providerId: undefined, modulePath: path }
   const segments = path.split("/").filter(Boolean)
   if (segments.length < 1 || segments.length > 2) return null
   const [action, encodedProvider] = segments as [string, string | undefined]
+  const { actions, withProvider } = names
   // An endpoint of two segments names no provider (`two-factor/setup`, `native/token`).
-  if (encodedProvider !== undefined && actions.has(`${action}/${encodedProvider}`)) return { action: `${action}/${encodedProvider}` as Action, providerId: undefined }
+  if (encodedProvider !== undefined && actions.has(`${action}/${encodedProvider}`)) return { action: `${action}/${encodedProvider}`, providerId: undefined }
   if (!actions.has(action)) return null
-  if (encodedProvider === undefined) return { action: action as Action, providerId: undefined }
-  if (!actionsWithProvider.has(action)) return null
+  if (encodedProvider === undefined) return { action, providerId: undefined }
+  if (!withProvider.has(action)) return null
   let providerId: string
   try {
     providerId = decodeURIComponent(encodedProvider)
@@ -103,7 +91,7 @@ export function matchRoute(pathname: string, basePath: string, modulePaths?: Rea
     return null
   }
   // "undefined" is what a client sends when it builds the URL from a missing id.
-  return { action: action as Action, providerId: providerId === "undefined" ? undefined : providerId }
+  return { action, providerId: providerId === "undefined" ? undefined : providerId }
 }
 
 /** Query parameters; a parameter given twice is refused. */

@@ -10,7 +10,7 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
 import { AuthError } from "../errors.js"
-import { carryOverAuthjsSession } from "../migrate/authjs/session.js"
+import { beforeRequest } from "../config/features.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { createContext, type RequestContext } from "./context.js"
 import { fromRequest } from "./incoming.js"
@@ -36,7 +36,7 @@ export async function serverContext(request: Request, configOrLazy: AuthConfig |
     body: {},
     cookies: requestCookies(request.headers),
   })
-  await carryOverAuthjsSession(ctx)
+  await beforeRequest(ctx)
   return ctx
 }
 

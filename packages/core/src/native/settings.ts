@@ -16,7 +16,7 @@
  * @module
  */
 import type { CheckedAdapter } from "../adapters/wrap.js"
-import type { NativeAppOptions } from "../types.js"
+import type { NativeAppOptions } from "./options.js"
 
 export interface ResolvedNativeApps {
   readonly redirectUris: readonly string[]

@@ -63,6 +63,46 @@ export function hiddenFields({ csrfToken, callbackUrl }: SignInPageParams): Safe
 <input type="hidden" name="callbackUrl" value="${callbackUrl}">`
 }
 
+/** The labelled address field of a form, prefilled from `?email=`. */
+export function emailField(id: string, autocomplete: string, params: SignInPageParams, t: Translator): SafeHtml {
+  return html`<label for="${id}">${t.t("signin.email.label")}</label>
+<input id="${id}" name="email" type="email" autocomplete="${autocomplete}" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">`
+}
+
+/**
+ * A provider kind's part of the sign-in page, declared by the capability that brings the kind
+ * (`modules/feature.ts`'s `ProviderKind`). Its functions take a provider of their own kind.
+ */
+export interface SignInPart {
+  /** Its section, when it stands alone. */
+  section(provider: never, context: SectionContext): Section
+  /** Its form asks for a password: with two or more such forms, each is titled with its provider's name. */
+  asksForPassword?: boolean
+  /**
+   * How it joins the page's one address form, when two or more kinds that ask for nothing but an
+   * address (and a password) are on the page.
+   */
+  address?: AddressPart
+}
+
+/** A kind's part of the one address form (`pages/signin.ts`): the first provider of each such kind joins. */
+export interface AddressPart {
+  /** Its place in the form: the lowest rank's controls come first, and its `action` is where Enter goes. */
+  rank: number
+  /** Whether this provider can join (a passkey form with fields of its own keeps them). Default: yes. */
+  joins?(provider: never): boolean
+  /** Where the form posts when this kind ranks first among those with an action. */
+  action?(provider: never, params: SignInPageParams): string
+  /** Its fields and button in the form, after the address; `primary` for the first button. */
+  controls?(provider: never, context: SectionContext, primary: boolean): SafeHtml
+  /** What follows the form (links). */
+  after?(provider: never, context: SectionContext): SafeHtml
+  /** A token its presence adds to the address field's `autocomplete` (`webauthn`). */
+  autocomplete?: string
+  /** Its own section beside the form, which uses the shared address field (`context.sharedEmail`). */
+  beside?(provider: never, context: SectionContext): Section
+}
+
 /** Where a provider's form posts: its `signin` or `callback` endpoint. */
 export function formAction(params: SignInPageParams, endpoint: "signin" | "callback", provider: Provider): string {
   return `${params.authUrl}/${endpoint}/${encodeURIComponent(provider.id)}`

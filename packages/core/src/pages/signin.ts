@@ -3,29 +3,23 @@
  * token and the callback URL; none needs JavaScript but the passkey form, which stays hidden until
  * its script shows it (see `webauthn/section.ts`).
  *
- * Each provider kind has a section renderer in `renderers`; a kind without one is left off the
- * page rather than shown as a button that does nothing.
+ * The core's kinds (`oauth`, `oidc`, `credentials`) are rendered here; a kind a capability brings
+ * declares its part (`SignInPart`, in its folder: `email/section.ts`, `password/section.ts`,
+ * `webauthn/section.ts`). A kind without one is left off the page rather than shown as a button
+ * that does nothing.
  *
  * @module
  */
+import { providerKinds } from "../config/providers.js"
 import type { CredentialsConfig } from "../credentials/types.js"
-import type { EmailConfig } from "../email/types.js"
 import type { InternalResponse } from "../http/response.js"
 import type { OAuthConfig } from "../oauth/types.js"
-import type { PasswordConfig } from "../password/types.js"
-import type { WebAuthnConfig } from "../webauthn/types.js"
-import type { Provider, ProviderType } from "../types.js"
-import { passkeySection } from "../webauthn/section.js"
+import type { Provider } from "../types.js"
 import { html, type SafeHtml } from "./html.js"
 import type { Translator } from "./i18n.js"
 import { page } from "./layout.js"
-import { credentialField, formAction, hiddenFields, type Section, type SectionContext, type SignInPageParams } from "./section.js"
+import { credentialField, emailField, formAction, hiddenFields, type AddressPart, type Section, type SectionContext, type SignInPageParams, type SignInPart } from "./section.js"
 import { brandColours, isSafeImageSource } from "./theme.js"
-
-type SectionRenderer<P extends Provider> = (provider: P, context: SectionContext) => Section
-
-/** The section renderer of each provider kind. */
-type Renderers = { [K in ProviderType]?: SectionRenderer<Extract<Provider, { type: K }>> }
 
 function oauthSection(provider: OAuthConfig, { params, t, index }: SectionContext): Section {
   const style = provider.style
@@ -42,24 +36,6 @@ ${hiddenFields(params)}
   }
 }
 
-/** The labelled address field of a form, prefilled from `?email=`. */
-function emailField(id: string, autocomplete: string, params: SignInPageParams, t: Translator): SafeHtml {
-  return html`<label for="${id}">${t.t("signin.email.label")}</label>
-<input id="${id}" name="email" type="email" autocomplete="${autocomplete}" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">`
-}
-
-function emailSection(provider: EmailConfig, { params, t, index }: SectionContext): Section {
-  const id = `provider-${index}-email`
-  return {
-    button: false,
-    markup: html`<form action="${formAction(params, "signin", provider)}" method="POST">
-${hiddenFields(params)}
-${emailField(id, "email", params, t)}
-<button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
-</form>`,
-  }
-}
-
 function credentialsSection(provider: CredentialsConfig, { params, t, index }: SectionContext): Section {
   const fields = Object.entries(provider.credentials ?? {}).map(([name, field], i) => credentialField(name, field, `provider-${index}-field-${i}`))
   return {
@@ -72,93 +48,69 @@ ${fields}
   }
 }
 
-/** The ways to a forgotten password and (when offered) to sign-up, under a password form. */
-function passwordLinks(provider: PasswordConfig, { params, t }: SectionContext): SafeHtml {
-  const query = new URLSearchParams({ callbackUrl: params.callbackUrl }).toString()
-  return html`<p class="links"><a href="${params.authUrl}/forgot-password?${query}">${t.t("signin.password.forgot")}</a>${
-    provider.signUp === false ? "" : html`<br><a href="${params.authUrl}/signup?${query}">${t.t("signin.password.signup")}</a>`
-  }</p>`
+/** The part of a kind a capability brings (`email`, `password`, `webauthn`). */
+function partOf(provider: Provider): SignInPart | undefined {
+  return providerKinds().get(provider.type)?.signIn
 }
 
-/** Address and password. */
-function passwordSection(provider: PasswordConfig, context: SectionContext): Section {
-  const { params, t, index } = context
-  const id = `provider-${index}`
-  return {
-    button: false,
-    markup: html`<form action="${formAction(params, "callback", provider)}" method="POST">
-${hiddenFields(params)}
-${emailField(`${id}-email`, "username", params, t)}
-<label for="${id}-password">${t.t("signin.password.label")}</label>
-<input id="${id}-password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
-</form>
-${passwordLinks(provider, context)}`,
-  }
-}
-
-/** The providers that ask for nothing but an address (and a password): asked once when there are two or more (so at least a password or an email provider). */
-interface AddressProviders {
-  password?: PasswordConfig
-  email?: EmailConfig
-  passkey?: WebAuthnConfig
+/** A provider in the page's one address form, with its kind's part of it. */
+interface Joined {
+  provider: Provider
+  part: AddressPart
 }
 
 /** The id of the shared address field. */
 const sharedEmailId = "signin-email"
 
-function addressProviders(providers: readonly Provider[]): AddressProviders | null {
-  const found: AddressProviders = {}
+/**
+ * The providers that ask for nothing but an address (and a password), the first of each kind, in
+ * their kinds' order: asked for the address once when there are two or more.
+ */
+function addressProviders(providers: readonly Provider[]): Joined[] | null {
+  const found = new Map<string, Joined>()
   for (const provider of providers) {
-    if (provider.type === "password") found.password ??= provider
-    else if (provider.type === "email") found.email ??= provider
-    // A passkey form with fields of its own (`formFields`) keeps them.
-    else if (provider.type === "webauthn" && (!provider.formFields || Object.keys(provider.formFields).join() === "email")) found.passkey ??= provider
+    const part = partOf(provider)?.address
+    if (!part || found.has(provider.type) || (part.joins && !part.joins(provider as never))) continue
+    found.set(provider.type, { provider, part })
   }
-  return Object.keys(found).length >= 2 ? found : null
+  return found.size >= 2 ? [...found.values()].sort((a, b) => a.part.rank - b.part.rank) : null
 }
 
 /**
- * One form for the address, with a button for each way to go on with it: the password (with its
- * field), a sign-in link by email. The passkey section, shown by its script, uses the same field
+ * One form for the address, with a button for each way to go on with it (the password with its
+ * field, a sign-in link by email). A passkey's section, shown by its script, uses the same field
  * (and offers passkeys in its autofill). So a page with several of these asks for the address once.
  */
-function addressSection({ password, email, passkey }: AddressProviders, context: SectionContext): Section {
+function addressSection(joined: readonly Joined[], context: SectionContext): Section {
   const { params, t } = context
-  // Two of the three, so at least one of these: where the form goes when Enter is pressed.
-  const action = password ? formAction(params, "callback", password) : formAction(params, "signin", email!)
+  // Where the form goes when Enter is pressed: the first kind that posts it.
+  const first = joined.find((j) => j.part.action) ?? joined[0]!
+  const action = first.part.action ? first.part.action(first.provider as never, params) : formAction(params, "callback", first.provider)
+  const autocomplete = ["username", ...joined.flatMap((j) => (j.part.autocomplete ? [j.part.autocomplete] : []))].join(" ")
+  const controls = joined.filter((j) => j.part.controls).map((j, i) => j.part.controls!(j.provider as never, context, i === 0))
+  const after = joined.flatMap((j) => (j.part.after ? [j.part.after(j.provider as never, context)] : []))
   return {
     button: false,
     markup: html`<form action="${action}" method="POST">
 ${hiddenFields(params)}
-${emailField(sharedEmailId, passkey ? "username webauthn" : "username", params, t)}
-${
-  password
-    ? html`<label for="signin-password">${t.t("signin.password.label")}</label>
-<input id="signin-password" name="password" type="password" autocomplete="current-password">
-<button type="submit" class="primary" formaction="${formAction(params, "callback", password)}">${t.t("signin.with", { provider: password.name })}</button>`
-    : ""
-}
-${email ? html`<button type="submit"${password ? "" : html` class="primary"`} formaction="${formAction(params, "signin", email)}">${t.t("signin.with", { provider: email.name })}</button>` : ""}
+${emailField(sharedEmailId, autocomplete, params, t)}
+${controls.map((control, i) => (i === 0 ? control : html`
+${control}`))}
 </form>
-${password ? passwordLinks(password, context) : ""}`,
+${after}`,
   }
 }
 
-const renderers: Renderers = {
-  oauth: oauthSection,
-  oidc: oauthSection,
-  email: emailSection,
-  credentials: credentialsSection,
-  webauthn: passkeySection,
-  password: passwordSection,
-}
-
 function renderSection(provider: Provider, context: SectionContext): Section | undefined {
-  // The mapped type pairs each kind with its renderer; TypeScript cannot follow that through a
-  // lookup by `provider.type`, hence the widening to the common signature.
-  const render = renderers[provider.type] as SectionRenderer<Provider> | undefined
-  return render?.(provider, context)
+  switch (provider.type) {
+    case "oauth":
+    case "oidc":
+      return oauthSection(provider, context)
+    case "credentials":
+      return credentialsSection(provider, context)
+    default:
+      return partOf(provider)?.section(provider as never, context)
+  }
 }
 
 /** The message for an `?error=` code; unknown codes get the default (a code is never echoed). */
@@ -205,8 +157,8 @@ function layoutSections(sections: readonly Section[], t: Translator): SafeHtml[]
 
 /** Whether `provider`'s form asks for a password: the password provider's, a credentials form with a password field. */
 function asksForPassword(provider: Provider): boolean {
-  if (provider.type === "password") return true
-  return provider.type === "credentials" && Object.values(provider.credentials ?? {}).some((field) => field.type === "password")
+  if (provider.type === "credentials") return Object.values(provider.credentials ?? {}).some((field) => field.type === "password")
+  return !!partOf(provider)?.asksForPassword
 }
 
 /**
@@ -223,7 +175,7 @@ ${section.markup}</section>`
 
 export function signInPage(params: SignInPageParams, t: Translator): InternalResponse {
   const address = addressProviders(params.providers)
-  const shared = (provider: Provider) => !!address && (provider === address.password || provider === address.email || provider === address.passkey)
+  const joined = (provider: Provider) => address?.find((j) => j.provider === provider)
   // The providers whose forms ask for a password (the address form does when the password provider is in it).
   const passwordForms = params.providers.filter(asksForPassword)
   const title = (section: Section, provider: Provider, index: number) =>
@@ -231,16 +183,21 @@ export function signInPage(params: SignInPageParams, t: Translator): InternalRes
   let addressShown = false
   const sections = params.providers
     .flatMap((provider, index): Section[] => {
-      if (!address || !shared(provider)) {
+      const shared = joined(provider)
+      if (!address || !shared) {
         const section = renderSection(provider, { params, t, index })
         return section ? [title(section, provider, index)] : []
       }
       const context = { params, t, index, sharedEmail: sharedEmailId }
       // The address form stands where the first of its providers is; a passkey's own (script-only) section follows it.
       const out: Section[] = []
-      if (!addressShown) out.push(address.password ? title(addressSection(address, context), address.password, index) : addressSection(address, context))
+      if (!addressShown) {
+        // Titled by the provider whose password it asks for, when the page has other password forms.
+        const asker = address.find((j) => asksForPassword(j.provider))
+        out.push(asker ? title(addressSection(address, context), asker.provider, index) : addressSection(address, context))
+      }
       addressShown = true
-      if (provider === address.passkey) out.push(passkeySection(provider, context))
+      if (shared.part.beside) out.push(shared.part.beside(provider as never, context))
       return out
     })
   const body = html`<h1>${t.t("signin.heading")}</h1>

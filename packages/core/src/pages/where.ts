@@ -10,7 +10,7 @@
  */
 import { ErrorPageLoop } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
-import { matchRoute, type Action } from "../http/request.js"
+import { actionNames, matchRoute, type Action } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
 import type { PagesOptions } from "../types.js"
 import { translatorForRequest, type Translator } from "./i18n.js"
@@ -24,10 +24,13 @@ const endpointOf: Record<keyof PagesOptions, Action | undefined> = {
   newUser: undefined,
 }
 
+/** The endpoints the configurable pages replace, as the dispatcher reads their paths. */
+const pageActions = actionNames(["GET verify-request"])
+
 /** Whether `target` is, on this origin, the built-in endpoint that page `name` replaces. */
 export function pageLoops(name: keyof PagesOptions, target: URL, origin: string, basePath: string): boolean {
   const endpoint = endpointOf[name]
-  return endpoint !== undefined && target.origin === origin && matchRoute(target.pathname, basePath)?.action === endpoint
+  return endpoint !== undefined && target.origin === origin && matchRoute(target.pathname, basePath, pageActions)?.action === endpoint
 }
 
 /** A redirect to the configured page `name` with `params`, or null to show the built-in page. */

@@ -6,7 +6,6 @@
  */
 import type { AdapterUser } from "../adapters/types.js"
 import type { ResolvedConfig } from "../config/resolve.js"
-import { forgetDevices } from "../two-factor/remember.js"
 import type { PasswordProvider } from "./provider.js"
 import { storePassword } from "./storage.js"
 
@@ -31,8 +30,8 @@ export async function replacePassword(
     await storePassword(tx, { userId: user.id, hash, updatedAt: new Date() })
     const database = config.session.strategy === "database" && tx.has("deleteSessionsByUserId")
     const sessionsEnded = database ? await tx.deleteSessionsByUserId(user.id, options.keepSession) : 0
-    // A device remembered for the second factor must not outlive the password it was remembered with.
-    await forgetDevices(tx, user.id)
+    // What must not outlive the password (a device remembered for the second factor).
+    for (const forget of config.hooks.sessionsEnded) await forget(tx, user.id)
     return { user, sessionsEnded }
   })
 }

@@ -29,7 +29,7 @@
  * @module
  */
 import { backend } from "#crypto"
-import { defaultEmailCodeThrottle, defaultPasswordThrottle, defaultTwoFactorThrottle } from "../config/defaults.js"
+import { defaultEmailCodeThrottle, defaultPasswordThrottle } from "../config/defaults.js"
 import { toHex } from "../crypto/encoding.js"
 import { lastForwardedFor } from "../http/client-ip.js"
 import type { RequestContext } from "../http/context.js"
@@ -62,8 +62,8 @@ export interface PasswordThrottle {
   readonly account: Readonly<ThrottleLimits>
   readonly ip: Readonly<ThrottleLimits> | false
   readonly store: CounterStore
-  /** What its counters count, in their keys: password attempts unless said otherwise. */
-  readonly scope?: "password" | "two-factor" | "email-code"
+  /** What its counters count, in their keys (`two-factor`, `email-code`): password attempts unless said otherwise. */
+  readonly scope?: string
 }
 
 /** Whether an attempt may go ahead; when not, how many seconds to wait (for `Retry-After`). */
@@ -103,15 +103,6 @@ export function passwordThrottle(options: ThrottleOptions | false = {}): Passwor
   }
 }
 
-/** No real IP is this long: a longer value (from an app's `clientIp`) is cut, not stored whole. */
-/**
- * The throttle of second-factor codes (`two-factor/`): the same mechanism with its own limits and
- * its own counters, keyed `user:<id>`.
- */
-export function twoFactorThrottle(store: CounterStore): PasswordThrottle {
-  return { ...defaultTwoFactorThrottle, store, scope: "two-factor" }
-}
-
 /** The throttle of email codes as a first factor, per address (`email-code:<address>`), with its own limits. */
 export function emailCodeThrottle(store: CounterStore): PasswordThrottle {
   return { ...defaultEmailCodeThrottle, store, scope: "email-code" }
@@ -125,6 +116,7 @@ export function codeSubject(ctx: RequestContext, account: string): ThrottleSubje
   return { account, ip: ctx.config.hostPolicy === "proxy" ? lastForwardedFor(ctx.request) : null }
 }
 
+/** No real IP is this long: a longer value (from an app's `clientIp`) is cut, not stored whole. */
 const maxIpLength = 100
 
 async function accountKey(throttle: PasswordThrottle, account: string): Promise<string> {

@@ -11,7 +11,6 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { UnsupportedStrategy } from "../errors.js"
 import { signedInFor, type ServerUser } from "../http/server-context.js"
-import { forgetDevices } from "../two-factor/remember.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { storedSessionLive } from "./lifetime.js"
 import { liveStoredSession } from "./database.js"
@@ -94,6 +93,6 @@ export async function revokeOtherSessions(request: Request, config: AuthConfig |
   const me = await signedIn(request, config)
   if (!me) return 0
   const ended = await me.adapter.deleteSessionsByUserId(me.user.id, me.currentHash)
-  await forgetDevices(me.adapter, me.user.id)
+  for (const forget of me.config.hooks.sessionsEnded) await forget(me.adapter, me.user.id)
   return ended
 }

@@ -9,7 +9,7 @@
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { memoryStore } from "../store/memory.js"
 import { defaultApiTokenAlgorithm, defaultApiTokenMaxAge, defaultSigningKeyRotationAge } from "../config/defaults.js"
-import type { ApiTokenAlgorithm, ApiTokenOptions } from "../types.js"
+import type { ApiTokenAlgorithm, ApiTokenOptions } from "./options.js"
 import { algorithms, configuredKeyRing, configuredKeysProblem, generatedKeyRing, type KeyRing, type SigningKeyStore } from "./key-ring.js"
 import { storeSigningKeys } from "./storage.js"
 

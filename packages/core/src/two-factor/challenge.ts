@@ -3,7 +3,7 @@
  *
  * - `askSecondFactor` (called by `account/sign-in.ts`): seals the pending sign-in (`pending.ts`),
  *   emails a code to users whose second factor is email, and sends the browser to the challenge.
- * - `GET two-factor` shows the challenge (`pages/two-factor.ts`); `POST two-factor` checks a code
+ * - `GET two-factor` shows the challenge (`pages.ts`); `POST two-factor` checks a code
  *   or a recovery code (`verify.ts`) and, when it is right, completes the sign-in: once
  *   (`completePending`), for a user who still exists with the same account and password, asking
  *   the `signIn` callback then if it was not asked before, and starting the session with the
@@ -19,13 +19,14 @@ import type { AdapterTwoFactor } from "./storage.js"
 import type { VerifiedIdentity } from "../account/identity.js"
 import { checkSignIn } from "../account/authorize.js"
 import { completeSignIn } from "../account/complete.js"
-import { defaultTwoFactor } from "../config/defaults.js"
+import { defaultEmailCode } from "../config/defaults.js"
+import { defaultTwoFactor } from "./defaults.js"
 import { randomToken } from "../crypto/encoding.js"
 import { codeSendingProvider, newEmailCode, sendEmailCode, storeEmailCode } from "../email/code.js"
 import { BadRequest, TwoFactorError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import { challengePage } from "../pages/two-factor.js"
+import { challengePage } from "./pages.js"
 import { translatorFor, signInPageUrl } from "../pages/where.js"
 import type { SignInResult } from "../session/types.js"
 import type { Account, AuthFactor, Profile, SignInCallbackParams, User } from "../types.js"
@@ -119,7 +120,7 @@ async function emailCode(ctx: RequestContext, twoFactor: ResolvedTwoFactor, user
   const codeBinding = randomToken(16)
   if (!(await bind(codeBinding))) return false
   const code = newEmailCode()
-  const expires = new Date(Date.now() + defaultTwoFactor.emailCodeMaxAge * 1000)
+  const expires = new Date(Date.now() + defaultEmailCode.maxAge * 1000)
   await storeEmailCode(provider.adapter, ctx.config.secrets, codeBinding, code, expires)
   return sendEmailCode(ctx, provider, { to: user.email, code, expires, url: twoFactorUrl(ctx, "two-factor") })
 }

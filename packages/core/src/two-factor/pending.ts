@@ -13,7 +13,7 @@
  * @module
  */
 import type { AdapterUser } from "../adapters/types.js"
-import { defaultTwoFactor } from "../config/defaults.js"
+import { defaultTwoFactor } from "./defaults.js"
 import { randomToken } from "../crypto/encoding.js"
 import type { RequestContext } from "../http/context.js"
 import { clearChunkedCookie, pendingSignInMaxAge, readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"

@@ -10,7 +10,7 @@
 import { backend } from "#crypto"
 import { encodeBase32NoPadding } from "@oslojs/encoding"
 import type { CheckedAdapter } from "../adapters/wrap.js"
-import { defaultTwoFactor } from "../config/defaults.js"
+import { defaultTwoFactor } from "./defaults.js"
 import { encoder, randomBytes, toHex } from "../crypto/encoding.js"
 import { replaceRecoveryCodes, takeRecoveryCode } from "./storage.js"
 

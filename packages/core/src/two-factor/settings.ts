@@ -6,10 +6,10 @@
  */
 import type { Adapter } from "../adapters/types.js"
 import { missingMethods, type AdapterRequirement, type CheckedAdapter } from "../adapters/wrap.js"
-import { defaultTwoFactor } from "../config/defaults.js"
+import { defaultTwoFactor, defaultTwoFactorThrottle } from "./defaults.js"
 import { counterStoreFor, type CounterStore } from "../password/counters.js"
-import { twoFactorThrottle, type PasswordThrottle } from "../password/throttle.js"
-import type { TwoFactorOptions } from "../types.js"
+import type { PasswordThrottle } from "../password/throttle.js"
+import type { TwoFactorOptions } from "./options.js"
 
 /** What two-factor sign-in needs of the adapter: its users, and the store its factors, codes and counters live in (`storage.ts`). */
 export const twoFactorMethods: readonly AdapterRequirement[] = ["getUser", "store"]
@@ -64,4 +64,12 @@ export function resolveTwoFactor(options: TwoFactorOptions | undefined, adapter:
     throttle: twoFactorThrottle(counters),
     counters,
   }
+}
+
+/**
+ * The throttle of second-factor codes: the password throttle's mechanism with its own limits and
+ * its own counters, keyed `user:<id>`.
+ */
+function twoFactorThrottle(store: CounterStore): PasswordThrottle {
+  return { ...defaultTwoFactorThrottle, store, scope: "two-factor" }
 }

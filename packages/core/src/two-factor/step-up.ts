@@ -1,7 +1,7 @@
 /**
  * Step-up: before a sensitive action, a session whose sign-in is not recent (`session/fresh.ts`)
  * proves who it is again. `GET reauthenticate` asks a user with an authenticator app for a fresh
- * code (`pages/two-factor.ts`), and sends anyone else to the sign-in page, where signing in again
+ * code (`pages.ts`), and sends anyone else to the sign-in page, where signing in again
  * as anyone is a fresh sign-in; `POST reauthenticate` checks the code (`verify.ts`, throttled like
  * the sign-in challenge) and renews the session's sign-in time (`SessionStrategy.refreshSignIn`:
  * a database session is replaced by a new one).
@@ -13,7 +13,7 @@ import type { AdapterTwoFactor } from "./storage.js"
 import { currentAdapterUser } from "../account/passkeys.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import { reauthenticatePage } from "../pages/two-factor.js"
+import { reauthenticatePage } from "./pages.js"
 import { translatorFor } from "../pages/where.js"
 import { goTo, signInUrl, twoFactorUrl } from "./urls.js"
 import { checkSecondFactor } from "./verify.js"

@@ -7,7 +7,7 @@
  * @module
  */
 import { createTOTPKeyURI, generateHOTP } from "@oslojs/otp"
-import { defaultTwoFactor } from "../config/defaults.js"
+import { defaultTwoFactor } from "./defaults.js"
 import { randomBytes } from "../crypto/encoding.js"
 import { timingSafeEqual } from "../crypto/timing.js"
 

@@ -12,7 +12,7 @@
  * @module
  */
 import type { AdapterTwoFactor } from "./storage.js"
-import { defaultTwoFactor } from "../config/defaults.js"
+import { defaultTwoFactor } from "./defaults.js"
 import { checkEmailCode } from "../email/code.js"
 import { TwoFactorError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"

@@ -10,7 +10,7 @@
  * @module
  */
 import { html } from "../pages/html.js"
-import { credentialField, formAction, hiddenFields, type Section, type SectionContext } from "../pages/section.js"
+import { credentialField, formAction, hiddenFields, type Section, type SectionContext, type SignInPart } from "../pages/section.js"
 import { defaultFormFields } from "./provider.js"
 import { passkeyScriptUrl } from "./script.js"
 import type { WebAuthnConfig } from "./types.js"
@@ -44,4 +44,16 @@ ${sharedEmail ? html`<p class="passkey-hint passkey-after">${t.t("signin.passkey
 <p class="passkey-status" data-passkey-status role="status" aria-live="polite"></p>
 </form>`,
   }
+}
+
+export const passkeySignInPart: SignInPart = {
+  section: passkeySection,
+  address: {
+    rank: 2,
+    // A passkey form with fields of its own (`formFields`) keeps them.
+    joins: (provider: WebAuthnConfig) => !provider.formFields || Object.keys(provider.formFields).join() === "email",
+    // The shared field offers passkeys in its autofill.
+    autocomplete: "webauthn",
+    beside: passkeySection,
+  },
 }

@@ -8,8 +8,8 @@ import { defaultTheme } from "../../src/config/defaults.js"
 import { toResponse, type InternalResponse } from "../../src/http/response.js"
 import { translatorForRequest, type Translator } from "../../src/pages/i18n.js"
 import type { MessageKey } from "../../src/pages/messages.js"
-import { nativeAppPage } from "../../src/pages/native-app.js"
-import { challengePage, reauthenticatePage, recoveryCodesPage, setupPage, type ChallengePageParams } from "../../src/pages/two-factor.js"
+import { nativeAppPage } from "../../src/native/page.js"
+import { challengePage, reauthenticatePage, recoveryCodesPage, setupPage, type ChallengePageParams } from "../../src/two-factor/pages.js"
 
 export const fixtureCsrf = "f".repeat(64)
 /** A TOTP key as an authenticator app receives it (RFC 4648 base32 of "12345678901234567890"). */

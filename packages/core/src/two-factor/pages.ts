@@ -15,10 +15,10 @@
  */
 import { noStore, type InternalResponse } from "../http/response.js"
 import type { Theme } from "../types.js"
-import { html, type SafeHtml } from "./html.js"
-import type { Translator } from "./i18n.js"
-import type { MessageKey } from "./messages.js"
-import { page } from "./layout.js"
+import { html, type SafeHtml } from "../pages/html.js"
+import type { Translator } from "../pages/i18n.js"
+import type { MessageKey } from "../pages/messages.js"
+import { page } from "../pages/layout.js"
 import { qrSvg } from "./qr.js"
 
 /**

@@ -8,9 +8,9 @@
  */
 import type { InternalResponse } from "../http/response.js"
 import type { Theme } from "../types.js"
-import { html } from "./html.js"
-import type { Translator } from "./i18n.js"
-import { page } from "./layout.js"
+import { html } from "../pages/html.js"
+import type { Translator } from "../pages/i18n.js"
+import { page } from "../pages/layout.js"
 
 export interface NativeAppPageParams {
   /** Where the form posts: `<basePath>/native/authorize`. */

@@ -10,11 +10,11 @@
 import { BadRequest } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import { verifyEmail } from "../password/confirm.js"
-import type { PasswordProvider } from "../password/provider.js"
-import { requestReset, resetPassword, showResetForm } from "../password/reset.js"
-import { passwordSignUp } from "../password/sign-up.js"
-import { forgotPasswordPage, signUpPage, type FormPageParams } from "../pages/password.js"
+import { verifyEmail } from "./confirm.js"
+import type { PasswordProvider } from "./provider.js"
+import { requestReset, resetPassword, showResetForm } from "./reset.js"
+import { passwordSignUp } from "./sign-up.js"
+import { forgotPasswordPage, signUpPage, type FormPageParams } from "./pages.js"
 import { signInPageUrl, translatorFor } from "../pages/where.js"
 
 /** The configured password provider (the first, if there are several), for the pages that name none. */

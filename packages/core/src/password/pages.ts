@@ -8,9 +8,9 @@
  */
 import type { InternalResponse } from "../http/response.js"
 import type { Theme } from "../types.js"
-import { html, type SafeHtml } from "./html.js"
-import type { Translator } from "./i18n.js"
-import { page } from "./layout.js"
+import { html, type SafeHtml } from "../pages/html.js"
+import type { Translator } from "../pages/i18n.js"
+import { page } from "../pages/layout.js"
 
 /** The message for a password page's `?error=` reason; any other value shows the default message (a value from the URL is never echoed). */
 function alert(error: string | undefined, t: Translator): SafeHtml | "" {

@@ -18,8 +18,8 @@ import { BadRequest } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { CrossSiteRequest } from "../http/origin-check.js"
 import { jsonText, noStore, unauthorizedBody, type InternalResponse } from "../http/response.js"
-import { issueApiToken, publishedKeys } from "../tokens/issue.js"
-import type { ResolvedApiTokens } from "../tokens/settings.js"
+import { issueApiToken, publishedKeys } from "./issue.js"
+import type { ResolvedApiTokens } from "./settings.js"
 
 function settingsOf(ctx: RequestContext): ResolvedApiTokens {
   const settings = ctx.config.apiTokens

@@ -12,9 +12,9 @@
  */
 import type { InternalResponse } from "../http/response.js"
 import type { Theme } from "../types.js"
-import { html, type SafeHtml } from "./html.js"
-import type { Translator } from "./i18n.js"
-import { page } from "./layout.js"
+import { html, type SafeHtml } from "../pages/html.js"
+import type { Translator } from "../pages/i18n.js"
+import { page } from "../pages/layout.js"
 
 /** The form that takes a one-time code. */
 export interface CodeFormParams {

@@ -11,7 +11,7 @@
  * @module
  */
 import encodeQR from "@paulmillr/qr"
-import { html, type SafeHtml } from "./html.js"
+import { html, type SafeHtml } from "../pages/html.js"
 
 /** Light modules around the symbol (ISO/IEC 18004 asks for four). */
 const quietZone = 4

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { readBinding } from "../email/code.js"
-import { callbackEndpoint } from "../email/links.js"
+import { readBinding } from "./code.js"
+import { callbackEndpoint } from "./links.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
-import { verifyRequestPage, type CodeFormParams } from "../pages/verify-request.js"
+import { verifyRequestPage, type CodeFormParams } from "./verify-request-page.js"
 import { customPage, signInPageUrl, translatorFor } from "../pages/where.js"
 
 /** The code form, when the request carries a valid binding for a provider that sends codes. */

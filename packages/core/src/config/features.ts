@@ -1,0 +1,47 @@
+/**
+ * What the request path reads of the built-in capabilities (`registry.ts`): their endpoints,
+ * gathered once (their rows for the dispatcher, and the actions the router recognises with the
+ * core's own; a capability that declares an endpoint the core or another capability has is a
+ * mistake in Sesame, caught here), and their hooks before a request reads the session.
+ *
+ * @module
+ */
+import type { RequestContext } from "../http/context.js"
+import { actionNames, coreActions, type ActionNames } from "../http/request.js"
+import type { Routes } from "../modules/route.js"
+import { builtInFeatures } from "../registry.js"
+
+let gathered: { routes: Routes; names: ActionNames } | undefined
+
+function gather(): { routes: Routes; names: ActionNames } {
+  if (gathered) return gathered
+  const routes: Record<string, Routes[string]> = {}
+  for (const feature of builtInFeatures()) {
+    for (const [key, row] of Object.entries(feature.routes ?? {})) {
+      const action = key.slice(key.indexOf(" ") + 1).replace(/\/:provider$/, "")
+      if (Object.hasOwn(routes, key) || Object.hasOwn(coreActions, action)) throw new Error(`Feature "${feature.id}" declares the endpoint "${key}", which another one has.`)
+      routes[key] = row
+    }
+  }
+  gathered = { routes: Object.freeze(routes), names: actionNames(Object.keys(routes)) }
+  return gathered
+}
+
+/** The built-in capabilities' rows, by `"<METHOD> <action>"` or `"<METHOD> <action>/:provider"`. */
+export function featureRoutes(): Routes {
+  return gather().routes
+}
+
+/** Every action the dispatcher serves: the core's and the capabilities'. */
+export function endpointNames(): ActionNames {
+  return gather().names
+}
+
+/** Runs the built-in capabilities' `beforeRequest` hooks, in the registration list's order. */
+export async function beforeRequest(ctx: RequestContext): Promise<void> {
+  for (const feature of builtInFeatures()) {
+    if (!feature.beforeRequest) continue
+    if (feature.settings && (ctx.config as unknown as Record<string, unknown>)[feature.settings.key] === undefined) continue
+    await feature.beforeRequest(ctx)
+  }
+}

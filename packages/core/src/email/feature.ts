@@ -1,0 +1,29 @@
+/**
+ * Email sign-in as a built-in feature: the "check your email" page (with the one-time code's form).
+ * The link's and the code's answers are the provider's callback (a core row).
+ *
+ * @module
+ */
+import { route } from "../modules/route.js"
+import { providerEnvName } from "../config/env.js"
+import type { Feature } from "../modules/feature.js"
+import { resolveEmailProvider, type EmailProvider } from "./resolve.js"
+import { emailSignInPart } from "./section.js"
+import type { EmailConfig } from "./types.js"
+import { showVerifyRequest } from "./verify-request.js"
+
+export const emailFeature: Feature = {
+  id: "email-sign-in",
+  providerKinds: {
+    email: {
+      resolve: (provider: EmailConfig, { name, env, trustProxy, secrets }) =>
+        resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(provider.id)}_KEY`], trustProxy, secrets }),
+      bind: (provider: Omit<EmailProvider, "adapter">, adapter): EmailProvider => Object.freeze({ ...provider, adapter }),
+      signIn: emailSignInPart,
+      needs: (provider: EmailConfig) => [[`provider "${provider.id}"`, ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"]]],
+    },
+  },
+  routes: {
+    "GET verify-request": route({ run: showVerifyRequest }),
+  },
+}

@@ -1,0 +1,37 @@
+/**
+ * One row of the dispatcher's table (`actions/index.ts`): what an endpoint serves and the checks
+ * its requests get before it runs. The core's own rows are in `actions/index.ts`; each built-in
+ * capability declares its own in its folder's `feature.ts`.
+ *
+ * @module
+ */
+import type { ResolvedProvider } from "../config/providers.js"
+import type { RequestContext } from "../http/context.js"
+import type { InternalResponse } from "../http/response.js"
+import type { Awaitable, ProviderType } from "../types.js"
+
+/** What an action runs with: the provider its path names, when its row asks for one. */
+export type Run<P = ResolvedProvider> = (ctx: RequestContext, provider: P) => Awaitable<InternalResponse>
+
+export interface Route {
+  /** The path names a provider: which kinds the endpoint serves (another is a `400`), whether an unknown one is let through. */
+  provider?: { kinds?: readonly ProviderType[]; unknown?: "allowed" }
+  /** The provider left out for missing settings answers its `Configuration` error. */
+  refuseUnavailable?: boolean
+  /** The CSRF token is checked: always, or for these provider kinds. */
+  csrf?: true | readonly ProviderType[]
+  /** Provider kinds whose POSTs may come from another site (see `actions/index.ts`). */
+  crossSite?: readonly ProviderType[]
+  run: Run<never>
+}
+
+/**
+ * Rows keyed `"<METHOD> <action>"` or `"<METHOD> <action>/:provider"`, where an action is one path
+ * segment or two (`two-factor/setup`).
+ */
+export type Routes = Readonly<Record<string, Route>>
+
+/** A row, typed by what its action runs with. */
+export function route<P extends ResolvedProvider | undefined = undefined>(row: Omit<Route, "run"> & { run: Run<P> }): Route {
+  return row as Route
+}

@@ -1,0 +1,32 @@
+/**
+ * The `twoFactor` option's types.
+ *
+ * @module
+ */
+
+/** The `twoFactor` option: a second factor after the first, for users who turn one on. */
+export interface TwoFactorOptions {
+  /** The name authenticator apps show for the account. Default: the app's host name. */
+  issuer?: string
+  /**
+   * "Remember this device": for how many seconds a browser that passed the second factor may skip
+   * it on later sign-ins (the user ticks a box). Off (`false`) by default. A remembered device is
+   * forgotten when the user's sessions are ended everywhere or the second factor changes.
+   */
+  rememberDevice?: number | false
+  /**
+   * Offer codes sent by email as a second factor, for users without an authenticator app. Needs an
+   * `email` provider with `code` turned on, which sends them. Default `true`.
+   */
+  email?: boolean
+}
+
+/** The configuration's option for two-factor sign-in (part of `AuthConfig`). */
+export interface TwoFactorConfig {
+  /**
+   * Two-factor sign-in (TOTP apps, codes by email, recovery codes), with the built-in pages to turn
+   * it on. On whenever the adapter has a generic store (`adapter.store`, where second factors are
+   * kept); `false` turns it off.
+   */
+  twoFactor?: TwoFactorOptions | false
+}
