@@ -8,7 +8,7 @@
  */
 import { emailFeature } from "./email/feature.js"
 import type { EmailProvider } from "./email/resolve.js"
-import type { EmailConfig } from "./email/types.js"
+import type { EmailCodeCookies, EmailConfig } from "./email/types.js"
 import type { Feature } from "./modules/feature.js"
 import { migrateFromAuthjsFeature } from "./migrate/authjs/feature.js"
 import { nativeAppsFeature } from "./native/feature.js"
@@ -23,14 +23,17 @@ import { apiTokensFeature } from "./tokens/feature.js"
 import type { ApiTokensConfig } from "./tokens/options.js"
 import { signingKeyModel } from "./tokens/storage.js"
 import { twoFactorFeature } from "./two-factor/feature.js"
-import type { TwoFactorConfig } from "./two-factor/options.js"
+import type { TwoFactorConfig, TwoFactorCookies } from "./two-factor/options.js"
 import { recoveryCodeModel, twoFactorModel } from "./two-factor/storage.js"
 import { passkeysFeature } from "./webauthn/feature.js"
 import type { PasskeyProvider } from "./webauthn/provider.js"
-import type { WebAuthnConfig } from "./webauthn/types.js"
+import type { PasskeyCookies, WebAuthnConfig } from "./webauthn/types.js"
 
 /** The built-in capabilities' options, part of `AuthConfig`. */
 export interface BuiltInOptions extends TwoFactorConfig, ApiTokensConfig, NativeAppsConfig {}
+
+/** The built-in capabilities' cookies, by role, part of `CookiesOptions`. */
+export interface BuiltInCookies extends EmailCodeCookies, PasskeyCookies, TwoFactorCookies {}
 
 /** The built-in provider kinds' options, part of the `Provider` union. */
 export type BuiltInProviderConfig = EmailConfig | WebAuthnConfig | PasswordConfig

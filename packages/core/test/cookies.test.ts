@@ -4,7 +4,7 @@ import {
   chunkSize,
   clearChunkedCookie,
   cookieProblem,
-  defaultCookies,
+  coreCookies,
   mergeCookies,
   parseCookieHeader,
   readChunkedCookie,
@@ -15,11 +15,11 @@ import { CookieJar, jwtConfig, send, signInAlice } from "./helpers.js"
 
 describe("cookie policy", () => {
   it("uses sesame. names, and __Secure- / __Host- prefixes when secure", () => {
-    const plain = defaultCookies(false)
+    const plain = coreCookies(false)
     expect(plain.sessionToken.name).toBe("sesame.session-token")
     expect(plain.csrfToken.name).toBe("sesame.csrf-token")
     expect(plain.pkceCodeVerifier.name).toBe("sesame.pkce.code_verifier")
-    const secure = defaultCookies(true)
+    const secure = coreCookies(true)
     expect(secure.sessionToken.name).toBe("__Secure-sesame.session-token")
     expect(secure.callbackUrl.name).toBe("__Secure-sesame.callback-url")
     expect(secure.csrfToken.name).toBe("__Host-sesame.csrf-token")
@@ -27,7 +27,7 @@ describe("cookie policy", () => {
   })
 
   it("serialises HttpOnly, SameSite=Lax, Path=/, Secure and expiry", () => {
-    const header = serializeCookie({ name: "__Secure-x", value: "a|b", options: { ...defaultCookies(true).sessionToken.options, maxAge: 60 } })
+    const header = serializeCookie({ name: "__Secure-x", value: "a|b", options: { ...coreCookies(true).sessionToken.options, maxAge: 60 } })
     expect(header).toMatch(/^__Secure-x=a%7Cb; Path=\/; Max-Age=60; Expires=.+; HttpOnly; Secure; SameSite=Lax$/)
   })
 
@@ -41,7 +41,7 @@ describe("cookie policy", () => {
   })
 
   it("merges the cookies option role by role", () => {
-    const merged = mergeCookies(defaultCookies(false), { sessionToken: { name: "app.session", options: { domain: "example.com" } } })
+    const merged = mergeCookies(coreCookies(false), { sessionToken: { name: "app.session", options: { domain: "example.com" } } })
     expect(merged.sessionToken).toEqual({ name: "app.session", options: { httpOnly: true, sameSite: "lax", path: "/", secure: false, domain: "example.com" } })
     expect(merged.csrfToken.name).toBe("sesame.csrf-token")
   })
@@ -58,7 +58,7 @@ describe("cookie policy", () => {
 })
 
 describe("chunking", () => {
-  const options = defaultCookies(false).sessionToken.options
+  const options = coreCookies(false).sessionToken.options
 
   it("keeps small values in one cookie and splits large ones into .0, .1, …", () => {
     const small = writeChunkedCookie("s", "x".repeat(100), options, new Map())

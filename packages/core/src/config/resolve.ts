@@ -509,7 +509,8 @@ function checkPages(pages: Partial<PagesOptions>): void {
 }
 
 function resolveCookies(secure: boolean, overrides: PartialCookiesOptions | undefined): CookiesOptions | AuthError {
-  const cookies = mergeCookies(defaultCookies(secure), overrides)
+  const declared = Object.fromEntries(builtInFeatures().flatMap((feature) => Object.entries(feature.cookies ?? {})))
+  const cookies = mergeCookies(defaultCookies(secure, declared), overrides)
   for (const [role, { name, options }] of Object.entries(cookies)) {
     const problem = cookieProblem(name, options)
     if (problem) return new InvalidProvider(`\`cookies.${role}\`: ${problem}.`)

@@ -6,14 +6,16 @@
  */
 import { route } from "../modules/route.js"
 import { providerEnvName } from "../config/env.js"
+import { codeCookieMaxAge, type CookieDeclaration } from "../http/cookies.js"
 import type { Feature } from "../modules/feature.js"
 import { resolveEmailProvider, type EmailProvider } from "./resolve.js"
 import { emailSignInPart } from "./section.js"
-import type { EmailConfig } from "./types.js"
+import type { EmailCodeCookies, EmailConfig } from "./types.js"
 import { showVerifyRequest } from "./verify-request.js"
 
 export const emailFeature: Feature = {
   id: "email-sign-in",
+  cookies: { emailCode: { name: "email-code", maxAge: codeCookieMaxAge } } satisfies Record<keyof EmailCodeCookies, CookieDeclaration>,
   providerKinds: {
     email: {
       resolve: (provider: EmailConfig, { name, env, trustProxy, secrets }) =>

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { CookieOption } from "../http/cookies.js"
 import type { Awaitable, CommonProviderOptions, Theme } from "../types.js"
 
 /**
@@ -127,4 +128,10 @@ export interface EmailConfig extends CommonProviderOptions {
    * provider send codes as a second factor (`twoFactor`). Default `false`: links only.
    */
   code?: boolean | "only"
+}
+
+/** The email code's cookie, by role (renamed through the `cookies` option). */
+export interface EmailCodeCookies {
+  /** The browser that asked for an email code (the code is only good there). */
+  emailCode: CookieOption
 }

@@ -7,10 +7,9 @@
  * - Every cookie is HttpOnly, SameSite=Lax, Path=/, and Secure when cookies are secure. The one
  *   exception is a sign-in whose callback comes back as a cross-site POST (OAuth `form_post`): its
  *   check and callback-URL cookies are SameSite=None (see `crossSiteCookieOptions`).
- * - The short-lived check cookies (state, PKCE, nonce, WebAuthn challenge) live 15 minutes; the
- *   pending sign-in between two factors 5 minutes; a TOTP secret being set up and an email code's
- *   binding to the browser that asked for it 10 minutes; a remembered device as long as the app
- *   says (`twoFactor.rememberDevice`).
+ * - The short-lived check cookies (state, PKCE, nonce) live 15 minutes. A built-in capability
+ *   declares its own cookies in its `feature.ts` (a name after `sesame.`, a lifetime), and they
+ *   follow the same rules; the `cookies` option renames any of them by role.
  * - The session cookie is split into chunks `name.0`, `name.1`, … when its value exceeds what every
  *   browser stores in one cookie (4096 bytes for name and value). Writing it deletes any chunk the
  *   request carried that the new value does not use, so no stale tail survives.
@@ -19,6 +18,7 @@
  *
  * @module
  */
+import type { BuiltInCookies } from "../registry.js"
 
 export interface CookieOptions {
   httpOnly?: boolean
@@ -37,25 +37,25 @@ export interface CookieOption {
   options: CookieOptions
 }
 
-/** Every cookie Sesame sets, by role. */
-export interface CookiesOptions {
+/** The core's cookies, by role. */
+export interface CoreCookies {
   sessionToken: CookieOption
   callbackUrl: CookieOption
   csrfToken: CookieOption
   pkceCodeVerifier: CookieOption
   state: CookieOption
   nonce: CookieOption
-  webauthnChallenge: CookieOption
-  /** A sign-in whose first factor passed, waiting for the second. */
-  pendingSignIn: CookieOption
-  /** A TOTP secret shown for setup, until a first code confirms it. */
-  twoFactorSetup: CookieOption
-  /** The browser that asked for an email code (the code is only good there). */
-  emailCode: CookieOption
-  /** This browser passed the second factor and may skip it for a while ("remember this device"). */
-  rememberedDevice: CookieOption
   /** When the browser's database session started, for adapters that do not store it (`session/start-cookie.ts`). */
   sessionStart: CookieOption
+}
+
+/** Every cookie Sesame sets, by role: the core's, and the built-in capabilities' (`registry.ts`). */
+export interface CookiesOptions extends CoreCookies, BuiltInCookies {}
+
+/** A cookie a capability declares: its name after `sesame.`, and its lifetime (none: set where it is issued). */
+export interface CookieDeclaration {
+  name: string
+  maxAge?: number
 }
 
 /** The `cookies` configuration option: per role, a new name and/or options. */
@@ -70,9 +70,7 @@ export interface ResponseCookie {
 
 /** Seconds a state, PKCE, nonce or challenge cookie lives. */
 export const checkCookieMaxAge = 15 * 60
-/** Seconds a pending sign-in waits for its second factor. */
-export const pendingSignInMaxAge = 5 * 60
-/** Seconds a TOTP secret being set up, or an emailed code, stays usable. */
+/** Seconds a code's cookie lives: a secret being set up, the binding of an emailed code to its browser. */
 export const codeCookieMaxAge = 10 * 60
 
 /**
@@ -83,47 +81,33 @@ export const chunkSize = 4096 - 160
 /** More chunks than this is not a session cookie of ours. */
 const maxChunks = 64
 
-/** The built-in cookie names and options. */
-export function defaultCookies(secure: boolean): CookiesOptions {
-  const prefix = secure ? "__Secure-" : ""
-  const base: CookieOptions = { httpOnly: true, sameSite: "lax", path: "/", secure }
+const baseOptions = (secure: boolean): CookieOptions => ({ httpOnly: true, sameSite: "lax", path: "/", secure })
+const prefixed = (secure: boolean, name: string) => `${secure ? "__Secure-" : ""}sesame.${name}`
+
+/** The core's cookie names and options. */
+export function coreCookies(secure: boolean): CoreCookies {
+  const base = baseOptions(secure)
   return {
-    sessionToken: { name: `${prefix}sesame.session-token`, options: { ...base } },
-    callbackUrl: { name: `${prefix}sesame.callback-url`, options: { ...base } },
+    sessionToken: { name: prefixed(secure, "session-token"), options: { ...base } },
+    callbackUrl: { name: prefixed(secure, "callback-url"), options: { ...base } },
     csrfToken: { name: `${secure ? "__Host-" : ""}sesame.csrf-token`, options: { ...base } },
-    pkceCodeVerifier: { name: `${prefix}sesame.pkce.code_verifier`, options: { ...base, maxAge: checkCookieMaxAge } },
-    state: { name: `${prefix}sesame.state`, options: { ...base, maxAge: checkCookieMaxAge } },
-    nonce: { name: `${prefix}sesame.nonce`, options: { ...base, maxAge: checkCookieMaxAge } },
-    webauthnChallenge: { name: `${prefix}sesame.challenge`, options: { ...base, maxAge: checkCookieMaxAge } },
-    pendingSignIn: { name: `${prefix}sesame.pending-sign-in`, options: { ...base, maxAge: pendingSignInMaxAge } },
-    twoFactorSetup: { name: `${prefix}sesame.two-factor-setup`, options: { ...base, maxAge: codeCookieMaxAge } },
-    emailCode: { name: `${prefix}sesame.email-code`, options: { ...base, maxAge: codeCookieMaxAge } },
-    // Its lifetime is the app's `twoFactor.rememberDevice`, set where it is issued.
-    rememberedDevice: { name: `${prefix}sesame.remembered-device`, options: { ...base } },
+    pkceCodeVerifier: { name: prefixed(secure, "pkce.code_verifier"), options: { ...base, maxAge: checkCookieMaxAge } },
+    state: { name: prefixed(secure, "state"), options: { ...base, maxAge: checkCookieMaxAge } },
+    nonce: { name: prefixed(secure, "nonce"), options: { ...base, maxAge: checkCookieMaxAge } },
     // Its lifetime is the session's, set where it is issued.
-    sessionStart: { name: `${prefix}sesame.session-start`, options: { ...base } },
+    sessionStart: { name: prefixed(secure, "session-start"), options: { ...base } },
   }
 }
 
-/**
- * The session cookie of Auth.js v5, read only with `migrateFrom: "authjs"` (`migrate/authjs/`):
- * `authjs.session-token`, `__Secure-authjs.session-token` on secure origins (the rule Auth.js
- * shares with Sesame: `useSecureCookies`, else https), chunked `.0`, `.1`, … like Sesame's. The
- * options are Auth.js's (host-only, `Path=/`), whatever the app set for its own cookies: they are
- * what deletes the cookie.
- */
-export function authjsSessionCookie(secure: boolean): CookieOption {
-  return { name: `${secure ? "__Secure-" : ""}authjs.session-token`, options: { httpOnly: true, sameSite: "lax", path: "/", secure } }
-}
-
-/**
- * Set once an Auth.js session was carried over in this browser (`migrate/authjs/`), and kept by
- * sign-out: an Auth.js cookie that Sesame could not delete (set with a `Domain`, to share it across
- * subdomains) is then never carried over again, which would sign the browser back in after a
- * sign-out. Its lifetime, `maxAge`, is the app's `session.maxAge`, set where it is issued.
- */
-export function authjsCarriedCookie(secure: boolean): CookieOption {
-  return { name: `${secure ? "__Secure-" : ""}sesame.authjs-carried`, options: { httpOnly: true, sameSite: "lax", path: "/", secure } }
+/** Every cookie's name and options: the core's, and those the capabilities declare (`declared`, by role). */
+export function defaultCookies(secure: boolean, declared: Readonly<Record<string, CookieDeclaration>>): CookiesOptions {
+  const base = baseOptions(secure)
+  const cookies: Record<string, CookieOption> = { ...coreCookies(secure) }
+  for (const [role, { name, maxAge }] of Object.entries(declared)) {
+    if (Object.hasOwn(cookies, role)) throw new Error(`The cookie role "${role}" is declared twice.`)
+    cookies[role] = { name: prefixed(secure, name), options: maxAge === undefined ? { ...base } : { ...base, maxAge } }
+  }
+  return cookies as unknown as CookiesOptions
 }
 
 /**
@@ -137,18 +121,15 @@ export function crossSiteCookieOptions(options: CookieOptions, secure: boolean):
 }
 
 /** The defaults with the user's `cookies` option merged in, role by role. */
-export function mergeCookies(defaults: CookiesOptions, overrides: PartialCookiesOptions | undefined): CookiesOptions {
+export function mergeCookies<C extends Partial<CookiesOptions>>(defaults: C, overrides: PartialCookiesOptions | undefined): C {
   if (!overrides) return defaults
-  const merged = { ...defaults }
-  for (const role of Object.keys(defaults) as (keyof CookiesOptions)[]) {
-    const override = overrides[role]
+  const merged: Record<string, CookieOption> = { ...(defaults as Record<string, CookieOption>) }
+  for (const [role, cookie] of Object.entries(merged)) {
+    const override = overrides[role as keyof CookiesOptions]
     if (!override) continue
-    merged[role] = {
-      name: override.name ?? defaults[role].name,
-      options: { ...defaults[role].options, ...override.options },
-    }
+    merged[role] = { name: override.name ?? cookie.name, options: { ...cookie.options, ...override.options } }
   }
-  return merged
+  return merged as C
 }
 
 const cookieNameToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/

@@ -23,7 +23,7 @@ import { backend } from "#crypto"
 import { decoder, encoder } from "../crypto/encoding.js"
 import type { ContentEncryption } from "../crypto/types.js"
 import { MissingSecretError } from "../errors.js"
-import { defaultCookies, parseCookieHeader, readChunkedCookie } from "../http/cookies.js"
+import { coreCookies, parseCookieHeader, readChunkedCookie } from "../http/cookies.js"
 import { absoluteEnd } from "../session/lifetime.js"
 import { claimsFromText } from "./claims.js"
 import { derivedKey, parseJweHeader } from "./keys.js"
@@ -191,7 +191,7 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
     throw new MissingSecretError("getToken needs a secret: pass `secret` or set SESAME_SECRET (or AUTH_SECRET).")
   }
   const secure = params.secureCookie ?? (params.req.url?.startsWith("https://") ?? false)
-  const cookieName = params.cookieName ?? defaultCookies(secure).sessionToken.name
+  const cookieName = params.cookieName ?? coreCookies(secure).sessionToken.name
   const cookies = parseCookieHeader(headerOf(params.req, "cookie"))
   let token = readChunkedCookie(cookies, cookieName)
   if (!token) {

@@ -16,6 +16,7 @@ import type { WarningCode } from "../logger.js"
 import type { SignInPart } from "../pages/section.js"
 import type { Env } from "../config/env.js"
 import type { RequestContext } from "../http/context.js"
+import type { CookieDeclaration } from "../http/cookies.js"
 import type { VerifiedIdentity } from "../account/identity.js"
 import type { AdapterUser } from "../adapters/types.js"
 import type { InternalResponse } from "../http/response.js"
@@ -125,8 +126,10 @@ export interface FeatureHooks {
 export interface Feature<Key extends keyof FeatureSettingsMap = keyof FeatureSettingsMap> {
   /** The capability, as the start-up log and errors name it. */
   readonly id: string
-  /** Its endpoints' rows in the dispatcher's table (`actions/route.ts`). */
+  /** Its endpoints' rows in the dispatcher's table (`route.ts`). */
   readonly routes?: Routes
+  /** Its cookies, by role (`http/cookies.ts` applies the policy; the `cookies` option renames them). */
+  readonly cookies?: Readonly<Record<string, CookieDeclaration>>
   /**
    * Its options, checked and with their defaults, kept on the resolved configuration under `key`
    * (undefined: the capability is off). Throws a `TypeError` naming the option for a mistake (the

@@ -7,9 +7,12 @@
  */
 import { route } from "../modules/route.js"
 import { MissingAdapterMethods } from "../errors.js"
+import { codeCookieMaxAge, type CookieDeclaration } from "../http/cookies.js"
 import type { Feature } from "../modules/feature.js"
 import { askSecondFactor, resendChallengeCode, showChallenge, submitChallenge } from "./challenge.js"
 import { secondFactorGate } from "./gate.js"
+import type { TwoFactorCookies } from "./options.js"
+import { pendingSignInMaxAge } from "./pending.js"
 import { forgetDevices } from "./remember.js"
 import { resolveTwoFactor, twoFactorMethods, twoFactorWanted, type ResolvedTwoFactor } from "./settings.js"
 import { disableTwoFactor, regenerateRecoveryCodes, showSetup, submitSetup } from "./setup.js"
@@ -23,6 +26,12 @@ declare module "../modules/feature.js" {
 
 export const twoFactorFeature: Feature<"twoFactor"> = {
   id: "two-factor",
+  cookies: {
+    pendingSignIn: { name: "pending-sign-in", maxAge: pendingSignInMaxAge },
+    twoFactorSetup: { name: "two-factor-setup", maxAge: codeCookieMaxAge },
+    // Its lifetime is the app's `twoFactor.rememberDevice`, set where it is issued.
+    rememberedDevice: { name: "remembered-device" },
+  } satisfies Record<keyof TwoFactorCookies, CookieDeclaration>,
   settings: {
     key: "twoFactor",
     // On whenever the adapter can keep second factors, unless the app says `twoFactor: false`.

@@ -1,8 +1,9 @@
 /**
- * The `twoFactor` option's types.
+ * The `twoFactor` option's types, and its cookies' roles.
  *
  * @module
  */
+import type { CookieOption } from "../http/cookies.js"
 
 /** The `twoFactor` option: a second factor after the first, for users who turn one on. */
 export interface TwoFactorOptions {
@@ -29,4 +30,14 @@ export interface TwoFactorConfig {
    * kept); `false` turns it off.
    */
   twoFactor?: TwoFactorOptions | false
+}
+
+/** Two-factor sign-in's cookies, by role (renamed through the `cookies` option). */
+export interface TwoFactorCookies {
+  /** A sign-in whose first factor passed, waiting for the second. */
+  pendingSignIn: CookieOption
+  /** A TOTP secret shown for setup, until a first code confirms it. */
+  twoFactorSetup: CookieOption
+  /** This browser passed the second factor and may skip it for a while ("remember this device"). */
+  rememberedDevice: CookieOption
 }

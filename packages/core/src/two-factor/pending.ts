@@ -16,10 +16,13 @@ import type { AdapterUser } from "../adapters/types.js"
 import { defaultTwoFactor } from "./defaults.js"
 import { randomToken } from "../crypto/encoding.js"
 import type { RequestContext } from "../http/context.js"
-import { clearChunkedCookie, pendingSignInMaxAge, readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
+import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
 import { decode, encode } from "../jwt/index.js"
 import type { Account, AuthFactor, Profile, SignInCallbackParams, User } from "../types.js"
 import type { ResolvedTwoFactor } from "./settings.js"
+
+/** Seconds a pending sign-in waits for its second factor. */
+export const pendingSignInMaxAge = 5 * 60
 
 /** A sign-in waiting for its second factor. */
 export interface PendingSignIn {

@@ -6,17 +6,19 @@
  */
 import { route } from "../modules/route.js"
 import { ExperimentalFeatureNotEnabled } from "../errors.js"
+import { checkCookieMaxAge, type CookieDeclaration } from "../http/cookies.js"
 import type { Feature } from "../modules/feature.js"
 import { webAuthnOptions } from "./options.js"
 import { checkWebAuthnProviders, resolveWebAuthnProvider, type PasskeyProvider } from "./provider.js"
 import { servePasskeyScript } from "./script.js"
 import { passkeySignInPart } from "./section.js"
-import type { WebAuthnConfig } from "./types.js"
+import type { PasskeyCookies, WebAuthnConfig } from "./types.js"
 
 const webauthnProviders = (providers: readonly { type: string }[]) => providers.filter((p): p is WebAuthnConfig => p.type === "webauthn")
 
 export const passkeysFeature: Feature = {
   id: "passkeys",
+  cookies: { webauthnChallenge: { name: "challenge", maxAge: checkCookieMaxAge } } satisfies Record<keyof PasskeyCookies, CookieDeclaration>,
   providerKinds: {
     webauthn: {
       resolve(provider: WebAuthnConfig, { name, experimental }) {

@@ -4,6 +4,7 @@
  * @module
  */
 import type { CredentialInput } from "../credentials/types.js"
+import type { CookieOption } from "../http/cookies.js"
 import type { CommonProviderOptions } from "../types.js"
 
 /**
@@ -75,4 +76,10 @@ export interface PasskeyInfo {
   backedUp: boolean
   /** How the browser reaches the authenticator: `internal`, `hybrid`, `usb`, `nfc`, `ble`… */
   transports: string[]
+}
+
+/** The passkey ceremony's cookie, by role (renamed through the `cookies` option). */
+export interface PasskeyCookies {
+  /** The challenge of a ceremony in progress, sealed. */
+  webauthnChallenge: CookieOption
 }

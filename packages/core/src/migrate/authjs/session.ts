@@ -35,7 +35,8 @@
 import type { CheckedAdapter } from "../../adapters/wrap.js"
 import { SessionTokenError } from "../../errors.js"
 import type { RequestContext } from "../../http/context.js"
-import { authjsCarriedCookie, authjsSessionCookie, clearChunkedCookie, readChunkedCookie } from "../../http/cookies.js"
+import { clearChunkedCookie, readChunkedCookie } from "../../http/cookies.js"
+import { authjsCarriedCookie, authjsSessionCookie } from "./cookies.js"
 import { carryOverStoredSession } from "./database-session.js"
 import { carryOverJwtSession } from "./jwt-session.js"
 
