@@ -1,7 +1,7 @@
 /**
  * What a Drizzle database is: its dialect, told by the database object's class, the session the
  * adapter runs on (see `store/session.ts`), and the tables of the `tables` option: Drizzle tables
- * of that dialect for Sesame's ten, table names for declared models.
+ * of that dialect for Sesame's ten, table names or Drizzle tables for declared models.
  *
  * @module
  */
@@ -23,7 +23,8 @@ export type DrizzleDatabase = PgDb | MySqlDb | SqliteDb
 
 /**
  * The app's tables: any of Sesame's ten, as tables of the database's dialect, and the table of a
- * declared model, by the model's name, where it differs from the model's `table`.
+ * declared model (its name, or a Drizzle table of the dialect), by the model's name, where it
+ * differs from the model's `table`.
  */
 export type DrizzleTables = Partial<SesameTables> | Readonly<Record<string, Table | string>>
 
@@ -32,9 +33,9 @@ export interface Opened {
   session: Session
   tables: SesameTables
   /**
-   * The store's table names, by model name: the given ones of declared models, and the names of
-   * Sesame's Drizzle tables by role, since Sesame's own models are named for the roles whose
-   * tables they use (`passwords`, `twoFactors`, …).
+   * The store's table names, by model name: the given ones of declared models (a Drizzle table's
+   * SQL name), and the names of Sesame's Drizzle tables by role, since Sesame's own models are
+   * named for the roles whose tables they use (`passwords`, `twoFactors`, …).
    */
   modelTables: Readonly<Record<string, string>>
 }
@@ -45,10 +46,11 @@ function withTables(defaults: SesameTables, given: DrizzleTables | undefined, ki
   const tables: Record<string, unknown> = { ...defaults, ...given }
   const modelTables: Record<string, string> = {}
   for (const [name, table] of Object.entries(tables)) {
-    // Other tables of the app's schema may come along (`tables: schema`); they must be of the dialect.
+    // A declared model's table is a name or a Drizzle table (the store needs only its name). Other
+    // tables of the app's schema may come along (`tables: schema`); they must be of the dialect.
     if (typeof table === "string" && !(name in defaults)) modelTables[name] = table
     else if (!is(table, kind)) throw new TypeError(`${caller}: tables.${name} is not a ${dialect} table, but the database is ${dialect}.`)
-    else if (name in defaults) modelTables[name] = getTableName(table as Table)
+    else modelTables[name] = getTableName(table as Table)
   }
   return { tables: tables as unknown as SesameTables, modelTables }
 }

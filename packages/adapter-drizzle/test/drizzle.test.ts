@@ -3,11 +3,12 @@
  * connections, an app's own columns, the schema the exported tables make, byte-exact keys,
  * millisecond dates and transaction isolation.
  */
-import DrizzleAdapter from "@sesame/adapter-drizzle"
+import DrizzleAdapter, { migrate as migrateDrizzle } from "@sesame/adapter-drizzle"
 import { sqliteTables } from "@sesame/adapter-drizzle/sqlite"
-import { builtInModels, type Adapter, type AdapterUser } from "@sesame/core/adapters"
+import { builtInModels, type Adapter, type AdapterUser, type ModelDeclaration } from "@sesame/core/adapters"
 import Database from "better-sqlite3"
 import { drizzle } from "drizzle-orm/better-sqlite3"
+import { sqliteTable, text } from "drizzle-orm/sqlite-core"
 import { migrate } from "@sesame/adapter-sqlite"
 import { drizzle as drizzleMysql } from "drizzle-orm/mysql2"
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres"
@@ -268,6 +269,30 @@ describe("DrizzleAdapter on SQLite: the schema of @sesame/adapter-sqlite", () =>
       emailVerified: 1_700_000_000_123,
       expires: 1_800_000_000_000,
     })
+  })
+})
+
+// Which table a name goes to is decided before any dialect's SQL, so SQLite stands for the three.
+describe("DrizzleAdapter on SQLite: a declared model's table given as a Drizzle table", () => {
+  it("is the model's table, in migrate and in the store, under the Drizzle table's name", async () => {
+    const connection = new Database(":memory:")
+    migrate(connection)
+    const db = drizzle(connection)
+    const model: ModelDeclaration = {
+      name: "drizzleRenamedNote",
+      table: "plugin_notes",
+      primaryKey: "id",
+      fields: { id: { type: "string" }, userId: { type: "string", references: { model: "user" } }, title: { type: "string" } },
+    }
+    const notes = sqliteTable("app_notes", { id: text("id").primaryKey(), userId: text("userId").notNull(), title: text("title").notNull() })
+    const tables = { ...sqliteTables(), drizzleRenamedNote: notes }
+    expect(await migrateDrizzle(db, { models: [model], tables })).toEqual({ created: ["app_notes"], altered: [] })
+    const adapter = DrizzleAdapter(db, { tables })
+    const owner = await adapter.createUser!(user())
+    await adapter.store!.create(model, { id: "n", userId: owner.id, title: "Hello" })
+    expect(connection.prepare(`SELECT "id", "title" FROM app_notes`).all()).toEqual([{ id: "n", title: "Hello" }])
+    expect(connection.prepare(`SELECT name FROM sqlite_master WHERE name = 'plugin_notes'`).all()).toEqual([])
+    connection.close()
   })
 })
 

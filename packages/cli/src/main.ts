@@ -5,7 +5,7 @@
  * npx sesame secret [--write]
  * npx sesame migrate --adapter pg|mysql|sqlite --url <connection URL or file> [--tables users=…,sessions=…] [--plugin <file or package>]…
  * npx sesame migrate --from authjs --check --adapter pg|mysql|sqlite --url <…> [--tables users=…,accounts=…]
- * npx sesame schema --adapter pg|mysql|sqlite [--tables …] [--plugin <file or package>]…
+ * npx sesame schema --adapter pg|mysql|sqlite [--format sql|drizzle|kysely|prisma] [--tables …] [--plugin <file or package>]…
  * ```
  *
  * Every failure is one line on stderr and a non-zero exit code: 2 for a mistake in the command
@@ -21,6 +21,7 @@ import { authjsRoles, type AuthjsTables } from "./authjs/read.js"
 import { dialect, type Dialect } from "./dialects.js"
 import { CliError, usageError } from "./errors.js"
 import { pluginModels } from "./plugins.js"
+import { printSchema, schemaFormat } from "./schema/formats.js"
 import { newSecret, writeSecret } from "./secret.js"
 
 export const usage = `Usage: sesame <command> [options]
@@ -35,8 +36,9 @@ Commands:
                                 Read an Auth.js database, writing nothing, and say what switching
                                 to Sesame changes for its users and what to do first. Exit code 1
                                 when something blocks the switch.
-  schema --adapter <a> [--plugin <p>]…
-                                Print the SQL of Sesame's tables, and the plugins' tables.
+  schema --adapter <a> [--format <f>] [--plugin <p>]…
+                                Print Sesame's tables, and the plugins' tables: as SQL, or for an
+                                ORM (--format drizzle, kysely or prisma).
 
 Options:
   --adapter pg|mysql|sqlite     The database: PostgreSQL, MySQL/MariaDB, or SQLite.
@@ -51,6 +53,10 @@ Options:
                                 is a plugin, a list of them, or the app's configuration. Repeat
                                 it for several. Tables of declared models are renamed by model
                                 name in --tables (auditSignIn=audit_log).
+  --format sql|drizzle|kysely|prisma
+                                With schema: SQL (the default), a module of Drizzle tables, a
+                                Kysely Database interface, or Prisma models, each of the tables
+                                migrate makes on --adapter's database.
   --from authjs --check         With migrate: check an Auth.js database instead (see above).
   -h, --help                    Show this help.`
 
@@ -116,6 +122,7 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
           from: { type: "string" },
           check: { type: "boolean" },
           plugin: { type: "string", multiple: true },
+          format: { type: "string" },
           help: { type: "boolean", short: "h" },
         },
       })
@@ -134,9 +141,13 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         io.out(values.write ? writeSecret(io.cwd) : newSecret())
         return 0
       case "schema": {
+        const format = schemaFormat(values.format)
         const chosen = dialect(values.adapter)
         const models = await pluginModels(values.plugin ?? [], io.cwd)
-        io.out(await schemaOf(chosen, parseTables(values.tables, models), models))
+        const tables = parseTables(values.tables, models)
+        // The adapter's DDL checks the table names and the models (references, keys) for every format.
+        const sql = await schemaOf(chosen, tables, models)
+        io.out(format === "sql" ? sql : printSchema(format, values.adapter as "pg" | "mysql" | "sqlite", tables, models))
         return 0
       }
       case "migrate": {

@@ -7,6 +7,9 @@
  * store of declared models (`sqlStore`) with the tables it needs (`migrateModels`,
  * `modelTableStatements`), which every SQL adapter builds on a runner of its own, and where
  * Sesame's own password hashes, counters, second factors, recovery codes and signing keys live.
+ * The rules of that DDL (a field's column type, a model's table, foreign keys and indexes, the
+ * names derived for them, the order of creation) are exported too, for `@sesame/cli`'s `schema`
+ * printers, which describe the same tables for an ORM.
  * Internal: its API follows the adapters and has no stability promise of its own.
  *
  * @module
@@ -36,8 +39,17 @@ export {
 export { Gate } from "./gate.js"
 export { updateSql, type UpdateDialect, type UpdateStatement } from "./update.js"
 export { sqlStore } from "./store/store.js"
-export { tableOverrides } from "./store/names.js"
-export { modelSchemaText, modelTableStatements } from "./store/ddl.js"
+export { derivedName, tableOf, tableOverrides } from "./store/names.js"
+export {
+  byReferences,
+  modelIndexes,
+  modelReferences,
+  modelSchemaText,
+  modelTableStatements,
+  type ModelIndex,
+  type ModelReference,
+} from "./store/ddl.js"
+export { fieldSqlType } from "./store/values.js"
 export { migrateModels } from "./store/migrate-models.js"
 export { isUniqueViolation } from "./store/conflict.js"
 export type {

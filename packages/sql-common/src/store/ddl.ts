@@ -19,7 +19,7 @@ import { columnOf, primaryKeyOf, type ModelDeclaration } from "@sesame/core/adap
 import { tableOptions } from "../schema/mysql.js"
 import { checkedModel, derivedName, quote, tableOf } from "./names.js"
 import type { ModelTableOptions, SqlDialect } from "./types.js"
-import { columnTypes, defaultLiteral } from "./values.js"
+import { defaultLiteral, fieldSqlType } from "./values.js"
 
 /** An index of a model's table. */
 export interface ModelIndex {
@@ -28,21 +28,29 @@ export interface ModelIndex {
   columns: string[]
 }
 
-interface Reference {
-  table: string
+/** A foreign key of a model's table: a field that refers to a user or to a declared model. */
+export interface ModelReference {
+  /** The constraint's name, `<table>_<column>_fkey`. */
+  name: string
+  /** The referring column. */
   column: string
+  /** The table referred to, and its key column. */
+  table: string
+  foreignColumn: string
   onDelete: "CASCADE" | "SET NULL"
 }
 
 /** Where field `name` of `model` refers to, or null when it refers to nothing. */
-function referenceOf(model: ModelDeclaration, name: string, options: ModelTableOptions): Reference | null {
+function referenceOf(model: ModelDeclaration, name: string, options: ModelTableOptions): ModelReference | null {
   const field = model.fields[name]!
   if (!field.references) return null
   const where = `Model "${model.name}": field "${name}"`
+  const column = columnOf(model, name)
+  const constraint = { name: derivedName(tableOf(model, options.tables), [column], "fkey"), column }
   const onDelete = field.references.onDelete === "set null" ? "SET NULL" : "CASCADE"
   if (field.references.model === "user") {
     if (field.type !== "string") throw new TypeError(`${where} refers to a user, whose id is a string: declare it { type: "string" }.`)
-    return { table: options.usersTable, column: "id", onDelete }
+    return { ...constraint, table: options.usersTable, foreignColumn: "id", onDelete }
   }
   const target = options.models?.find((m) => m.name === field.references!.model)
   if (!target) throw new TypeError(`${where} refers to model "${field.references.model}", which is not among the models given.`)
@@ -51,14 +59,19 @@ function referenceOf(model: ModelDeclaration, name: string, options: ModelTableO
   if (key.length !== 1) throw new TypeError(`${where} refers to model "${target.name}", whose primary key has several fields; a reference needs one.`)
   const keyType = target.fields[key[0]!]!.type
   if (keyType !== field.type) throw new TypeError(`${where} refers to model "${target.name}", whose key is of type ${keyType}: declare it { type: "${keyType}" }.`)
-  return { table: tableOf(target, options.tables), column: columnOf(target, key[0]!), onDelete }
+  return { ...constraint, table: tableOf(target, options.tables), foreignColumn: columnOf(target, key[0]!), onDelete }
+}
+
+/** The foreign keys of `model`'s table, in the order of its fields; a reference the options cannot satisfy is a `TypeError`. */
+export function modelReferences(model: ModelDeclaration, options: ModelTableOptions): ModelReference[] {
+  return Object.keys(model.fields).flatMap((name) => referenceOf(model, name, options) ?? [])
 }
 
 /** `"col" TYPE [NOT NULL] [DEFAULT …]`; `adding`: for `ADD COLUMN` on a table that exists. */
 function columnDefinition(dialect: SqlDialect, model: ModelDeclaration, name: string, adding: boolean): string {
   const field = model.fields[name]!
   const column = quote(dialect, columnOf(model, name))
-  const parts = [column, columnTypes[dialect][field.type]]
+  const parts = [column, fieldSqlType(dialect, field)]
   if (!field.optional) parts.push(adding && dialect === "sqlite" && field.default === undefined ? `CHECK (${column} IS NOT NULL)` : "NOT NULL")
   if (field.default !== undefined) {
     const literal = defaultLiteral(dialect, model, name)
@@ -69,8 +82,8 @@ function columnDefinition(dialect: SqlDialect, model: ModelDeclaration, name: st
 }
 
 /** `REFERENCES "t" ("id") ON DELETE …`. */
-function referencesClause(dialect: SqlDialect, reference: Reference): string {
-  return `REFERENCES ${quote(dialect, reference.table)} (${quote(dialect, reference.column)}) ON DELETE ${reference.onDelete}`
+function referencesClause(dialect: SqlDialect, reference: ModelReference): string {
+  return `REFERENCES ${quote(dialect, reference.table)} (${quote(dialect, reference.foreignColumn)}) ON DELETE ${reference.onDelete}`
 }
 
 const columnList = (dialect: SqlDialect, columns: readonly string[]) => columns.map((c) => quote(dialect, c)).join(", ")
@@ -108,11 +121,8 @@ export function modelTableStatements(dialect: SqlDialect, model: ModelDeclaratio
   const lines = Object.keys(model.fields).map((name) => columnDefinition(dialect, model, name, false))
   const key = columnList(dialect, primaryKeyOf(model).map((f) => columnOf(model, f)))
   lines.push(dialect === "pg" ? `CONSTRAINT ${quote(dialect, `${table}_pkey`)} PRIMARY KEY (${key})` : `PRIMARY KEY (${key})`)
-  for (const name of Object.keys(model.fields)) {
-    const reference = referenceOf(model, name, options)
-    if (!reference) continue
-    const column = columnOf(model, name)
-    lines.push(`CONSTRAINT ${quote(dialect, derivedName(table, [column], "fkey"))} FOREIGN KEY (${quote(dialect, column)}) ${referencesClause(dialect, reference)}`)
+  for (const reference of modelReferences(model, options)) {
+    lines.push(`CONSTRAINT ${quote(dialect, reference.name)} FOREIGN KEY (${quote(dialect, reference.column)}) ${referencesClause(dialect, reference)}`)
   }
   const create = `CREATE TABLE ${quote(dialect, table)} (\n  ${lines.join(",\n  ")}\n)${dialect === "mysql" ? ` ${tableOptions}` : ""}`
   return [create, ...modelIndexes(model, table).map((index) => indexSql(dialect, table, index))]
@@ -124,16 +134,14 @@ export function modelTableStatements(dialect: SqlDialect, model: ModelDeclaratio
  */
 export function addColumnStatements(dialect: SqlDialect, model: ModelDeclaration, name: string, options: ModelTableOptions): string[] {
   const table = tableOf(model, options.tables)
-  const column = columnOf(model, name)
   const reference = referenceOf(model, name, options)
   const definition = columnDefinition(dialect, model, name, true)
-  const fkey = quote(dialect, derivedName(table, [column], "fkey"))
   if (dialect === "sqlite") {
-    return [`ALTER TABLE ${quote(dialect, table)} ADD COLUMN ${definition}${reference ? ` CONSTRAINT ${fkey} ${referencesClause(dialect, reference)}` : ""}`]
+    return [`ALTER TABLE ${quote(dialect, table)} ADD COLUMN ${definition}${reference ? ` CONSTRAINT ${quote(dialect, reference.name)} ${referencesClause(dialect, reference)}` : ""}`]
   }
   const add = `ALTER TABLE ${quote(dialect, table)} ADD COLUMN ${definition}`
   if (!reference) return [add]
-  return [add, `ALTER TABLE ${quote(dialect, table)} ADD CONSTRAINT ${fkey} FOREIGN KEY (${quote(dialect, column)}) ${referencesClause(dialect, reference)}`]
+  return [add, `ALTER TABLE ${quote(dialect, table)} ADD CONSTRAINT ${quote(dialect, reference.name)} FOREIGN KEY (${quote(dialect, reference.column)}) ${referencesClause(dialect, reference)}`]
 }
 
 /** The models, each after those it refers to; a cycle of references is a `TypeError`. */

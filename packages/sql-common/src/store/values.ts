@@ -23,10 +23,15 @@ import { readDate, type Row } from "../rows.js"
 import type { SqlDialect } from "./types.js"
 
 /** Each field type's column type, per dialect. */
-export const columnTypes: Readonly<Record<SqlDialect, Readonly<Record<FieldType, string>>>> = {
+const columnTypes: Readonly<Record<SqlDialect, Readonly<Record<FieldType, string>>>> = {
   pg: { string: "TEXT", text: "TEXT", integer: "BIGINT", boolean: "BOOLEAN", date: "TIMESTAMPTZ(3)", json: "TEXT" },
   mysql: { string: "VARCHAR(255)", text: "MEDIUMTEXT", integer: "BIGINT", boolean: "BOOLEAN", date: "DATETIME(3)", json: "MEDIUMTEXT" },
   sqlite: { string: "TEXT", text: "TEXT", integer: "INTEGER", boolean: "INTEGER", date: "INTEGER", json: "TEXT" },
+}
+
+/** The SQL type of `field`'s column on `dialect` (`TEXT`, `VARCHAR(255)`, `TIMESTAMPTZ(3)`, …), as the model DDL makes it. */
+export function fieldSqlType(dialect: SqlDialect, field: Pick<FieldDeclaration, "type">): string {
+  return columnTypes[dialect][field.type]
 }
 
 function wrongType(model: ModelDeclaration, name: string, field: FieldDeclaration, value: unknown): TypeError {
