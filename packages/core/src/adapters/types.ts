@@ -47,7 +47,8 @@ export interface AdapterSession {
   userAgent?: string | null
   /**
    * How the user proved who they are at the sign-in that started the session (`["password",
-   * "totp"]`). Stored by adapters that implement second factors (`getTwoFactor`).
+   * "totp"]`). Given only to adapters with a generic store (Sesame's own, which keep it in a
+   * `factors` column); with another adapter a database session has no `factors`.
    */
   factors?: AuthFactor[] | null
 }
