@@ -7,14 +7,17 @@
  * @module
  */
 import { emailFeature } from "./email/feature.js"
+import type { EmailMessages } from "./email/messages.js"
 import type { EmailProvider } from "./email/resolve.js"
 import type { EmailCodeCookies, EmailConfig } from "./email/types.js"
 import type { Feature } from "./modules/feature.js"
 import { migrateFromAuthjsFeature } from "./migrate/authjs/feature.js"
 import { nativeAppsFeature } from "./native/feature.js"
+import type { NativeAppsMessages } from "./native/messages.js"
 import type { NativeAppsConfig } from "./native/options.js"
 import { counterModel } from "./password/counters.js"
 import { passwordFeature } from "./password/feature.js"
+import type { PasswordMessages } from "./password/messages.js"
 import type { PasswordProvider } from "./password/provider.js"
 import { passwordModel } from "./password/storage.js"
 import type { PasswordConfig } from "./password/types.js"
@@ -23,9 +26,11 @@ import { apiTokensFeature } from "./tokens/feature.js"
 import type { ApiTokensConfig } from "./tokens/options.js"
 import { signingKeyModel } from "./tokens/storage.js"
 import { twoFactorFeature } from "./two-factor/feature.js"
+import type { TwoFactorMessages } from "./two-factor/messages.js"
 import type { TwoFactorConfig, TwoFactorCookies } from "./two-factor/options.js"
 import { recoveryCodeModel, twoFactorModel } from "./two-factor/storage.js"
 import { passkeysFeature } from "./webauthn/feature.js"
+import type { PasskeyMessages } from "./webauthn/messages.js"
 import type { PasskeyProvider } from "./webauthn/provider.js"
 import type { PasskeyCookies, WebAuthnConfig } from "./webauthn/types.js"
 
@@ -34,6 +39,9 @@ export interface BuiltInOptions extends TwoFactorConfig, ApiTokensConfig, Native
 
 /** The built-in capabilities' cookies, by role, part of `CookiesOptions`. */
 export interface BuiltInCookies extends EmailCodeCookies, PasskeyCookies, TwoFactorCookies {}
+
+/** The built-in capabilities' texts, by key, part of `Messages` (each feature's `messages` holds their catalogues). */
+export interface BuiltInMessages extends EmailMessages, PasswordMessages, PasskeyMessages, TwoFactorMessages, NativeAppsMessages {}
 
 /** The built-in provider kinds' options, part of the `Provider` union. */
 export type BuiltInProviderConfig = EmailConfig | WebAuthnConfig | PasswordConfig

@@ -4,13 +4,18 @@
  * on another host or with a `javascript:` URL, a message that is not a string, a key that does not
  * exist) is a configuration error naming the option, rather than something silently dropped.
  *
+ * The resolved `messages` are also where the built-in capabilities' texts reach the pages: each
+ * feature's catalogues (`Feature.messages`, read from `registry.ts`), with the app's overrides over
+ * them, so that `pages/` names no capability and needs no import of the registration list.
+ *
  * @module
  */
 import { InvalidProvider } from "../errors.js"
-import { defaultMessages } from "../pages/locales/index.js"
-import type { MessageOverrides } from "../pages/messages.js"
+import { coreCatalogues } from "../pages/locales/index.js"
+import type { BuiltInLanguage, MessageOverrides, Messages } from "../pages/messages.js"
 import { isCssColour, isSafeImageSource } from "../pages/theme.js"
 import type { AuthConfig, Theme } from "../types.js"
+import { builtInFeatures } from "../registry.js"
 import { defaultTheme } from "./defaults.js"
 
 const colorSchemes: ReadonlySet<unknown> = new Set(["auto", "light", "dark"])
@@ -48,23 +53,55 @@ export function resolveTheme(input: AuthConfig["theme"]): Readonly<Required<Them
 /** A BCP 47 language tag such as `fr` or `pt-BR`. */
 const languageTag = /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i
 
-/** The `messages` overrides, checked: language tags as keys, known message keys, string texts. */
-export function resolveMessages(input: AuthConfig["messages"]): MessageOverrides | undefined {
-  if (input === undefined) return undefined
+let capabilityTexts: Readonly<Record<BuiltInLanguage, Readonly<Partial<Messages>>>> | undefined
+
+/**
+ * The built-in capabilities' texts by language: every feature's catalogues, gathered once (when
+ * first asked, not as the module loads: the registration list is read only once it is made).
+ */
+function capabilityMessages(): Readonly<Record<BuiltInLanguage, Readonly<Partial<Messages>>>> {
+  if (capabilityTexts) return capabilityTexts
+  const languages = Object.keys(coreCatalogues) as BuiltInLanguage[]
+  const gathered = Object.fromEntries(languages.map((lang) => [lang, {}])) as Record<BuiltInLanguage, Partial<Messages>>
+  for (const feature of builtInFeatures()) {
+    for (const lang of languages) Object.assign(gathered[lang], feature.messages?.[lang])
+  }
+  for (const lang of languages) Object.freeze(gathered[lang])
+  return (capabilityTexts = Object.freeze(gathered))
+}
+
+/** Every built-in text, by language: the core's catalogues and the capabilities'. Each has every key. */
+export function builtInCatalogues(): ReadonlyMap<string, Messages> {
+  const capabilities = capabilityMessages()
+  return new Map(Object.entries(coreCatalogues).map(([lang, core]) => [lang, { ...core, ...capabilities[lang as BuiltInLanguage] } as Messages]))
+}
+
+/**
+ * The texts the pages read besides the core's catalogues: the built-in capabilities' catalogues,
+ * with the `messages` overrides over them (a language's overrides join the capabilities' texts of
+ * that language, whatever the case of its tag). The overrides are checked: language tags as keys,
+ * known message keys, string texts.
+ */
+export function resolveMessages(input: AuthConfig["messages"]): MessageOverrides {
+  const resolved: MessageOverrides = { ...capabilityMessages() }
+  if (input === undefined) return Object.freeze(resolved)
   if (typeof input !== "object" || input === null) {
     throw new InvalidProvider('`messages` must be an object by language, such as `{ fr: { "signin.heading": "Connexion" } }`.')
   }
-  const resolved: MessageOverrides = {}
+  const english = builtInCatalogues().get("en")!
   for (const [lang, messages] of Object.entries(input)) {
     if (!languageTag.test(lang)) throw new InvalidProvider(`\`messages\` has a key ${JSON.stringify(lang)} that is not a language tag such as "fr" or "pt-BR".`)
     if (typeof messages !== "object" || messages === null) throw new InvalidProvider(`\`messages.${lang}\` must be an object of texts by key.`)
     for (const [key, text] of Object.entries(messages)) {
-      if (!Object.hasOwn(defaultMessages, key)) {
+      if (!Object.hasOwn(english, key)) {
         throw new InvalidProvider(`\`messages.${lang}\` has an unknown key ${JSON.stringify(key)}; the keys are those of the \`Messages\` type.`)
       }
       if (typeof text !== "string") throw new InvalidProvider(`\`messages.${lang}["${key}"]\` must be a string.`)
     }
-    resolved[lang] = Object.freeze({ ...messages })
+    const builtIn = Object.keys(resolved).find((tag) => tag.toLowerCase() === lang.toLowerCase())
+    const under = builtIn === undefined ? {} : resolved[builtIn]
+    if (builtIn !== undefined) delete resolved[builtIn]
+    resolved[lang] = Object.freeze({ ...under, ...messages })
   }
   return Object.freeze(resolved)
 }

@@ -10,11 +10,13 @@ import { codeCookieMaxAge, type CookieDeclaration } from "../http/cookies.js"
 import type { Feature } from "../modules/feature.js"
 import { resolveEmailProvider, type EmailProvider } from "./resolve.js"
 import { emailSignInPart } from "./section.js"
+import { emailMessages } from "./messages.js"
 import type { EmailCodeCookies, EmailConfig } from "./types.js"
 import { showVerifyRequest } from "./verify-request.js"
 
 export const emailFeature: Feature = {
   id: "email-sign-in",
+  messages: emailMessages,
   cookies: { emailCode: { name: "email-code", maxAge: codeCookieMaxAge } } satisfies Record<keyof EmailCodeCookies, CookieDeclaration>,
   providerKinds: {
     email: {

@@ -14,6 +14,7 @@ import type { Routes } from "./route.js"
 import type { AdapterRequirement, CheckedAdapter } from "../adapters/wrap.js"
 import type { WarningCode } from "../logger.js"
 import type { SignInPart } from "../pages/section.js"
+import type { Catalogues, Messages } from "../pages/messages.js"
 import type { Env } from "../config/env.js"
 import type { RequestContext } from "../http/context.js"
 import type { CookieDeclaration } from "../http/cookies.js"
@@ -136,6 +137,12 @@ export interface Feature<Key extends keyof FeatureSettingsMap = keyof FeatureSet
    * `Configuration` error), or an `AuthError` of its own.
    */
   readonly settings?: { readonly key: Key; resolve(input: FeatureInput): FeatureSettingsMap[Key] | undefined }
+  /**
+   * The texts of its pages and emails, in every built-in language (its `messages.ts`; its keys are
+   * part of `Messages` through `registry.ts`'s `BuiltInMessages`). Gathered with the configuration
+   * whether or not the capability is on, under the app's `messages` overrides.
+   */
+  readonly messages?: Catalogues<Partial<Messages>>
   /** The kinds of provider it brings, by `type`. */
   readonly providerKinds?: Readonly<Partial<Record<ProviderType, ProviderKind>>>
   /**

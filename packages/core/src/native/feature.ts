@@ -7,6 +7,7 @@
 import { route } from "../modules/route.js"
 import type { Feature } from "../modules/feature.js"
 import { confirmNativeAuthorize, exchangeNativeCode, showNativeAuthorize } from "./flow.js"
+import { nativeAppsMessages } from "./messages.js"
 import { resolveNativeApps, type ResolvedNativeApps } from "./settings.js"
 
 declare module "../modules/feature.js" {
@@ -17,6 +18,7 @@ declare module "../modules/feature.js" {
 
 export const nativeAppsFeature: Feature<"nativeApps"> = {
   id: "native-apps",
+  messages: nativeAppsMessages,
   settings: {
     key: "nativeApps",
     resolve: ({ config, adapter, session }) =>

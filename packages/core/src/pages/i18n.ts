@@ -7,12 +7,18 @@
  * are the built-in catalogues plus any language the app's `messages` option names, so an app can
  * add a language; keys it leaves out come from the closest language that has them, then English.
  *
- * The verification email of the email provider uses the same catalogues through
- * `translatorForRequest`.
+ * The translator reads the core's catalogues (`locales/`) and the texts it is given: the resolved
+ * configuration's `messages` (`config/appearance.ts`), which are the built-in capabilities'
+ * catalogues with the app's overrides over them, so that this hub names no capability. For each
+ * language in turn, those texts come before the core's (their keys are not the core's, so only an
+ * app's override can stand in for a core text). Without them (the page of a configuration error)
+ * only the core's texts are there, which is all that page uses.
+ *
+ * The built-in emails use the same texts through `translatorForRequest`.
  *
  * @module
  */
-import { builtInCatalogues, defaultLanguage, defaultMessages } from "./locales/index.js"
+import { coreCatalogue, coreCatalogues, defaultLanguage } from "./locales/index.js"
 import type { MessageKey, MessageOverrides, Messages } from "./messages.js"
 import type { HeaderReader } from "../http/incoming.js"
 
@@ -21,7 +27,7 @@ export interface Translator {
   readonly lang: string
   /** The text for `key`, with `{name}` placeholders replaced by `vars`. */
   t(key: MessageKey, vars?: Readonly<Record<string, string>>): string
-  /** Whether `key` names a message. */
+  /** Whether `key` names a message (a capability's only with the configuration's texts). */
   has(key: string): key is MessageKey
 }
 
@@ -64,17 +70,20 @@ export function negotiateLanguage(header: string | null | undefined, offered: re
 
 /** The languages on offer: built-in ones and those the overrides name. */
 export function offeredLanguages(overrides: MessageOverrides | undefined): string[] {
-  return [...new Set([...builtInCatalogues.keys(), ...Object.keys(overrides ?? {})])]
+  return [...new Set([...Object.keys(coreCatalogues), ...Object.keys(overrides ?? {})])]
 }
 
 /** Where the texts of `lang` come from, first match wins: the language, its shorter forms, English. */
 function sources(lang: string, overrides: MessageOverrides | undefined): Partial<Messages>[] {
   const overridesByTag = new Map(Object.entries(overrides ?? {}).map(([tag, messages]) => [tag.toLowerCase(), messages ?? {}]))
   const tags = [...new Set([...truncations(lang.toLowerCase()), defaultLanguage])]
-  return tags.flatMap((tag) => [overridesByTag.get(tag) ?? {}, builtInCatalogues.get(tag) ?? {}])
+  return tags.flatMap((tag) => [overridesByTag.get(tag) ?? {}, coreCatalogue(tag) ?? {}])
 }
 
-/** The translator for `lang` (one of the offered languages), with the app's overrides applied. */
+/**
+ * The translator for `lang` (one of the offered languages), with `overrides`: the resolved
+ * configuration's `messages` (the capabilities' texts, the app's overrides over them).
+ */
 export function translator(lang: string, overrides?: MessageOverrides): Translator {
   const chain = sources(lang, overrides)
   const text = (key: MessageKey): string => {
@@ -82,11 +91,13 @@ export function translator(lang: string, overrides?: MessageOverrides): Translat
       const value = Object.hasOwn(messages, key) ? messages[key] : undefined
       if (typeof value === "string") return value
     }
-    return defaultMessages[key]
+    // Only a capability's key without the configuration's texts: never shown by the pages that have them.
+    return key
   }
   return {
     lang,
-    has: (key): key is MessageKey => Object.hasOwn(defaultMessages, key),
+    // The chain ends with English, which has every key of the texts it was given.
+    has: (key): key is MessageKey => chain.some((messages) => Object.hasOwn(messages, key)),
     t(key, vars) {
       const value = text(key)
       return vars ? value.replace(/\{(\w+)\}/g, (match, name: string) => (Object.hasOwn(vars, name) ? vars[name]! : match)) : value

@@ -8,6 +8,7 @@ import { route } from "../modules/route.js"
 import type { FeatureNeed, Feature } from "../modules/feature.js"
 import { forgotPassword, resetPasswordLink, showForgotPassword, showSignUp, signUp, verifyEmail } from "./endpoints.js"
 import { bindPasswordProvider, resolvePasswordProvider } from "./provider.js"
+import { passwordMessages } from "./messages.js"
 import { passwordSignInPart } from "./section.js"
 import type { PasswordConfig } from "./types.js"
 
@@ -15,6 +16,7 @@ const password = { kinds: ["password"] } as const
 
 export const passwordFeature: Feature = {
   id: "password",
+  messages: passwordMessages,
   providerKinds: {
     password: {
       resolve: (provider: PasswordConfig, { name, trustProxy, secrets }) => resolvePasswordProvider(provider, name, trustProxy, secrets),

@@ -11,6 +11,7 @@ import { codeCookieMaxAge, type CookieDeclaration } from "../http/cookies.js"
 import type { Feature } from "../modules/feature.js"
 import { askSecondFactor, resendChallengeCode, showChallenge, submitChallenge } from "./challenge.js"
 import { secondFactorGate } from "./gate.js"
+import { twoFactorMessages } from "./messages.js"
 import type { TwoFactorCookies } from "./options.js"
 import { pendingSignInMaxAge } from "./pending.js"
 import { forgetDevices } from "./remember.js"
@@ -26,6 +27,7 @@ declare module "../modules/feature.js" {
 
 export const twoFactorFeature: Feature<"twoFactor"> = {
   id: "two-factor",
+  messages: twoFactorMessages,
   cookies: {
     pendingSignIn: { name: "pending-sign-in", maxAge: pendingSignInMaxAge },
     twoFactorSetup: { name: "two-factor-setup", maxAge: codeCookieMaxAge },

@@ -9,6 +9,7 @@ import { ExperimentalFeatureNotEnabled } from "../errors.js"
 import { checkCookieMaxAge, type CookieDeclaration } from "../http/cookies.js"
 import type { Feature } from "../modules/feature.js"
 import { webAuthnOptions } from "./options.js"
+import { passkeyMessages } from "./messages.js"
 import { checkWebAuthnProviders, resolveWebAuthnProvider, type PasskeyProvider } from "./provider.js"
 import { servePasskeyScript } from "./script.js"
 import { passkeySignInPart } from "./section.js"
@@ -18,6 +19,7 @@ const webauthnProviders = (providers: readonly { type: string }[]) => providers.
 
 export const passkeysFeature: Feature = {
   id: "passkeys",
+  messages: passkeyMessages,
   cookies: { webauthnChallenge: { name: "challenge", maxAge: checkCookieMaxAge } } satisfies Record<keyof PasskeyCookies, CookieDeclaration>,
   providerKinds: {
     webauthn: {

@@ -2,9 +2,12 @@
  * The texts of the confirmation page and the email, in every built-in catalogue.
  */
 import { describe, expect, it } from "vitest"
-import { builtInCatalogues } from "../../src/pages/locales/index.js"
+import { builtInCatalogues as allCatalogues } from "../../src/config/appearance.js"
 import type { MessageKey } from "../../src/pages/messages.js"
 import { CookieJar, emailConfig, openLink, recordingEmail, requestLink } from "./helpers.js"
+
+/** Every built-in text by language: the core's and every capability's. */
+const builtInCatalogues = allCatalogues()
 
 const emailKeys = Object.keys(builtInCatalogues.get("en")!).filter((k) => k.startsWith("confirm.") || k.startsWith("email.")) as MessageKey[]
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()

@@ -8,11 +8,13 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { describeViolations, launchBrowser, runAxe, saveScreenshot, watchCsp } from "@sesame/testing"
 import type { MessageKey } from "../../src/pages/messages.js"
-import { builtInCatalogues } from "../../src/pages/locales/index.js"
+import { builtInCatalogues as allCatalogues } from "../../src/config/appearance.js"
 import { startApp, type BrowserApp } from "./browser-app.js"
 import { passwordLinks, type PasswordLinks } from "./fixtures.js"
 import { renderTwoFactorFixture, twoFactorCases } from "./two-factor-fixtures.js"
 
+/** Every built-in text by language: the core's and every capability's. */
+const builtInCatalogues = allCatalogues()
 const suite = "pages"
 const lightBackground = "rgb(243, 244, 246)"
 const darkBackground = "rgb(18, 20, 25)"

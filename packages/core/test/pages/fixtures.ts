@@ -15,6 +15,7 @@ import { argon2id } from "@sesame/core/password"
 import Password, { type PasswordOptions } from "@sesame/core/providers/password"
 import { defaultTheme } from "../../src/config/defaults.js"
 import { toResponse } from "../../src/http/response.js"
+import { resolveMessages } from "../../src/config/appearance.js"
 import { translatorForRequest } from "../../src/pages/i18n.js"
 import { signInPage } from "../../src/pages/signin.js"
 import { CookieJar, csrfToken, secret, send } from "../helpers.js"
@@ -147,7 +148,8 @@ export function renderSignIn(request: Request, { providers = allKinds(), authUrl
       email: query.get("email") ?? undefined,
       theme: { ...defaultTheme, ...theme },
     },
-    translatorForRequest(request),
+    // The capabilities' texts, as a resolved configuration without `messages` has them.
+    translatorForRequest(request, resolveMessages(undefined)),
   )
   return toResponse(page, { returnRedirect: false, head: false })
 }

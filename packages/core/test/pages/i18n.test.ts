@@ -4,12 +4,19 @@
  */
 import { describe, expect, it, vi } from "vitest"
 import type { AuthConfig, Messages } from "@sesame/core"
-import { builtInCatalogues } from "../../src/pages/locales/index.js"
+import { builtInCatalogues as allCatalogues, resolveMessages } from "../../src/config/appearance.js"
+import { coreCatalogues } from "../../src/pages/locales/index.js"
+import { errorPage } from "../../src/pages/error.js"
+import { defaultTheme } from "../../src/config/defaults.js"
+import { builtInFeatures } from "../../src/registry.js"
 import { acceptedLanguages, negotiateLanguage, translator, translatorForRequest } from "../../src/pages/i18n.js"
 import { jwtConfig, origin, send } from "../helpers.js"
 import { passwordLinks, passwordSetup } from "./fixtures.js"
 
 const builtIn = ["en", "fr", "de", "es", "ja"]
+
+/** Every built-in text by language: the core's and every capability's. */
+const builtInCatalogues = allCatalogues()
 
 function inLanguage(language: string): { headers: Record<string, string> } {
   return { headers: { "accept-language": language } }
@@ -68,6 +75,43 @@ describe("catalogues", () => {
         }
       }
     }
+  })
+
+  it("are the core's and each capability's, in the same languages, no key in two of them", () => {
+    const owners = new Map<string, string>()
+    type Part = [id: string, catalogues: Readonly<Record<string, Readonly<Partial<Messages>>>>]
+    const parts: Part[] = [["core", coreCatalogues], ...builtInFeatures().flatMap((feature): Part[] => (feature.messages ? [[feature.id, feature.messages]] : []))]
+    expect(parts.map(([id]) => id)).toEqual(["core", "email-sign-in", "password", "passkeys", "two-factor", "native-apps"])
+    for (const [id, catalogues] of parts) {
+      expect(Object.keys(catalogues).sort(), id).toEqual([...builtIn].sort())
+      const keys = Object.keys(catalogues.en!)
+      for (const [lang, catalogue] of Object.entries(catalogues)) expect(Object.keys(catalogue).sort(), `${id} ${lang}`).toEqual([...keys].sort())
+      for (const key of keys) {
+        expect(owners.get(key), `${key} is ${id}'s`).toBeUndefined()
+        owners.set(key, id)
+      }
+    }
+    expect([...owners.keys()].sort()).toEqual(Object.keys(builtInCatalogues.get("en")!).sort())
+  })
+
+  it("without the configuration's texts, are the core's only (all the configuration error's page uses)", () => {
+    const t = translator("fr")
+    expect([t.has("signin.heading"), t.has("error.Configuration"), t.has("twofactor.heading"), t.has("native.heading")]).toEqual([true, true, false, false])
+    expect(t.t("twofactor.heading")).toBe("twofactor.heading")
+    for (const lang of builtIn) {
+      const t = translator(lang)
+      for (const error of ["Configuration", "AccessDenied", "Verification", "Default"]) {
+        const page = errorPage({ error, signInUrl: "/auth/signin", theme: defaultTheme }, t).body as string
+        expect(page.replace(/<style[\s\S]*?<\/style>/g, ""), `${lang} ${error}`).not.toMatch(/error\.(heading\.)?\w+|error\.back/)
+      }
+    }
+  })
+
+  it("with the configuration's texts, have every capability's too", () => {
+    const t = translator("de", resolveMessages(undefined))
+    expect([t.has("signin.heading"), t.has("twofactor.heading"), t.has("native.heading"), t.has("signin.headline")]).toEqual([true, true, true, false])
+    expect(t.t("twofactor.heading")).toBe(builtInCatalogues.get("de")!["twofactor.heading"])
+    expect(t.t("verify.code.label")).toBe(builtInCatalogues.get("de")!["verify.code.label"])
   })
 
   it("fill placeholders without re-reading what they insert", () => {
@@ -196,6 +240,25 @@ describe("messages option", () => {
     const ca = translatorForRequest(new Request("http://x/", inLanguage("fr-ca")), config.messages)
     expect([ca.lang, ca.t("signin.or"), ca.t("signin.heading")]).toEqual(["fr-CA", "ou bien", "Connexion"])
     expect(translatorForRequest(new Request("http://x/", inLanguage("it-IT")), config.messages).t("signin.heading")).toBe("Accedi")
+  })
+
+  it("override a capability's keys too, with the same fallback: the language, its parent, English", () => {
+    const texts = resolveMessages({
+      fr: { "twofactor.heading": "Double facteur" },
+      "fr-CA": { "twofactor.button": "Go" },
+      DE: { "native.button": "Los" },
+      it: { "signin.heading": "Accedi" },
+    })
+    const catalogue = (lang: string) => builtInCatalogues.get(lang)!
+    const fr = translator("fr", texts)
+    expect([fr.t("twofactor.heading"), fr.t("twofactor.button"), fr.t("signin.heading")]).toEqual(["Double facteur", catalogue("fr")["twofactor.button"], "Connexion"])
+    const ca = translatorForRequest(new Request("http://x/", inLanguage("fr-ca")), texts)
+    expect([ca.lang, ca.t("twofactor.button"), ca.t("twofactor.heading"), ca.t("twofactor.code.label")]).toEqual(["fr-CA", "Go", "Double facteur", catalogue("fr")["twofactor.code.label"]])
+    const de = translatorForRequest(new Request("http://x/", inLanguage("de-AT")), texts)
+    expect([de.lang, de.t("native.button"), de.t("native.cancel"), de.t("signin.heading")]).toEqual(["DE", "Los", catalogue("de")["native.cancel"], "Anmelden"])
+    const italian = translatorForRequest(new Request("http://x/", inLanguage("it")), texts)
+    expect([italian.lang, italian.t("signin.heading"), italian.t("twofactor.heading")]).toEqual(["it", "Accedi", catalogue("en")["twofactor.heading"]])
+    expect(translator("es", texts).t("twofactor.heading")).toBe(catalogue("es")["twofactor.heading"])
   })
 
   it("refuses unknown keys, non-string texts and keys that are not language tags, naming the option", async () => {

@@ -4,6 +4,7 @@
  * with a CSRF-shaped token, forms posting below `<origin>/two-factor-fixture/post/`, and the
  * request's language. `renderTwoFactorFixture` serves them as `/two-factor-fixture/<case>`.
  */
+import { resolveMessages } from "../../src/config/appearance.js"
 import { defaultTheme } from "../../src/config/defaults.js"
 import { toResponse, type InternalResponse } from "../../src/http/response.js"
 import { translatorForRequest, type Translator } from "../../src/pages/i18n.js"
@@ -204,5 +205,5 @@ export function renderTwoFactorFixture(request: Request): Response | null {
   const name = /^\/two-factor-fixture\/([a-z-]+)$/.exec(url.pathname)?.[1]
   const found = twoFactorCases.find((c) => c.name === name)
   if (!found) return null
-  return toResponse(found.render(url.origin, translatorForRequest(request)), { returnRedirect: false, head: false })
+  return toResponse(found.render(url.origin, translatorForRequest(request, resolveMessages(undefined))), { returnRedirect: false, head: false })
 }

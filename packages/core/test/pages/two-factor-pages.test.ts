@@ -10,13 +10,17 @@ import type { Messages } from "@sesame/core"
 import { defaultTheme } from "../../src/config/defaults.js"
 import type { InternalResponse } from "../../src/http/response.js"
 import { translator } from "../../src/pages/i18n.js"
-import { builtInCatalogues } from "../../src/pages/locales/index.js"
+import { builtInCatalogues as allCatalogues, resolveMessages } from "../../src/config/appearance.js"
 import { qrSvg } from "../../src/two-factor/qr.js"
 import { challengePage, reauthenticatePage, recoveryCodesPage, setupPage, type ChallengePageParams, type SetupPageParams } from "../../src/two-factor/pages.js"
 import { fixtureCodes, fixtureCsrf, fixtureSecret, fixtureUri, twoFactorCases } from "./two-factor-fixtures.js"
 
 const origin = "https://app.example"
-const en = translator("en")
+/** The capabilities' texts, as a resolved configuration without `messages` has them. */
+const texts = resolveMessages(undefined)
+/** Every built-in text by language: the core's and every capability's. */
+const builtInCatalogues = allCatalogues()
+const en = translator("en", texts)
 const csrfField = `<input type="hidden" name="csrfToken" value="${fixtureCsrf}">`
 
 const body = (res: InternalResponse) => res.body as string
@@ -110,7 +114,7 @@ describe("the challenge page", () => {
     expect(challenge({ rememberFor: 3600 })).toContain("for 1 hour</label>")
     expect(challenge({ rememberFor: 90 * 60 })).toContain("for 1 hour</label>")
     expect(challenge({ rememberFor: 600 })).toContain("for 10 minutes</label>")
-    expect(challenge({ rememberFor: 30 * 86_400 }, translator("de"))).toContain("Auf diesem Gerät 30 Tage lang nicht mehr fragen")
+    expect(challenge({ rememberFor: 30 * 86_400 }, translator("de", texts))).toContain("Auf diesem Gerät 30 Tage lang nicht mehr fragen")
     expect(challenge({ rememberFor: 0 })).not.toContain('name="remember"')
   })
 
@@ -163,7 +167,7 @@ describe("the challenge page", () => {
     expect(alert(challenge({ error: "TooManyAttempts", retryAfter: 281 }))).toBe("Too many wrong codes. Try again in 5 minutes.")
     expect(alert(challenge({ error: "TooManyAttempts", retryAfter: 30 }))).toBe("Too many wrong codes. Try again in 30 seconds.")
     expect(alert(challenge({ error: "TooManyAttempts", retryAfter: 5400 }))).toBe("Too many wrong codes. Try again in 2 hours.")
-    expect(alert(challenge({ error: "TooManyAttempts", retryAfter: 60 }, translator("ja")))).toBe("間違ったコードが多すぎます。1 分後にもう一度お試しください。")
+    expect(alert(challenge({ error: "TooManyAttempts", retryAfter: 60 }, translator("ja", texts)))).toBe("間違ったコードが多すぎます。1 分後にもう一度お試しください。")
     for (const retryAfter of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(alert(challenge({ error: "TooManyAttempts", retryAfter })), String(retryAfter)).toBe("Too many wrong codes. Wait a little, then try again.")
     }
@@ -223,8 +227,8 @@ describe("the settings page", () => {
     expect(html).toContain('<label for="twofactor-disable-code">Current code from your authenticator app</label>')
     expect(html).toContain(`<a href="${origin}/account">Done</a>`)
     expect(html).not.toContain("<svg")
-    expect(setup({ state: enabledState }, translator("ja"))).toContain("2025年1月2日から有効（認証アプリ）。")
-    expect(setup({ state: enabledState }, translator("de"))).toContain("Eingeschaltet seit 2. Januar 2025")
+    expect(setup({ state: enabledState }, translator("ja", texts))).toContain("2025年1月2日から有効（認証アプリ）。")
+    expect(setup({ state: enabledState }, translator("de", texts))).toContain("Eingeschaltet seit 2. Januar 2025")
   })
 
   it("once on by email: no code field (a recent sign-in stands in for it)", () => {
@@ -405,7 +409,7 @@ describe("every language", () => {
   it("renders each page in each language: lang, heading, no raw key, no unfilled placeholder, no English left over", () => {
     const sentences = keys.map((key) => english[key].split(/\{\w+\}/)[0]!).filter((text) => text.length > 12)
     for (const [lang, catalogue] of builtInCatalogues) {
-      const t = translator(lang)
+      const t = translator(lang, texts)
       for (const c of twoFactorCases) {
         const res = c.render(origin, t)
         const html = body(res)

@@ -17,6 +17,7 @@ import { defaultTheme } from "../../src/config/defaults.js"
 import { verificationEmail } from "../../src/email/message.js"
 import { EmailDeliveryError } from "../../src/providers/lib/email.js"
 import { translator } from "../../src/pages/i18n.js"
+import { resolveMessages } from "../../src/config/appearance.js"
 
 interface Received {
   method: string
@@ -47,7 +48,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 /** The built-in mail, as the email flow hands it to every sender. */
-const message = verificationEmail({ url: link, host: "app.example", theme: { ...defaultTheme, brandColor: "#0f766e" } }, translator("en"))
+const message = verificationEmail({ url: link, host: "app.example", theme: { ...defaultTheme, brandColor: "#0f766e" } }, translator("en", resolveMessages(undefined)))
 
 function params(provider: EmailConfig): SendVerificationRequestParams {
   return {
