@@ -42,12 +42,10 @@ export type {
   SignInCallbackParams,
   SignInEventMessage,
   SignInFailureMessage,
-  PasswordChangeMessage,
-  SecondFactorParams,
   Theme,
   User,
 } from "./types.js"
-export type { TwoFactorOptions } from "./two-factor/options.js"
+export type { SecondFactorParams, TwoFactorOptions } from "./two-factor/options.js"
 export type { ApiTokenAlgorithm, ApiTokenOptions } from "./tokens/options.js"
 export type { NativeAppOptions } from "./native/options.js"
 export type { CredentialInput, CredentialsConfig, CredentialsThrottleOptions } from "./credentials/types.js"
@@ -104,7 +102,7 @@ export {
   type PasswordSetting,
   type SetPasswordOptions,
 } from "./password/account.js"
-export type { PasswordConfig, PasswordEmailKind, PasswordEmailParams } from "./password/types.js"
+export type { PasswordChangeMessage, PasswordConfig, PasswordEmailKind, PasswordEmailParams } from "./password/types.js"
 export {
   requireRecentSignIn,
   twoFactorStatus,

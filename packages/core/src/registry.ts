@@ -20,14 +20,14 @@ import { passwordFeature } from "./password/feature.js"
 import type { PasswordMessages } from "./password/messages.js"
 import type { PasswordProvider } from "./password/provider.js"
 import { passwordModel } from "./password/storage.js"
-import type { PasswordConfig } from "./password/types.js"
+import type { PasswordConfig, PasswordEvents } from "./password/types.js"
 import type { ModelDeclaration } from "./store/model.js"
 import { apiTokensFeature } from "./tokens/feature.js"
 import type { ApiTokensConfig } from "./tokens/options.js"
 import { signingKeyModel } from "./tokens/storage.js"
 import { twoFactorFeature } from "./two-factor/feature.js"
 import type { TwoFactorMessages } from "./two-factor/messages.js"
-import type { TwoFactorConfig, TwoFactorCookies } from "./two-factor/options.js"
+import type { TwoFactorConfig, TwoFactorCookies, TwoFactorEvents, TwoFactorProviderOptions } from "./two-factor/options.js"
 import { recoveryCodeModel, twoFactorModel } from "./two-factor/storage.js"
 import { passkeysFeature } from "./webauthn/feature.js"
 import type { PasskeyMessages } from "./webauthn/messages.js"
@@ -42,6 +42,12 @@ export interface BuiltInCookies extends EmailCodeCookies, PasskeyCookies, TwoFac
 
 /** The built-in capabilities' texts, by key, part of `Messages` (each feature's `messages` holds their catalogues). */
 export interface BuiltInMessages extends EmailMessages, PasswordMessages, PasskeyMessages, TwoFactorMessages, NativeAppsMessages {}
+
+/** The built-in capabilities' options on every provider, part of `CommonProviderOptions`. */
+export interface BuiltInProviderOptions extends TwoFactorProviderOptions {}
+
+/** The built-in capabilities' events, part of `EventCallbacks`. */
+export interface BuiltInEvents extends PasswordEvents, TwoFactorEvents {}
 
 /** The built-in provider kinds' options, part of the `Provider` union. */
 export type BuiltInProviderConfig = EmailConfig | WebAuthnConfig | PasswordConfig

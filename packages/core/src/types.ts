@@ -14,7 +14,7 @@ import type { LoggerInstance } from "./logger.js"
 import type { SesameModule } from "./modules/types.js"
 import type { AnyOAuthConfig, OAuthConfig } from "./oauth/types.js"
 import type { MessageOverrides } from "./pages/messages.js"
-import type { BuiltInOptions, BuiltInProviderConfig } from "./registry.js"
+import type { BuiltInEvents, BuiltInOptions, BuiltInProviderConfig, BuiltInProviderOptions } from "./registry.js"
 import type { raw, skipCSRFCheck } from "./symbols.js"
 
 export type Awaitable<T> = T | PromiseLike<T>
@@ -93,29 +93,13 @@ export interface Account {
   [key: string]: unknown
 }
 
-/** Fields shared by every provider. */
-export interface CommonProviderOptions {
+/** Fields shared by every provider; the built-in capabilities add theirs (`registry.ts`). */
+export interface CommonProviderOptions extends BuiltInProviderOptions {
   /** Unique among the providers; part of the URLs (`/signin/<id>`). */
   id: string
   /** Shown on the sign-in button: "Sign in with <name>". */
   name: string
   type: ProviderType
-  /**
-   * Whether a sign-in with this provider asks for the user's second factor, when they have turned
-   * one on (see `twoFactor`). Default `true`. A function decides per sign-in, e.g. to trust an
-   * identity provider that says it asked for its own second factor:
-   * `secondFactor: ({ profile }) => !(profile?.amr as string[] | undefined)?.includes("mfa")`.
-   * A passkey sign-in with user verification never asks: it is two factors already.
-   */
-  secondFactor?: boolean | ((params: SecondFactorParams) => Awaitable<boolean>)
-}
-
-/** What a provider's `secondFactor` function decides on. */
-export interface SecondFactorParams {
-  user: User | AdapterUser
-  account: Account | null
-  /** OAuth/OIDC: the profile (with the ID token's claims, such as `amr`). */
-  profile?: Profile
 }
 
 /**
@@ -256,14 +240,12 @@ export interface SignInFailureMessage {
   retryAfter?: number
 }
 
-export interface PasswordChangeMessage {
-  user: AdapterUser
-  how: "set" | "changed" | "reset"
-  sessionsEnded: number
-}
 
-/** Functions told about what happened. They cannot change the flow; a throw is only logged. */
-export interface EventCallbacks {
+/**
+ * Functions told about what happened. They cannot change the flow; a throw is only logged. The
+ * built-in capabilities add theirs (`registry.ts`).
+ */
+export interface EventCallbacks extends BuiltInEvents {
   signIn: (message: SignInEventMessage) => Awaitable<void>
   /** Database strategy: `session` (the removed session); JWT strategy: `token`. */
   signOut: (message: { session: AdapterSession | null | undefined } | { token: JWT | null }) => Awaitable<void>
@@ -278,17 +260,6 @@ export interface EventCallbacks {
    * account (the throttle's `field`, else `email` or `username`), never the password.
    */
   signInFailure: (message: SignInFailureMessage) => Awaitable<void>
-  /**
-   * A user's password was set (`set`: a first password, `setPassword`), changed by its owner
-   * (`changed`: `changePassword`), or replaced through a reset link (`reset`). Never carries the
-   * password or its hash. `sessionsEnded` counts the database sessions that were ended with it.
-   */
-  passwordChange: (message: PasswordChangeMessage) => Awaitable<void>
-  /**
-   * A user turned their second factor on (`enabled`, with its method), off (`disabled`), or made
-   * new recovery codes (`recovery-codes`). Never carries a secret or a code.
-   */
-  twoFactorChange: (message: { user: AdapterUser; change: "enabled" | "disabled" | "recovery-codes"; method: "totp" | "email" }) => Awaitable<void>
   /** The user was deleted with everything stored for them (`deleteUser`). */
   deleteUser: (message: { user: AdapterUser }) => Awaitable<void>
   /** JWT strategy: `session` and `token`; database strategy: `session`. */

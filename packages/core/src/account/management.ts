@@ -14,7 +14,7 @@ import { checkMaxAge, freshAge, signedInRecently } from "../session/fresh.js"
 import { MissingAdapter } from "../errors.js"
 import { emit } from "../events.js"
 import { signedInFor, type ServerUser } from "../http/server-context.js"
-import type { AuthConfig, LazyAuthConfig, ProviderType } from "../types.js"
+import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { currentAdapterUser } from "./passkeys.js"
 import { keepsAWayIn, type WaysInOptions } from "./ways-in.js"
 

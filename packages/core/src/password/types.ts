@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { AdapterUser } from "../adapters/types.js"
 import type { Awaitable, CommonProviderOptions, Theme } from "../types.js"
 import type { VerificationEmail } from "../email/types.js"
 import type { PasswordHasher } from "./hash.js"
@@ -77,4 +78,21 @@ export interface PasswordConfig extends CommonProviderOptions {
   emailsPerAddress?: number
   /** Normalises the typed address, or throws to refuse it. Default: trim, lower-case, one plain `local@domain`. */
   normalizeIdentifier?: (identifier: string) => string
+}
+
+/** What the `passwordChange` event says. */
+export interface PasswordChangeMessage {
+  user: AdapterUser
+  how: "set" | "changed" | "reset"
+  sessionsEnded: number
+}
+
+/** Password accounts' event (part of `EventCallbacks`). */
+export interface PasswordEvents {
+  /**
+   * A user's password was set (`set`: a first password, `setPassword`), changed by its owner
+   * (`changed`: `changePassword`), or replaced through a reset link (`reset`). Never carries the
+   * password or its hash. `sessionsEnded` counts the database sessions that were ended with it.
+   */
+  passwordChange: (message: PasswordChangeMessage) => Awaitable<void>
 }

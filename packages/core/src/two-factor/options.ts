@@ -3,7 +3,9 @@
  *
  * @module
  */
+import type { AdapterUser } from "../adapters/types.js"
 import type { CookieOption } from "../http/cookies.js"
+import type { Account, Awaitable, Profile, User } from "../types.js"
 
 /** The `twoFactor` option: a second factor after the first, for users who turn one on. */
 export interface TwoFactorOptions {
@@ -40,4 +42,33 @@ export interface TwoFactorCookies {
   twoFactorSetup: CookieOption
   /** This browser passed the second factor and may skip it for a while ("remember this device"). */
   rememberedDevice: CookieOption
+}
+
+/** What a provider's `secondFactor` function decides on. */
+export interface SecondFactorParams {
+  user: User | AdapterUser
+  account: Account | null
+  /** OAuth/OIDC: the profile (with the ID token's claims, such as `amr`). */
+  profile?: Profile
+}
+
+/** Two-factor sign-in's option on every provider (part of `CommonProviderOptions`). */
+export interface TwoFactorProviderOptions {
+  /**
+   * Whether a sign-in with this provider asks for the user's second factor, when they have turned
+   * one on (see `twoFactor`). Default `true`. A function decides per sign-in, e.g. to trust an
+   * identity provider that says it asked for its own second factor:
+   * `secondFactor: ({ profile }) => !(profile?.amr as string[] | undefined)?.includes("mfa")`.
+   * A passkey sign-in with user verification never asks: it is two factors already.
+   */
+  secondFactor?: boolean | ((params: SecondFactorParams) => Awaitable<boolean>)
+}
+
+/** Two-factor sign-in's event (part of `EventCallbacks`). */
+export interface TwoFactorEvents {
+  /**
+   * A user turned their second factor on (`enabled`, with its method), off (`disabled`), or made
+   * new recovery codes (`recovery-codes`). Never carries a secret or a code.
+   */
+  twoFactorChange: (message: { user: AdapterUser; change: "enabled" | "disabled" | "recovery-codes"; method: "totp" | "email" }) => Awaitable<void>
 }
