@@ -438,7 +438,11 @@ function resolveFeatures(input: FeatureInput): FeatureSettings {
   return settings as FeatureSettings
 }
 
-/** The features' hooks; a feature with settings takes part only when they are on. */
+/**
+ * The features' hooks. The sign-in gate is a feature's only while its settings are on;
+ * `sessionsEnded` runs for every feature, on or off: what it forgets must not come back when the
+ * app turns the feature on again (a device remembered before a password reset).
+ */
 function featureHooks(settings: FeatureSettings): FeatureHooks {
   const on = builtInFeatures().filter((feature) => !feature.settings || (settings as Record<string, unknown>)[feature.settings.key] !== undefined)
   return Object.freeze({

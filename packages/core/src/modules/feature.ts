@@ -152,7 +152,10 @@ export interface Feature<Key extends keyof FeatureSettingsMap = keyof FeatureSet
   beforeRequest?(ctx: RequestContext): Promise<void>
   /** Its step in every sign-in (with a settings key, only when its settings are on). */
   readonly signInGate?: SignInGate
-  /** What it forgets when all of a user's sessions end at once (see {@link FeatureHooks}). */
+  /**
+   * What it forgets when all of a user's sessions end at once (see {@link FeatureHooks}). Runs
+   * whether its settings are on or not.
+   */
   sessionsEnded?(adapter: CheckedAdapter, userId: string): Promise<void>
   /** Checks of the configuration that need no settings kept (throws as `settings.resolve` does). */
   check?(input: FeatureInput): void

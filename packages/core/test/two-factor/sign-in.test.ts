@@ -423,6 +423,23 @@ describe("remembering a device", () => {
     expect((await signInWithPassword(a.config, browser)).location).toBe(challengeUrl)
   })
 
+  it("ending every other session forgets remembered devices while two-factor sign-in is off too: turned back on, the device is asked", async () => {
+    const { revokeOtherSessions } = await import("@sesame/core")
+    const a = app({ twoFactor: { rememberDevice: 30 * 24 * 60 * 60 } })
+    await ada(a)
+    const { authenticator, jar: settings } = await enrol(a)
+    advance(step)
+    const browser = await firstFactor(a)
+    await submitCode(a.config, browser, { code: authenticator.code(), remember: "1" })
+    // The app turns two-factor sign-in off for a while; the user signs out everywhere else meanwhile.
+    const off = { ...a.config, twoFactor: false as const }
+    advance(1000)
+    await revokeOtherSessions(new Request(`${origin}/`, { headers: { cookie: settings.header() } }), off)
+    // Back on, the device remembered before is not trusted any more.
+    browser.cookies.delete("sesame.session-token")
+    expect((await signInWithPassword(a.config, browser)).location).toBe(challengeUrl)
+  })
+
   it("a remembered-device cookie of another user does not count", async () => {
     const a = app({ twoFactor: { rememberDevice: 3600 } })
     await ada(a)
