@@ -55,12 +55,14 @@ export type BuiltInProviderConfig = EmailConfig | WebAuthnConfig | PasswordConfi
 /** The built-in provider kinds as the request path uses them, part of `ResolvedProvider`. */
 export type BuiltInProvider = EmailProvider | PasskeyProvider | PasswordProvider
 
+let features: readonly Feature[] | undefined
+
 /**
  * The built-in capabilities. A function, not a constant: the hubs that read it are imported by the
  * capabilities too, and a module cycle must not read the list before it is made.
  */
 export function builtInFeatures(): readonly Feature[] {
-  return [emailFeature, passwordFeature, passkeysFeature, twoFactorFeature, apiTokensFeature, nativeAppsFeature, migrateFromAuthjsFeature]
+  return (features ??= Object.freeze([emailFeature, passwordFeature, passkeysFeature, twoFactorFeature, apiTokensFeature, nativeAppsFeature, migrateFromAuthjsFeature]))
 }
 
 /** The built-in models, by their names. */

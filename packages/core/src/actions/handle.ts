@@ -6,7 +6,7 @@
  * @module
  */
 import { dispatch } from "./index.js"
-import { beforeRequest, endpointNames } from "../config/features.js"
+import { endpointNames } from "../config/features.js"
 import { resolveConfig } from "../config/resolve.js"
 import { AuthError, BadRequest } from "../errors.js"
 import { printError } from "../logger.js"
@@ -108,7 +108,7 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
 
   try {
     // A capability's hook runs before anything reads the session (an Auth.js session carried over).
-    await beforeRequest(ctx)
+    for (const hook of resolved.hooks.beforeRequest) await hook(ctx)
     return finish(await dispatch(ctx), ctx)
   } catch (error) {
     // Raw callers get the error to handle, except a client's mistake, which stays its 4xx answer.

@@ -1,12 +1,10 @@
 /**
- * What the request path reads of the built-in capabilities (`registry.ts`): their endpoints,
- * gathered once (their rows for the dispatcher, and the actions the router recognises with the
- * core's own; a capability that declares an endpoint the core or another capability has is a
- * mistake in Sesame, caught here), and their hooks before a request reads the session.
+ * The built-in capabilities' endpoints (`registry.ts`), gathered once: their rows for the
+ * dispatcher, and the actions the router recognises with the core's own (a capability that
+ * declares an endpoint the core or another capability has is a mistake in Sesame, caught here).
  *
  * @module
  */
-import type { RequestContext } from "../http/context.js"
 import { actionNames, coreActions, type ActionNames } from "../http/request.js"
 import type { Routes } from "../modules/route.js"
 import { builtInFeatures } from "../registry.js"
@@ -35,13 +33,4 @@ export function featureRoutes(): Routes {
 /** Every action the dispatcher serves: the core's and the capabilities'. */
 export function endpointNames(): ActionNames {
   return gather().names
-}
-
-/** Runs the built-in capabilities' `beforeRequest` hooks, in the registration list's order. */
-export async function beforeRequest(ctx: RequestContext): Promise<void> {
-  for (const feature of builtInFeatures()) {
-    if (!feature.beforeRequest) continue
-    if (feature.settings && (ctx.config as unknown as Record<string, unknown>)[feature.settings.key] === undefined) continue
-    await feature.beforeRequest(ctx)
-  }
 }

@@ -439,7 +439,7 @@ function resolveFeatures(input: FeatureInput): FeatureSettings {
 }
 
 /**
- * The features' hooks. The sign-in gate is a feature's only while its settings are on;
+ * The features' hooks. The sign-in gate and `beforeRequest` are a feature's only while its settings are on;
  * `sessionsEnded` runs for every feature, on or off: what it forgets must not come back when the
  * app turns the feature on again (a device remembered before a password reset).
  */
@@ -447,6 +447,7 @@ function featureHooks(settings: FeatureSettings): FeatureHooks {
   const on = builtInFeatures().filter((feature) => !feature.settings || (settings as Record<string, unknown>)[feature.settings.key] !== undefined)
   return Object.freeze({
     signInGate: on.find((feature) => feature.signInGate)?.signInGate,
+    beforeRequest: Object.freeze(on.flatMap((feature) => (feature.beforeRequest ? [feature.beforeRequest] : []))),
     sessionsEnded: Object.freeze(builtInFeatures().flatMap((feature) => (feature.sessionsEnded ? [feature.sessionsEnded] : []))),
   })
 }

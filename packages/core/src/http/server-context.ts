@@ -10,7 +10,6 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
 import { AuthError } from "../errors.js"
-import { beforeRequest } from "../config/features.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { createContext, type RequestContext } from "./context.js"
 import { fromRequest } from "./incoming.js"
@@ -36,7 +35,7 @@ export async function serverContext(request: Request, configOrLazy: AuthConfig |
     body: {},
     cookies: requestCookies(request.headers),
   })
-  await beforeRequest(ctx)
+  for (const hook of resolution.config.hooks.beforeRequest) await hook(ctx)
   return ctx
 }
 

@@ -117,6 +117,8 @@ export interface SignInGate {
 export interface FeatureHooks {
   /** The sign-in gate of a feature that is on. */
   readonly signInGate: SignInGate | undefined
+  /** What runs before anything reads the session, of the features that are on, in order (usually none). */
+  readonly beforeRequest: readonly ((ctx: RequestContext) => Promise<void>)[]
   /**
    * Run when all of a user's sessions end at once (signing out everywhere, a new password), with the
    * adapter or the transaction that ends them.
