@@ -400,13 +400,18 @@ describe("which sign-ins ask", () => {
 })
 
 describe("remembering a device", () => {
-  it("is off by default; when on, a ticked box skips the second factor in that browser only, until the user's other sessions are ended", async () => {
-    const { revokeOtherSessions } = await import("@sesame/core")
+  /** Ada enrolled (her settings' browser signed in), remembering devices for 30 days, and a browser past her password. */
+  async function atTheChallenge() {
     const a = app({ twoFactor: { rememberDevice: 30 * 24 * 60 * 60 } })
     await ada(a)
     const { authenticator, jar: settings } = await enrol(a)
     advance(step)
-    const browser = await firstFactor(a)
+    return { a, authenticator, settings, browser: await firstFactor(a) }
+  }
+
+  it("is off by default; when on, a ticked box skips the second factor in that browser only, until the user's other sessions are ended", async () => {
+    const { revokeOtherSessions } = await import("@sesame/core")
+    const { a, authenticator, settings, browser } = await atTheChallenge()
     expect(await (await send(a.config, "/auth/two-factor", { jar: browser })).text()).toMatch(/name="remember"/)
     await submitCode(a.config, browser, { code: authenticator.code(), remember: "1" })
     expect(browser.get("sesame.remembered-device")).toBeDefined()
@@ -425,11 +430,7 @@ describe("remembering a device", () => {
 
   it("ending every other session forgets remembered devices while two-factor sign-in is off too: turned back on, the device is asked", async () => {
     const { revokeOtherSessions } = await import("@sesame/core")
-    const a = app({ twoFactor: { rememberDevice: 30 * 24 * 60 * 60 } })
-    await ada(a)
-    const { authenticator, jar: settings } = await enrol(a)
-    advance(step)
-    const browser = await firstFactor(a)
+    const { a, authenticator, settings, browser } = await atTheChallenge()
     await submitCode(a.config, browser, { code: authenticator.code(), remember: "1" })
     // The app turns two-factor sign-in off for a while; the user signs out everywhere else meanwhile.
     const off = { ...a.config, twoFactor: false as const }
