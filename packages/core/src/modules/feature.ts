@@ -1,8 +1,9 @@
 /**
- * A capability built into Sesame, as the core's hubs read it (issue 32): the dispatcher takes its
- * endpoints' rows from here, the configuration's resolution its options, checks and needs, so that
- * the hubs name no capability and a new one is a folder and a line in the registration list
- * (`registry.ts`). Each capability's folder has a `feature.ts` that declares one.
+ * A capability built into Sesame, as the core's hubs read it (issue 32): its endpoints' rows, its
+ * options, checks and adapter needs, its cookies and texts, the provider kinds it brings, and its
+ * hooks into the flows, so that the hubs name no capability and a new one is a folder and a line
+ * in the registration list (`registry.ts`). Each capability's folder has a `feature.ts` that
+ * declares one.
  *
  * The plugin API (`types.ts`) is what an app's modules declare; a built-in feature may also take
  * part where an app's module may not (its endpoints name providers, its pages are the built-in
@@ -45,7 +46,6 @@ export type FeatureNeed = readonly [feature: string, methods: readonly AdapterRe
  * capability's `feature.ts` adds its own entry (`declare module "../modules/feature.js"`), so the
  * resolved configuration's type names none of them.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface FeatureSettingsMap {}
 
 /** The resolved configuration's fields for the built-in capabilities' settings: undefined when one is off. */
