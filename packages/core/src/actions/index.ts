@@ -91,7 +91,9 @@ if (names.actions.size !== Object.keys(coreActions).length || [...names.withProv
 
 /** The row of `key`: the core's, or a built-in capability's. */
 function rowOf(key: string): Route | undefined {
-  return Object.hasOwn(coreRoutes, key) ? coreRoutes[key] : Object.hasOwn(featureRoutes(), key) ? featureRoutes()[key] : undefined
+  if (Object.hasOwn(coreRoutes, key)) return coreRoutes[key]
+  const features = featureRoutes()
+  return Object.hasOwn(features, key) ? features[key] : undefined
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { actionNames, coreActions, type ActionNames } from "../http/request.js"
+import { actionNames, actionOf, coreActions, type ActionNames } from "../http/request.js"
 import type { Routes } from "../modules/route.js"
 import { builtInFeatures } from "../registry.js"
 
@@ -16,8 +16,7 @@ function gather(): { routes: Routes; names: ActionNames } {
   const routes: Record<string, Routes[string]> = {}
   for (const feature of builtInFeatures()) {
     for (const [key, row] of Object.entries(feature.routes ?? {})) {
-      const action = key.slice(key.indexOf(" ") + 1).replace(/\/:provider$/, "")
-      if (Object.hasOwn(routes, key) || Object.hasOwn(coreActions, action)) throw new Error(`Feature "${feature.id}" declares the endpoint "${key}", which another one has.`)
+      if (Object.hasOwn(routes, key) || Object.hasOwn(coreActions, actionOf(key).action)) throw new Error(`Feature "${feature.id}" declares the endpoint "${key}", which another one has.`)
       routes[key] = row
     }
   }

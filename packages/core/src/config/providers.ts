@@ -115,7 +115,9 @@ export function bindProviders(
       const credentials = p as Omit<CredentialsProvider, "users">
       return Object.freeze({ ...credentials, users: databaseSessions ? adapter : undefined, throttle: withThrottleStore(credentials, adapter) })
     }
-    return providerKinds().get(p.type)!.bind(p as never, needed(p.id)) as ResolvedProvider
+    // A kind that needs no more than its adapter attached declares no `bind`.
+    const kind = providerKinds().get(p.type)!
+    return (kind.bind ? kind.bind(p as never, needed(p.id)) : Object.freeze({ ...p, adapter: needed(p.id) })) as ResolvedProvider
   })
   return new Map(bound.map((p) => [p.id, p]))
 }

@@ -192,12 +192,9 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       warnings.push("adapter-optional-methods-missing")
       logger.debug("config: features off for want of adapter methods", { features: degraded })
     }
-    let modules: ResolvedModules
-    try {
-      modules = resolveModules(config.plugins, config.adapter, logger, { path: (segment) => isActionSegment(segment, endpointNames()), models: builtInModelNames })
-    } catch (error) {
-      fail(new InvalidProvider(error instanceof Error ? error.message : String(error)))
-    }
+    const modules = asConfigError(() =>
+      resolveModules(config.plugins, config.adapter, logger, { path: (segment) => isActionSegment(segment, endpointNames()), models: builtInModelNames }),
+    )
     if (modules.off.size > 0) warnings.push("plugin-storage-missing")
     const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))
     const callbacks = resolveCallbacks(config.callbacks)
@@ -417,7 +414,7 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
   return needed
 }
 
-/** Runs `fn`, a feature's resolution or check: a `TypeError` naming an option becomes the `Configuration` error. */
+/** Runs `fn`, a feature's or the plugins' resolution or check: a `TypeError` naming an option becomes the `Configuration` error. */
 function asConfigError<T>(fn: () => T): T {
   try {
     return fn()
@@ -514,7 +511,7 @@ function checkPages(pages: Partial<PagesOptions>): void {
 }
 
 function resolveCookies(secure: boolean, overrides: PartialCookiesOptions | undefined): CookiesOptions | AuthError {
-  const declared = Object.fromEntries(builtInFeatures().flatMap((feature) => Object.entries(feature.cookies ?? {})))
+  const declared = builtInFeatures().flatMap((feature) => Object.entries(feature.cookies ?? {}))
   const cookies = mergeCookies(defaultCookies(secure, declared), overrides)
   for (const [role, { name, options }] of Object.entries(cookies)) {
     const problem = cookieProblem(name, options)

@@ -8,7 +8,7 @@ import { route } from "../modules/route.js"
 import { providerEnvName } from "../config/env.js"
 import { codeCookieMaxAge, type CookieDeclaration } from "../http/cookies.js"
 import type { Feature } from "../modules/feature.js"
-import { resolveEmailProvider, type EmailProvider } from "./resolve.js"
+import { resolveEmailProvider } from "./resolve.js"
 import { emailSignInPart } from "./section.js"
 import { emailMessages } from "./messages.js"
 import type { EmailCodeCookies, EmailConfig } from "./types.js"
@@ -22,7 +22,6 @@ export const emailFeature: Feature = {
     email: {
       resolve: (provider: EmailConfig, { name, env, trustProxy, secrets }) =>
         resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(provider.id)}_KEY`], trustProxy, secrets }),
-      bind: (provider: Omit<EmailProvider, "adapter">, adapter): EmailProvider => Object.freeze({ ...provider, adapter }),
       signIn: emailSignInPart,
       needs: (provider: EmailConfig) => [[`provider "${provider.id}"`, ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"]]],
     },

@@ -99,11 +99,11 @@ export function coreCookies(secure: boolean): CoreCookies {
   }
 }
 
-/** Every cookie's name and options: the core's, and those the capabilities declare (`declared`, by role). */
-export function defaultCookies(secure: boolean, declared: Readonly<Record<string, CookieDeclaration>>): CookiesOptions {
+/** Every cookie's name and options: the core's, and those the capabilities declare (`declared`, role and cookie). */
+export function defaultCookies(secure: boolean, declared: Iterable<readonly [string, CookieDeclaration]>): CookiesOptions {
   const base = baseOptions(secure)
   const cookies: Record<string, CookieOption> = { ...coreCookies(secure) }
-  for (const [role, { name, maxAge }] of Object.entries(declared)) {
+  for (const [role, { name, maxAge }] of declared) {
     if (Object.hasOwn(cookies, role)) throw new Error(`The cookie role "${role}" is declared twice.`)
     cookies[role] = { name: prefixed(secure, name), options: maxAge === undefined ? { ...base } : { ...base, maxAge } }
   }

@@ -42,15 +42,21 @@ export interface ActionNames {
   readonly withProvider: ReadonlySet<string>
 }
 
-/** The actions of rows keyed `"<METHOD> <action>"` or `"<METHOD> <action>/:provider"`, with the core's. */
+/** The action of a row keyed `"<METHOD> <action>"` or `"<METHOD> <action>/:provider"`, and whether its path names a provider. */
+export function actionOf(key: string): { action: string; withProvider: boolean } {
+  const path = key.slice(key.indexOf(" ") + 1)
+  const action = path.replace(/\/:provider$/, "")
+  return { action, withProvider: action !== path }
+}
+
+/** The actions of rows keyed as {@link actionOf} reads them, with the core's. */
 export function actionNames(keys: Iterable<string>): ActionNames {
   const actions = new Set(Object.keys(coreActions))
   const withProvider = new Set(Object.keys(coreActions).filter((action) => coreActions[action]))
   for (const key of keys) {
-    const path = key.slice(key.indexOf(" ") + 1)
-    const action = path.replace(/\/:provider$/, "")
+    const { action, withProvider: named } = actionOf(key)
     actions.add(action)
-    if (action !== path) withProvider.add(action)
+    if (named) withProvider.add(action)
   }
   return { actions, withProvider }
 }

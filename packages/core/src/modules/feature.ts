@@ -81,8 +81,8 @@ export interface UnboundProvider {
 export interface ProviderKind {
   /** Checks a provider's options (an `AuthError` names what is wrong) and applies its defaults. */
   resolve(provider: never, context: ProviderKindContext): UnboundProvider
-  /** The provider as the request path uses it: with the adapter attached. */
-  bind(provider: never, adapter: CheckedAdapter): { readonly type: ProviderType; readonly id: string }
+  /** The provider as the request path uses it, with the adapter attached; without `bind`, the adapter is all it gets. */
+  bind?(provider: never, adapter: CheckedAdapter): { readonly type: ProviderType; readonly id: string }
   /** The adapter methods a provider of this kind calls, with what for. */
   needs(provider: never, session: Readonly<SessionOptions>): readonly FeatureNeed[]
   /** Its part of the sign-in page; a kind without one is left off the page. */

@@ -29,7 +29,6 @@ export const passkeysFeature: Feature = {
         }
         return resolveWebAuthnProvider({ ...provider, name })
       },
-      bind: (provider: Omit<PasskeyProvider, "adapter">, adapter): PasskeyProvider => Object.freeze({ ...provider, adapter }),
       signIn: passkeySignInPart,
       needs: (provider: WebAuthnConfig) => [
         [
