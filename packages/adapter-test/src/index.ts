@@ -502,3 +502,4 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 }
 
 export { runStoreTests, storeTestModels, type StoreTestOptions } from "./store.js"
+export { runUserFieldsTests, userFieldsTestModel, type UserFieldsTestOptions } from "./user-fields.js"

@@ -92,6 +92,8 @@ export {
   type UserDeletionRefusal,
 } from "./account/management.js"
 export type { WaysInOptions } from "./account/ways-in.js"
+export type { UserFieldDeclaration, UserFieldDeclarations, UserFieldsOf, UserOptions } from "./user/fields.js"
+export { setUserFields, updateUserFields, type UserFieldsRefusal, type UserFieldsUpdate } from "./user/update.js"
 export {
   changePassword,
   hasPassword,

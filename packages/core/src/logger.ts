@@ -34,6 +34,7 @@ export type WarningCode =
   | "adapter-optional-methods-missing"
   | "credentials-users-not-created"
   | "plugin-storage-missing"
+  | "user-fields-adapter-unaware"
 
 /**
  * The three log levels. Each may be overridden in `config.logger`.
@@ -75,6 +76,8 @@ const warningText: Record<WarningCode, string> = {
     'A provider has `checks: ["none"]`: its callbacks are not bound to the browser that started the sign-in, so a forged callback can sign a visitor in to someone else\'s account. Such a provider never links an account to a signed-in user. Use "pkce", "state" or "nonce".',
   "weak-secret":
     "A configured secret is shorter than 32 characters or not random (under about 128 bits of estimated entropy). In production this is a configuration error. Make one with `npx @sesame/cli secret` or `openssl rand -base64 33`.",
+  "user-fields-adapter-unaware":
+    "`user.fields` is set, but the adapter does not say it stores user fields (it has no `withUserFields`: an Auth.js adapter, or one written to the spec's contract). Sesame passes the fields to its `createUser` and `updateUser`, as Auth.js passes a profile's, and reads what its users hold: make sure its users table has the columns. Auth.js's Prisma, Drizzle and Kysely adapters then store them; @auth/pg-adapter drops them.",
   "adapter-optional-methods-missing":
     "The adapter has only some of Sesame's optional methods (an Auth.js adapter, or one written to the spec's contract). Every sign-in and session works; the features that need the missing methods (account or session management, two-factor sign-in, storing refreshed provider tokens, managing passkeys) are off or refuse with MissingAdapterMethods naming the method. Turn on debug logs to see which.",
   "migrate-from-authjs":

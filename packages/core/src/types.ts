@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { UserOptions } from "./user/fields.js"
 import type { AccountInfo } from "./account/management.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/types.js"
 import type { CredentialsConfig } from "./credentials/types.js"
@@ -403,6 +404,8 @@ export interface AuthConfig extends BuiltInOptions {
    * warning, when the adapter has no generic store.
    */
   plugins?: SesameModule[]
+  /** The app's own user fields (a `role`, a `plan`), stored by the adapter with the user and carried into the session. */
+  user?: UserOptions
   /** Returns the internal response instead of a `Response`, and throws `AuthError`s. For integrations. */
   raw?: typeof raw
 }

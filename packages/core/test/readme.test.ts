@@ -105,6 +105,29 @@ describe("README plugins", () => {
   })
 })
 
+describe("README user fields", () => {
+  it("stores, shows and sets the fields as written", async () => {
+    const example = (await importExample(join(root, "README.md"), "user-fields")) as {
+      config: AuthConfig
+      chooseLocale: (r: Request, locale: string) => Promise<unknown>
+      promote: (userId: string) => Promise<unknown>
+    }
+    const { config } = example
+    // The example's GitHub has no client id here; a credentials provider signs Alice in.
+    config.providers.push(aliceCredentials({ createUser: true }))
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    const me = new Request("http://localhost:3000/", { headers: { cookie: jar.header() } })
+    expect(await example.chooseLocale(me, "fr")).toEqual({ updated: true, fields: { locale: "fr" } })
+    const session = (await (await send(config, "/auth/session", { jar })).json()) as { user: Record<string, unknown> }
+    expect(session.user).toMatchObject({ role: "member", locale: "fr" })
+    expect(session.user).not.toHaveProperty("notes")
+    const alice = await config.adapter!.getUserByEmail!("alice@example.com")
+    expect(await example.promote(alice!.id)).toEqual({ updated: true, fields: { role: "admin" } })
+    expect(await example.chooseLocale(new Request("http://localhost:3000/"), "de")).toEqual({ updated: false, reason: "NotSignedIn" })
+  })
+})
+
 describe("README session management", () => {
   it("lists, revokes one and revokes the others, as written", async () => {
     mkdirSync(scratch, { recursive: true })

@@ -85,7 +85,8 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     claims: {
       openid: ["sub"],
       email: ["email", "email_verified"],
-      profile: ["name", "picture", "given_name", "family_name", "preferred_username", "locale"],
+      // The accounts' further claims too: oidc-provider releases only the claims a scope names.
+      profile: [...new Set(["name", "picture", "given_name", "family_name", "preferred_username", "locale", ...options.accounts.flatMap((a) => Object.keys(a.claims ?? {}))])],
     },
     conformIdTokenClaims: !(options.idTokenClaims ?? true),
     findAccount: (_ctx, id) => {

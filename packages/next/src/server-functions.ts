@@ -27,6 +27,7 @@ import {
   setPassword,
   twoFactorStatus,
   unlinkAccount,
+  updateUserFields,
   type RecentSignIn,
   type RecentSignInOptions,
 } from "@sesame/core"
@@ -88,6 +89,7 @@ export function serverFunctions(input: PrimaryAuthConfigInput): ServerFunctions 
     listAccounts: bound(input, listAccounts),
     unlinkAccount: bound(input, unlinkAccount),
     deleteUser: bound(input, deleteUser),
+    updateUserFields: bound(input, updateUserFields),
     listSessions: bound(input, listSessions),
     revokeSession: bound(input, revokeSession),
     revokeOtherSessions: bound(input, revokeOtherSessions),

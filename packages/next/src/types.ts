@@ -25,6 +25,7 @@ import type {
   SetPasswordOptions,
   TwoFactorStatus,
   UserDeletion,
+  UserFieldsUpdate,
   WaysInOptions,
 } from "@sesame/core"
 import type { NextRequest } from "next/server.js"
@@ -159,6 +160,12 @@ export interface ServerFunctions {
    * recent (`options.maxSignInAge`, default 10 minutes). Sign a JWT session out afterwards.
    */
   deleteUser(options?: DeleteUserOptions): Promise<UserDeletion>
+  /**
+   * Sets the user's own fields that `user.fields` declares `input: true` (a locale): `{ updated:
+   * true, fields }`, or `{ updated: false, reason }` (`InvalidField` names a field users may not set,
+   * an undeclared one, or a value of the wrong type; nothing is written then).
+   */
+  updateUserFields(values: Record<string, unknown>): Promise<UserFieldsUpdate>
   /** The user's database sessions, newest first, or null when signed out. */
   listSessions(): Promise<SessionInfo[] | null>
   /** Revokes one of the user's sessions by its `id` (from `listSessions`); whether one was revoked. */

@@ -74,6 +74,17 @@ describe("server functions of Sesame(config)", () => {
     expect(await sesame.deletePasskey("cred-1")).toEqual({ deleted: false, reason: "NotSignedIn" })
   })
 
+  it("updateUserFields sets the browser's user's own input fields, and refuses the others", async () => {
+    const { adapter, config } = databaseConfig({ user: { fields: { role: { type: "string", default: "member" }, locale: { type: "string", optional: true, input: true } } } })
+    const sesame = Sesame(config)
+    expect(await sesame.updateUserFields({ locale: "fr" })).toEqual({ updated: false, reason: "NotSignedIn" })
+    await sesame.signIn("credentials", alice)
+    expect(await sesame.updateUserFields({ locale: "fr" })).toEqual({ updated: true, fields: { locale: "fr" } })
+    expect(await sesame.updateUserFields({ role: "admin" })).toEqual({ updated: false, reason: "InvalidField", field: "role" })
+    expect([...adapter.tables.users.values()][0]).toMatchObject({ locale: "fr", role: "member" })
+    expect((await sesame.auth())?.user).toMatchObject({ locale: "fr", role: "member" })
+  })
+
   it("list and unlink the accounts of the browser's user, keeping a way to sign in", async () => {
     const { adapter, config } = databaseConfig()
     const sesame = Sesame(config)

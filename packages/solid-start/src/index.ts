@@ -7,8 +7,8 @@
  * - `authMiddleware(options, { protect, redirectTo? })`: the guard for `createMiddleware`;
  * - `listAccounts(request, options)`, `unlinkAccount`, `deleteUser`, `listSessions`,
  *   `revokeSession`, `revokeOtherSessions`, `listPasskeys`, `renamePasskey`, `deletePasskey`,
- *   `hasPassword`, `changePassword`, `setPassword`: the signed-in user's accounts, sessions,
- *   passkeys and password;
+ *   `hasPassword`, `changePassword`, `setPassword`, `updateUserFields`: the signed-in user's
+ *   accounts, sessions, passkeys, password and own fields;
  * - `api(request, options)`: the plugins' server functions for the request (`api(…).<name>(…)`).
  *
  * The browser side is `@sesame/solid-start/client`.
@@ -34,6 +34,7 @@ export {
   setPassword,
   twoFactorStatus,
   unlinkAccount,
+  updateUserFields,
 } from "./server-functions.js"
 export type { SolidAuthConfig, SolidAuthOptions } from "./config.js"
 export type { RequestEventLike } from "./event.js"

@@ -51,6 +51,13 @@ export const unlinkAccount = withOptions(core.unlinkAccount, "unlinkAccount")
  */
 export const deleteUser = withOptions(core.deleteUser, "deleteUser")
 
+/**
+ * Sets the request user's own fields that `user.fields` declares `input: true` (a locale): `{
+ * updated: true, fields }`, or `{ updated: false, reason }` (`InvalidField` names a field users may
+ * not set, an undeclared one, or a value of the wrong type; nothing is written then).
+ */
+export const updateUserFields = withOptions(core.updateUserFields, "updateUserFields")
+
 /** The request user's database sessions, newest first, or null when it is not signed in. */
 export const listSessions = withOptions(core.listSessions, "listSessions")
 

@@ -58,6 +58,7 @@ import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { signedInUser } from "../session/index.js"
 import type { Account, User } from "../types.js"
+import { newUserFields, UserFieldValueError } from "../user/fields.js"
 import { setAside } from "./set-aside.js"
 import { accountSubject } from "./subject.js"
 import { createUnprovenUser, markUnproven, takeUnprovenMark } from "./unproven.js"
@@ -72,8 +73,21 @@ export interface Decision {
   recheck?: () => Promise<boolean>
 }
 
-function newUser(user: User, emailVerified: Date | null): AdapterUser {
+/**
+ * A new user: the spec's fields, and the app's user fields from `user` (a provider's `profile()`,
+ * the app's `authorize`), else their defaults. A value that does not fit its declaration is the
+ * app's mistake, refused before anything is stored.
+ */
+function newUser(ctx: RequestContext, user: User, emailVerified: Date | null): AdapterUser {
+  let fields: Record<string, unknown>
+  try {
+    fields = newUserFields(ctx.config.userFields, user)
+  } catch (error) {
+    if (!(error instanceof UserFieldValueError)) throw error
+    throw new CallbackRouteError(`The new user's field "${error.field}" (from the provider's \`profile\` or the app's \`authorize\`) does not fit its declaration in \`user.fields\`.`)
+  }
   return {
+    ...fields,
     id: crypto.randomUUID(),
     name: user.name ?? null,
     email: user.email as string,
@@ -166,7 +180,7 @@ export async function decideForAccount(
     throw new CallbackRouteError(`Provider "${account.provider}" returned no email address, which is needed to create a user.`)
   }
   const { user, stored } = await adapter.transaction(async (tx: CheckedAdapter) => {
-    const user = newUser({ ...params.user, email }, vouched ? new Date() : null)
+    const user = newUser(ctx, { ...params.user, email }, vouched ? new Date() : null)
     // Nobody has proven an address the provider does not vouch for: its owner's later proof sets
     // this user aside (set-aside.ts).
     const created = vouched ? await tx.createUser(user) : await createUnprovenUser(tx, user)
@@ -198,7 +212,7 @@ export async function ownerProved(ctx: RequestContext, tx: CheckedAdapter, exist
   if (await takeUnprovenMark(tx, existing.id)) {
     try {
       const aside = await setAside(ctx, tx, existing)
-      const user = await tx.createUser(newUser({ ...profile, email: address }, new Date()))
+      const user = await tx.createUser(newUser(ctx, { ...profile, email: address }, new Date()))
       return { user, isNewUser: true, setAside: aside }
     } catch (error) {
       // Without a transaction nothing rolls back: the mark must not be lost with the attempt, or
@@ -253,7 +267,7 @@ export async function decideForEmail(ctx: RequestContext, adapter: CheckedAdapte
     await announce(ctx.config, proven, existing)
     return { user: proven.user, isNewUser: proven.isNewUser }
   }
-  const user = await adapter.createUser(newUser({ email }, new Date()))
+  const user = await adapter.createUser(newUser(ctx, { email }, new Date()))
   await emit(ctx.config, "createUser", { user })
   return { user, isNewUser: true }
 }
@@ -275,7 +289,7 @@ export async function decideForCredentials(ctx: RequestContext, provider: Creden
   if (!user.email) {
     throw new CallbackRouteError(`The credentials provider "${provider.id}" must return an email to create a user.`)
   }
-  const created = await adapter.createUser({ ...newUser(user, null), id: user.id ?? crypto.randomUUID() })
+  const created = await adapter.createUser({ ...newUser(ctx, user, null), id: user.id ?? crypto.randomUUID() })
   await emit(config, "createUser", { user: created })
   return { user: created, isNewUser: true }
 }

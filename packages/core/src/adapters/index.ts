@@ -22,7 +22,8 @@ export type {
   StoredValue,
   Where,
 } from "../store/model.js"
-export { checkModel, columnOf, comparisonOf, conditionBrand, op, primaryKeyOf, StoreConflict, type Operator } from "../store/model.js"
+export { checkModel, columnOf, comparisonOf, conditionBrand, isUserModel, op, primaryKeyOf, StoreConflict, type Operator } from "../store/model.js"
+export { userModel, type UserFieldDeclaration, type UserFieldDeclarations } from "../user/fields.js"
 export { builtInModels } from "../registry.js"
 // For stores that decide conditions and order in JavaScript (the memory store, Redis).
 export { conditionsOf, fieldOf, matches, ordered, sortRows, type Conditions } from "../store/evaluate.js"

@@ -30,6 +30,9 @@ export interface MemoryAdapter extends Required<Omit<Adapter, "transaction">> {
   }
 }
 
+/** The spec's fields of a user. */
+const userFields = ["id", "name", "email", "emailVerified", "image"]
+
 const accountKey = (provider: string, providerAccountId: string) => `${provider}\u0000${providerAccountId}`
 const tokenKey = (identifier: string, token: string) => `${identifier}\u0000${token}`
 
@@ -52,7 +55,7 @@ export function MemoryAdapter(): MemoryAdapter {
 
   const store = memoryStore((id) => users.has(id))
 
-  return {
+  const adapter: MemoryAdapter = {
     store,
     tables: { users, accounts, sessions, verificationTokens, authenticators },
 
@@ -206,5 +209,13 @@ export function MemoryAdapter(): MemoryAdapter {
       authenticators.delete(credentialID)
       return authenticator ? copy(authenticator) : null
     },
+
+    withUserFields(model) {
+      // Everything is kept as given; bound, the user keeps the spec's fields and the declared ones only.
+      const kept = new Set([...userFields, ...Object.keys(model.fields)])
+      const declared = <T extends object>(user: T): T => Object.fromEntries(Object.entries(user).filter(([name]) => kept.has(name))) as T
+      return { ...adapter, createUser: (user) => adapter.createUser(declared(user)), updateUser: (update) => adapter.updateUser(declared(update)) }
+    },
   }
+  return adapter
 }

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { Store } from "../store/model.js"
+import type { ModelDeclaration, Store } from "../store/model.js"
 import type { Account, AuthFactor, Awaitable, User } from "../types.js"
 
 /** A user as stored. */
@@ -135,4 +135,13 @@ export interface Adapter {
    * (the start-up log says which); the rest of Sesame works as before.
    */
   store?: Store
+  /**
+   * This adapter, storing the app's user fields (`user.fields`) as well: `model` is their model of
+   * the users table (`userModel`: `id` and the declared fields, each with its column). The adapter
+   * it returns writes them in `createUser` and `updateUser` (those the call gives) and returns them,
+   * typed as declared, with every user it reads (`getSessionAndUser` too). Sesame calls it once per
+   * configuration. Without it, Sesame still passes the fields to `createUser` and `updateUser`, as
+   * Auth.js passes a profile's, and reads what the adapter returns.
+   */
+  withUserFields?(model: ModelDeclaration): Adapter
 }

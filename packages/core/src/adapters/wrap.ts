@@ -13,7 +13,7 @@ import { checkStore } from "../store/checked.js"
 import type { Store } from "../store/model.js"
 import type { Adapter } from "./types.js"
 
-export type AdapterMethod = Exclude<keyof Adapter, "transaction" | "store">
+export type AdapterMethod = Exclude<keyof Adapter, "transaction" | "store" | "withUserFields">
 
 type Method<K extends AdapterMethod> = NonNullable<Adapter[K]> extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never
 

@@ -52,7 +52,8 @@ export const defaultCallbacks: CallbacksOptions = {
   signIn: () => true,
   redirect: defaultRedirect,
   session: ({ session }): DefaultSession => ({
-    user: { name: session.user?.name ?? null, email: session.user?.email ?? null, image: session.user?.image ?? null },
+    // The strategies' view of the user: its own fields, and the app's `user.fields` in the session.
+    user: { ...session.user, name: session.user?.name ?? null, email: session.user?.email ?? null, image: session.user?.image ?? null },
     expires: session.expires,
   }),
   jwt: ({ token }) => token,

@@ -10,6 +10,7 @@
  */
 import { checkAdapter, missingMethods, type AdapterRequirement, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
+import { resolveUserFields, type ResolvedUserFields } from "../user/fields.js"
 import {
   AuthError,
   InvalidEndpoints,
@@ -100,6 +101,8 @@ export interface ResolvedConfig extends FeatureSettings {
   readonly redirectProxyUrl: string | undefined
   /** The built-in capabilities' hooks into the flows (the sign-in gate, what ends with all sessions). */
   readonly hooks: FeatureHooks
+  /** The app's user fields (`user.fields`), checked. */
+  readonly userFields: ResolvedUserFields
   /** The feature modules (`plugins`), as the dispatcher, the events and the server functions read them. */
   readonly modules: ResolvedModules
   /** The cookie names and options for secure or plain cookies. Throws a configuration error. */
@@ -176,7 +179,8 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     if (resolvedProviders.available.some((p) => (p.type === "oauth" || p.type === "oidc") && p.checks.size === 0)) warnings.push("oauth-checks-none")
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
     const session = resolveSession(config.session, config.adapter)
-    const adapter = config.adapter ? checkAdapter(config.adapter, logger) : undefined
+    const userFields = asConfigError(() => resolveUserFields(config.user))
+    const adapter = config.adapter ? checkAdapter(asConfigError(() => withUserFields(config.adapter!, userFields, warnings)), logger) : undefined
     // Every provider, unavailable ones too: what the adapter lacks does not depend on the environment.
     checkAdapterCoverage(config.adapter, session, resolvedProviders.all)
     const providers = bindProviders(resolvedProviders, adapter, session.strategy === "database")
@@ -244,6 +248,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       redirectProxyUrl,
       ...settings,
       hooks,
+      userFields,
       modules,
       cookies,
     })
@@ -415,6 +420,18 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
 }
 
 /** Runs `fn`, a feature's or the plugins' resolution or check: a `TypeError` naming an option becomes the `Configuration` error. */
+/**
+ * The adapter that stores the user fields: its own `withUserFields`, or, without one (an Auth.js
+ * adapter), the adapter as it is, which receives them in `createUser` as Auth.js passes a profile's
+ * fields, and stores them if its schema has them (Prisma's does; the warning says to check).
+ */
+function withUserFields(adapter: Adapter, fields: ResolvedUserFields, warnings: WarningCode[]): Adapter {
+  if (!fields.model) return adapter
+  if (typeof adapter.withUserFields === "function") return adapter.withUserFields(fields.model)
+  warnings.push("user-fields-adapter-unaware")
+  return adapter
+}
+
 function asConfigError<T>(fn: () => T): T {
   try {
     return fn()

@@ -125,7 +125,7 @@ export interface EmailConfig extends CommonProviderOptions {
    * the one they sign in on: `true` puts it in the email beside the link, `"only"` sends just the
    * code (no link is made). The code is typed on the verify-request page, in the browser that asked
    * for it (a sealed cookie binds them); it lasts 10 minutes and allows 5 tries. It also lets this
-   * provider send codes as a second factor (`twoFactor`). Default `false`: links only.
+   * provider send codes as a second factor at sign-in. Default `false`: links only.
    */
   code?: boolean | "only"
 }

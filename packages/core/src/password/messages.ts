@@ -39,6 +39,7 @@ export interface PasswordMessages {
   "password.error.breached": string
   /** The address typed is not one plain address. */
   "password.error.invalid-email": string
+  "password.error.invalid-field": string
   /** A password reset or confirmation link that is unknown, used or expired. */
   "password.error.invalid-link": string
   "password.error.Default": string
@@ -102,6 +103,7 @@ export const passwordMessages: Catalogues<PasswordMessages> = {
     "password.error.matches-context": "Don’t use your email address or the site’s name as your password.",
     "password.error.breached": "This password has appeared in a data breach, so attackers try it. Choose another one.",
     "password.error.invalid-email": "Enter one valid email address.",
+    "password.error.invalid-field": "One of the form’s fields holds a value this site does not accept. Check it and try again.",
     "password.error.invalid-link": "This link is no longer valid: it may have expired or been used already. Ask for a new one.",
     "password.error.Default": "Something went wrong. Please try again.",
     "forgot.heading": "Reset your password",
@@ -151,6 +153,7 @@ export const passwordMessages: Catalogues<PasswordMessages> = {
     "password.error.breached":
       "Dieses Passwort ist in einem Datenleck aufgetaucht und wird daher von Angreifern ausprobiert. Bitte wählen Sie ein anderes.",
     "password.error.invalid-email": "Bitte geben Sie genau eine gültige E-Mail-Adresse ein.",
+    "password.error.invalid-field": "Ein Feld des Formulars enthält einen Wert, den diese Website nicht annimmt. Prüfen Sie es und versuchen Sie es erneut.",
     "password.error.invalid-link":
       "Dieser Link ist nicht mehr gültig: Vielleicht ist er abgelaufen oder wurde schon benutzt. Fordern Sie bitte einen neuen an.",
     "password.error.Default": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
@@ -202,6 +205,7 @@ export const passwordMessages: Catalogues<PasswordMessages> = {
     "password.error.matches-context": "No uses tu correo electrónico ni el nombre del sitio como contraseña.",
     "password.error.breached": "Esta contraseña ha aparecido en una filtración de datos, así que los atacantes la prueban. Elige otra.",
     "password.error.invalid-email": "Escribe una sola dirección de correo electrónico válida.",
+    "password.error.invalid-field": "Uno de los campos del formulario tiene un valor que este sitio no acepta. Revísalo e inténtalo de nuevo.",
     "password.error.invalid-link": "Este enlace ya no es válido: puede que haya caducado o que ya se haya usado. Solicita uno nuevo.",
     "password.error.Default": "Algo ha salido mal. Inténtalo de nuevo.",
     "forgot.heading": "Restablece tu contraseña",
@@ -253,6 +257,7 @@ export const passwordMessages: Catalogues<PasswordMessages> = {
     "password.error.matches-context": "N’utilisez pas votre adresse e-mail ni le nom du site comme mot de passe.",
     "password.error.breached": "Ce mot de passe figure dans une fuite de données, les attaquants l’essaient donc. Choisissez-en un autre.",
     "password.error.invalid-email": "Saisissez une seule adresse e-mail valide.",
+    "password.error.invalid-field": "Un des champs du formulaire contient une valeur que ce site n’accepte pas. Vérifiez-le et réessayez.",
     "password.error.invalid-link": "Ce lien n’est plus valide\u00a0: il a peut-être expiré ou déjà servi. Demandez-en un nouveau.",
     "password.error.Default": "Un problème est survenu. Veuillez réessayer.",
     "forgot.heading": "Réinitialiser votre mot de passe",
@@ -302,6 +307,7 @@ export const passwordMessages: Catalogues<PasswordMessages> = {
     "password.error.matches-context": "メールアドレスやサイト名をパスワードに使わないでください。",
     "password.error.breached": "このパスワードは過去のデータ漏えいで流出しており、攻撃者に試されるおそれがあります。別のパスワードを選んでください。",
     "password.error.invalid-email": "有効なメールアドレスを1つ入力してください。",
+    "password.error.invalid-field": "フォームの項目に、このサイトで受け付けられない値があります。確認してもう一度お試しください。",
     "password.error.invalid-link": "このリンクは無効です。有効期限が切れているか、すでに使用されています。新しいリンクをリクエストしてください。",
     "password.error.Default": "問題が発生しました。もう一度お試しください。",
     "forgot.heading": "パスワードの再設定",

@@ -20,6 +20,7 @@ import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { signIn } from "../account/sign-in.js"
 import { createUnprovenUser } from "../account/unproven.js"
+import { formUserFields, newUserFields, UserFieldValueError } from "../user/fields.js"
 import { typedAddress } from "./input.js"
 import { emailLink } from "./mail.js"
 import { checkNewPassword } from "./policy.js"
@@ -34,6 +35,11 @@ function typedName(value: unknown): string | null {
   if (typeof value !== "string") return null
   const name = value.normalize("NFC").replace(/[\p{Cc}]/gu, "").trim().slice(0, maxNameLength)
   return name.length > 0 ? name : null
+}
+
+/** A form's text fields (a parsed form's values are strings; anything else is left out). */
+function formTexts(body: Readonly<Record<string, unknown>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
 }
 
 export async function passwordSignUp(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
@@ -51,6 +57,14 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
     logger: ctx.config.logger,
   })
   if (!check.ok) return back({ error: check.reason, email, name })
+  // The app's user fields a user may set (`input: true`), from the form; never the others.
+  let fields: Record<string, unknown>
+  try {
+    fields = newUserFields(ctx.config.userFields, formUserFields(ctx.config.userFields, formTexts(ctx.body)))
+  } catch (error) {
+    if (!(error instanceof UserFieldValueError)) throw error
+    return back({ error: "invalid-field", email, name })
+  }
 
   const hash = await provider.hasher.hash(check.password)
   const sent = () => back({ sent: "1" })
@@ -62,7 +76,7 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
   // Unproven even when the provider lets it sign in at once: nothing has proved the address yet,
   // and its owner's later proof (an email link, a reset link) must set aside whoever signed up
   // with it (account/decide.ts).
-  const user = { id: crypto.randomUUID(), email, name: name ?? null, image: null, emailVerified: null }
+  const user = { ...fields, id: crypto.randomUUID(), email, name: name ?? null, image: null, emailVerified: null }
   let created
   try {
     created = await adapter.transaction(async (tx) => {

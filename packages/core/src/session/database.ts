@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { sessionUserFields } from "../user/fields.js"
 import type { AdapterSession, AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { AccessDenied, SessionTokenError, SignOutError } from "../errors.js"
@@ -156,7 +157,7 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
           extended = true
         }
         const defaults: Session = {
-          user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null },
+          user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null, ...sessionUserFields(config.userFields, user) },
           expires: expires.toISOString(),
         }
         const token = tokenView(user)

@@ -34,6 +34,7 @@
  *
  * @module
  */
+import { sessionUserFields } from "../user/fields.js"
 import type { AdapterUser } from "../adapters/types.js"
 import { defaultCallbacks } from "../config/defaults.js"
 import { JWTSessionError } from "../errors.js"
@@ -206,7 +207,7 @@ export const jwtStrategy: SessionStrategy = {
       const reissue = update !== undefined || stale === true || mustReissue(ctx, before, next, now)
       const expires = reissue ? cappedExpiry(now, config.session.maxAge, end) : new Date(Math.min(issuedUntil(ctx, next), end))
       const defaults: Session = {
-        user: { name: next.name ?? null, email: next.email ?? null, image: next.picture ?? null },
+        user: { name: next.name ?? null, email: next.email ?? null, image: next.picture ?? null, ...sessionUserFields(config.userFields, next) },
         expires: expires.toISOString(),
       }
       const session = (await config.callbacks.session(
@@ -243,6 +244,8 @@ export const jwtStrategy: SessionStrategy = {
       email: user.email ?? null,
       picture: user.image ?? null,
       ...(user.id !== undefined ? { sub: String(user.id) } : {}),
+      // The app's user fields, each a claim of its own name (as Auth.js apps write `token.role`).
+      ...sessionUserFields(config.userFields, user),
       ...own,
     }
     const token = await config.callbacks.jwt({

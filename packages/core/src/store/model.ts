@@ -188,6 +188,18 @@ export class StoreConflict extends Error {
  */
 export const reservedModelNames: ReadonlySet<string> = new Set(["user", "users", "accounts", "sessions", "verificationTokens", "authenticators"])
 
+/**
+ * Marks the one model that may take the name `users`: the app's user fields (`user.fields`) as a
+ * model of the users table, made by the core (`userModel`). `sesame migrate` adds its columns to
+ * the users table and never creates that table.
+ */
+export const userModelBrand: unique symbol = Symbol.for("sesame.store.userModel") as never
+
+/** Whether `model` is the user fields' model (`userModel`). */
+export function isUserModel(model: ModelDeclaration): boolean {
+  return (model as { [userModelBrand]?: boolean })[userModelBrand] === true
+}
+
 /** The primary key's fields as a list. */
 export function primaryKeyOf(model: ModelDeclaration): readonly string[] {
   return typeof model.primaryKey === "string" ? [model.primaryKey] : model.primaryKey
@@ -227,7 +239,7 @@ export function comparisonOf(condition: Condition): Comparison {
 export function checkModel(model: ModelDeclaration): ModelDeclaration {
   const where = `Model "${model.name}"`
   if (!/^[a-z][A-Za-z0-9]*$/.test(model.name)) throw new TypeError(`${where}: the name must be camelCase letters and digits.`)
-  if (reservedModelNames.has(model.name) || model.name in Object.prototype) {
+  if ((reservedModelNames.has(model.name) && !isUserModel(model)) || model.name in Object.prototype) {
     throw new TypeError(`${where}: the name is Sesame's own (the user, the spec's tables' roles) or an object's; choose another.`)
   }
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,47}$/.test(model.table)) throw new TypeError(`${where}: the table must be a plain SQL identifier of at most 48 characters.`)
