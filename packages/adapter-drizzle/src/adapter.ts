@@ -14,10 +14,11 @@
 import type { Adapter } from "@sesame/core/adapters"
 import { sqlStore, writeFactors } from "@sesame/sql-common"
 import { and, eq, getTableName, ne } from "drizzle-orm"
-import { columnValues, toAccount, toAuthenticator, toSession, toUser, toVerificationToken } from "./rows.js"
+import { columnValues, toAccount, toAuthenticator, toSession, toVerificationToken } from "./rows.js"
 import type { Session } from "./store/session.js"
 import type { Row } from "./store/types.js"
 import type { SesameTables } from "./tables.js"
+import { plainUsers, userFieldRows, type UserRows } from "./user-fields.js"
 
 /** What an update may not change: the keys that address the row, and its owner. */
 const fixed = {
@@ -26,8 +27,11 @@ const fixed = {
   sessions: ["sessionToken", "userId"],
 } as const
 
-/** `modelTables`: the store's tables by model name, where they differ from the models' own (see `Opened`). */
-export function drizzleAdapter(session: Session, t: SesameTables, modelTables: Readonly<Record<string, string>>): Adapter {
+/**
+ * `modelTables`: the store's tables by model name, where they differ from the models' own (see
+ * `Opened`); `userRows`: what a user's row holds, the app's declared fields with `withUserFields`.
+ */
+export function drizzleAdapter(session: Session, t: SesameTables, modelTables: Readonly<Record<string, string>>, userRows: UserRows = plainUsers(t.users)): Adapter {
   const { store } = session
   const { users, accounts, sessions, verificationTokens: tokens, authenticators } = t
   const userKey = (id: string) => eq(users.id, id)
@@ -36,11 +40,12 @@ export function drizzleAdapter(session: Session, t: SesameTables, modelTables: R
   const tokenKey = (identifier: string, token: string) => and(eq(tokens.identifier, identifier), eq(tokens.token, token))!
   const authenticatorKey = (credentialID: string) => eq(authenticators.credentialID, credentialID)
   const map = <T>(row: Row | null, to: (row: Row) => T): T | null => (row ? to(row) : null)
+  const toUser = userRows.user
 
   const adapter: Adapter = {
     async createUser(user) {
       const id = user.id ?? crypto.randomUUID()
-      return toUser(await store.insert(users, columnValues(users, { ...user, id }), userKey(id)))
+      return toUser(await store.insert(users, userRows.values({ ...user, id }), userKey(id)))
     },
     getUser: async (id) => map(await store.find(users, userKey(id)), toUser),
     getUserByEmail: async (email) => map(await store.find(users, eq(users.email, email)), toUser),
@@ -49,7 +54,7 @@ export function drizzleAdapter(session: Session, t: SesameTables, modelTables: R
       return account ? map(await store.find(users, userKey(account.userId as string)), toUser) : null
     },
     async updateUser(user) {
-      const values = columnValues(users, user, fixed.users)
+      const values = userRows.values(user, fixed.users)
       const row = Object.keys(values).length > 0 ? await store.updateOne(users, values, userKey(user.id)) : await store.find(users, userKey(user.id))
       if (!row) throw new Error(`No user with id "${user.id}".`)
       return toUser(row)
@@ -114,8 +119,10 @@ export function drizzleAdapter(session: Session, t: SesameTables, modelTables: R
     },
     deleteAuthenticator: async (credentialID) => map(await store.removeOne(authenticators, authenticatorKey(credentialID)), toAuthenticator),
 
-    transaction: (fn) => session.transaction((tx) => fn(drizzleAdapter(tx, t, modelTables))),
+    transaction: (fn) => session.transaction((tx) => fn(drizzleAdapter(tx, t, modelTables, userRows))),
     store: sqlStore({ dialect: session.dialect, runner: session.runner, tables: modelTables, usersTable: getTableName(users) }),
+    // The same session and tables; only what a user's row holds differs.
+    withUserFields: (model) => drizzleAdapter(session, t, modelTables, userFieldRows(users, model)),
   }
   return adapter
 }

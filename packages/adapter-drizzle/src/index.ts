@@ -14,6 +14,9 @@
  * with columns added). The tables of models that feature modules declare are not Drizzle tables:
  * `migrate(db, { models })` makes them.
  *
+ * `withUserFields(model)` is the same adapter on the same tables, writing and reading the app's
+ * declared user fields in their columns of the users table (see `user-fields.ts`).
+ *
  * @module
  */
 import type { Adapter } from "@sesame/core/adapters"

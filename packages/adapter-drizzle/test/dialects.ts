@@ -9,12 +9,13 @@ import { pgTables, pgUserColumns, pgUserIndexes } from "@sesame/adapter-drizzle/
 import { sqliteTables, sqliteUserColumns, sqliteUserIndexes } from "@sesame/adapter-drizzle/sqlite"
 import type { Adapter } from "@sesame/core/adapters"
 import Database from "better-sqlite3"
+import { sql } from "drizzle-orm"
 import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3"
 import { drizzle as drizzleMysql } from "drizzle-orm/mysql2"
-import { mysqlTable, varchar } from "drizzle-orm/mysql-core"
+import { bigint as mysqlBigint, boolean as mysqlBoolean, datetime, json, mysqlTable, text as mysqlText, varchar } from "drizzle-orm/mysql-core"
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres"
-import { pgSchema, text as pgText } from "drizzle-orm/pg-core"
-import { sqliteTable, text as sqliteText } from "drizzle-orm/sqlite-core"
+import { bigint as pgBigint, boolean as pgBoolean, jsonb, pgSchema, text as pgText, timestamp } from "drizzle-orm/pg-core"
+import { integer, sqliteTable, text as sqliteText } from "drizzle-orm/sqlite-core"
 import { mysqlCreateSql, pgCreateSql, sqliteCreateSql } from "./create-tables.js"
 import { numbered, rawReader, type Query } from "./raw-reader.js"
 import { mariaDbRun, postgresRun, sqliteFile } from "./services.js"
@@ -25,6 +26,11 @@ export interface DialectRun {
   tables(names?: Partial<TableNames>): SesameTables
   /** The same, but with a users table that has a column of the app's own: `role`, default `member`. */
   extendedTables(names: TableNames): SesameTables
+  /**
+   * The same, with a users table that has the columns of the user fields suite's model
+   * (`userFieldsTestModel`), of kinds Drizzle converts itself on some dialects and not on others.
+   */
+  userFieldsTables(names: TableNames): SesameTables
   /** Creates `tables` in the run's schema, database or file. */
   create(tables: object): Promise<void>
   /** An adapter on a database object of its own (another app instance, in effect). */
@@ -63,6 +69,25 @@ export async function postgres(): Promise<DialectRun> {
     tables: (names) => pgTables({ schema: run.schema, names }),
     extendedTables(names) {
       const users = pgSchema(run.schema).table(names.users, { ...pgUserColumns(), role: pgText("role").notNull().default("member") }, pgUserIndexes(names.users))
+      return pgTables({ schema: run.schema, names, users })
+    },
+    userFieldsTables(names) {
+      const name = names.users
+      const users = pgSchema(run.schema).table(
+        name,
+        {
+          ...pgUserColumns(),
+          role: pgText("role").notNull().default("member"),
+          plan: pgText("plan_name"),
+          // A bigint read as a JavaScript bigint, a JSON column Drizzle parses.
+          seats: pgBigint("seats", { mode: "bigint" }).notNull().default(sql`1`),
+          beta: pgBoolean("beta").notNull().default(false),
+          trialEnds: timestamp("trialEnds", { mode: "date", withTimezone: true, precision: 3 }),
+          prefs: jsonb("prefs"),
+          bio: pgText("bio"),
+        },
+        pgUserIndexes(name),
+      )
       return pgTables({ schema: run.schema, names, users })
     },
     async create(tables) {
@@ -104,6 +129,25 @@ export async function mariaDb(): Promise<DialectRun> {
     tables: (names) => mysqlTables({ names }),
     extendedTables(names) {
       const users = mysqlTable(names.users, { ...mysqlUserColumns(), role: varchar("role", { length: 32 }).notNull().default("member") }, mysqlUserIndexes(names.users))
+      return mysqlTables({ names, users })
+    },
+    userFieldsTables(names) {
+      const name = names.users
+      const users = mysqlTable(
+        name,
+        {
+          ...mysqlUserColumns(),
+          role: varchar("role", { length: 32 }).notNull().default("member"),
+          // Another property than the field's name, on the field's column.
+          planName: varchar("plan_name", { length: 64 }),
+          seats: mysqlBigint("seats", { mode: "number" }).notNull().default(1),
+          beta: mysqlBoolean("beta").notNull().default(false),
+          trialEnds: datetime("trialEnds", { mode: "date", fsp: 3 }),
+          prefs: json("prefs"),
+          bio: mysqlText("bio"),
+        },
+        mysqlUserIndexes(name),
+      )
       return mysqlTables({ names, users })
     },
     async create(tables) {
@@ -151,6 +195,25 @@ export async function sqlite(): Promise<DialectRun> {
     tables: (names) => sqliteTables({ names }),
     extendedTables(names) {
       const users = sqliteTable(names.users, { ...sqliteUserColumns(), role: sqliteText("role").notNull().default("member") }, sqliteUserIndexes(names.users))
+      return sqliteTables({ names, users })
+    },
+    userFieldsTables(names) {
+      const name = names.users
+      // Plain integers and text, which Drizzle leaves as they are: 0/1, milliseconds, JSON text.
+      const users = sqliteTable(
+        name,
+        {
+          ...sqliteUserColumns(),
+          role: sqliteText("role").notNull().default("member"),
+          plan: sqliteText("plan_name"),
+          seats: integer("seats").notNull().default(1),
+          beta: integer("beta").notNull().default(0),
+          trialEnds: integer("trialEnds"),
+          prefs: sqliteText("prefs"),
+          bio: sqliteText("bio"),
+        },
+        sqliteUserIndexes(name),
+      )
       return sqliteTables({ names, users })
     },
     async create(tables) {

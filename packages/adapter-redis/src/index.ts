@@ -24,6 +24,9 @@
  * runs it itself before its first call when the prefix is not marked as moved (see `ready.ts`), so
  * that neither the adapter nor its store is ever read before the move.
  *
+ * `withUserFields(model)` is the same adapter (client, prefix, store) whose users' hashes hold the
+ * app's declared user fields too (see `user-fields.ts`).
+ *
  * @module
  */
 import type { Adapter } from "@sesame/core/adapters"
@@ -31,10 +34,12 @@ import type { Redis } from "ioredis"
 import { operations } from "./operations.js"
 import { checkOptions, type RedisAdapterOptions } from "./options.js"
 import { storeLayoutReady } from "./ready.js"
+import { plainUsers, type UserRecords } from "./records.js"
 import { batchRunner, type RunBatch } from "./run.js"
 import { redisStore } from "./store/store.js"
 import { transactionStore } from "./store/transaction.js"
 import { runTransaction } from "./transaction.js"
+import { userFieldRecords } from "./user-fields.js"
 
 export { keys } from "./keys.js"
 export { migrate, type MigratedModel, type MigrateOptions, type MigrationReport } from "./migrate.js"
@@ -65,44 +70,51 @@ export default function RedisAdapter(client: Redis, options: RedisAdapterOptions
     await ready()
     return batch(mode, operations, expected)
   }
-  const settings = { verificationTokenGraceMs }
   const store = redisStore(client, { prefix: checked.prefix, scriptPrefix: prefix, tables, ready })
-  // A transaction's adapter has a store of its own (`store/transaction.ts`): its writes commit at
-  // once, since `fn` reads them back (the adapter's own calls still wait for the commit); its
-  // creates may refer to the users the transaction created, and are deleted when it fails.
-  async function transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
-    const users = new Set<string>()
-    const tx = transactionStore(store, users)
-    try {
-      const value = await runTransaction(run, settings, (plain) => {
-        const adapter: Adapter = {
-          ...plain,
-          async createUser(user) {
-            const created = await plain.createUser!(user)
-            users.add(created.id)
-            return created
-          },
-          async deleteUser(id) {
-            const deleted = await plain.deleteUser!(id)
-            users.delete(id)
-            return deleted
-          },
-          store: tx.store,
-          // Nested transactions join this one.
-          transaction: (inner) => inner(adapter),
-        }
-        return fn(adapter)
-      })
-      tx.end()
-      return value
-    } catch (error) {
-      await tx.compensate()
-      throw error
+
+  /** The adapter whose user records are `records`: the contract's fields, or the app's declared ones too. */
+  function adapterOf(records: UserRecords): Adapter {
+    const settings = { verificationTokenGraceMs, users: records }
+    // A transaction's adapter has a store of its own (`store/transaction.ts`): its writes commit at
+    // once, since `fn` reads them back (the adapter's own calls still wait for the commit); its
+    // creates may refer to the users the transaction created, and are deleted when it fails.
+    async function transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
+      const users = new Set<string>()
+      const tx = transactionStore(store, users)
+      try {
+        const value = await runTransaction(run, settings, (plain) => {
+          const adapter: Adapter = {
+            ...plain,
+            async createUser(user) {
+              const created = await plain.createUser!(user)
+              users.add(created.id)
+              return created
+            },
+            async deleteUser(id) {
+              const deleted = await plain.deleteUser!(id)
+              users.delete(id)
+              return deleted
+            },
+            store: tx.store,
+            // Nested transactions join this one.
+            transaction: (inner) => inner(adapter),
+          }
+          return fn(adapter)
+        })
+        tx.end()
+        return value
+      } catch (error) {
+        await tx.compensate()
+        throw error
+      }
+    }
+    return {
+      ...operations((operation) => run("keep", [operation], []), settings),
+      transaction,
+      store,
+      // The same client, prefix and store; only what a user's record holds differs.
+      withUserFields: (model) => adapterOf(userFieldRecords(model)),
     }
   }
-  return {
-    ...operations((operation) => run("keep", [operation], []), settings),
-    transaction,
-    store,
-  }
+  return adapterOf(plainUsers)
 }

@@ -17,12 +17,10 @@ import {
   toAccount,
   toAuthenticator,
   toSession,
-  toUser,
   toVerificationToken,
-  userFields,
-  userUpdateFields,
   verificationTokenFields,
   type FlatRecord,
+  type UserRecords,
 } from "./records.js"
 import type { Operation } from "./run.js"
 
@@ -32,12 +30,15 @@ export type Call = (operation: Operation) => Promise<string>
 export interface OperationOptions {
   /** Milliseconds a verification token's key outlives its `expires`. */
   verificationTokenGraceMs: number
+  /** What a user's record holds: the contract's fields, or the app's declared ones too. */
+  users: UserRecords
 }
 
-/** Every method of the contract but `transaction` (and `store`, which is no method). */
-export type AdapterMethods = Required<Omit<Adapter, "transaction" | "store">>
+/** Every method of the contract but `transaction` and `withUserFields` (and `store`, which is no method). */
+export type AdapterMethods = Required<Omit<Adapter, "transaction" | "store" | "withUserFields">>
 
 export function operations(call: Call, options: OperationOptions): AdapterMethods {
+  const { users } = options
   const result = async <T>(operation: Operation, map: (value: never) => T): Promise<T | null> => {
     const value: unknown = JSON.parse(await call(operation))
     return value === null ? null : map(value as never)
@@ -52,15 +53,15 @@ export function operations(call: Call, options: OperationOptions): AdapterMethod
 
   return {
     async createUser(user) {
-      return found(await result(["createUser", fields({ ...user, id: user.id ?? crypto.randomUUID() }, userFields)], toUser))
+      return found(await result(["createUser", users.create({ ...user, id: user.id ?? crypto.randomUUID() })], users.read))
     },
-    getUser: (id) => result(["getUser", id], toUser),
-    getUserByEmail: (email) => result(["getUserByEmail", email], toUser),
-    getUserByAccount: ({ provider, providerAccountId }) => result(["getUserByAccount", accountRef(provider, providerAccountId)], toUser),
+    getUser: (id) => result(["getUser", id], users.read),
+    getUserByEmail: (email) => result(["getUserByEmail", email], users.read),
+    getUserByAccount: ({ provider, providerAccountId }) => result(["getUserByAccount", accountRef(provider, providerAccountId)], users.read),
     async updateUser(user) {
-      return found(await result(["updateUser", user.id, fields(user, userUpdateFields, true)], toUser))
+      return found(await result(["updateUser", user.id, users.update(user)], users.read))
     },
-    deleteUser: (id) => result(["deleteUser", id], toUser),
+    deleteUser: (id) => result(["deleteUser", id], users.read),
 
     async linkAccount(account) {
       return found(await result(["linkAccount", accountRef(account.provider, account.providerAccountId), fields(account, accountFields)], toAccount))
@@ -77,7 +78,7 @@ export function operations(call: Call, options: OperationOptions): AdapterMethod
       return found(await result(["createSession", sessionRecord(session)], toSession))
     },
     getSessionAndUser: (sessionToken) =>
-      result(["getSessionAndUser", sessionToken], ([session, user]: [FlatRecord, FlatRecord]) => ({ session: toSession(session), user: toUser(user) })),
+      result(["getSessionAndUser", sessionToken], ([session, user]: [FlatRecord, FlatRecord]) => ({ session: toSession(session), user: users.read(user) })),
     updateSession: (session) => result(["updateSession", session.sessionToken, fields(session, sessionUpdateFields, true)], toSession),
     deleteSession: (sessionToken) => result(["deleteSession", sessionToken], toSession),
     listSessionsByUserId: (userId) => list(["listSessionsByUserId", userId], toSession),

@@ -58,6 +58,26 @@ export function toUser(flat: FlatRecord): AdapterUser {
   return { id: row.id!, name: row.name ?? null, email: row.email!, emailVerified: date(row.emailVerified), image: row.image ?? null }
 }
 
+/**
+ * How the adapter writes and reads a user's record: the contract's fields only (`plainUsers`), or
+ * with the app's declared fields too (`userFieldRecords`, for `withUserFields`).
+ */
+export interface UserRecords {
+  /** The fields of a new user's record (`user` has its id). */
+  create(user: AdapterUser): Fields
+  /** The fields an update sets (null removes one). */
+  update(user: Partial<AdapterUser>): Fields
+  /** The user a record holds. */
+  read(flat: FlatRecord): AdapterUser
+}
+
+/** The contract's fields only: other fields of a user are neither written nor read. */
+export const plainUsers: UserRecords = {
+  create: (user) => fields(user, userFields),
+  update: (user) => fields(user, userUpdateFields, true),
+  read: toUser,
+}
+
 /** Account fields other than the keys: the token set, which `updateAccount` may replace. */
 export const accountTokenFields = ["refresh_token", "access_token", "expires_at", "token_type", "scope", "id_token", "session_state"] as const
 export const accountFields = ["userId", "type", "provider", "providerAccountId", ...accountTokenFields] as const

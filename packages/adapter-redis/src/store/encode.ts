@@ -6,11 +6,10 @@
  *
  * @module
  */
-import { columnOf, fieldOf, type FieldDeclaration, type ModelDeclaration, type StoredRow, type StoredValue } from "@sesame/core/adapters"
+import { columnOf, fieldOf, primaryKeyOf, type FieldDeclaration, type ModelDeclaration, type StoredRow, type StoredValue } from "@sesame/core/adapters"
 
 /** A row as stored: column → encoded value. */
 export type Hash = Record<string, string>
-
 
 /** The encoding of a value compared with stored ones (a condition's, a key's). */
 export function lookupPart(value: string | number | boolean | Date): string {
@@ -94,4 +93,15 @@ export function completeRow(model: ModelDeclaration, data: StoredRow): StoredRow
     row[name] = value ?? null
   }
   return row
+}
+
+/** The columns `values` set, encoded (null clears); a `TypeError` for a primary key field. */
+export function changesOf(model: ModelDeclaration, values: StoredRow): Record<string, string | null> {
+  const set: Record<string, string | null> = {}
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue
+    if (primaryKeyOf(model).includes(name)) throw new TypeError(`The primary key of model "${model.name}" cannot be changed.`)
+    set[columnOf(model, name)] = value === null && fieldOf(model, name).optional ? null : encodeValue(model, name, value)
+  }
+  return set
 }

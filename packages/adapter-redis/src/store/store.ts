@@ -20,9 +20,9 @@
  *
  * @module
  */
-import { columnOf, conditionsOf, fieldOf, primaryKeyOf, sortRows, StoreConflict, type Conditions, type ModelDeclaration, type Store, type StoredRow, type Where } from "@sesame/core/adapters"
+import { columnOf, conditionsOf, fieldOf, sortRows, StoreConflict, type Conditions, type ModelDeclaration, type Store, type StoredRow, type Where } from "@sesame/core/adapters"
 import type { Redis } from "ioredis"
-import { completeRow, decodeRow, encodeRow, encodeValue, type Hash } from "./encode.js"
+import { changesOf, completeRow, decodeRow, encodeRow, type Hash } from "./encode.js"
 import { joinParts } from "./keys.js"
 import { layoutOf, type Layout } from "./layout.js"
 import { sourceOf } from "./plan.js"
@@ -56,17 +56,6 @@ const maxAttempts = 10
 
 /** The encoded primary key of a row's hash. */
 const keyOf = (layout: Layout, hash: Hash) => joinParts(layout.primaryKey.map((name) => hash[columnOf(layout.model, name)]!))
-
-/** The columns `values` set, encoded (null clears); a `TypeError` for a primary key field. */
-function changesOf(model: ModelDeclaration, values: StoredRow): Record<string, string | null> {
-  const set: Record<string, string | null> = {}
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) continue
-    if (primaryKeyOf(model).includes(name)) throw new TypeError(`The primary key of model "${model.name}" cannot be changed.`)
-    set[columnOf(model, name)] = value === null && fieldOf(model, name).optional ? null : encodeValue(model, name, value)
-  }
-  return set
-}
 
 /** The store on `client`; `RedisAdapter` makes it as its `store`. */
 export function redisStore(client: Redis, options: RedisStoreOptions): RedisStore {
