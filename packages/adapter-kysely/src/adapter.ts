@@ -18,35 +18,42 @@
  *
  * @module
  */
-import type { Adapter, AdapterAuthenticator } from "@sesame/core/adapters"
+import type { Adapter, AdapterAuthenticator, Store } from "@sesame/core/adapters"
 import {
   accountTokenColumns,
   authenticatorColumns,
   sessionColumns,
   toAccount,
   toAuthenticator,
-  toPrefixedUser,
   toSession,
-  toUser,
   toVerificationToken,
   updateSql,
-  userColumns,
+  userTable,
   writeFactors,
   type Row,
   type TableNames,
+  type UserTable,
 } from "@sesame/sql-common"
 import { CompiledQuery } from "kysely"
-import { selection, type Role } from "./columns.js"
+import { selection, userFieldSelection, type Role } from "./columns.js"
 import type { Runner } from "./runner.js"
-import { kyselyStore } from "./store.js"
+import { kyselyStore, sqlDialects } from "./store.js"
 
 /** Column values that select one row (a primary or unique key), or a user's rows. */
 type Key = Record<string, string>
 
-export function kyselyAdapter(run: Runner, t: TableNames): Adapter {
+/**
+ * The adapter on `run`. `users` says which of the users table's columns it writes and reads (the
+ * app's user fields, `withUserFields`); `store` is the one it keeps when so bound.
+ */
+export function kyselyAdapter(run: Runner, t: TableNames, users: UserTable = userTable(sqlDialects[run.dialect.name]), store: Store = kyselyStore(run, t)): Adapter {
   const { db, dialect } = run
   const { returning } = dialect.statements
-  const read = (role: Role, alias?: string, prefix?: string) => selection(dialect.name, role, alias, prefix)
+  /** The columns of `role`'s table (see `selection`); the users table's with the declared fields, by their alias in a join (`prefix`). */
+  const read = (role: Role, alias?: string, prefix?: string) => {
+    const columns = selection(dialect.name, role, alias, prefix)
+    return role === "users" ? [...columns, ...userFieldSelection(dialect.name, users.fields, alias, prefix !== undefined)] : columns
+  }
   const map = <T>(row: Row | null | undefined, to: (row: Row) => T): T | null => (row ? to(row) : null)
 
   const find = (role: Role, key: Key) =>
@@ -90,11 +97,11 @@ export function kyselyAdapter(run: Runner, t: TableNames): Adapter {
   const adapter: Adapter = {
     async createUser(user) {
       const id = user.id ?? crypto.randomUUID()
-      const row = { id, name: user.name, email: user.email, emailVerified: user.emailVerified, image: user.image }
-      return toUser(await insert("users", row, { id }))
+      const row = { id, name: user.name, email: user.email, emailVerified: user.emailVerified, image: user.image, ...users.fieldValues(user) }
+      return users.toUser(await insert("users", row, { id }))
     },
-    getUser: async (id) => map(await first("users", { id }), toUser),
-    getUserByEmail: async (email) => map(await first("users", { email }), toUser),
+    getUser: async (id) => map(await first("users", { id }), users.toUser),
+    getUserByEmail: async (email) => map(await first("users", { email }), users.toUser),
     async getUserByAccount({ provider, providerAccountId }) {
       const query = db
         .selectFrom(`${t.users} as u`)
@@ -102,14 +109,14 @@ export function kyselyAdapter(run: Runner, t: TableNames): Adapter {
         .select(read("users", "u"))
         .where("a.provider", "=", provider)
         .where("a.providerAccountId", "=", providerAccountId)
-      return map((await run.rows(query))[0], toUser)
+      return map((await run.rows(query))[0], users.toUser)
     },
     async updateUser(user) {
-      const row = await update("users", userColumns, user, { id: user.id })
+      const row = await update("users", users.updateColumns, users.updateValues(user), { id: user.id })
       if (!row) throw new Error(`No user with id "${user.id}".`)
-      return toUser(row)
+      return users.toUser(row)
     },
-    deleteUser: async (id) => map(await removeOne("users", { id }), toUser),
+    deleteUser: async (id) => map(await removeOne("users", { id }), users.toUser),
 
     async linkAccount(account) {
       const { userId, type, provider, providerAccountId } = account
@@ -136,7 +143,7 @@ export function kyselyAdapter(run: Runner, t: TableNames): Adapter {
         .select([...read("sessions", "s"), ...read("users", "u", "u_")])
         .where("s.sessionToken", "=", sessionToken)
       const [row] = await run.rows(query)
-      return row ? { session: toSession(row), user: toPrefixedUser(row) } : null
+      return row ? { session: toSession(row), user: users.toJoinedUser(row) } : null
     },
     async updateSession(session) {
       // A call that sets nothing reads nothing either, as the other adapters do.
@@ -187,9 +194,11 @@ export function kyselyAdapter(run: Runner, t: TableNames): Adapter {
     },
     deleteAuthenticator: async (credentialID) => map(await removeOne("authenticators", { credentialID }), toAuthenticator),
 
-    transaction: (fn) => (run.inTransaction ? fn(adapter) : run.atomically((tx) => fn(kyselyAdapter(tx, t)))),
+    transaction: (fn) => (run.inTransaction ? fn(adapter) : run.atomically((tx) => fn(kyselyAdapter(tx, t, users)))),
     // Inside the adapter's transaction, bound to it as the other methods are.
-    store: kyselyStore(run, t),
+    store,
+    // On the same runner (or transaction), tables and store: only the users' columns differ.
+    withUserFields: (model) => kyselyAdapter(run, t, userTable(sqlDialects[dialect.name], model), store),
   }
   return adapter
 }

@@ -1,14 +1,15 @@
 /**
- * The columns the adapter reads, table by table (the spec's five; the store reads its models'
- * tables itself). It names them rather than selecting `*` because MySQL's dates need a cast:
- * mysql2 turns a `DATETIME` into a `Date` in the pool's time zone (local time unless the app set
- * `timezone`), which the adapter cannot know, so it reads each date as text (`CAST(… AS CHAR)`,
- * `YYYY-MM-DD hh:mm:ss.fff`, stored in UTC) whatever the pool's settings. The lists are records
- * checked against the table types of `tables.ts`, so a column added to one and not the other
- * fails to compile.
+ * The columns the adapter reads, table by table (the spec's five, and the app's user fields; the
+ * store reads its models' tables itself). It names them rather than selecting `*` because MySQL's
+ * dates need a cast: mysql2 turns a `DATETIME` into a `Date` in the pool's time zone (local time
+ * unless the app set `timezone`), which the adapter cannot know, so it reads each date as text
+ * (`CAST(… AS CHAR)`, `YYYY-MM-DD hh:mm:ss.fff`, stored in UTC) whatever the pool's settings.
+ * The lists are records checked against the table types of `tables.ts`, so a column added to one
+ * and not the other fails to compile.
  *
  * @module
  */
+import type { UserFieldColumn } from "@sesame/sql-common"
 import { sql, type AliasedRawBuilder } from "kysely"
 import type { DialectName } from "./dialect.js"
 import type {
@@ -74,14 +75,25 @@ const dateColumns = new Set(["emailVerified", "expires", "createdAt", "lastUsedA
 /** One item of a select list: a column, or a cast column with its name. */
 export type Selection = string | AliasedRawBuilder<unknown, string>
 
+/** Column `ref` read as `name`; a MySQL date as its text. */
+function selected(dialect: DialectName, ref: string, name: string, date: boolean): Selection {
+  if (dialect === "mysql" && date) return sql`CAST(${sql.ref(ref)} AS CHAR)`.as(name)
+  return ref === name ? ref : `${ref} as ${name}`
+}
+
 /**
  * The select list that reads every column of `role`'s table, qualified by `alias` when given and
  * named with `prefix` before each column (`u_` for the user of a session's row).
  */
 export function selection(dialect: DialectName, role: Role, alias?: string, prefix = ""): Selection[] {
-  return tableColumns[role].map((column) => {
-    const ref = alias ? `${alias}.${column}` : column
-    if (dialect === "mysql" && dateColumns.has(column)) return sql`CAST(${sql.ref(ref)} AS CHAR)`.as(prefix + column)
-    return prefix || alias ? `${ref} as ${prefix + column}` : column
-  })
+  return tableColumns[role].map((column) => selected(dialect, alias ? `${alias}.${column}` : column, prefix + column, dateColumns.has(column)))
+}
+
+/**
+ * The select list of the app's user fields (`withUserFields`) on the users table, qualified by
+ * `alias` when given; in a join (`joined`), each named by its alias there (`u_f0`, …), as
+ * `UserTable.toJoinedUser` reads them.
+ */
+export function userFieldSelection(dialect: DialectName, fields: readonly UserFieldColumn[], alias?: string, joined = false): Selection[] {
+  return fields.map((f) => selected(dialect, alias ? `${alias}.${f.column}` : f.column, joined ? f.alias : f.column, f.field.type === "date"))
 }

@@ -15,6 +15,9 @@
  * `SesameDatabase` types them for the app's own queries. `adapter.store` keeps the rows of the
  * models feature modules declare, in tables `migrate(db, { models })` makes.
  *
+ * `adapter.withUserFields(model)` (the app's `user.fields`) is the adapter writing and reading those
+ * fields' columns of the users table too, which `migrate(db, { models: [model] })` adds.
+ *
  * @module
  */
 import type { Adapter } from "@sesame/core/adapters"

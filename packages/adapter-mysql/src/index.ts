@@ -21,6 +21,9 @@
  * password hashes, counters, second factors, recovery codes and signing keys live there too, on
  * the tables the numbered migrations make.
  *
+ * `withUserFields(model)` (the app's `user.fields`) is this adapter writing and reading those
+ * fields' columns of the users table too, which `migrate(pool, { models: [model] })` adds.
+ *
  * @module
  */
 import type { Adapter, AdapterAuthenticator, Store } from "@sesame/core/adapters"
@@ -33,18 +36,17 @@ import {
   tableOverrides,
   toAccount,
   toAuthenticator,
-  toPrefixedUser,
   toSession,
-  toUser,
   toVerificationToken,
   updateSql,
-  userColumns,
+  userTable,
   writeFactors,
   type Row,
   type SqlRunner,
   type TableNames,
   type TableOverrides,
   type UpdateDialect,
+  type UserTable,
 } from "@sesame/sql-common"
 import type { Pool } from "mysql2/promise"
 import { exec, inTransaction, rows, type Queryable } from "./connection.js"
@@ -71,7 +73,8 @@ const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ")
 /** The generic store on a runner, with the adapter's table names. */
 type StoreOn = (runner: SqlRunner) => Store
 
-function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean, storeOn: StoreOn, runner: SqlRunner): Adapter {
+/** The adapter on `db`; `users` says which of the users table's columns it writes and reads (the app's user fields, `withUserFields`). */
+function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean, storeOn: StoreOn, store: Store, users: UserTable): Adapter {
   const one = async <T>(map: (row: Row) => T, sql: string, params: unknown[]): Promise<T | null> => {
     const [row] = await rows(db, sql, params)
     return row ? map(row) : null
@@ -80,36 +83,33 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean, storeOn:
   /** Runs `fn` in a transaction: the one open, or a new one on a connection of its own. */
   const atomically = <T>(fn: (db: Queryable) => Promise<T>): Promise<T> => (inTx ? fn(db) : inTransaction(pool, fn))
 
-  const user = (id: string) => one(toUser, `SELECT * FROM \`${t.users}\` WHERE \`id\` = ?`, [id])
+  const user = (id: string) => one(users.toUser, `SELECT * FROM \`${t.users}\` WHERE \`id\` = ?`, [id])
   const account = (provider: string, providerAccountId: string) =>
     one(toAccount, `SELECT * FROM \`${t.accounts}\` WHERE \`provider\` = ? AND \`providerAccountId\` = ?`, [provider, providerAccountId])
   const session = (sessionToken: string) => one(toSession, `SELECT * FROM \`${t.sessions}\` WHERE \`sessionToken\` = ?`, [sessionToken])
   const authenticator = (credentialID: string) => one(toAuthenticator, `SELECT * FROM \`${t.authenticators}\` WHERE \`credentialID\` = ?`, [credentialID])
 
   const adapter: Adapter = {
-    store: storeOn(runner),
+    store,
 
     async createUser(input) {
       const id = input.id ?? crypto.randomUUID()
-      await exec(db, `INSERT INTO \`${t.users}\` (\`id\`, \`name\`, \`email\`, \`emailVerified\`, \`image\`) VALUES (?, ?, ?, ?, ?)`, [
-        id,
-        input.name ?? null,
-        input.email,
-        input.emailVerified ?? null,
-        input.image ?? null,
-      ])
+      const fields = users.fieldValues(input)
+      const columns = ["id", "name", "email", "emailVerified", "image", ...Object.keys(fields)]
+      const values = [id, input.name ?? null, input.email, input.emailVerified ?? null, input.image ?? null, ...Object.values(fields)]
+      await exec(db, `INSERT INTO \`${t.users}\` (${columnList(columns)}) VALUES (${marks(values.length)})`, values)
       return (await user(id))!
     },
     getUser: user,
-    getUserByEmail: (email) => one(toUser, `SELECT * FROM \`${t.users}\` WHERE \`email\` = ?`, [email]),
+    getUserByEmail: (email) => one(users.toUser, `SELECT * FROM \`${t.users}\` WHERE \`email\` = ?`, [email]),
     getUserByAccount: ({ provider, providerAccountId }) =>
       one(
-        toUser,
+        users.toUser,
         `SELECT u.* FROM \`${t.users}\` u JOIN \`${t.accounts}\` a ON a.\`userId\` = u.\`id\` WHERE a.\`provider\` = ? AND a.\`providerAccountId\` = ?`,
         [provider, providerAccountId],
       ),
     async updateUser(input) {
-      const update = updateSql(dialect, t.users, userColumns, input, ["id"])
+      const update = updateSql(dialect, t.users, users.updateColumns, users.updateValues(input), ["id"])
       if (update) await exec(db, update.sql, [...update.params, input.id])
       const found = await user(input.id)
       if (!found) throw new Error(`No user with id "${input.id}".`)
@@ -150,11 +150,10 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean, storeOn:
     async getSessionAndUser(sessionToken) {
       const [row] = await rows(
         db,
-        `SELECT s.*, u.\`id\` AS \`u_id\`, u.\`name\` AS \`u_name\`, u.\`email\` AS \`u_email\`, u.\`emailVerified\` AS \`u_emailVerified\`, u.\`image\` AS \`u_image\`
-         FROM \`${t.sessions}\` s JOIN \`${t.users}\` u ON u.\`id\` = s.\`userId\` WHERE s.\`sessionToken\` = ?`,
+        `SELECT s.*, ${users.joinedColumns} FROM \`${t.sessions}\` s JOIN \`${t.users}\` u ON u.\`id\` = s.\`userId\` WHERE s.\`sessionToken\` = ?`,
         [sessionToken],
       )
-      return row ? { session: toSession(row), user: toPrefixedUser(row) } : null
+      return row ? { session: toSession(row), user: users.toJoinedUser(row) } : null
     },
     async updateSession(input) {
       const update = updateSql(dialect, t.sessions, sessionColumns, input, ["sessionToken"])
@@ -222,8 +221,11 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean, storeOn:
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
       // Nested calls join the transaction already open.
       if (inTx) return fn(adapter)
-      return inTransaction(pool, (connection) => fn(build(pool, connection, t, true, storeOn, mysqlRunner(pool, connection))))
+      return inTransaction(pool, (connection) => fn(build(pool, connection, t, true, storeOn, storeOn(mysqlRunner(pool, connection)), users)))
     },
+
+    // On the same pool (or transaction), tables and store: only the users' columns differ.
+    withUserFields: (model) => build(pool, db, t, inTx, storeOn, store, userTable("mysql", model)),
   }
   return adapter
 }
@@ -235,5 +237,5 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean, storeOn:
 export default function MysqlAdapter(pool: Pool, options: MysqlAdapterOptions = {}): Adapter {
   const t = tableNames(options.tables)
   const storeOn: StoreOn = (runner) => sqlStore({ dialect: "mysql", runner, tables: tableOverrides(options.tables), usersTable: t.users })
-  return build(pool, pool, t, false, storeOn, mysqlRunner(pool))
+  return build(pool, pool, t, false, storeOn, storeOn(mysqlRunner(pool)), userTable("mysql"))
 }

@@ -23,6 +23,9 @@
  * password hashes, counters, second factors, recovery codes and signing keys live there too, on
  * the tables the numbered migrations make.
  *
+ * `withUserFields(model)` (the app's `user.fields`) is this adapter writing and reading those
+ * fields' columns of the users table too, which `migrate(pool, { models: [model] })` adds.
+ *
  * @module
  */
 import type { Adapter, AdapterAuthenticator, Store } from "@sesame/core/adapters"
@@ -35,18 +38,17 @@ import {
   tableOverrides,
   toAccount,
   toAuthenticator,
-  toPrefixedUser,
   toSession,
-  toUser,
   toVerificationToken,
   updateSql,
-  userColumns,
+  userTable,
   writeFactors,
   type Row,
   type SqlRunner,
   type TableNames,
   type TableOverrides,
   type UpdateDialect,
+  type UserTable,
 } from "@sesame/sql-common"
 import type { Pool, PoolClient } from "pg"
 import { pgRunner } from "./runner.js"
@@ -81,7 +83,8 @@ const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 
 /** The generic store on a runner, with the adapter's table names. */
 type StoreOn = (runner: SqlRunner) => Store
 
-function build(pool: Pool, run: Run, t: TableNames, inTx: boolean, storeOn: StoreOn, runner: SqlRunner): Adapter {
+/** The adapter on `run`; `users` says which of the users table's columns it writes and reads (the app's user fields, `withUserFields`). */
+function build(pool: Pool, run: Run, t: TableNames, inTx: boolean, storeOn: StoreOn, store: Store, users: UserTable): Adapter {
   const one = async <T>(map: (row: Row) => T, sql: string, params: unknown[]): Promise<T | null> => {
     const { rows } = await run(sql, params)
     return rows[0] ? map(rows[0]) : null
@@ -90,35 +93,31 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean, storeOn: Stor
   const columnList = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ")
 
   const adapter: Adapter = {
-    store: storeOn(runner),
+    store,
 
     async createUser(user) {
-      const row = await one(toUser, `INSERT INTO "${t.users}" ("id", "name", "email", "emailVerified", "image") VALUES ($1, $2, $3, $4, $5) RETURNING *`, [
-        user.id ?? crypto.randomUUID(),
-        user.name ?? null,
-        user.email,
-        user.emailVerified ?? null,
-        user.image ?? null,
-      ])
-      return row!
+      const fields = users.fieldValues(user)
+      const columns = ["id", "name", "email", "emailVerified", "image", ...Object.keys(fields)]
+      const values = [user.id ?? crypto.randomUUID(), user.name ?? null, user.email, user.emailVerified ?? null, user.image ?? null, ...Object.values(fields)]
+      return (await one(users.toUser, `INSERT INTO "${t.users}" (${columnList(columns)}) VALUES (${placeholders(values.length)}) RETURNING *`, values))!
     },
-    getUser: (id) => one(toUser, `SELECT * FROM "${t.users}" WHERE "id" = $1`, [id]),
-    getUserByEmail: (email) => one(toUser, `SELECT * FROM "${t.users}" WHERE "email" = $1`, [email]),
+    getUser: (id) => one(users.toUser, `SELECT * FROM "${t.users}" WHERE "id" = $1`, [id]),
+    getUserByEmail: (email) => one(users.toUser, `SELECT * FROM "${t.users}" WHERE "email" = $1`, [email]),
     getUserByAccount: ({ provider, providerAccountId }) =>
       one(
-        toUser,
+        users.toUser,
         `SELECT u.* FROM "${t.users}" u JOIN "${t.accounts}" a ON a."userId" = u."id" WHERE a."provider" = $1 AND a."providerAccountId" = $2`,
         [provider, providerAccountId],
       ),
     async updateUser(user) {
-      const update = updateSql(dialect, t.users, userColumns, user, ["id"])
+      const update = updateSql(dialect, t.users, users.updateColumns, users.updateValues(user), ["id"])
       const found = update
-        ? await one(toUser, update.sql, [...update.params, user.id])
-        : await one(toUser, `SELECT * FROM "${t.users}" WHERE "id" = $1`, [user.id])
+        ? await one(users.toUser, update.sql, [...update.params, user.id])
+        : await one(users.toUser, `SELECT * FROM "${t.users}" WHERE "id" = $1`, [user.id])
       if (!found) throw new Error(`No user with id "${user.id}".`)
       return found
     },
-    deleteUser: (id) => one(toUser, `DELETE FROM "${t.users}" WHERE "id" = $1 RETURNING *`, [id]),
+    deleteUser: (id) => one(users.toUser, `DELETE FROM "${t.users}" WHERE "id" = $1 RETURNING *`, [id]),
 
     async linkAccount(account) {
       const values = [crypto.randomUUID(), account.userId, account.type, account.provider, account.providerAccountId, ...accountTokenColumns.map((c) => account[c] ?? null)]
@@ -147,12 +146,11 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean, storeOn: Stor
     },
     async getSessionAndUser(sessionToken) {
       const { rows } = await run(
-        `SELECT s.*, u."id" AS "u_id", u."name" AS "u_name", u."email" AS "u_email", u."emailVerified" AS "u_emailVerified", u."image" AS "u_image"
-         FROM "${t.sessions}" s JOIN "${t.users}" u ON u."id" = s."userId" WHERE s."sessionToken" = $1`,
+        `SELECT s.*, ${users.joinedColumns} FROM "${t.sessions}" s JOIN "${t.users}" u ON u."id" = s."userId" WHERE s."sessionToken" = $1`,
         [sessionToken],
       )
       const row = rows[0]
-      return row ? { session: toSession(row), user: toPrefixedUser(row) } : null
+      return row ? { session: toSession(row), user: users.toJoinedUser(row) } : null
     },
     async updateSession(session) {
       const update = updateSql(dialect, t.sessions, sessionColumns, session, ["sessionToken"])
@@ -212,8 +210,13 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean, storeOn: Stor
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
       // Nested calls join the transaction already open.
       if (inTx) return fn(adapter)
-      return inTransaction(pool, (client: PoolClient) => fn(build(pool, (sql, params) => client.query(sql, params), t, true, storeOn, pgRunner(pool, client))))
+      return inTransaction(pool, (client: PoolClient) =>
+        fn(build(pool, (sql, params) => client.query(sql, params), t, true, storeOn, storeOn(pgRunner(pool, client)), users)),
+      )
     },
+
+    // On the same pool (or transaction), tables and store: only the users' columns differ.
+    withUserFields: (model) => build(pool, run, t, inTx, storeOn, store, userTable("pg", model)),
   }
   return adapter
 }
@@ -229,7 +232,7 @@ export default function PostgresAdapter(pool: Pool, options: PostgresAdapterOpti
   if (options.onPoolError) pool.on("error", options.onPoolError)
   else if (pool.listenerCount("error") === 0) pool.on("error", warnPoolError)
   const storeOn: StoreOn = (runner) => sqlStore({ dialect: "pg", runner, tables: tableOverrides(options.tables), usersTable: t.users })
-  return build(pool, (sql, params) => pool.query(sql, params), t, false, storeOn, pgRunner(pool))
+  return build(pool, (sql, params) => pool.query(sql, params), t, false, storeOn, storeOn(pgRunner(pool)), userTable("pg"))
 }
 
 function warnPoolError(error: Error): void {

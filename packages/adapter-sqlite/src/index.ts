@@ -15,6 +15,9 @@
  * their tables. Sesame's own password hashes, counters, second factors, recovery codes and signing
  * keys live there too, on the tables the numbered migrations make.
  *
+ * `withUserFields(model)` (the app's `user.fields`) is this adapter writing and reading those
+ * fields' columns of the users table too, which `await migrate(db, { models: [model] })` adds.
+ *
  * Session tokens arrive already hashed (Sesame stores only the SHA-256 of the cookie's token), so
  * the primary-key lookup on `sessionToken` compares hashes: what an index lookup might leak through
  * timing is a prefix of a hash, which tells nothing about a token.
@@ -31,16 +34,15 @@ import {
   tableOverrides,
   toAccount,
   toAuthenticator,
-  toPrefixedUser,
   toSession,
-  toUser,
   toVerificationToken,
   updateSql,
-  userColumns,
+  userTable,
   writeFactors,
   type Row,
   type SqlRunner,
   type UpdateDialect,
+  type UserTable,
   Gate,
 } from "@sesame/sql-common"
 import { immediateTransaction, sqliteRunner } from "./runner.js"
@@ -64,7 +66,6 @@ const fromDate = (value: Date | null | undefined): number | null => (value ? val
 function statements(db: Database.Database, t: TableNames) {
   const p = (sql: string) => db.prepare(sql)
   return {
-    insertUser: p(`INSERT INTO "${t.users}" ("id", "name", "email", "emailVerified", "image") VALUES (?, ?, ?, ?, ?) RETURNING *`),
     userById: p(`SELECT * FROM "${t.users}" WHERE "id" = ?`),
     userByEmail: p(`SELECT * FROM "${t.users}" WHERE "email" = ?`),
     userByAccount: p(
@@ -79,10 +80,6 @@ function statements(db: Database.Database, t: TableNames) {
     accountsByUser: p(`SELECT * FROM "${t.accounts}" WHERE "userId" = ?`),
     insertSession: p(
       `INSERT INTO "${t.sessions}" ("sessionToken", "userId", "expires", "createdAt", "lastUsedAt", "userAgent", "factors") VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-    ),
-    sessionAndUser: p(
-      `SELECT s.*, u."id" AS "u_id", u."name" AS "u_name", u."email" AS "u_email", u."emailVerified" AS "u_emailVerified", u."image" AS "u_image"
-       FROM "${t.sessions}" s JOIN "${t.users}" u ON u."id" = s."userId" WHERE s."sessionToken" = ?`,
     ),
     deleteSession: p(`DELETE FROM "${t.sessions}" WHERE "sessionToken" = ? RETURNING *`),
     sessionsByUser: p(`SELECT * FROM "${t.sessions}" WHERE "userId" = ?`),
@@ -102,6 +99,31 @@ function statements(db: Database.Database, t: TableNames) {
 
 type Statements = ReturnType<typeof statements>
 
+/**
+ * The users table with the statements that name its columns, which differ with the app's user
+ * fields: the join of `getSessionAndUser`, and `createUser`'s `INSERT` of the declared columns a
+ * user gives (the others are left to their defaults). Each is prepared at its first use, since the
+ * adapter may be bound before `migrate` adds the declared columns, and then kept.
+ */
+function userStatements(db: Database.Database, t: TableNames, users: UserTable) {
+  const cache = new Map<string, Database.Statement>()
+  const prepared = (sql: string): Database.Statement => {
+    const statement = cache.get(sql) ?? db.prepare(sql)
+    cache.set(sql, statement)
+    return statement
+  }
+  return {
+    users,
+    sessionAndUser: () => prepared(`SELECT s.*, ${users.joinedColumns} FROM "${t.sessions}" s JOIN "${t.users}" u ON u."id" = s."userId" WHERE s."sessionToken" = ?`),
+    insertUser(fields: readonly string[]): Database.Statement {
+      const columns = ["id", "name", "email", "emailVerified", "image", ...fields]
+      return prepared(`INSERT INTO "${t.users}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING *`)
+    },
+  }
+}
+
+type UserStatements = ReturnType<typeof userStatements>
+
 /** How this adapter writes the partial `UPDATE` of `@sesame/sql-common`. */
 const dialect: UpdateDialect = {
   quote: (name) => `"${name}"`,
@@ -113,7 +135,9 @@ const dialect: UpdateDialect = {
 /** The generic store on a runner, with the adapter's table names. */
 type StoreOn = (runner: SqlRunner) => Store
 
-function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, inTransaction: boolean, storeOn: StoreOn): Adapter {
+/** The adapter on `db`; `u` holds which of the users table's columns it writes and reads (the app's user fields, `withUserFields`). */
+function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, inTransaction: boolean, storeOn: StoreOn, store: Store, u: UserStatements): Adapter {
+  const { users } = u
   // Outside a transaction, wait for any open one to end; inside, run at once.
   const ready = inTransaction ? async () => {} : () => gate.idle()
   const get = (statement: Database.Statement, ...params: unknown[]) => (statement.get(...params) as Row | undefined) ?? null
@@ -125,34 +149,36 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
   const all = <T>(statement: Database.Statement, map: (row: Row) => T, ...params: unknown[]): T[] => (statement.all(...params) as Row[]).map(map)
 
   const adapter: Adapter = {
-    store: storeOn(inTransaction ? sqliteRunner(db) : sqliteRunner(db, gate)),
+    store,
 
     async createUser(user) {
       await ready()
-      return toUser(get(q.insertUser, user.id ?? crypto.randomUUID(), user.name ?? null, user.email, fromDate(user.emailVerified), user.image ?? null)!)
+      const fields = users.fieldValues(user)
+      const values = [user.id ?? crypto.randomUUID(), user.name ?? null, user.email, fromDate(user.emailVerified), user.image ?? null, ...Object.values(fields)]
+      return users.toUser(get(u.insertUser(Object.keys(fields)), ...values)!)
     },
     async getUser(id) {
       await ready()
-      return one(q.userById, toUser, id)
+      return one(q.userById, users.toUser, id)
     },
     async getUserByEmail(email) {
       await ready()
-      return one(q.userByEmail, toUser, email)
+      return one(q.userByEmail, users.toUser, email)
     },
     async getUserByAccount({ provider, providerAccountId }) {
       await ready()
-      return one(q.userByAccount, toUser, provider, providerAccountId)
+      return one(q.userByAccount, users.toUser, provider, providerAccountId)
     },
     async updateUser(user) {
       await ready()
-      const update = updateSql(dialect, t.users, userColumns, user, ["id"])
+      const update = updateSql(dialect, t.users, users.updateColumns, users.updateValues(user), ["id"])
       const row = update ? get(db.prepare(update.sql), ...update.params, user.id) : get(q.userById, user.id)
       if (!row) throw new Error(`No user with id "${user.id}".`)
-      return toUser(row)
+      return users.toUser(row)
     },
     async deleteUser(id) {
       await ready()
-      return one(q.deleteUser, toUser, id)
+      return one(q.deleteUser, users.toUser, id)
     },
 
     async linkAccount(account) {
@@ -207,9 +233,9 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
     },
     async getSessionAndUser(sessionToken) {
       await ready()
-      const row = get(q.sessionAndUser, sessionToken)
+      const row = get(u.sessionAndUser(), sessionToken)
       if (!row) return null
-      return { session: toSession(row), user: toPrefixedUser(row) }
+      return { session: toSession(row), user: users.toJoinedUser(row) }
     },
     async updateSession(session) {
       await ready()
@@ -284,8 +310,11 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
 
     async transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T> {
       if (inTransaction) return fn(adapter)
-      return gate.exclusive(() => immediateTransaction(db, () => fn(build(db, q, t, gate, true, storeOn))))
+      return gate.exclusive(() => immediateTransaction(db, () => fn(build(db, q, t, gate, true, storeOn, storeOn(sqliteRunner(db)), u))))
     },
+
+    // On the same connection (or transaction), gate, tables and store: only the users' columns differ.
+    withUserFields: (model) => build(db, q, t, gate, inTransaction, storeOn, store, userStatements(db, t, userTable("sqlite", model))),
   }
   return adapter
 }
@@ -302,6 +331,7 @@ export default function SqliteAdapter(database: Database.Database | string, opti
   if (options.migrate !== false) migrate(db, { tables: options.tables, migrationsTable: options.migrationsTable })
   const t = tableNames(options.tables)
   const storeOn: StoreOn = (runner) => sqlStore({ dialect: "sqlite", runner, tables: tableOverrides(options.tables), usersTable: t.users })
-  return build(db, statements(db, t), t, new Gate(), false, storeOn)
+  const gate = new Gate()
+  return build(db, statements(db, t), t, gate, false, storeOn, storeOn(sqliteRunner(db, gate)), userStatements(db, t, userTable("sqlite")))
 }
 

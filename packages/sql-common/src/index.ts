@@ -3,9 +3,10 @@
  * on any of them) share because it is the same logic in each: the table names and their
  * validation, each dialect's migrations (so every adapter of a dialect makes the same tables) with
  * the table and lock of a migration run, the column lists, the mapping from rows to models (a
- * session's factors as comma-separated text), and the partial `UPDATE` statement; and the generic
- * store of declared models (`sqlStore`) with the tables it needs (`migrateModels`,
- * `modelTableStatements`), which every SQL adapter builds on a runner of its own, and where
+ * session's factors as comma-separated text; the app's user fields, `userTable`), and the partial
+ * `UPDATE` statement; and the generic store of declared models (`sqlStore`) with the tables it
+ * needs (`migrateModels`, `modelTableStatements`), which every SQL adapter builds on a runner of
+ * its own, and where
  * Sesame's own password hashes, counters, second factors, recovery codes and signing keys live.
  * The rules of that DDL (a field's column type, a model's table, foreign keys and indexes, the
  * names derived for them, the order of creation) are exported too, for `@sesame/cli`'s `schema`
@@ -36,6 +37,7 @@ export {
   writeFactors,
   type Row,
 } from "./rows.js"
+export { userFieldColumns, userTable, type UserFieldColumn, type UserTable } from "./user-fields.js"
 export { Gate } from "./gate.js"
 export { updateSql, type UpdateDialect, type UpdateStatement } from "./update.js"
 export { sqlStore } from "./store/store.js"
@@ -49,6 +51,7 @@ export {
   type ModelIndex,
   type ModelReference,
 } from "./store/ddl.js"
+export { addColumnStatements, indexSql } from "./store/ddl.js"
 export { fieldSqlType } from "./store/values.js"
 export { migrateModels } from "./store/migrate-models.js"
 export { isUniqueViolation } from "./store/conflict.js"

@@ -2,10 +2,11 @@
  * `migrateModels` and the store on the three real servers: tables made in the order of their
  * references, fields and indexes declared later added to tables that have rows (or refused, when
  * a required field has no default to fill them with), a model mapped onto a table of the numbered
- * migrations, a second run that does nothing, and concurrent increments that all count.
+ * migrations, the user fields' columns added to the users table, a second run that does nothing,
+ * and concurrent increments that all count.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { StoreConflict, type FieldDeclaration, type ModelDeclaration, type Store } from "@sesame/core/adapters"
+import { StoreConflict, userModel, type FieldDeclaration, type ModelDeclaration, type Store } from "@sesame/core/adapters"
 import { migrateModels, sqlStore, type SqlDialect } from "@sesame/sql-common"
 import { openServer, type Server } from "./store-servers.js"
 
@@ -129,6 +130,17 @@ describe.each(["pg", "mysql", "sqlite"] as const satisfies readonly SqlDialect[]
     expect(await mapped.findOne(signingKey, { id: "k1" })).toEqual(key)
     await mapped.create(signingKey, { ...key, id: "k2" })
     expect((await server.rows("sesame_signing_keys")).map((r) => r.id).sort()).toEqual(["k1", "k2"])
+  })
+
+  it("adds the user fields' model's columns to the users table, and never makes a users table", async () => {
+    const fields = userModel({ mmTier: { type: "integer", default: 2, index: true } })
+    const existing = await user()
+    expect(await migrate([fields])).toEqual({ created: [], altered: [usersTable] })
+    expect(await migrate([fields])).toEqual(nothing)
+    expect(Number((await server.rows(usersTable)).find((row) => row.id === existing.id)?.mmTier)).toBe(2)
+    expect(await server.indexNames(usersTable)).toContain("sesame_users_mmTier_idx")
+    await expect(migrate([fields], { users: "mm_no_users" })).rejects.toThrow(/users table "mm_no_users" does not exist yet/)
+    expect(await server.indexNames("mm_no_users")).toEqual([])
   })
 
   it("counts each of 50 concurrent increments, each returning its own count", async () => {

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { columnOf, primaryKeyOf, type ModelDeclaration } from "@sesame/core/adapters"
+import { columnOf, isUserModel, primaryKeyOf, type ModelDeclaration } from "@sesame/core/adapters"
 import { tableOptions } from "../schema/mysql.js"
 import { checkedModel, derivedName, quote, tableOf } from "./names.js"
 import type { ModelTableOptions, SqlDialect } from "./types.js"
@@ -114,10 +114,18 @@ export function indexSql(dialect: SqlDialect, table: string, index: ModelIndex):
   return `CREATE ${index.unique ? "UNIQUE " : ""}INDEX ${quote(dialect, index.name)} ON ${quote(dialect, table)} (${columnList(dialect, index.columns)})`
 }
 
-/** The statements that make a model's table and indexes from nothing (used by migrate and by a `schema` printer). */
+/**
+ * The statements that make a model's table and indexes from nothing (used by migrate and by a
+ * `schema` printer). The user fields' model has no table of its own: its statements add its
+ * columns and indexes to the users table the numbered migrations make.
+ */
 export function modelTableStatements(dialect: SqlDialect, model: ModelDeclaration, options: ModelTableOptions): string[] {
   checkedModel(model)
   const table = tableOf(model, options.tables)
+  if (isUserModel(model)) {
+    const added = Object.keys(model.fields).filter((name) => name !== "id")
+    return [...added.flatMap((name) => addColumnStatements(dialect, model, name, options)), ...modelIndexes(model, table).map((index) => indexSql(dialect, table, index))]
+  }
   const lines = Object.keys(model.fields).map((name) => columnDefinition(dialect, model, name, false))
   const key = columnList(dialect, primaryKeyOf(model).map((f) => columnOf(model, f)))
   lines.push(dialect === "pg" ? `CONSTRAINT ${quote(dialect, `${table}_pkey`)} PRIMARY KEY (${key})` : `PRIMARY KEY (${key})`)

@@ -9,19 +9,29 @@
  * without one, `migrateModels` refuses, naming the table and column, before it changes that table.
  * Tables are made in the order of their references (a model after the models it refers to).
  *
+ * The user fields' model (`userModel`) maps onto the adapter's users table, which the numbered
+ * migrations make: `migrateModels` adds its columns and indexes, and refuses when that table is
+ * missing rather than make a users table of its own.
+ *
  * The caller runs it in the dialect's migration lock (PostgreSQL and SQLite: in the numbered
  * migrations' transaction, so a failure changes nothing; MySQL commits DDL at once, so a run cut
  * off half-way is completed by the next).
  *
  * @module
  */
-import { columnOf, type ModelDeclaration } from "@sesame/core/adapters"
+import { columnOf, isUserModel, type ModelDeclaration } from "@sesame/core/adapters"
+import { userFieldColumns } from "../user-fields.js"
 import { columnsOf, indexesOf, nameKey } from "./catalog.js"
 import { addColumnStatements, byReferences, indexSql, modelIndexes, modelTableStatements } from "./ddl.js"
 import { checkedModel, quote, tableOf } from "./names.js"
 import type { ModelMigration, SqlDialect, SqlRunner } from "./types.js"
 
-/** Creates missing tables, adds missing columns (a required field without a default refuses, with a clear Error naming table and column, when the table has rows) and missing indexes, for every model; idempotent; returns what it did. */
+/**
+ * Creates missing tables, adds missing columns (a required field without a default refuses, with a
+ * clear Error naming table and column, when the table has rows) and missing indexes, for every
+ * model; the user fields' model only completes the users table, and refuses when it is missing.
+ * Idempotent; returns what it did.
+ */
 export async function migrateModels(
   dialect: SqlDialect,
   runner: SqlRunner,
@@ -31,10 +41,16 @@ export async function migrateModels(
   const context = { ...options, models }
   const done: ModelMigration = { created: [], altered: [] }
   const run = (sql: string) => runner.run(sql, [])
-  for (const model of byReferences(models.map(checkedModel))) {
+  const ordered = byReferences(models.map(checkedModel))
+  // Checked before any change: the user fields' columns must not be the spec's own.
+  for (const model of ordered) if (isUserModel(model)) userFieldColumns(model)
+  for (const model of ordered) {
     const table = tableOf(model, options.tables)
     const columns = await columnsOf(dialect, runner, table)
     if (columns.size === 0) {
+      if (isUserModel(model)) {
+        throw new Error(`The users table "${table}" does not exist yet, so the user fields cannot be added to it: the numbered migrations make it (check the \`tables.users\` name).`)
+      }
       for (const statement of modelTableStatements(dialect, model, context)) await run(statement)
       done.created.push(table)
       continue

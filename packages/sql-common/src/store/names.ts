@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { checkModel, type ModelDeclaration } from "@sesame/core/adapters"
-import { identifier } from "../tables.js"
+import { checkModel, isUserModel, type ModelDeclaration } from "@sesame/core/adapters"
+import { defaultTableNames, identifier } from "../tables.js"
 import type { SqlDialect, TableOverrides } from "./types.js"
 
 const checked = new WeakSet<ModelDeclaration>()
@@ -20,10 +20,15 @@ export function checkedModel(model: ModelDeclaration): ModelDeclaration {
   return model
 }
 
-/** The table of `model`: `tables[model.name]` when given (checked to be a plain identifier), else `model.table`. */
+/**
+ * The table of `model`: `tables[model.name]` when given (checked to be a plain identifier), else
+ * `model.table`. The user fields' model (`userModel`, named `users`) is the adapter's users table:
+ * `tables.users`, else the SQL adapters' default one; its own `table` is for stores without tables.
+ */
 export function tableOf(model: ModelDeclaration, tables: Readonly<Record<string, string>> | undefined): string {
   const override = tables?.[model.name]
-  return override === undefined ? model.table : identifier(`tables.${model.name}`, override, 48)
+  if (override !== undefined) return identifier(`tables.${model.name}`, override, 48)
+  return isUserModel(model) ? defaultTableNames.users : model.table
 }
 
 /** An identifier, quoted (every name here is a checked plain identifier). */
