@@ -37,11 +37,6 @@ function typedName(value: unknown): string | null {
   return name.length > 0 ? name : null
 }
 
-/** A form's text fields (a parsed form's values are strings; anything else is left out). */
-function formTexts(body: Readonly<Record<string, unknown>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
-}
-
 export async function passwordSignUp(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
   const { adapter, config: options } = provider
   const back = async (query: Record<string, string | undefined>): Promise<InternalResponse> => ({
@@ -60,7 +55,7 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
   // The app's user fields a user may set (`input: true`), from the form; never the others.
   let fields: Record<string, unknown>
   try {
-    fields = newUserFields(ctx.config.userFields, formUserFields(ctx.config.userFields, formTexts(ctx.body)))
+    fields = newUserFields(ctx.config.userFields, formUserFields(ctx.config.userFields, ctx.body))
   } catch (error) {
     if (!(error instanceof UserFieldValueError)) throw error
     return back({ error: "invalid-field", email, name })

@@ -147,28 +147,54 @@ export function resolveUserFields(options: UserOptions | undefined): ResolvedUse
   })
 }
 
-/** Whether `value` is a value of a field of `type` (a date as a `Date`, or its ISO text). */
+/**
+ * Bounds on a value, whoever sets it: a `string` fits MySQL's `VARCHAR(255)`; a `text` or `json`
+ * field is at most 64 KiB (as text), a JSON value at most 32 levels deep (a deeper one would exhaust
+ * the stack of whoever walks it: this check, `JSON.stringify`, a structured clone); a date is a real
+ * day of the years 1000 to 9999, which every SQL column holds.
+ */
+const maxString = 255
+const maxText = 65_536
+const maxJsonDepth = 32
+const isoDate = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/
+
+/** Whether `value` is a value of a field of `type` within the bounds above (a date as a `Date`, or its ISO 8601 text). */
 function holdsType(type: FieldType, value: unknown): boolean {
   switch (type) {
     case "string":
+      return typeof value === "string" && value.length <= maxString
     case "text":
-      return typeof value === "string"
+      return typeof value === "string" && value.length <= maxText
     case "integer":
       return Number.isSafeInteger(value)
     case "boolean":
       return typeof value === "boolean"
     case "date":
-      return (value instanceof Date || typeof value === "string") && !Number.isNaN(new Date(value).getTime())
+      return isDate(value)
     case "json":
-      return value !== undefined && isJson(value)
+      return value !== undefined && isJson(value, 0) && JSON.stringify(value).length <= maxText
   }
 }
 
-function isJson(value: unknown): boolean {
+function isDate(value: unknown): boolean {
+  if (typeof value === "string") {
+    const m = isoDate.exec(value)
+    // The day as written, not one `Date` rolls over to (2021-02-29 is not 2021-03-01).
+    if (!m || !isDate(new Date(value))) return false
+    const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
+    return day.getUTCFullYear() === Number(m[1]) && day.getUTCMonth() === Number(m[2]) - 1 && day.getUTCDate() === Number(m[3])
+  }
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) return false
+  const year = value.getUTCFullYear()
+  return year >= 1000 && year <= 9999
+}
+
+function isJson(value: unknown, depth: number): boolean {
   if (value === null || typeof value === "string" || typeof value === "boolean") return true
   if (typeof value === "number") return Number.isFinite(value)
-  if (Array.isArray(value)) return value.every(isJson)
-  if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value as object).every(isJson)
+  if (depth >= maxJsonDepth) return false
+  if (Array.isArray(value)) return value.every((item) => isJson(item, depth + 1))
+  if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value as object).every((item) => isJson(item, depth + 1))
   return false
 }
 
@@ -221,16 +247,17 @@ export function userFieldUpdate(resolved: ResolvedUserFields, given: Readonly<Re
 }
 
 /**
- * A sign-up form's input fields: each one the form has, read from its text by the field's type
- * (`"true"`/`"false"`, a decimal integer, an ISO date, JSON). A field the form leaves empty takes
- * its default. Fields users may not set are never read from a form.
+ * A sign-up request's input fields: each one the body has, a form's text read by the field's type
+ * (`"true"`/`"false"`, a decimal integer, an ISO 8601 date, JSON), a JSON body's value taken as it
+ * is; then checked as any update by a user. A field left empty takes its default. Fields users may
+ * not set are never read from a request.
  */
-export function formUserFields(resolved: ResolvedUserFields, form: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
+export function formUserFields(resolved: ResolvedUserFields, body: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const given: Record<string, unknown> = {}
   for (const name of resolved.input) {
-    const text = Object.hasOwn(form, name) ? form[name] : undefined
-    if (text === undefined || text === "") continue
-    given[name] = fromText(resolved.declarations[name]!.type, text, name)
+    const value = Object.hasOwn(body, name) ? body[name] : undefined
+    if (value === undefined || value === "") continue
+    given[name] = typeof value === "string" ? fromText(resolved.declarations[name]!.type, value, name) : value
   }
   return userFieldUpdate(resolved, given, "user")
 }
@@ -250,6 +277,7 @@ function fromText(type: FieldType, text: string, name: string): unknown {
     case "date":
       return text
     case "json":
+      if (text.length > maxText) throw new UserFieldValueError(name)
       try {
         return JSON.parse(text) as unknown
       } catch {
