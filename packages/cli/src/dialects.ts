@@ -7,7 +7,7 @@
  * @module
  */
 import type { ModelDeclaration } from "@sesame/core/adapters"
-import type { Row, SqlMigrateOptions, SqlMigrationResult, TableOverrides } from "@sesame/sql-common"
+import type { Row, SqlDialect, SqlMigrateOptions, SqlMigrationResult, TableOverrides } from "@sesame/sql-common"
 import { CliError, explain, usageError } from "./errors.js"
 
 /**
@@ -30,6 +30,8 @@ export interface ReadOnlyDatabase {
 }
 
 export interface Dialect {
+  /** The name `--adapter` gives it. */
+  id: SqlDialect
   /** The name in messages. */
   kind: string
   /** What `--url` looks like, for messages. */
@@ -74,6 +76,7 @@ async function driver<T>(name: string, load: () => Promise<T>): Promise<T> {
 }
 
 const pg: Dialect = {
+  id: "pg",
   kind: "PostgreSQL",
   urlExample: "postgres://user:password@127.0.0.1:5432/app",
   schema: async (tables, models) => (await import("@sesame/adapter-pg")).schema(tables, models),
@@ -128,6 +131,7 @@ const pg: Dialect = {
 }
 
 const mysql: Dialect = {
+  id: "mysql",
   kind: "MySQL",
   urlExample: "mysql://user:password@127.0.0.1:3306/app",
   schema: async (tables, models) => (await import("@sesame/adapter-mysql")).schema(tables, models),
@@ -184,6 +188,7 @@ const mysql: Dialect = {
 }
 
 const sqlite: Dialect = {
+  id: "sqlite",
   kind: "SQLite",
   urlExample: "./data/auth.db",
   schema: async (tables, models) => (await import("@sesame/adapter-sqlite")).schema(tables, models),

@@ -8,21 +8,25 @@
  * npx sesame schema --adapter pg|mysql|sqlite [--format sql|drizzle|kysely|prisma] [--tables …] [--plugin <file or package>]…
  * ```
  *
+ * `--plugin` takes the app's plugins, or its configuration module (`--plugin ./auth.config.js`),
+ * whose plugins' models get tables and whose `user.fields` get columns of the users table.
+ *
  * Every failure is one line on stderr and a non-zero exit code: 2 for a mistake in the command
  * line, 1 for a failure while running.
  *
  * @module
  */
 import { parseArgs } from "node:util"
-import type { ModelDeclaration } from "@sesame/core/adapters"
+import { isUserModel, type ModelDeclaration } from "@sesame/core/adapters"
 import { defaultTableNames, identifier, type TableOverrides } from "@sesame/sql-common"
 import { checkAuthjs } from "./authjs/check.js"
 import { authjsRoles, type AuthjsTables } from "./authjs/read.js"
 import { dialect, type Dialect } from "./dialects.js"
 import { CliError, usageError } from "./errors.js"
-import { pluginModels } from "./plugins.js"
+import { declaredModels } from "./plugins.js"
 import { printSchema, schemaFormat } from "./schema/formats.js"
 import { newSecret, writeSecret } from "./secret.js"
+import { userFieldsSql } from "./user-fields.js"
 
 export const usage = `Usage: sesame <command> [options]
 
@@ -31,14 +35,15 @@ Commands:
                                 .env.local (created, or its AUTH_SECRET line replaced) instead.
   migrate --adapter <a> --url <url> [--plugin <p>]…
                                 Create or upgrade Sesame's tables, and the plugins' (created, or
-                                their missing columns and indexes added); a no-op when current.
+                                their missing columns and indexes added), then add the user
+                                fields' missing columns to the users table; a no-op when current.
   migrate --from authjs --check --adapter <a> --url <url>
                                 Read an Auth.js database, writing nothing, and say what switching
                                 to Sesame changes for its users and what to do first. Exit code 1
                                 when something blocks the switch.
   schema --adapter <a> [--format <f>] [--plugin <p>]…
-                                Print Sesame's tables, and the plugins' tables: as SQL, or for an
-                                ORM (--format drizzle, kysely or prisma).
+                                Print Sesame's tables, the plugins' tables and the user fields'
+                                columns: as SQL, or for an ORM (--format drizzle, kysely or prisma).
 
 Options:
   --adapter pg|mysql|sqlite     The database: PostgreSQL, MySQL/MariaDB, or SQLite.
@@ -49,10 +54,13 @@ Options:
                                 twoFactors, recoveryCodes, signingKeys). With --from authjs: the
                                 Auth.js tables (users, accounts, sessions, verificationTokens,
                                 authenticators), when not the names of Auth.js's adapters.
-  --plugin <file or package>    A plugin's module (a .js file or a package), whose default export
-                                is a plugin, a list of them, or the app's configuration. Repeat
-                                it for several. Tables of declared models are renamed by model
-                                name in --tables (auditSignIn=audit_log).
+  --plugin <file or package>    A plugin's module, or the app's configuration module (a .js file
+                                or a package: --plugin ./auth.config.js), whose default export is
+                                a plugin, a list of them, or the configuration: its plugins'
+                                models, and its user.fields, columns of the users table (one
+                                configuration with user.fields at most). Repeat it for several.
+                                Tables of declared models are renamed by model name in --tables
+                                (auditSignIn=audit_log); the users table by its role (users=…).
   --format sql|drizzle|kysely|prisma
                                 With schema: SQL (the default), a module of Drizzle tables, a
                                 Kysely Database interface, or Prisma models, each of the tables
@@ -77,7 +85,8 @@ const processIo: Io = {
 function parseTables(value: string | undefined, models: readonly ModelDeclaration[] = []): TableOverrides {
   if (!value) return {}
   const tables: Record<string, string> = {}
-  const names = [...Object.keys(defaultTableNames), ...models.map((model) => model.name)]
+  // The user fields' model is named for the users table's role, which renames it.
+  const names = [...Object.keys(defaultTableNames), ...models.filter((model) => !isUserModel(model)).map((model) => model.name)]
   for (const pair of value.split(",")) {
     const [role = "", name = ""] = pair.split("=").map((s) => s.trim())
     if (!names.includes(role) || !name) {
@@ -143,11 +152,11 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
       case "schema": {
         const format = schemaFormat(values.format)
         const chosen = dialect(values.adapter)
-        const models = await pluginModels(values.plugin ?? [], io.cwd)
+        const models = await declaredModels(values.plugin ?? [], io.cwd)
         const tables = parseTables(values.tables, models)
         // The adapter's DDL checks the table names and the models (references, keys) for every format.
         const sql = await schemaOf(chosen, tables, models)
-        io.out(format === "sql" ? sql : printSchema(format, values.adapter as "pg" | "mysql" | "sqlite", tables, models))
+        io.out(format === "sql" ? sql : printSchema(format, chosen.id, tables, models))
         return 0
       }
       case "migrate": {
@@ -162,16 +171,17 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         }
         const chosen = dialect(values.adapter)
         if (!values.url) throw usageError(`Missing --url: the database to migrate, such as ${chosen.urlExample}.`)
-        const models = await pluginModels(values.plugin ?? [], io.cwd)
-        const { result, server } = await chosen.migrate(values.url, { tables: parseTables(values.tables, models), ...(models.length > 0 ? { models } : {}) })
+        const models = await declaredModels(values.plugin ?? [], io.cwd)
+        const tables = parseTables(values.tables, models)
+        const { result, server } = await chosen.migrate(values.url, { tables, ...(models.length > 0 ? { models } : {}) })
         for (const m of result.applied) io.out(`Applied migration ${m.version}: ${m.description}.`)
         for (const table of result.models?.created ?? []) io.out(`Created the plugins' table ${table}.`)
-        for (const table of result.models?.altered ?? []) io.out(`Added columns or indexes to the plugins' table ${table}.`)
+        for (const table of result.models?.altered ?? []) io.out(alteredLine(table, tables, models))
         const changed = result.applied.length > 0 || (result.models?.created.length ?? 0) + (result.models?.altered.length ?? 0) > 0
         io.out(
           changed
-            ? `The ${chosen.kind} schema at ${server} is now at version ${result.version}${models.length > 0 ? ", with the plugins' tables" : ""}.`
-            : `Nothing to do: the ${chosen.kind} schema at ${server} is already at version ${result.version}${models.length > 0 ? ", with the plugins' tables" : ""}.`,
+            ? `The ${chosen.kind} schema at ${server} is now at version ${result.version}${declaredNote(models)}.`
+            : `Nothing to do: the ${chosen.kind} schema at ${server} is already at version ${result.version}${declaredNote(models)}.`,
         )
         return 0
       }
@@ -188,10 +198,28 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
   }
 }
 
-/** The schema's SQL; an unsafe table name is a mistake in the command line. */
+/** What migrate did to `table`: the users table gained user fields, or a plugin's table columns or indexes. */
+function alteredLine(table: string, tables: TableOverrides, models: readonly ModelDeclaration[]): string {
+  return models.some(isUserModel) && table === (tables.users ?? defaultTableNames.users)
+    ? `Added the user fields' columns or indexes to the users table ${table}.`
+    : `Added columns or indexes to the plugins' table ${table}.`
+}
+
+/** `, with the plugins' tables and the user fields`: what the final line says migrate took care of besides Sesame's tables. */
+function declaredNote(models: readonly ModelDeclaration[]): string {
+  const parts = [...(models.some((m) => !isUserModel(m)) ? ["the plugins' tables"] : []), ...(models.some(isUserModel) ? ["the user fields"] : [])]
+  return parts.length > 0 ? `, with ${parts.join(" and ")}` : ""
+}
+
+/**
+ * The schema's SQL: the adapter's (Sesame's tables and the plugins'), then the user fields'
+ * statements; an unsafe table name or a model the DDL refuses is a mistake in the command line.
+ */
 async function schemaOf(chosen: Dialect, tables: TableOverrides, models: readonly ModelDeclaration[]): Promise<string> {
+  const userFields = models.find(isUserModel)
   try {
-    return await chosen.schema(tables, models)
+    const sql = await chosen.schema(tables, models.filter((model) => !isUserModel(model)))
+    return userFields ? `${sql}\n${userFieldsSql(chosen.id, userFields, tables)}` : sql
   } catch (error) {
     throw error instanceof TypeError ? usageError(error.message) : error
   }

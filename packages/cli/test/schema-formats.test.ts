@@ -10,7 +10,6 @@
  * - Prisma: `prisma validate` (its bundled WebAssembly engine, offline) accepts the printed
  *   models with a datasource of each provider, and refuses them broken.
  */
-import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -29,7 +28,8 @@ import ts from "typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { testDatabase } from "../../adapter-mysql/test/database.js"
 import { testSchema } from "../../adapter-pg/test/database.js"
-import { root, sesame } from "./run.js"
+import { prismaValidate } from "./prisma-validate.js"
+import { sesame } from "./run.js"
 
 const plugins = join(import.meta.dirname, "fixtures", "schema-plugins.mjs")
 // The fixture's two models, to write and read their rows through the store.
@@ -357,37 +357,6 @@ describe("--format kysely", () => {
   }
 })
 
-/** Runs the devDependency's `prisma validate` offline: nothing may be downloaded. */
-function prismaValidate(schema: string): Promise<{ code: number; output: string }> {
-  const dir = mkdtempSync(join(scratch, "prisma-"))
-  writeFileSync(join(dir, "schema.prisma"), schema)
-  const cli = join(root, "node_modules", "prisma", "build", "index.js")
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, "validate", "--schema", join(dir, "schema.prisma")],
-      {
-        cwd: dir,
-        timeout: 60_000,
-        env: {
-          ...process.env,
-          // Any download would go nowhere and fail the run. validate uses the WebAssembly engine
-          // bundled in the CLI; the schema engine binary it would otherwise fetch is not used.
-          HTTP_PROXY: "http://127.0.0.1:9",
-          HTTPS_PROXY: "http://127.0.0.1:9",
-          PRISMA_ENGINES_MIRROR: "http://127.0.0.1:9",
-          PRISMA_SCHEMA_ENGINE_BINARY: process.execPath,
-          PRISMA_QUERY_ENGINE_LIBRARY: process.execPath,
-          CHECKPOINT_DISABLE: "1",
-          PRISMA_HIDE_UPDATE_MESSAGE: "1",
-          NO_COLOR: "1",
-        },
-      },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, output: `${stdout}${stderr}` }),
-    )
-  })
-}
-
 describe("--format prisma", () => {
   for (const [adapter, provider] of [
     ["pg", "postgresql"],
@@ -397,7 +366,7 @@ describe("--format prisma", () => {
     it(`--adapter ${adapter}: prisma validate accepts the models with a ${provider} datasource`, async () => {
       const text = await printed("prisma", adapter, ["--tables", "users=app_users,notebook=app_notebooks"])
       const datasource = `datasource db {\n  provider = "${provider}"\n  url      = "${provider === "sqlite" ? "file:./dev.db" : `${provider}://u@localhost/db`}"\n}\n\n`
-      const valid = await prismaValidate(datasource + text)
+      const valid = await prismaValidate(datasource + text, scratch)
       expect(valid.output).toMatch(/is valid/)
       expect(valid.code).toBe(0)
       // Mapped onto the exact tables and columns, with relations for the foreign keys.
@@ -407,7 +376,7 @@ describe("--format prisma", () => {
       expect(text).toMatch(/editor +SesameUser\? +@relation\("Note_editorId", fields: \[editorId\], references: \[id\], onDelete: SetNull/)
       expect(text).toMatch(/@@id\(\[notebookId, slug\]/)
       // The check can fail: a relation to a model that is not there.
-      const broken = await prismaValidate(datasource + text.replace("owner SesameUser @relation", "owner NoSuchModel @relation"))
+      const broken = await prismaValidate(datasource + text.replace("owner SesameUser @relation", "owner NoSuchModel @relation"), scratch)
       expect(broken.code).not.toBe(0)
       expect(broken.output).toMatch(/NoSuchModel/)
     })

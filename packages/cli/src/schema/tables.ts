@@ -10,11 +10,13 @@
  * `BIGINT`; MySQL's text is `TEXT`, not `MEDIUMTEXT`), so they are written out here, as the
  * migrations leave them after the last one. The plugins' models take the rules of the model DDL
  * from `@sesame/sql-common` (`fieldSqlType`, `modelReferences`, `modelIndexes`, `byReferences`),
- * the same functions `sesame migrate` makes their tables with.
+ * the same functions `sesame migrate` makes their tables with. The app's user fields (`user.fields`,
+ * whose model `userModel` maps onto the users table) are columns and indexes of the users table,
+ * typed and named by the same rules, as `sesame migrate` adds them after the migrations.
  *
  * @module
  */
-import { columnOf, primaryKeyOf, type FieldType, type ModelDeclaration } from "@sesame/core/adapters"
+import { columnOf, isUserModel, primaryKeyOf, type FieldDeclaration, type FieldType, type ModelDeclaration } from "@sesame/core/adapters"
 import {
   byReferences,
   defaultTableNames,
@@ -151,6 +153,9 @@ const builtIn: Record<keyof TableNames, { columns: Record<string, `${Kind}${"" |
   signingKeys: { columns: { id: "key", algorithm: "short", publicKey: "text", privateKey: "text", createdAt: "date" }, key: ["id"] },
 }
 
+/** The columns the migrations give the users table: the user fields' model has `id` among them, and may declare none of the others. */
+export const usersTableColumns: readonly string[] = Object.keys(builtIn.users.columns)
+
 /** The tables whose `userId` the migrations index (the others' primary keys lead with it). */
 const indexedUserId = new Set(["accounts", "sessions", "authenticators"])
 
@@ -197,15 +202,18 @@ function builtInTable(dialect: SchemaDialect, role: keyof TableNames, names: Tab
 
 const fieldValues: Record<FieldType, ColumnValue> = { string: "string", text: "string", integer: "bigint", boolean: "boolean", date: "date", json: "string" }
 
+/** A declared field's column, as the model DDL makes it. */
+function modelColumn(dialect: SchemaDialect, model: ModelDeclaration, key: string, field: FieldDeclaration): ColumnShape {
+  const column: ColumnShape = { key, name: columnOf(model, key), value: fieldValues[field.type], sql: fieldSqlType(dialect, field), nullable: field.optional ?? false }
+  if (field.type === "json") column.json = true
+  if (field.default !== undefined) column.default = field.type === "date" ? new Date(field.default as string | number) : field.default
+  return column
+}
+
 /** A plugin model's table: the columns, keys and indexes the model DDL gives it. */
 function modelTable(dialect: SchemaDialect, model: ModelDeclaration, options: ModelTableOptions): TableShape {
   const table = tableOf(model, options.tables)
-  const columns = Object.entries(model.fields).map(([key, field]): ColumnShape => {
-    const column: ColumnShape = { key, name: columnOf(model, key), value: fieldValues[field.type], sql: fieldSqlType(dialect, field), nullable: field.optional ?? false }
-    if (field.type === "json") column.json = true
-    if (field.default !== undefined) column.default = field.type === "date" ? new Date(field.default as string | number) : field.default
-    return column
-  })
+  const columns = Object.entries(model.fields).map(([key, field]) => modelColumn(dialect, model, key, field))
   const foreignKeys = modelReferences(model, options).map(
     (reference): ForeignKeyShape => ({ ...reference, onDelete: reference.onDelete === "SET NULL" ? "set null" : "cascade" }),
   )
@@ -220,16 +228,33 @@ function modelTable(dialect: SchemaDialect, model: ModelDeclaration, options: Mo
   }
 }
 
+/** The users table with the user fields' columns after its own, and their indexes (named, as migrate names them, after the table). */
+function withUserFields(dialect: SchemaDialect, users: TableShape, model: ModelDeclaration): TableShape {
+  const added = Object.entries(model.fields).filter(([key]) => !usersTableColumns.includes(key))
+  return {
+    ...users,
+    columns: [...users.columns, ...added.map(([key, field]) => modelColumn(dialect, model, key, field))],
+    indexes: [...users.indexes, ...modelIndexes(model, users.name)],
+  }
+}
+
 /**
  * Every table `sesame migrate --adapter <dialect>` makes with these `tables` names (by role and by
- * model name) and these plugin `models`: Sesame's ten, then the models' in the order migrate
- * creates them. `models` must have passed the dialect's `schema()` (which checks them and their
+ * model name) and these `models` (the plugins', and the user fields' model if any): Sesame's ten,
+ * the users table with the user fields, then the plugins' tables in the order migrate creates
+ * them. `models` must have passed the dialect's `schema()` (which checks them and their
  * references), and `tables` the CLI's checks.
  */
 export function schemaTables(dialect: SchemaDialect, tables: Readonly<Record<string, string>>, models: readonly ModelDeclaration[]): TableShape[] {
   const names = { ...defaultTableNames } as TableNames
   for (const role of Object.keys(defaultTableNames) as (keyof TableNames)[]) if (tables[role] !== undefined) names[role] = tables[role]
   const roles = Object.keys(defaultTableNames) as (keyof TableNames)[]
-  const options: ModelTableOptions = { tables, usersTable: names.users, models }
-  return [...roles.map((role) => builtInTable(dialect, role, names)), ...byReferences(models).map((model) => modelTable(dialect, model, options))]
+  const userFields = models.find(isUserModel)
+  const plugins = models.filter((model) => !isUserModel(model))
+  const options: ModelTableOptions = { tables, usersTable: names.users, models: plugins }
+  const builtIns = roles.map((role) => {
+    const table = builtInTable(dialect, role, names)
+    return role === "users" && userFields ? withUserFields(dialect, table, userFields) : table
+  })
+  return [...builtIns, ...byReferences(plugins).map((model) => modelTable(dialect, model, options))]
 }

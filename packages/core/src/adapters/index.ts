@@ -23,7 +23,7 @@ export type {
   Where,
 } from "../store/model.js"
 export { checkModel, columnOf, comparisonOf, conditionBrand, isUserModel, op, primaryKeyOf, StoreConflict, type Operator } from "../store/model.js"
-export { userModel, type UserFieldDeclaration, type UserFieldDeclarations } from "../user/fields.js"
+export { resolveUserFields, userModel, type UserFieldDeclaration, type UserFieldDeclarations } from "../user/fields.js"
 export { builtInModels } from "../registry.js"
 // For stores that decide conditions and order in JavaScript (the memory store, Redis).
 export { conditionsOf, fieldOf, matches, ordered, sortRows, type Conditions } from "../store/evaluate.js"
