@@ -35,7 +35,7 @@ export interface Opened {
   /**
    * The store's table names, by model name: the given ones of declared models (a Drizzle table's
    * SQL name), and the names of Sesame's Drizzle tables by role, since Sesame's own models are
-   * named for the roles whose tables they use (`passwords`, `twoFactors`, …).
+   * named for the roles whose tables they use (`passwords`, `signingKeys`, …).
    */
   modelTables: Readonly<Record<string, string>>
 }

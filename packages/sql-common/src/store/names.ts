@@ -56,7 +56,7 @@ export function derivedName(table: string, columns: readonly string[], suffix: "
 /**
  * An SQL adapter's `tables` option as the store and `migrateModels` take it: the names given, by
  * role or by model name. Sesame's own models are named for the roles whose tables they use
- * (`passwords`, `twoFactors`, …), so one name renames the table for both.
+ * (`passwords`, `signingKeys`, …), so one name renames the table for both.
  */
 export function tableOverrides(tables: TableOverrides = {}): Readonly<Record<string, string>> {
   const given: Readonly<Record<string, string | undefined>> = tables
