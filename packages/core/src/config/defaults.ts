@@ -51,8 +51,10 @@ export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string
 export const defaultCallbacks: CallbacksOptions = {
   signIn: () => true,
   redirect: defaultRedirect,
+  // The session the strategies made: the user (its own fields and the app's `user.fields`), the
+  // expiry, and the plugins' parts under their ids.
   session: ({ session }): DefaultSession => ({
-    // The strategies' view of the user: its own fields, and the app's `user.fields` in the session.
+    ...session,
     user: { ...session.user, name: session.user?.name ?? null, email: session.user?.email ?? null, image: session.user?.image ?? null },
     expires: session.expires,
   }),

@@ -10,7 +10,7 @@
  */
 import { checkAdapter, missingMethods, type AdapterRequirement, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
-import { resolveUserFields, type ResolvedUserFields } from "../user/fields.js"
+import { resolveUserFields, takenSessionKeys, type ResolvedUserFields } from "../user/fields.js"
 import {
   AuthError,
   InvalidEndpoints,
@@ -197,7 +197,11 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       logger.debug("config: features off for want of adapter methods", { features: degraded })
     }
     const modules = asConfigError(() =>
-      resolveModules(config.plugins, config.adapter, logger, { path: (segment) => isActionSegment(segment, endpointNames()), models: builtInModelNames }),
+      resolveModules(config.plugins, config.adapter, logger, {
+        path: (segment) => isActionSegment(segment, endpointNames()),
+        models: builtInModelNames,
+        sessionKeys: takenSessionKeys(userFields),
+      }),
     )
     if (modules.off.size > 0) warnings.push("plugin-storage-missing")
     const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))

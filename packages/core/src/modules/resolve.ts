@@ -34,6 +34,8 @@ export interface ResolvedModules {
   readonly events: ReadonlyMap<keyof EventCallbacks, readonly Handler[]>
   /** Server functions by name; a function of a module that is off is there too, and says why it cannot run. */
   readonly api: ReadonlyMap<string, { module: SesameModule; fn: ModuleFunction; off?: string }>
+  /** The modules with a part of the session (`session`), in the configured order. */
+  readonly sessions: readonly SesameModule[]
   /** Every model the modules declare, the modules that are off included (so `migrate` makes their tables). */
   readonly models: readonly ModelDeclaration[]
   /** What each part of a module works with. */
@@ -46,14 +48,15 @@ const apiName = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
 /**
  * Checks `plugins` and makes the tables. `reserved` says whether a path's first segment is one of
- * the core's endpoints, and which model names are Sesame's own. Throws a `TypeError` naming the
+ * the core's endpoints, which model names are Sesame's own, and which keys of the session and claims
+ * of its token are taken (a module's part of the session is under its id). Throws a `TypeError` naming the
  * module and what is wrong.
  */
 export function resolveModules(
   plugins: unknown,
   adapter: Adapter | undefined,
   logger: Logger,
-  reserved: { path(segment: string): boolean; models: ReadonlySet<string> },
+  reserved: { path(segment: string): boolean; models: ReadonlySet<string>; sessionKeys: ReadonlySet<string> },
 ): ResolvedModules {
   if (plugins !== undefined && !Array.isArray(plugins)) throw new TypeError("`plugins` must be an array of modules.")
   const list: SesameModule[] = []
@@ -62,6 +65,7 @@ export function resolveModules(
   const events = new Map<keyof EventCallbacks, Handler[]>()
   const api = new Map<string, { module: SesameModule; fn: ModuleFunction; off?: string }>()
   const models: ModelDeclaration[] = []
+  const sessions: SesameModule[] = []
   const modelNames = new Set<string>()
   const store: Store | undefined = adapter?.store
 
@@ -99,6 +103,11 @@ export function resolveModules(
       if (!route || typeof route.run !== "function") throw new TypeError(`${named}: endpoint "${key}" needs a \`run\` function.`)
       routes.set(key, { module, route })
     }
+    if (module.session !== undefined) {
+      if (typeof module.session !== "function") throw new TypeError(`${named}: \`session\` must be a function.`)
+      if (reserved.sessionKeys.has(module.id)) throw new TypeError(`${named}: its part of the session would be \`${module.id}\`, a key Sesame or \`user.fields\` uses; choose another id.`)
+      sessions.push(module)
+    }
     for (const [event, handler] of Object.entries(module.events ?? {})) {
       if (typeof handler !== "function") throw new TypeError(`${named}: the "${event}" event handler must be a function.`)
       const handlers = events.get(event as keyof EventCallbacks) ?? []
@@ -114,6 +123,7 @@ export function resolveModules(
     paths: new Set([...routes.keys()].map((key) => key.slice(key.indexOf(" ") + 1))),
     events,
     api,
+    sessions,
     models,
     context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error } }),
   })

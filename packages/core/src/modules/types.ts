@@ -22,7 +22,7 @@
  */
 import type { AdapterUser } from "../adapters/types.js"
 import type { LoggerInstance } from "../logger.js"
-import type { ModelDeclaration, Store } from "../store/model.js"
+import type { JsonValue, ModelDeclaration, Store } from "../store/model.js"
 import type { Awaitable, EventCallbacks, User } from "../types.js"
 
 /** What every part of a module works with. */
@@ -89,6 +89,17 @@ export type ModuleEvents = {
  */
 export type ModuleFunction = (request: ModuleRequest, ...args: never[]) => Promise<unknown>
 
+/** What a module's `session` is asked with. */
+export interface ModuleSessionInput extends ModuleContext {
+  /** The signed-in user: the stored user with an adapter, else the one the provider or `authorize` gave. */
+  user: User | AdapterUser
+  /**
+   * `"signIn"`: a JWT session starts, and what the module answers is kept in the token until the
+   * next sign-in; `"read"`: a database session is read (every request that reads it).
+   */
+  trigger: "signIn" | "read"
+}
+
 /** A feature module, built in or the app's (`plugins`). */
 export interface SesameModule {
   /** Lowercase letters, digits and hyphens; unique in a configuration; the first segment of its endpoints' paths. */
@@ -108,6 +119,14 @@ export interface SesameModule {
   events?: ModuleEvents
   /** Its server functions, by name: unique across the configuration's modules. */
   api?: Readonly<Record<string, ModuleFunction>>
+  /**
+   * Its part of the session, as `session[<id>]` (JSON; `undefined` adds nothing): with database
+   * sessions asked at every session read, with JWT sessions at sign-in and kept in the token as the
+   * claim `<id>`. It reaches the `jwt` and `session` callbacks, and `GET session` sends it to the
+   * browser: never put a secret there. One that throws is logged as `EventError` and left out; the
+   * session goes on.
+   */
+  session?(input: ModuleSessionInput): Awaitable<JsonValue | undefined>
 }
 
 /**

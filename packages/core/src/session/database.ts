@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { moduleSessionParts } from "../modules/session.js"
 import { sessionUserFields } from "../user/fields.js"
 import type { AdapterSession, AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
@@ -159,6 +160,7 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
         const defaults: Session = {
           user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null, ...sessionUserFields(config.userFields, user) },
           expires: expires.toISOString(),
+          ...(await moduleSessionParts(config.modules, user, "read")),
         }
         const token = tokenView(user)
         const factors = found.session.factors ? { factors: found.session.factors } : {}

@@ -34,6 +34,7 @@
  *
  * @module
  */
+import { moduleSessionParts, tokenSessionParts } from "../modules/session.js"
 import { sessionUserFields } from "../user/fields.js"
 import type { AdapterUser } from "../adapters/types.js"
 import { defaultCallbacks } from "../config/defaults.js"
@@ -209,6 +210,7 @@ export const jwtStrategy: SessionStrategy = {
       const defaults: Session = {
         user: { name: next.name ?? null, email: next.email ?? null, image: next.picture ?? null, ...sessionUserFields(config.userFields, next) },
         expires: expires.toISOString(),
+        ...tokenSessionParts(config.modules, next),
       }
       const session = (await config.callbacks.session(
         update
@@ -244,8 +246,10 @@ export const jwtStrategy: SessionStrategy = {
       email: user.email ?? null,
       picture: user.image ?? null,
       ...(user.id !== undefined ? { sub: String(user.id) } : {}),
-      // The app's user fields, each a claim of its own name (as Auth.js apps write `token.role`).
+      // The app's user fields, each a claim of its own name (as Auth.js apps write `token.role`),
+      // and the plugins' parts of the session, each under the plugin's id.
       ...sessionUserFields(config.userFields, user),
+      ...(await moduleSessionParts(config.modules, user, "signIn")),
       ...own,
     }
     const token = await config.callbacks.jwt({

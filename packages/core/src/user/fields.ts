@@ -92,6 +92,14 @@ const reservedNames: ReadonlySet<string> = new Set([
   "factors",
 ])
 
+/**
+ * The keys of the session and the claims of its token that are taken: Sesame's own, and the user
+ * fields' (each a claim of its name). A plugin's part of the session, under its id, may take none.
+ */
+export function takenSessionKeys(resolved: ResolvedUserFields): ReadonlySet<string> {
+  return new Set([...reservedNames, "user", "expires", ...Object.keys(resolved.declarations)])
+}
+
 const fieldTypes: ReadonlySet<FieldType> = new Set(["string", "text", "integer", "boolean", "date", "json"])
 
 /** The declarations, checked once per configuration. */

@@ -1,0 +1,33 @@
+/**
+ * The modules' parts of the session (`SesameModule.session`): each module's answer under its id,
+ * in the configured order. A module that throws is logged as `EventError` and left out, as its event
+ * handlers are: a plugin's fault never ends a session.
+ *
+ * @module
+ */
+import type { AdapterUser } from "../adapters/types.js"
+import { EventError } from "../errors.js"
+import type { User } from "../types.js"
+import type { ResolvedModules } from "./resolve.js"
+import type { ModuleSessionInput } from "./types.js"
+
+/** `{ [id]: part }` for each module with a part for `user`. */
+export async function moduleSessionParts(modules: ResolvedModules, user: User | AdapterUser, trigger: ModuleSessionInput["trigger"]): Promise<Record<string, unknown>> {
+  if (modules.sessions.length === 0) return {}
+  const parts: Record<string, unknown> = {}
+  for (const module of modules.sessions) {
+    try {
+      const part = await module.session!({ ...modules.context, user, trigger })
+      if (part !== undefined) parts[module.id] = part
+    } catch (error) {
+      modules.context.logger.error(new EventError(`Plugin "${module.id}"'s \`session\` threw; its part of the session is left out.`, { cause: error }))
+    }
+  }
+  return parts
+}
+
+/** The modules' parts a JWT carries (its claims named by the modules' ids). */
+export function tokenSessionParts(modules: ResolvedModules, token: Record<string, unknown>): Record<string, unknown> {
+  if (modules.sessions.length === 0) return {}
+  return Object.fromEntries(modules.sessions.flatMap((m) => (Object.hasOwn(token, m.id) && token[m.id] !== undefined ? [[m.id, token[m.id]]] : [])))
+}
