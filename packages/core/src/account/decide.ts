@@ -74,20 +74,25 @@ export interface Decision {
 }
 
 /**
- * A new user: the spec's fields, and the app's user fields from `user` (a provider's `profile()`,
- * the app's `authorize`), else their defaults. A value that does not fit its declaration is the
- * app's mistake, refused before anything is stored.
+ * The app's user fields of `user` (a provider's `profile()`, the app's `authorize`), checked, the
+ * defaults filling what it lacks. A value that does not fit its declaration is the app's mistake,
+ * refused before anything is stored or signed in.
  */
-function newUser(ctx: RequestContext, user: User, emailVerified: Date | null): AdapterUser {
-  let fields: Record<string, unknown>
+function userFieldsOf(ctx: RequestContext, user: User): Record<string, unknown> {
   try {
-    fields = newUserFields(ctx.config.userFields, user)
+    return newUserFields(ctx.config.userFields, user)
   } catch (error) {
     if (!(error instanceof UserFieldValueError)) throw error
-    throw new CallbackRouteError(`The new user's field "${error.field}" (from the provider's \`profile\` or the app's \`authorize\`) does not fit its declaration in \`user.fields\`.`)
+    throw new CallbackRouteError(`The user's field "${error.field}" (from the provider's \`profile\` or the app's \`authorize\`) does not fit its declaration in \`user.fields\`.`)
   }
+}
+
+/**
+ * A new user: the spec's fields, and the app's user fields ({@link userFieldsOf}).
+ */
+function newUser(ctx: RequestContext, user: User, emailVerified: Date | null): AdapterUser {
   return {
-    ...fields,
+    ...userFieldsOf(ctx, user),
     id: crypto.randomUUID(),
     name: user.name ?? null,
     email: user.email as string,
@@ -130,7 +135,10 @@ export async function decideForAccount(
   const { config } = ctx
   const { account, linked } = params
   const NotLinked = params.notLinked ?? OAuthAccountNotLinked
-  if (!config.adapter) return { user: { ...params.user, id: await accountSubject(account.provider, account.providerAccountId) }, isNewUser: false }
+  // Nothing is stored: the provider's user, with the app's user fields as a stored one would have them.
+  if (!config.adapter) {
+    return { user: { ...params.user, ...userFieldsOf(ctx, params.user), id: await accountSubject(account.provider, account.providerAccountId) }, isNewUser: false }
+  }
   const adapter = config.adapter
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
   // Between this decision and the session, the account may be unlinked (the user removed it from
@@ -276,8 +284,8 @@ export async function decideForEmail(ctx: RequestContext, adapter: CheckedAdapte
 export async function decideForCredentials(ctx: RequestContext, provider: CredentialsProvider, user: User): Promise<Decision> {
   const { config } = ctx
   const adapter = provider.users
-  // JWT sessions store nothing: the app's word is the user.
-  if (!adapter) return { user, isNewUser: false }
+  // JWT sessions store nothing: the app's word is the user (its user fields checked, defaults filled).
+  if (!adapter) return { user: { ...user, ...userFieldsOf(ctx, user) }, isNewUser: false }
   const known = (user.id ? await adapter.getUser(user.id) : null) ?? (user.email ? await adapter.getUserByEmail(user.email) : null)
   if (known) return { user: known, isNewUser: false }
   if (!provider.config.createUser) {

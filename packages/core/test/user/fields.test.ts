@@ -248,6 +248,32 @@ describe("updateUserFields", () => {
   })
 })
 
+describe("without an adapter (JWT sessions, nothing stored)", () => {
+  it("the session has the user fields of the user authorize gives, checked, the defaults filling the rest", async () => {
+    const config = (role: unknown): AuthConfig => ({
+      secret,
+      trustHost: true,
+      providers: [Credentials({ credentials: { email: {} }, authorize: (c) => ({ id: "1", email: String(c.email), ...(role === undefined ? {} : { role }) }) })],
+      user: { fields },
+      logger: quiet,
+    })
+    const signInAs = async (c: AuthConfig) => {
+      const jar = new CookieJar()
+      const response = await send(c, "/auth/callback/credentials", { jar, form: { csrfToken: await csrfToken(c, jar), email: "jo@example.com" } })
+      return { jar, response }
+    }
+    const plain = await signInAs(config(undefined))
+    expect((await session(config(undefined), plain.jar))?.user).toMatchObject({ email: "jo@example.com", role: "member", seats: 1, beta: false, locale: null })
+    const owner = config("owner")
+    const signedOwner = await signInAs(owner)
+    expect((await session(owner, signedOwner.jar))?.user).toMatchObject({ role: "owner" })
+    const wrong = config(42)
+    const refused = await signInAs(wrong)
+    expect(refused.response.headers.get("location")).toMatch(/error=/)
+    expect(await session(wrong, refused.jar)).toBeNull()
+  })
+})
+
 describe("setUserFields", () => {
   it("sets any declared field of a user from the app's code, and refuses what is not declared or of the wrong type", async () => {
     const adapter = MemoryAdapter()
