@@ -12,12 +12,20 @@
  *
  * A plugin (`plugins`, lib/store.ts): `@sesame/plugin-audit-trail` records each sign-in, and the
  * home page lists the user's recent ones through its server function (`api.recentSignIns`).
+ *
+ * User fields (`user.fields`, lib/store.ts): every user has a `role` (the app's to set) and a
+ * `language` they choose on the home page (`updateUserFields`); `session.user` carries both.
  */
-import type { AuthConfig, ServerFunctionsOf } from "@sesame/core"
+import type { AuthConfig, ServerFunctionsOf, UserFieldsOf } from "@sesame/core"
 import Sesame from "@sesame/next"
 import { apiAudience } from "./lib/api"
 import { providers } from "./lib/providers"
-import { adapter, plugins } from "./lib/store"
+import { adapter, plugins, userFields } from "./lib/store"
+
+// `session.user.role` and `session.user.language`, typed.
+declare module "@sesame/core" {
+  interface User extends Partial<UserFieldsOf<typeof userFields>> {}
+}
 
 export const basePath = "/api/auth"
 
@@ -32,6 +40,8 @@ const config: AuthConfig = {
   theme: { brandColor: "#0b5e5a" },
   apiTokens: { audience: apiAudience },
   plugins,
+  // A role and the language the user picks on the home page: stored in the users table, in `session.user`.
+  user: { fields: userFields },
   debug: process.env.SESAME_DEBUG === "1",
 }
 
@@ -53,6 +63,7 @@ export const {
   setPassword,
   twoFactorStatus,
   requireRecentSignIn,
+  updateUserFields,
   // An API token for the signed-in user, for the home page's call to the API.
   getApiToken,
   api,

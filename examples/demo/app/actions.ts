@@ -7,9 +7,33 @@
  * outcome (with the token's claims) goes back to the section that asked, not into a URL.
  */
 import { redirect } from "next/navigation"
-import { changePassword, deletePasskey, deleteUser, getApiToken, requireRecentSignIn, revokeSession, setPassword, signIn, signOut, unlinkAccount } from "../auth"
+import {
+  changePassword,
+  deletePasskey,
+  deleteUser,
+  getApiToken,
+  requireRecentSignIn,
+  revokeSession,
+  setPassword,
+  signIn,
+  signOut,
+  unlinkAccount,
+  updateUserFields,
+} from "../auth"
+import { languages } from "../lib/languages"
 import { callApi, type ApiCall } from "../lib/api"
 import { linkableProviders } from "../lib/providers"
+
+/**
+ * Saves the language the user picked: one of the page's, checked here (Sesame checks that users
+ * may set the field and that it is a string; which values make sense is the app's decision).
+ */
+export async function chooseLanguageAction(form: FormData): Promise<void> {
+  const language = form.get("language")
+  if (typeof language !== "string" || !Object.hasOwn(languages, language)) redirect("/")
+  const result = await updateUserFields({ language })
+  redirect(result.updated ? "/?notice=LanguageSaved" : "/")
+}
 
 export async function revokeSessionAction(form: FormData): Promise<void> {
   const id = form.get("id")

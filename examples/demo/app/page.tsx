@@ -5,6 +5,7 @@ import { Accounts } from "./components/accounts"
 import { AddPasskey } from "./components/add-passkey"
 import { ApiTokenSection } from "./components/api-token"
 import { PasswordSection } from "./components/password"
+import { Profile } from "./components/profile"
 import { RecentSignIns } from "./components/recent-sign-ins"
 import { TwoFactorSection } from "./components/two-factor"
 
@@ -20,6 +21,7 @@ const notices: Record<string, { text: string; error: boolean }> = {
   // Rare since deleting asks to confirm who you are first (app/actions.ts), but Sesame checks again.
   SignInTooOld: { text: "Deleting your account needs a sign-in from the last 10 minutes. Sign out, sign in again, then delete it.", error: true },
   Deleted: { text: "Your account was deleted, and you are signed out.", error: false },
+  LanguageSaved: { text: "Your language was saved.", error: false },
 }
 
 function Notice({ notice }: { notice: string | string[] | undefined }) {
@@ -72,6 +74,8 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
       <p>
         <Link href="/protected">Go to the protected page</Link>
       </p>
+
+      <Profile role={session.user.role} language={session.user.language} />
 
       <Accounts accounts={accounts ?? []} hasPassword={password === true} confirmDelete={confirm === "delete-account"} />
 

@@ -89,6 +89,15 @@ export async function demoAccountFlow(browser: Browser, origin: string): Promise
   await expect.poll(() => page.getByTestId("recent-sign-ins").locator("li").first().textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC: /)
   await shot(page, "home-signed-in")
 
+  // The demo's user fields: the role the app gave every user, and the language the user picks
+  // (`updateUserFields`), kept in the users table and read back through the session.
+  expect(await page.getByTestId("role").textContent()).toBe("member")
+  await page.getByTestId("language").selectOption("fr")
+  await page.getByRole("button", { name: "Save language" }).click()
+  await expect.poll(() => page.getByTestId("notice").textContent()).toContain("language was saved")
+  await page.goto("/")
+  expect(await page.getByTestId("language").inputValue()).toBe("fr")
+
   await page.getByRole("link", { name: "Go to the protected page" }).click()
   await expect.poll(() => page.getByTestId("protected-user").textContent()).toContain("Demo User")
   await signOut(page)

@@ -63,7 +63,7 @@ describe("npm start on a fresh clone", () => {
     expect(output).toContain(`every message goes to http://localhost:${port}/dev/mailbox`)
   })
 
-  it("signs in with the demo account's password", async () => {
+  it("signs in with the demo account's password, and picks a language on the home page (a user field)", async () => {
     await demoAccountFlow(browser!, demo!.banner.origin)
   }, 120_000)
 
