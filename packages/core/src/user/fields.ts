@@ -14,7 +14,7 @@
  * @module
  */
 import type { FieldDeclaration, FieldType, JsonValue, ModelDeclaration } from "../store/model.js"
-import { userModelBrand } from "../store/model.js"
+import { checkModel, userModelBrand } from "../store/model.js"
 
 /** One of the app's user fields. */
 export interface UserFieldDeclaration extends Omit<FieldDeclaration, "references"> {
@@ -131,10 +131,12 @@ export function userModel(fields: UserFieldDeclarations): ModelDeclaration {
 /** Checks `user.fields`; a `TypeError` names the first mistake. */
 export function resolveUserFields(options: UserOptions | undefined): ResolvedUserFields {
   const fields = options?.fields
-  if (fields === undefined || Object.keys(fields).length === 0) return noUserFields
-  if (typeof fields !== "object" || fields === null) throw new TypeError("`user.fields` must be an object of field declarations.")
+  if (fields === undefined) return noUserFields
+  if (typeof fields !== "object" || fields === null || Array.isArray(fields)) throw new TypeError("`user.fields` must be an object of field declarations.")
+  if (Object.keys(fields).length === 0) return noUserFields
   for (const [name, field] of Object.entries(fields)) {
     const where = `\`user.fields.${name}\``
+    if (typeof field !== "object" || field === null) throw new TypeError(`${where}: a declaration is an object such as { type: "string", default: "member" }.`)
     if (!/^[A-Za-z][A-Za-z0-9_]{0,47}$/.test(name)) throw new TypeError(`${where}: a field's name must be a plain identifier of at most 48 characters.`)
     if (reservedNames.has(name) || name in Object.prototype) {
       throw new TypeError(`${where}: "${name}" is one of the user's own fields, a claim of the session token, or an object's property; choose another name.`)
@@ -146,7 +148,8 @@ export function resolveUserFields(options: UserOptions | undefined): ResolvedUse
       throw new TypeError(`${where}: a required field needs a \`default\`: email, passkey and provider sign-ins create users without it. Give it one, or make it optional.`)
     }
   }
-  const model = userModel(fields)
+  // The storage rules every model follows (a column's name, what may be indexed).
+  const model = checkModel(userModel(fields))
   return Object.freeze({
     declarations: fields,
     model,

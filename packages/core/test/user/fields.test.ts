@@ -44,6 +44,9 @@ describe("declarations", () => {
     ["an unknown type", { role: { type: "uuid", optional: true } as never }, /type must be one of/],
     ["a required field without a default", { role: { type: "string" } }, /required field needs a `default`/],
     ["a default of another type", { seats: { type: "integer", default: "ten" } }, /default is not a integer/],
+    ["a declaration that is not an object", { role: null as never }, /declaration is an object/],
+    ["a column that is not an identifier", { role: { type: "string", optional: true, column: "role; drop table" } }, /column of "role" must be a plain SQL identifier/],
+    ["an indexed text field", { bio: { type: "text", optional: true, index: true } }, /cannot be unique or indexed/],
   ]
   it.each(cases)("refuses %s with the Configuration error, naming the field", async (_title, declared, pattern) => {
     const log = capture()
