@@ -423,7 +423,6 @@ export function neededAdapterMethods(session: SessionOptions, providers: readonl
   return needed
 }
 
-/** Runs `fn`, a feature's or the plugins' resolution or check: a `TypeError` naming an option becomes the `Configuration` error. */
 /**
  * The adapter that stores the user fields: its own `withUserFields`, or, without one (an Auth.js
  * adapter), the adapter as it is, which receives them in `createUser` as Auth.js passes a profile's
@@ -436,6 +435,7 @@ function withUserFields(adapter: Adapter, fields: ResolvedUserFields, warnings: 
   return adapter
 }
 
+/** Runs `fn`, a feature's or the plugins' resolution or check: a `TypeError` naming an option becomes the `Configuration` error. */
 function asConfigError<T>(fn: () => T): T {
   try {
     return fn()
