@@ -26,7 +26,6 @@ import { CliError, usageError } from "./errors.js"
 import { declaredModels } from "./plugins.js"
 import { printSchema, schemaFormat } from "./schema/formats.js"
 import { newSecret, writeSecret } from "./secret.js"
-import { userFieldsSql } from "./user-fields.js"
 
 export const usage = `Usage: sesame <command> [options]
 
@@ -212,14 +211,13 @@ function declaredNote(models: readonly ModelDeclaration[]): string {
 }
 
 /**
- * The schema's SQL: the adapter's (Sesame's tables and the plugins'), then the user fields'
- * statements; an unsafe table name or a model the DDL refuses is a mistake in the command line.
+ * The schema's SQL, as the adapter prints it: Sesame's tables, then the declared models' (the
+ * plugins' tables, and the user fields' columns added to the users table); an unsafe table name
+ * or a model the DDL refuses is a mistake in the command line.
  */
 async function schemaOf(chosen: Dialect, tables: TableOverrides, models: readonly ModelDeclaration[]): Promise<string> {
-  const userFields = models.find(isUserModel)
   try {
-    const sql = await chosen.schema(tables, models.filter((model) => !isUserModel(model)))
-    return userFields ? `${sql}\n${userFieldsSql(chosen.id, userFields, tables)}` : sql
+    return await chosen.schema(tables, models)
   } catch (error) {
     throw error instanceof TypeError ? usageError(error.message) : error
   }

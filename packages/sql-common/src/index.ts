@@ -37,7 +37,7 @@ export {
   writeFactors,
   type Row,
 } from "./rows.js"
-export { userFieldColumns, userTable, type UserFieldColumn, type UserTable } from "./user-fields.js"
+export { userFieldColumns, userTable, type NewUser, type UserFieldColumn, type UserTable } from "./user-fields.js"
 export { Gate } from "./gate.js"
 export { updateSql, type UpdateDialect, type UpdateStatement } from "./update.js"
 export { sqlStore } from "./store/store.js"
@@ -51,7 +51,6 @@ export {
   type ModelIndex,
   type ModelReference,
 } from "./store/ddl.js"
-export { addColumnStatements, indexSql } from "./store/ddl.js"
 export { fieldSqlType } from "./store/values.js"
 export { migrateModels } from "./store/migrate-models.js"
 export { isUniqueViolation } from "./store/conflict.js"
