@@ -96,9 +96,8 @@ export function kyselyAdapter(run: Runner, t: TableNames, users: UserTable = use
 
   const adapter: Adapter = {
     async createUser(user) {
-      const id = user.id ?? crypto.randomUUID()
-      const row = { id, name: user.name, email: user.email, emailVerified: user.emailVerified, image: user.image, ...users.fieldValues(user) }
-      return users.toUser(await insert("users", row, { id }))
+      const row = users.insertValues(user)
+      return users.toUser(await insert("users", row, { id: row.id as string }))
     },
     getUser: async (id) => map(await first("users", { id }), users.toUser),
     getUserByEmail: async (email) => map(await first("users", { email }), users.toUser),

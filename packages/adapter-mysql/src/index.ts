@@ -93,12 +93,10 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean, storeOn:
     store,
 
     async createUser(input) {
-      const id = input.id ?? crypto.randomUUID()
-      const fields = users.fieldValues(input)
-      const columns = ["id", "name", "email", "emailVerified", "image", ...Object.keys(fields)]
-      const values = [id, input.name ?? null, input.email, input.emailVerified ?? null, input.image ?? null, ...Object.values(fields)]
-      await exec(db, `INSERT INTO \`${t.users}\` (${columnList(columns)}) VALUES (${marks(values.length)})`, values)
-      return (await user(id))!
+      const row = users.insertValues(input)
+      const values = Object.values(row)
+      await exec(db, `INSERT INTO \`${t.users}\` (${columnList(Object.keys(row))}) VALUES (${marks(values.length)})`, values)
+      return (await user(row.id as string))!
     },
     getUser: user,
     getUserByEmail: (email) => one(users.toUser, `SELECT * FROM \`${t.users}\` WHERE \`email\` = ?`, [email]),

@@ -96,10 +96,9 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean, storeOn: Stor
     store,
 
     async createUser(user) {
-      const fields = users.fieldValues(user)
-      const columns = ["id", "name", "email", "emailVerified", "image", ...Object.keys(fields)]
-      const values = [user.id ?? crypto.randomUUID(), user.name ?? null, user.email, user.emailVerified ?? null, user.image ?? null, ...Object.values(fields)]
-      return (await one(users.toUser, `INSERT INTO "${t.users}" (${columnList(columns)}) VALUES (${placeholders(values.length)}) RETURNING *`, values))!
+      const row = users.insertValues(user)
+      const values = Object.values(row)
+      return (await one(users.toUser, `INSERT INTO "${t.users}" (${columnList(Object.keys(row))}) VALUES (${placeholders(values.length)}) RETURNING *`, values))!
     },
     getUser: (id) => one(users.toUser, `SELECT * FROM "${t.users}" WHERE "id" = $1`, [id]),
     getUserByEmail: (email) => one(users.toUser, `SELECT * FROM "${t.users}" WHERE "email" = $1`, [email]),

@@ -115,8 +115,8 @@ function userStatements(db: Database.Database, t: TableNames, users: UserTable) 
   return {
     users,
     sessionAndUser: () => prepared(`SELECT s.*, ${users.joinedColumns} FROM "${t.sessions}" s JOIN "${t.users}" u ON u."id" = s."userId" WHERE s."sessionToken" = ?`),
-    insertUser(fields: readonly string[]): Database.Statement {
-      const columns = ["id", "name", "email", "emailVerified", "image", ...fields]
+    /** The `INSERT` of a row with these `columns` (`UserTable.insertValues`'s). */
+    insertUser(columns: readonly string[]): Database.Statement {
       return prepared(`INSERT INTO "${t.users}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING *`)
     },
   }
@@ -153,9 +153,9 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
 
     async createUser(user) {
       await ready()
-      const fields = users.fieldValues(user)
-      const values = [user.id ?? crypto.randomUUID(), user.name ?? null, user.email, fromDate(user.emailVerified), user.image ?? null, ...Object.values(fields)]
-      return users.toUser(get(u.insertUser(Object.keys(fields)), ...values)!)
+      const row = users.insertValues(user)
+      row.emailVerified = fromDate(row.emailVerified as Date | null)
+      return users.toUser(get(u.insertUser(Object.keys(row)), ...Object.values(row))!)
     },
     async getUser(id) {
       await ready()

@@ -32,8 +32,12 @@ export interface UserTable {
   readonly fields: readonly UserFieldColumn[]
   /** The columns `updateUser` may set: the spec's (`userColumns`), then the declared fields'. */
   readonly updateColumns: readonly string[]
-  /** The declared fields `user` gives (not undefined), encoded, by column: the extra columns of `createUser`'s `INSERT`. */
-  fieldValues(user: object): Record<string, unknown>
+  /**
+   * `createUser`'s row by column: the spec's fields (an `id` made when the user has none; dates as
+   * given, for the adapter's driver), then the declared fields the user gives, encoded (the others
+   * are left to their columns' defaults).
+   */
+  insertValues(user: NewUser): Record<string, unknown>
   /** The values of `updateUser`'s `UPDATE` by column, for `updateColumns`: the spec's fields as given, the declared ones encoded. */
   updateValues(user: object): Record<string, unknown>
   /** The select list of a join on the users table aliased `u`: the spec's columns named `u_<column>`, the declared ones by their `alias` (what {@link UserTable.toJoinedUser} reads). */
@@ -43,6 +47,9 @@ export interface UserTable {
   /** The user of a joined row selected by {@link UserTable.joinedColumns}. */
   toJoinedUser(row: Row): AdapterUser
 }
+
+/** The user `createUser` is given: the spec's fields, `id` optional, and the app's user fields among its other keys. */
+export type NewUser = Pick<AdapterUser, "email"> & Partial<Pick<AdapterUser, "id" | "name" | "emailVerified" | "image">>
 
 /** The columns of the spec's user, which no declared field may take (it would be written twice). */
 const specColumns = new Set(["id", ...userColumns].map((column) => column.toLowerCase()))
@@ -87,7 +94,14 @@ export function userTable(dialect: SqlDialect, model?: ModelDeclaration): UserTa
   return {
     fields,
     updateColumns: [...userColumns, ...fields.map((f) => f.column)],
-    fieldValues,
+    insertValues: (user) => ({
+      id: user.id ?? crypto.randomUUID(),
+      name: user.name ?? null,
+      email: user.email,
+      emailVerified: user.emailVerified ?? null,
+      image: user.image ?? null,
+      ...fieldValues(user),
+    }),
     updateValues(user) {
       const given = user as Record<string, unknown>
       return { ...Object.fromEntries(userColumns.map((column) => [column, given[column]])), ...fieldValues(user) }

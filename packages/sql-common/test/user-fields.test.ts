@@ -17,12 +17,15 @@ const model = userModel({
 const at = new Date("2025-06-07T08:09:10.123Z")
 
 describe("userTable", () => {
-  it("encodes the declared fields a user gives, by column, as the store does on each dialect; nothing else", () => {
+  it("inserts the spec's columns and the declared fields a user gives, by column, encoded as the store does on each dialect; nothing else", () => {
     const user = { id: "u1", email: "a@example.com", role: "admin", beta: true, trialEnds: at, prefs: { a: [1] }, undeclared: "x", trial_ends: 0 }
-    expect(userTable("pg", model).fieldValues(user)).toEqual({ role: "admin", beta: true, trial_ends: at, prefs: `{"a":[1]}` })
-    expect(userTable("mysql", model).fieldValues(user)).toEqual({ role: "admin", beta: 1, trial_ends: "2025-06-07 08:09:10.123", prefs: `{"a":[1]}` })
-    expect(userTable("sqlite", model).fieldValues(user)).toEqual({ role: "admin", beta: 1, trial_ends: at.getTime(), prefs: `{"a":[1]}` })
-    expect(userTable("sqlite", model).fieldValues({ ...user, trialEnds: null })).toMatchObject({ trial_ends: null })
+    const spec = { id: "u1", name: null, email: "a@example.com", emailVerified: null, image: null }
+    expect(userTable("pg", model).insertValues(user)).toEqual({ ...spec, role: "admin", beta: true, trial_ends: at, prefs: `{"a":[1]}` })
+    expect(userTable("mysql", model).insertValues(user)).toEqual({ ...spec, role: "admin", beta: 1, trial_ends: "2025-06-07 08:09:10.123", prefs: `{"a":[1]}` })
+    expect(userTable("sqlite", model).insertValues(user)).toEqual({ ...spec, role: "admin", beta: 1, trial_ends: at.getTime(), prefs: `{"a":[1]}` })
+    const cleared = { ...user, trialEnds: null }
+    expect(userTable("sqlite", model).insertValues(cleared)).toMatchObject({ trial_ends: null })
+    expect(userTable("pg", model).insertValues({ email: "b@example.com" }).id).toMatch(/^[0-9a-f-]{36}$/)
   })
 
   it("sets the spec's columns and the declared ones an update gives, never a key that is not declared", () => {
@@ -38,7 +41,7 @@ describe("userTable", () => {
   })
 
   it("refuses a value of the wrong type", () => {
-    expect(() => userTable("pg", model).fieldValues({ seats: "2" })).toThrow(TypeError)
+    expect(() => userTable("pg", model).insertValues({ email: "a@example.com", seats: "2" } as never)).toThrow(TypeError)
   })
 
   it("reads a row's declared columns typed as declared, and a joined row's by their aliases", () => {
@@ -57,7 +60,7 @@ describe("userTable", () => {
   it("without a model, is the spec's users table", () => {
     const users = userTable("mysql")
     expect(users.fields).toEqual([])
-    expect(users.fieldValues({ role: "admin" })).toEqual({})
+    expect(users.insertValues({ id: "u1", email: "a@example.com", role: "admin" } as never)).toEqual({ id: "u1", name: null, email: "a@example.com", emailVerified: null, image: null })
     expect(users.toUser({ id: "u1", email: "a@example.com", role: "admin" })).toEqual({ id: "u1", name: null, email: "a@example.com", emailVerified: null, image: null })
   })
 
