@@ -41,6 +41,7 @@ export type ErrorType =
   | "OAuthSignInError"
   | "SessionTokenError"
   | "SignOutError"
+  | "StorageUnavailable"
   | "TwoFactorError"
   | "UnsupportedStrategy"
   | "UntrustedHost"
@@ -236,6 +237,43 @@ export class ErrorPageLoop extends AuthError {
 export class AdapterError extends AuthError {
   override readonly type = "AdapterError" as const
 }
+/**
+ * The storage could not be reached: the adapter's database or store, or a counter store, refused or
+ * dropped the connection (a restart, a failover, a pool with no connection to give). Nothing is
+ * wrong with the request or the configuration, and nothing was decided about the session: the
+ * answer is `503 Service Unavailable` with `Retry-After` (a page for a browser's flow, JSON for an
+ * API call), never a sign-out, and the session cookie is left as it is. Logged once when an outage
+ * begins and once when it ends, not per request.
+ *
+ * Server code sees it thrown by the session reads of the integrations (`auth()`, `getSession`):
+ * `status` and `headers` follow the convention of Express's and Koa's error handlers, which answer
+ * with them. An adapter or a counter store may throw it itself for a failure Sesame would not
+ * recognise as one of reaching its storage (see `adapters/unavailable.ts`).
+ */
+export class StorageUnavailable extends AuthError {
+  override readonly type = "StorageUnavailable" as const
+  /** The HTTP status of the answer. */
+  readonly status = 503
+  /** Seconds after which a client may try again: the answer's `Retry-After`. */
+  readonly retryAfter: number
+
+  constructor(message?: string, options?: ErrorOptions & { retryAfter?: number }) {
+    super(message ?? "The storage could not be reached.", options)
+    this.retryAfter = options?.retryAfter ?? storageRetryAfter
+  }
+
+  /** The headers of the answer, for error handlers that set them (`Retry-After`). */
+  get headers(): Record<string, string> {
+    return { "Retry-After": String(this.retryAfter) }
+  }
+}
+
+/**
+ * The `Retry-After` of a storage outage, in seconds: about what a database restart or a managed
+ * failover takes to accept connections again. A client that tries sooner gets the same answer.
+ */
+export const storageRetryAfter = 3
+
 /** An event handler threw. Logged only: events never change the flow. */
 export class EventError extends AuthError {
   override readonly type = "EventError" as const
@@ -342,6 +380,7 @@ export type AnyAuthError =
   | OAuthSignInError
   | SessionTokenError
   | SignOutError
+  | StorageUnavailable
   | UnsupportedStrategy
   | UntrustedHost
   | Verification

@@ -4,9 +4,10 @@
  * where the endpoints live ({@link basePathOf}), the app's origin ({@link appOrigin}), the log
  * ({@link logFor}), and the session of a page's request with the cookies that keep it alive
  * ({@link readSession}, {@link setCookieLines}), signing in and out from the app's server code
- * ({@link signInFromServer}, {@link signOutFromServer}, {@link updateSessionFromServer}), and where
- * a guard sends a visitor without a session ({@link signInPageUrl}, {@link wantsJson}) and which
- * paths it protects ({@link protectedPaths}).
+ * ({@link signInFromServer}, {@link signOutFromServer}, {@link updateSessionFromServer}), where
+ * a guard sends a visitor without a session ({@link signInPageUrl}, {@link wantsJson}), what it
+ * answers while the storage cannot be reached ({@link isStorageUnavailable},
+ * {@link unavailableAnswer}), and which paths it protects ({@link protectedPaths}).
  *
  * `config` is, everywhere here, the very object the integration passes to `Auth()`: the core
  * resolves a configuration once per object.
@@ -26,6 +27,7 @@ export { appOrigin, type RequestLike } from "./integration/origin.js"
 export { unauthorizedBody } from "./http/response.js"
 export { callModuleApi, moduleApi, type ModuleApi } from "./modules/api.js"
 export { isUnderPath, protectedPaths, type ProtectedPaths } from "./integration/paths.js"
+export { isStorageUnavailable, unavailableAnswer, type UnavailableAnswer } from "./integration/unavailable.js"
 export {
   signInFromServer,
   signInPageUrl,
@@ -113,7 +115,10 @@ export interface SessionRead {
  * the origin comes from: exactly what the browser would get from `GET <basePath>/session`.
  *
  * Throws what the core throws for the read (an `AuthError`: a configuration that cannot be used,
- * a host it refuses, an adapter that fails); the integration decides how to fail closed.
+ * a host it refuses, an adapter that fails); the integration decides how to fail closed. A storage
+ * outage throws a `StorageUnavailable` ({@link isStorageUnavailable}): nothing is known of the
+ * session then, so it must not be taken for "signed out" (a guard answers
+ * {@link unavailableAnswer}, a session read the app calls throws it).
  */
 export async function readSession(config: AuthConfig, request: RequestLike): Promise<SessionRead> {
   const response = await getFromCore(config, request, "session")

@@ -18,7 +18,8 @@ import { AuthError, type ErrorType } from "./errors.js"
 
 /**
  * Warnings Sesame may give: each is passed to `logger.warn` once per configuration resolved, and
- * the built-in logger prints each once per process.
+ * the built-in logger prints each once per process; but for `storage-available-again`, given (and
+ * printed) at the end of every storage outage, whose beginning was logged as a `StorageUnavailable`.
  */
 export type WarningCode =
   | "debug-enabled"
@@ -35,6 +36,7 @@ export type WarningCode =
   | "credentials-users-not-created"
   | "plugin-storage-missing"
   | "user-fields-adapter-unaware"
+  | "storage-available-again"
 
 /**
  * The three log levels. Each may be overridden in `config.logger`.
@@ -76,6 +78,8 @@ const warningText: Record<WarningCode, string> = {
     'A provider has `checks: ["none"]`: its callbacks are not bound to the browser that started the sign-in, so a forged callback can sign a visitor in to someone else\'s account. Such a provider never links an account to a signed-in user. Use "pkce", "state" or "nonce".',
   "weak-secret":
     "A configured secret is shorter than 32 characters or not random (under about 128 bits of estimated entropy). In production this is a configuration error. Make one with `npx @sesame/cli secret` or `openssl rand -base64 33`.",
+  "storage-available-again":
+    "The storage answers again: the outage logged above (StorageUnavailable) is over, and the requests answered 503 meanwhile may be tried again.",
   "user-fields-adapter-unaware":
     "`user.fields` is set, but the adapter does not say it stores user fields (it has no `withUserFields`: an Auth.js adapter, or one written to the spec's contract). Sesame passes the fields to its `createUser` and `updateUser`, as Auth.js passes a profile's, and reads what its users hold: make sure its users table has the columns. Auth.js's Prisma, Drizzle and Kysely adapters then store them; @auth/pg-adapter drops them.",
   "adapter-optional-methods-missing":
@@ -182,7 +186,9 @@ function isVisitorError(error: Error): boolean {
 
 /** Prints `error` as the built-in logger does. For the few places that log before a configuration exists. */
 export function printError(error: Error): void {
-  if (isVisitorError(error)) console.warn(`[sesame][warn] ${escapeLogText(`${(error as AuthError).type}: ${error.message}`)}`)
+  // An outage's first line: the driver's message says all there is (its stack, a socket's, nothing).
+  if (error instanceof AuthError && error.type === "StorageUnavailable") console.error(`[sesame][error] ${escapeLogText(`StorageUnavailable: ${error.message}`)}`)
+  else if (isVisitorError(error)) console.warn(`[sesame][warn] ${escapeLogText(`${(error as AuthError).type}: ${error.message}`)}`)
   else console.error(`[sesame][error] ${formatError(error)}`)
 }
 
@@ -214,8 +220,11 @@ function firstTime(key: string): boolean {
   return true
 }
 
+/** Warnings about a moment rather than the set-up: printed each time. */
+const everyTime: ReadonlySet<WarningCode> = new Set<WarningCode>(["storage-available-again"])
+
 function printWarning(code: WarningCode): void {
-  if (!firstTime(`warn ${code}`)) return
+  if (!everyTime.has(code) && !firstTime(`warn ${code}`)) return
   console.warn(escapeLogText(`[sesame][warn] ${code}: ${warningText[code]}`))
 }
 

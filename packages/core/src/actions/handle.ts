@@ -8,6 +8,8 @@
 import { dispatch } from "./index.js"
 import { endpointNames } from "../config/features.js"
 import { resolveConfig } from "../config/resolve.js"
+import { reportedOutage } from "../adapters/availability.js"
+import { storageUnavailable } from "../adapters/unavailable.js"
 import { AuthError, BadRequest } from "../errors.js"
 import { printError } from "../logger.js"
 import { raw } from "../symbols.js"
@@ -111,7 +113,13 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
     for (const hook of resolved.hooks.beforeRequest) await hook(ctx)
     return finish(await dispatch(ctx), ctx)
   } catch (error) {
-    // Raw callers get the error to handle, except a client's mistake, which stays its 4xx answer.
+    // Raw callers get the error to handle, except a client's mistake, which stays its 4xx answer;
+    // a storage outage as itself, however deep a flow's error carries it.
+    const unavailable = isRaw ? storageUnavailable(error) : undefined
+    if (unavailable) {
+      if (!reportedOutage(unavailable)) resolved.logger.error(unavailable)
+      throw unavailable
+    }
     if (isRaw && error instanceof AuthError && !(error instanceof BadRequest) && !ctx.returnRedirect) {
       resolved.logger.error(error)
       throw error

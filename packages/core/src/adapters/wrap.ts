@@ -10,6 +10,7 @@
 import { AdapterError, AuthError, MissingAdapterMethods } from "../errors.js"
 import type { LoggerInstance } from "../logger.js"
 import { checkStore } from "../store/checked.js"
+import { availabilityOf, type Availability } from "./availability.js"
 import type { Store } from "../store/model.js"
 import type { Adapter } from "./types.js"
 
@@ -55,14 +56,36 @@ const methods: AdapterMethod[] = [
   "deleteAuthenticator",
 ]
 
-/** Wraps `adapter` for internal use. */
-export function checkAdapter(adapter: Adapter, logger: LoggerInstance): CheckedAdapter {
+/** The methods that only read: tried again when the storage could not be reached (`availability.ts`). */
+const reads: ReadonlySet<AdapterMethod> = new Set<AdapterMethod>([
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "getAccount",
+  "listAccountsByUserId",
+  "getSessionAndUser",
+  "listSessionsByUserId",
+  "getAuthenticator",
+  "listAuthenticatorsByUserId",
+])
+
+/**
+ * Wraps `adapter` for internal use. `transaction` is the availability of the adapter whose
+ * transaction `adapter` is: its operations are never tried again (the transaction's connection is
+ * the one that failed), and an outage is the adapter's one outage.
+ */
+export function checkAdapter(adapter: Adapter, logger: LoggerInstance, transaction?: Availability): CheckedAdapter {
+  const availability = transaction ?? availabilityOf(adapter, logger)
+  const inTransaction = transaction !== undefined
   const checked = {
-    store: adapter.store ? checkStore(adapter.store, logger) : undefined,
+    store: adapter.store ? checkStore(adapter.store, logger, availability, inTransaction) : undefined,
     has: (method: AdapterMethod) => typeof adapter[method] === "function",
     transaction<T>(fn: (a: CheckedAdapter) => Promise<T>): Promise<T> {
       if (typeof adapter.transaction !== "function") return fn(checked)
-      return adapter.transaction((tx) => fn(checkAdapter(tx, logger))).catch((error: unknown) => {
+      const run = () => adapter.transaction!((tx) => fn(checkAdapter(tx, logger, availability)))
+      // Never tried again: `fn` may have done what cannot be undone (sent a mail, written to a store
+      // that does not roll back) before the storage went away.
+      return availability.run(run, "never").catch((error: unknown) => {
         throw error instanceof AuthError ? error : new AdapterError("Adapter transaction failed.", { cause: error })
       })
     },
@@ -74,10 +97,11 @@ export function checkAdapter(adapter: Adapter, logger: LoggerInstance): CheckedA
         throw new MissingAdapterMethods(`The adapter has no "${method}" method, which this operation needs.`)
       }
       logger.debug(`adapter ${method}`)
+      const retry = inTransaction ? "never" : reads.has(method) ? "read" : "write"
       try {
-        return withStringIds(await fn.apply(adapter, args))
+        return withStringIds(await availability.run(async () => fn.apply(adapter, args), retry))
       } catch (error) {
-        throw new AdapterError(`Adapter method "${method}" failed.`, { cause: error })
+        throw error instanceof AuthError ? error : new AdapterError(`Adapter method "${method}" failed.`, { cause: error })
       }
     }
   }

@@ -5,6 +5,10 @@
  *   not exist, or sent a state-changing request from another site: `CrossSiteRequest`) answers
  *   its 4xx with a short JSON body, `{ error, message }`, and is logged at debug level only: it is
  *   the client's doing, not the server's.
+ * - The storage could not be reached (`StorageUnavailable`, or a driver's error that says so:
+ *   `adapters/unavailable.ts`): `503` with `Retry-After`, the unavailable page for a browser's
+ *   navigation or form, else JSON `{ error: "StorageUnavailable", message }`; no cookie is set or
+ *   cleared (nothing was decided about the session), and the outage was logged where it began.
  * - A failed `POST session` answers `400 null`.
  * - Any other error is logged in full, then the browser is redirected: errors of kind `signIn` to
  *   the sign-in page, the rest to the error page, with `error=<type>` when the type is client-safe
@@ -16,12 +20,15 @@
  *
  * @module
  */
+import { reportedOutage } from "../adapters/availability.js"
+import { storageUnavailable } from "../adapters/unavailable.js"
 import type { Resolution } from "../config/resolve.js"
 import { defaultTheme } from "../config/defaults.js"
-import { AuthError, BadRequest, CallbackRouteError, CredentialsSignin, isClientError, TooManyAttempts } from "../errors.js"
+import { AuthError, BadRequest, CallbackRouteError, CredentialsSignin, isClientError, TooManyAttempts, type StorageUnavailable } from "../errors.js"
 import { errorPage } from "../pages/error.js"
 import { translatorForRequest } from "../pages/i18n.js"
-import { errorPageLoops, pageLoops, signInPageUrl } from "../pages/where.js"
+import { unavailablePage } from "../pages/unavailable.js"
+import { errorPageLoops, pageLoops, signInPageUrl, translatorFor } from "../pages/where.js"
 import type { PagesOptions } from "../types.js"
 import type { RequestContext } from "./context.js"
 import type { HeaderReader } from "./incoming.js"
@@ -50,6 +57,11 @@ export async function errorResponse(ctx: RequestContext, error: unknown): Promis
     config.logger.debug(`bad request: ${error.message}`)
     return { ...badRequestResponse(error), cookies: ctx.setCookies }
   }
+  const unavailable = storageUnavailable(error)
+  if (unavailable) {
+    if (!reportedOutage(unavailable)) config.logger.error(unavailable)
+    return unavailableResponse(ctx, unavailable)
+  }
   const authError = asAuthError(error)
   config.logger.error(authError)
   if (ctx.action === "session" && ctx.method === "POST") return { status: 400, body: null, headers: { ...noStore } }
@@ -66,6 +78,28 @@ export async function errorResponse(ctx: RequestContext, error: unknown): Promis
   if (authError instanceof CredentialsSignin) url.searchParams.set("code", safeCode.test(authError.code) ? authError.code : "credentials")
   const headers = authError instanceof TooManyAttempts ? { "Retry-After": String(authError.retryAfter) } : undefined
   return { redirect: url.href, cookies: ctx.setCookies, ...(headers ? { headers } : {}) }
+}
+
+/** Endpoints answered in JSON whatever the request accepts: what scripts and clients call. */
+const jsonActions: ReadonlySet<Action> = new Set<Action>(["session", "csrf", "providers"])
+
+/** The JSON body of a `503` for a storage outage, for the core's endpoints and the integrations' guards. */
+export function unavailableBody(error: StorageUnavailable): { error: "StorageUnavailable"; message: string } {
+  return { error: "StorageUnavailable", message: `The service cannot reach its storage for a moment. Try again in ${error.retryAfter} s.` }
+}
+
+/**
+ * The answer while the storage cannot be reached: the unavailable page for a browser's navigation
+ * or form (it asked for HTML, and not for a redirect as JSON), else JSON; `503` and `Retry-After`
+ * either way, and no cookie.
+ */
+function unavailableResponse(ctx: RequestContext, error: StorageUnavailable): InternalResponse {
+  const headers = { ...noStore, "Retry-After": String(error.retryAfter) }
+  const html = !ctx.returnRedirect && !jsonActions.has(ctx.action) && /\btext\/html\b/i.test(ctx.headers.get("accept") ?? "")
+  if (!html) return json(unavailableBody(error), 503, headers)
+  // A form cannot be posted again by a link: "try again" goes back to the page it was on.
+  const retryUrl = ctx.method === "GET" ? `${ctx.origin}${ctx.url.pathname}${ctx.url.search}` : signInPageUrl(ctx)
+  return unavailablePage({ retryUrl, retryAfter: error.retryAfter, theme: ctx.config.theme }, translatorFor(ctx))
 }
 
 /** The `Configuration` error as JSON: where no page can be shown, or nothing is known of the configuration. */

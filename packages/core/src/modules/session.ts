@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { storageUnavailable } from "../adapters/unavailable.js"
 import type { AdapterUser } from "../adapters/types.js"
 import { EventError } from "../errors.js"
 import type { User } from "../types.js"
@@ -20,6 +21,9 @@ export async function moduleSessionParts(modules: ResolvedModules, user: User | 
       const part = await module.session!({ ...modules.context, user, trigger })
       if (part !== undefined) parts[module.id] = part
     } catch (error) {
+      // A plugin's storage that cannot be reached is the request's 503, not a session without its part.
+      const unavailable = storageUnavailable(error)
+      if (unavailable) throw unavailable
       modules.context.logger.error(new EventError(`Plugin "${module.id}"'s \`session\` threw; its part of the session is left out.`, { cause: error }))
     }
   }

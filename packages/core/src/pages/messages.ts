@@ -54,6 +54,9 @@ export interface CoreMessages {
   "error.AccessDenied": string
   "error.Verification": string
   "error.Default": string
+  "error.heading.Unavailable": string
+  "error.Unavailable": string
+  "error.retry": string
   /** The page a sign-in link opens: one click confirms, so that link scanners cannot sign in. */
   "confirm.heading": string
   /** `{host}` is the site's host name, `{email}` the address in the link. */

@@ -20,6 +20,7 @@ import { moduleSessionParts } from "../modules/session.js"
 import { sessionUserFields } from "../user/fields.js"
 import type { AdapterSession, AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
+import { storageUnavailable } from "../adapters/unavailable.js"
 import { AccessDenied, SessionTokenError, SignOutError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
@@ -173,6 +174,9 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
         await emit(config, "session", { session })
         return session
       } catch (error) {
+        // Nothing is known of the session while the storage is away: never "signed out" (a 503).
+        const unavailable = storageUnavailable(error)
+        if (unavailable) throw unavailable
         config.logger.error(new SessionTokenError("Reading the database session failed.", { cause: error }))
         return null
       }
@@ -204,6 +208,9 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
           const session = await adapter.deleteSession(hash)
           await emit(config, "signOut", { session: session ?? null })
         } catch (error) {
+          // The session would outlive a cookie cleared now: the browser keeps it and tries again.
+          const unavailable = storageUnavailable(error)
+          if (unavailable) throw unavailable
           config.logger.error(new SignOutError("Deleting the session failed.", { cause: error }))
         }
       }

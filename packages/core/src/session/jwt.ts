@@ -34,6 +34,7 @@
  *
  * @module
  */
+import { storageUnavailable } from "../adapters/unavailable.js"
 import { moduleSessionParts, tokenSessionParts } from "../modules/session.js"
 import { sessionUserFields } from "../user/fields.js"
 import type { AdapterUser } from "../adapters/types.js"
@@ -132,6 +133,9 @@ async function unverifiedUserStands(ctx: RequestContext, token: JWT): Promise<"v
     const user = await adapter.getUser(token.sub)
     return holdsTokenAddress(user, token) ? "valid" : "ended"
   } catch (error) {
+    // A storage outage is the request's answer (a 503), not this session's end.
+    const unavailable = storageUnavailable(error)
+    if (unavailable) throw unavailable
     ctx.config.logger.error(new JWTSessionError("Looking up the user of an unverified JWT session failed.", { cause: error }))
     return "unknown"
   }
@@ -225,6 +229,10 @@ export const jwtStrategy: SessionStrategy = {
       await emit(config, "session", { session, token: next })
       return session
     } catch (error) {
+      // The storage (Sesame's, or the app's in a callback) could not be reached: nothing is known
+      // of the session, so the cookie stays and the answer is a 503.
+      const unavailable = storageUnavailable(error)
+      if (unavailable) throw unavailable
       // A callback failed: fail closed (signed out) and say why in the log.
       config.logger.error(new JWTSessionError("Reading the JWT session failed.", { cause: error }))
       clearSessionCookie(ctx)

@@ -33,6 +33,7 @@
  * @module
  */
 import type { CheckedAdapter } from "../../adapters/wrap.js"
+import { storageUnavailable } from "../../adapters/unavailable.js"
 import { SessionTokenError } from "../../errors.js"
 import type { RequestContext } from "../../http/context.js"
 import { clearChunkedCookie, readChunkedCookie } from "../../http/cookies.js"
@@ -64,6 +65,9 @@ async function carryOver(ctx: RequestContext, value: string, salt: string): Prom
     // Database sessions are always bound to an adapter (`config/resolve.ts`).
     return await carryOverStoredSession(ctx, config.adapter as CheckedAdapter, value)
   } catch (error) {
+    // The storage could not be reached: the request's answer is a 503, the cookie kept for the next.
+    const unavailable = storageUnavailable(error)
+    if (unavailable) throw unavailable
     // The adapter (or an app's `jwt.encode`) failed: no session for this request, and the cookie kept for the next.
     config.logger.error(new SessionTokenError("Carrying over an Auth.js session failed.", { cause: error }))
     return "unavailable"

@@ -44,6 +44,9 @@ export const ja: CoreMessages = {
   "error.Verification":
     "このログインリンクは無効です。有効期限が切れているか、すでに使用されています。新しいリンクをリクエストしてください。",
   "error.Default": "問題が発生しました。もう一度お試しください。",
+  "error.heading.Unavailable": "しばらくしてからもう一度お試しください",
+  "error.Unavailable": "現在、一時的にログインできません。データに接続できない状態です。データは失われておらず、ログイン中だった場合はそのままログインしています。数秒後にもう一度お試しください。",
+  "error.retry": "再試行",
   "confirm.heading": "ログインを完了する",
   "confirm.body": "{email} として {host} にログインしますか？",
   "confirm.button": "ログイン",

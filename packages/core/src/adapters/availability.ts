@@ -1,0 +1,91 @@
+/**
+ * What Sesame does when its storage cannot be reached (a database restart, a failover, a pool
+ * with no connection to give): every operation of the adapter and its store runs through
+ * {@link Availability.run}, which
+ *
+ * - turns a failure to reach the storage (`unavailable.ts`) into a {@link StorageUnavailable},
+ *   which the request answers with `503` and `Retry-After`, never a sign-out;
+ * - tries a read again, briefly (a pooled connection that died with the server fails once, and
+ *   the next one works): reads are idempotent. A write is tried again only when it certainly never
+ *   reached the server (the connection was refused), since one that may have run must not run twice;
+ * - logs one line when an outage begins and one when the storage answers again, not one per
+ *   request: a four-second restart under load would otherwise print thousands.
+ *
+ * One per adapter object, shared by every configuration made with it (an integration may resolve
+ * several) and by its store and transactions, so that an outage is one outage in the log.
+ *
+ * @module
+ */
+import type { StorageUnavailable } from "../errors.js"
+import type { LoggerInstance } from "../logger.js"
+import { neverSent, storageUnavailable } from "./unavailable.js"
+
+/** Pauses before each new attempt of an operation that may be tried again: a few hundred ms in all. */
+const retryDelays = [50, 150] as const
+
+/** How an operation may be tried again. */
+export type Retry = "read" | "write" | "never"
+
+export interface Availability {
+  /**
+   * Runs `operation`; a failure to reach the storage becomes a {@link StorageUnavailable} after
+   * the attempts `retry` allows (`never` inside a transaction: its connection is the one that died).
+   */
+  run<T>(operation: () => Promise<T>, retry: Retry): Promise<T>
+}
+
+const byAdapter = new WeakMap<object, Availability>()
+
+/** The availability of `adapter` (its object), made on first use, logging to `logger`. */
+export function availabilityOf(adapter: object, logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availability {
+  let availability = byAdapter.get(adapter)
+  if (!availability) byAdapter.set(adapter, (availability = track(logger)))
+  return availability
+}
+
+/** Errors that {@link Availability.run} reported: the request that gets one does not log it again. */
+const reported = new WeakSet<Error>()
+
+/** Whether `error` was logged already as part of an outage. */
+export function reportedOutage(error: Error): boolean {
+  return reported.has(error)
+}
+
+function track(logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availability {
+  /** When the current outage began (ms), undefined while the storage answers. */
+  let since: number | undefined
+  let failures = 0
+  return {
+    async run(operation, retry) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const value = await operation()
+          if (since !== undefined) {
+            logger.debug("storage outage ended", { seconds: (Date.now() - since) / 1000, failures })
+            logger.warn("storage-available-again")
+            since = undefined
+          }
+          return value
+        } catch (error) {
+          const unavailable = storageUnavailable(error)
+          if (!unavailable) throw error
+          const delay = retryDelays[attempt]
+          if (delay !== undefined && (retry === "read" || (retry === "write" && neverSent(error)))) {
+            await new Promise((resolve) => setTimeout(resolve, delay))
+            continue
+          }
+          if (since === undefined) {
+            since = Date.now()
+            failures = 1
+            logger.error(unavailable)
+          } else {
+            failures++
+            logger.debug("storage still unavailable", { error: unavailable.message })
+          }
+          reported.add(unavailable)
+          throw unavailable
+        }
+      }
+    },
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * What an integration answers when a session read finds the storage unreachable
+ * (`StorageUnavailable`): never the sign-in redirect a guard gives a visitor without a session,
+ * since nothing is known of this visitor's session, but the core's own `503`: the unavailable page
+ * for a page's request, JSON for a script's (the same choice as a guard's redirect or `401`, by
+ * {@link wantsJson}), with `Retry-After` and no cookie.
+ *
+ * @module
+ */
+import { defaultTheme } from "../config/defaults.js"
+import { resolveConfig } from "../config/resolve.js"
+import type { StorageUnavailable } from "../errors.js"
+import { unavailableBody } from "../http/error-response.js"
+import { jsonText, noStore } from "../http/response.js"
+import { translatorForRequest } from "../pages/i18n.js"
+import { unavailablePage } from "../pages/unavailable.js"
+import type { AuthConfig } from "../types.js"
+import type { RequestLike } from "./origin.js"
+import { wantsJson } from "./server-actions.js"
+
+/**
+ * Whether `error` is a storage outage: a `StorageUnavailable` from `@sesame/core/errors`, as the
+ * integrations' session reads throw it. Read by its `type`, not by `instanceof`, since a bundler
+ * may hold more than one copy of the core.
+ */
+export function isStorageUnavailable(error: unknown): error is StorageUnavailable {
+  return error instanceof Error && (error as { type?: unknown }).type === "StorageUnavailable"
+}
+
+/** An answer for the integration to write as it is. */
+export interface UnavailableAnswer {
+  readonly status: 503
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/**
+ * The answer to `request` while the storage cannot be reached: the unavailable page in the
+ * visitor's language and the configuration's theme, whose "Try again" reloads the requested page,
+ * or `{ error: "StorageUnavailable", message }`; `503`, `Retry-After`, never cached.
+ */
+export function unavailableAnswer(config: AuthConfig, request: RequestLike, error: StorageUnavailable): UnavailableAnswer {
+  const retryAfter = String(error.retryAfter)
+  if (wantsJson(request.headers)) {
+    return { status: 503, headers: { ...noStore, "Content-Type": "application/json", "Retry-After": retryAfter }, body: jsonText(unavailableBody(error)) }
+  }
+  const resolution = resolveConfig(config)
+  const url = new URL(request.url)
+  // A path, not a URL: the request's host is not written into the page.
+  const retryUrl = `${url.pathname}${url.search}`
+  const messages = resolution.ok ? resolution.config.messages : undefined
+  const theme = resolution.ok ? resolution.config.theme : defaultTheme
+  const answer = unavailablePage({ retryUrl, retryAfter: error.retryAfter, theme }, translatorForRequest(request, messages))
+  return { status: 503, headers: answer.headers ?? {}, body: answer.body as string }
+}

@@ -1,0 +1,274 @@
+/**
+ * Every endpoint while the storage cannot be reached, through `Auth()` with an adapter that fails
+ * as a driver does when its server restarts (`@sesame/testing`'s `outage`): `503` with
+ * `Retry-After`, no cookie set or cleared, nothing of the driver's error in the body; the
+ * unavailable page for a browser, JSON for a script; the session as it was once the storage is back.
+ */
+import type { AuthConfig } from "@sesame/core"
+import { Auth } from "@sesame/core"
+import { MemoryAdapter, type Adapter } from "@sesame/core/adapters"
+import { StorageUnavailable } from "@sesame/core/errors"
+import { isStorageUnavailable, readSession, unavailableAnswer } from "@sesame/core/integration"
+import { argon2id } from "@sesame/core/password"
+import Email from "@sesame/core/providers/email"
+import Password from "@sesame/core/providers/password"
+import { connectionRefused, outage } from "@sesame/testing"
+import { describe, expect, it, vi } from "vitest"
+import { aliceCredentials, CookieJar, csrfToken, origin, recordingLogger, request, secret, send, signInAlice } from "../helpers.js"
+
+const html = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" }
+
+function setup(strategy: "database" | "jwt" = "database") {
+  const storage = outage(MemoryAdapter())
+  const log = recordingLogger()
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter: storage.adapter,
+    session: { strategy },
+    providers: [
+      aliceCredentials({ createUser: true }),
+      Email({ sendVerificationRequest: () => {} }),
+      Password({ sendEmail: () => {}, hasher: argon2id({ memoryCost: 64, timeCost: 1 }) }),
+    ],
+    logger: log.logger,
+  }
+  return { storage, config, log }
+}
+
+/** What no answer during an outage may do: clear (or set) a cookie, or show the driver's error. */
+async function expectUnavailable(response: Response, kind: "json" | "page") {
+  expect(response.status).toBe(503)
+  expect(response.headers.get("retry-after")).toMatch(/^\d+$/)
+  expect(response.headers.get("location")).toBeNull()
+  expect(response.headers.getSetCookie()).toEqual([])
+  expect(response.headers.get("cache-control")).toContain("no-store")
+  const body = await response.text()
+  expect(body).not.toMatch(/ECONNREFUSED|5432|\bat \S+ \(|Configuration/)
+  if (kind === "json") {
+    expect(response.headers.get("content-type")).toContain("application/json")
+    expect(JSON.parse(body)).toMatchObject({ error: "StorageUnavailable" })
+  } else {
+    expect(response.headers.get("content-type")).toContain("text/html")
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'none'")
+    expect(body).toContain("Try again in a moment")
+  }
+  return body
+}
+
+describe("while the storage is down", () => {
+  it("a live database session reads as 503, never as signed out, and is there again afterwards", async () => {
+    const { storage, config } = setup()
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    const before = await (await send(config, "/auth/session", { jar })).json()
+    expect(before.user.name).toBe("Alice")
+
+    storage.down()
+    await expectUnavailable(await send(config, "/auth/session", { jar }), "json")
+    expect(jar.get("sesame.session-token")).toBeDefined()
+
+    storage.up()
+    const after = await send(config, "/auth/session", { jar })
+    expect(after.status).toBe(200)
+    expect((await after.json()).user).toEqual(before.user)
+  })
+
+  it("each endpoint that needs the storage answers 503, as a page to a browser and as JSON to a script", async () => {
+    const { storage, config } = setup()
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    const csrf = await csrfToken(config, jar)
+    storage.down()
+    const posts: [string, Record<string, string>][] = [
+      ["/auth/signout", {}],
+      ["/auth/signin/email", { email: "bob@example.com" }],
+      ["/auth/callback/credentials", { username: "alice", password: "correct horse" }],
+      ["/auth/callback/password", { email: "ada@example.com", password: "a long enough password" }],
+      ["/auth/signup/password", { email: "ada@example.com", password: "a long enough password", name: "Ada" }],
+      ["/auth/forgot-password/password", { email: "ada@example.com" }],
+    ]
+    for (const [path, form] of posts) {
+      await expectUnavailable(await send(config, path, { jar, form: { csrfToken: csrf, ...form }, headers: html }), "page")
+      await expectUnavailable(await send(config, path, { jar, form: { csrfToken: csrf, ...form } }), "json")
+    }
+    await expectUnavailable(await send(config, "/auth/session", { jar, json: { csrfToken: csrf, data: { name: "A" } } }), "json")
+    // The email link's page asks for a click first (no storage yet); the click is what needs it.
+    const link = "/auth/callback/email?token=abc&email=bob%40example.com"
+    expect((await send(config, link, { jar, headers: html })).status).toBe(200)
+    await expectUnavailable(await send(config, link, { jar, form: { csrfToken: csrf, token: "abc", email: "bob@example.com" }, headers: html }), "page")
+    // After a posted form, "Try again" goes back to the sign-in page: a link cannot post it again.
+    const posted = await expectUnavailable(await send(config, "/auth/callback/credentials", { jar, form: { csrfToken: csrf, username: "alice", password: "correct horse" }, headers: html }), "page")
+    expect(posted).toContain(`href="${origin}/auth/signin`)
+    // The client's signIn() asks for redirects as JSON: it gets JSON.
+    const client = await send(config, "/auth/signin/email", { jar, form: { csrfToken: csrf, email: "bob@example.com" }, headers: { ...html, "x-auth-return-redirect": "1" } })
+    await expectUnavailable(client, "json")
+
+    // The session lived through all of it, sign-out included.
+    storage.up()
+    expect((await (await send(config, "/auth/session", { jar })).json()).user.name).toBe("Alice")
+  })
+
+  it("what needs no storage goes on: the CSRF token, the providers, the sign-in page", async () => {
+    const { storage, config } = setup()
+    storage.down()
+    expect((await send(config, "/auth/csrf")).status).toBe(200)
+    expect((await send(config, "/auth/providers")).status).toBe(200)
+    expect((await send(config, "/auth/signin", { headers: html })).status).toBe(200)
+    expect(storage.refused.size).toBe(0)
+  })
+
+  it("the page is in the visitor's language", async () => {
+    const { storage, config } = setup()
+    storage.down()
+    const jar = new CookieJar()
+    const csrf = await csrfToken(config, jar)
+    const response = await send(config, "/auth/signin/email", { jar, form: { csrfToken: csrf, email: "bob@example.com" }, headers: { ...html, "accept-language": "de-DE,de;q=0.9" } })
+    expect(response.status).toBe(503)
+    expect(response.headers.get("content-language")).toBe("de")
+    expect(await response.text()).toContain("Gleich noch einmal versuchen")
+  })
+
+  it("JWT sessions are read without the storage", async () => {
+    const { storage, config } = setup("jwt")
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    storage.down()
+    const response = await send(config, "/auth/session", { jar })
+    expect(response.status).toBe(200)
+    expect((await response.json()).user.name).toBe("Alice")
+  })
+
+  it("an integration's session read throws StorageUnavailable, and its answer is the 503", async () => {
+    const { storage, config } = setup()
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    storage.down()
+    const page = request("/account", { jar, headers: html })
+    const error = await readSession(config, page).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(StorageUnavailable)
+    expect(isStorageUnavailable(error)).toBe(true)
+    const answer = unavailableAnswer(config, page, error as StorageUnavailable)
+    expect(answer.status).toBe(503)
+    expect(answer.headers["Retry-After"]).toBe("3")
+    expect(answer.body).toContain('href="/account"')
+    const api = unavailableAnswer(config, request("/api/me", { headers: { accept: "application/json" } }), error as StorageUnavailable)
+    expect(JSON.parse(api.body)).toMatchObject({ error: "StorageUnavailable" })
+    storage.up()
+    expect((await readSession(config, request("/account", { jar }))).session?.user?.name).toBe("Alice")
+  })
+})
+
+describe("the log", () => {
+  it("one line when the outage begins and one when it ends, however many requests failed", async () => {
+    const { storage, config, log } = setup()
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    storage.down()
+    for (let i = 0; i < 5; i++) expect((await send(config, "/auth/session", { jar })).status).toBe(503)
+    storage.up()
+    expect((await send(config, "/auth/session", { jar })).status).toBe(200)
+    expect((await send(config, "/auth/session", { jar })).status).toBe(200)
+    expect(log.lines.filter((line) => line.startsWith("StorageUnavailable"))).toHaveLength(1)
+    expect(log.lines.filter((line) => line === "storage-available-again")).toHaveLength(1)
+    expect(log.lines.join("\n")).not.toMatch(/SessionTokenError|CallbackRouteError/)
+  })
+
+  it("the built-in logger prints the outage on one line, without a stack", async () => {
+    const storage = outage(MemoryAdapter())
+    const config: AuthConfig = { secret, trustHost: true, adapter: storage.adapter, providers: [aliceCredentials({ createUser: true })] }
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    const error = vi.spyOn(console, "error").mockImplementation(() => {})
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {})
+    try {
+      storage.down()
+      await send(config, "/auth/session", { jar })
+      await send(config, "/auth/session", { jar })
+      storage.up()
+      await send(config, "/auth/session", { jar })
+      expect(error.mock.calls.map((c) => String(c[0]))).toEqual(["[sesame][error] StorageUnavailable: The storage could not be reached: connect ECONNREFUSED 127.0.0.1:5432"])
+      expect(warn.mock.calls.map((c) => String(c[0])).filter((l) => l.includes("storage-available-again"))).toHaveLength(1)
+    } finally {
+      error.mockRestore()
+      warn.mockRestore()
+    }
+  })
+})
+
+describe("trying again", () => {
+  /** The memory adapter whose `method` fails `times` times with `error()`, then works. */
+  function failingOnce(method: keyof Adapter, error: () => Error, times = 1) {
+    const adapter = MemoryAdapter()
+    const original = adapter[method] as (...args: unknown[]) => Promise<unknown>
+    const calls = { count: 0 }
+    ;(adapter as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+      calls.count++
+      if (calls.count <= times) throw error()
+      return original.apply(adapter, args)
+    }
+    return { adapter, calls }
+  }
+  const died = () => new Error("Connection terminated unexpectedly")
+
+  it("a read that meets a connection that died with the server is tried again, and the visitor sees nothing", async () => {
+    const { adapter, calls } = failingOnce("getSessionAndUser", died)
+    const config: AuthConfig = { secret, trustHost: true, adapter, providers: [aliceCredentials({ createUser: true })], logger: recordingLogger().logger }
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    calls.count = 0
+    const response = await send(config, "/auth/session", { jar })
+    expect(response.status).toBe(200)
+    expect((await response.json()).user.name).toBe("Alice")
+    expect(calls.count).toBe(2)
+  })
+
+  it("a read is tried again at most twice, then answered 503", async () => {
+    const { adapter, calls } = failingOnce("getSessionAndUser", died, 100)
+    const config: AuthConfig = { secret, trustHost: true, adapter, providers: [aliceCredentials({ createUser: true })], logger: recordingLogger().logger }
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    calls.count = 0
+    expect((await send(config, "/auth/session", { jar })).status).toBe(503)
+    expect(calls.count).toBe(3)
+  })
+
+  it("a write that may have run is not run again", async () => {
+    const { adapter, calls } = failingOnce("createSession", died)
+    const config: AuthConfig = { secret, trustHost: true, adapter, providers: [aliceCredentials({ createUser: true })], logger: recordingLogger().logger }
+    const jar = new CookieJar()
+    const response = await signInAlice(config, jar)
+    expect(response.status).toBe(503)
+    expect(calls.count).toBe(1)
+    expect(jar.get("sesame.session-token")).toBeUndefined()
+    expect(adapter.tables.sessions.size).toBe(0)
+  })
+
+  it("a write whose connection was refused never ran, and is tried again", async () => {
+    const { adapter, calls } = failingOnce("createSession", connectionRefused)
+    const config: AuthConfig = { secret, trustHost: true, adapter, providers: [aliceCredentials({ createUser: true })], logger: recordingLogger().logger }
+    const jar = new CookieJar()
+    const response = await signInAlice(config, jar)
+    expect(response.status).toBe(302)
+    expect(calls.count).toBe(2)
+    expect(adapter.tables.sessions.size).toBe(1)
+    expect((await (await send(config, "/auth/session", { jar })).json()).user.name).toBe("Alice")
+  })
+
+  it("a failure that is not an outage stays what it was (the configuration error), and is not tried again", async () => {
+    const { adapter, calls } = failingOnce("createSession", () => Object.assign(new Error('relation "sessions" does not exist'), { code: "42P01" }))
+    const config: AuthConfig = { secret, trustHost: true, adapter, providers: [aliceCredentials({ createUser: true })], logger: recordingLogger().logger }
+    const response = await signInAlice(config, new CookieJar())
+    expect(response.status).toBe(302)
+    expect(response.headers.get("location")).toContain("error=Configuration")
+    expect(calls.count).toBe(1)
+  })
+})
+
+it("Auth() itself never throws for an outage", async () => {
+  const { storage, config } = setup()
+  const jar = new CookieJar()
+  await signInAlice(config, jar)
+  storage.down()
+  await expect(Auth(request("/auth/session", { jar }), config)).resolves.toBeInstanceOf(Response)
+})
