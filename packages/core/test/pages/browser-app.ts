@@ -3,6 +3,8 @@
  * `/password` with a memory adapter and a password provider whose emails are recorded), the
  * every-kind sign-in fixture, and two plain pages to land on after signing in.
  */
+import { StorageUnavailable } from "@sesame/core/errors"
+import { unavailableAnswer } from "@sesame/core/integration"
 import { Auth, type AuthConfig } from "@sesame/core"
 import { serve, type TestServer } from "@sesame/testing"
 import { aliceCredentials, secret } from "../helpers.js"
@@ -90,6 +92,11 @@ export async function startApp(): Promise<BrowserApp> {
             ...allKinds().filter((p) => p.type === "credentials"),
           ],
         })
+      case "/fixture/unavailable": {
+        // What a guard answers while the storage cannot be reached (the core's endpoints answer the same page).
+        const answer = unavailableAnswer(config("/auth"), { headers: request.headers, url: request.url }, new StorageUnavailable())
+        return new Response(answer.body, { status: answer.status, headers: answer.headers })
+      }
       case "/private":
         return landing("Private area")
       case "/landed":

@@ -44,6 +44,8 @@ const pages: PageCase[] = [
   { name: "error-default", path: "/auth/error?error=OAuthCallbackError", status: 200, heading: "Error" },
   { name: "error-broken-configuration", path: "/broken/signin", status: 500, heading: "Server error" },
   { name: "verify-request", path: "/auth/verify-request?provider=email&type=email", status: 200, heading: "Check your email" },
+  { name: "unavailable", path: "/fixture/unavailable", status: 503, heading: "Try again in a moment" },
+  { name: "unavailable-japanese", path: "/fixture/unavailable", status: 503, heading: "しばらくしてからもう一度お試しください", language: "ja,en;q=0.5" },
 ]
 
 /** The password provider's pages, from `Auth()` under `/password`. */
