@@ -10,6 +10,7 @@ import { requireRecentSignIn, type AuthConfig } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
 import type { Adapter } from "@sesame/core/adapters"
 import { decode } from "@sesame/core/jwt"
+import { outage } from "@sesame/testing"
 import { aliceCredentials, CookieJar, frozenClock, jwtConfig, origin, recordingLogger, request, secret, send, signInAlice, users } from "../helpers.js"
 import { emailConfig, followLink, lastLink, recordingEmail, requestLink, sessionOf } from "../email/helpers.js"
 import { authjsCookieName, authjsCookies, authjsLinkHash, authjsLinkToken, authjsToken } from "./authjs.js"
@@ -219,6 +220,23 @@ describe("Auth.js database sessions, with migrateFrom: \"authjs\"", () => {
     expect(cookieNames(jar)).toEqual(["sesame.authjs-carried", "sesame.session-token"])
     // Signed in, but not recently: when Ada signed in is not known.
     expect(await requireRecentSignIn(request("/settings", { jar }), app)).toMatchObject({ recent: false, reason: "SignInTooOld" })
+  })
+
+  it("are kept while the database is down (503, both cookies left as they are), and carried over once it is back", async () => {
+    const adapter = MemoryAdapter()
+    const { sessionToken } = await authjsDatabase(adapter)
+    const storage = outage(adapter)
+    const app = dbConfig(storage.adapter, { logger: recordingLogger().logger })
+    const jar = authjsBrowser(sessionToken)
+    storage.down()
+    const during = await send(app, "/auth/session", { jar })
+    expect(during.status).toBe(503)
+    expect(during.headers.getSetCookie()).toEqual([])
+    expect(cookieNames(jar)).toEqual(["authjs.session-token"])
+    storage.up()
+    const after = await send(app, "/auth/session", { jar })
+    expect(await after.json()).toMatchObject({ user: { email: "ada@example.com" } })
+    expect(cookieNames(jar)).toEqual(["sesame.authjs-carried", "sesame.session-token"])
   })
 
   it("are extended by the rule Auth.js and Sesame share when due: updateAge after their last extension", async () => {
