@@ -25,6 +25,7 @@ import type { AuthConfig, Session } from "./types.js"
 
 export { appOrigin, type RequestLike } from "./integration/origin.js"
 export { unauthorizedBody } from "./http/response.js"
+export { unavailableBody } from "./http/error-response.js"
 export { callModuleApi, moduleApi, type ModuleApi } from "./modules/api.js"
 export { isUnderPath, protectedPaths, type ProtectedPaths } from "./integration/paths.js"
 export { isStorageUnavailable, unavailableAnswer, type UnavailableAnswer } from "./integration/unavailable.js"

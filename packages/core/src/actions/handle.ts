@@ -9,6 +9,7 @@ import { dispatch } from "./index.js"
 import { endpointNames } from "../config/features.js"
 import { resolveConfig } from "../config/resolve.js"
 import { reportedOutage } from "../adapters/availability.js"
+import { putBack } from "../adapters/one-time-tokens.js"
 import { storageUnavailable } from "../adapters/unavailable.js"
 import { AuthError, BadRequest } from "../errors.js"
 import { printError } from "../logger.js"
@@ -113,10 +114,12 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
     for (const hook of resolved.hooks.beforeRequest) await hook(ctx)
     return finish(await dispatch(ctx), ctx)
   } catch (error) {
+    const unavailable = storageUnavailable(error)
+    // What the request used up is put back: the 503 it gets asks the visitor to try again.
+    if (unavailable && resolved.adapter && ctx.spentOneTime.length > 0) putBack(resolved.adapter, ctx.spentOneTime)
     // Raw callers get the error to handle, except a client's mistake, which stays its 4xx answer;
     // a storage outage as itself, however deep a flow's error carries it.
-    const unavailable = isRaw ? storageUnavailable(error) : undefined
-    if (unavailable) {
+    if (isRaw && unavailable) {
       if (!reportedOutage(unavailable)) resolved.logger.error(unavailable)
       throw unavailable
     }

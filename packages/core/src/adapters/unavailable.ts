@@ -56,13 +56,15 @@ const names = new Set([
 ])
 
 /**
- * Messages of drivers that throw a plain `Error`: node-postgres's for a connection that died or a
- * pool that could not connect in time, ioredis's for a command on a closed connection or with the
- * offline queue off, mysql2's for a command on a closed connection, and Redis's own replies while
- * it loads its data or fails over.
+ * Messages of drivers that throw a plain `Error`: node-postgres's for a connection that died, a
+ * pool that could not connect in time, or a server that stopped answering within the clients'
+ * `query_timeout`; ioredis's for a command on a closed connection, with the offline queue off, or
+ * unanswered within `commandTimeout`; mysql2's for a command on a closed connection; and Redis's
+ * own replies while it loads its data or fails over. (The timeouts are the only bound on a server
+ * that keeps the connection open but stops answering; such a statement may have run.)
  */
 const messages =
-  /^(?:Connection terminated(?: unexpectedly| due to connection timeout)?|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false|Can't add new command when connection is in closed state|(?:LOADING|MASTERDOWN|TRYAGAIN|CLUSTERDOWN)\b)/
+  /^(?:Connection terminated(?: unexpectedly| due to connection timeout)?|timeout exceeded when trying to connect|Query read timeout$|Client has encountered a connection error and is not queryable|Connection is closed\.|Command timed out$|Stream isn't writeable and enableOfflineQueue options is false|Can't add new command when connection is in closed state|(?:LOADING|MASTERDOWN|TRYAGAIN|CLUSTERDOWN)\b)/
 
 /** Whether `error` itself (not its causes) says the storage could not be reached. */
 function saysUnreachable(error: Error): boolean {

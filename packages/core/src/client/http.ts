@@ -4,11 +4,19 @@
  * the CSRF token, the providers), form posts that answer with the redirect target as JSON
  * (`X-Auth-Return-Redirect`) so that the caller decides whether to follow, and navigation.
  *
+ * A `503` (the server's storage cannot be reached for a moment: a database restart, a failover)
+ * says nothing about the session: every request here rejects with a `StorageUnavailable`
+ * (`retryAfter`: the answer's `Retry-After`, in seconds) rather than an answer a caller could take
+ * for "signed out" or for a sign-in or sign-out that happened.
+ *
  * Nothing here depends on a framework; it needs `fetch` and, to navigate, `window.location`.
  *
  * @module
  */
+import { StorageUnavailable, storageRetryAfter } from "../errors.js"
 import type { Session } from "../types.js"
+
+export { StorageUnavailable }
 
 export { isBasePath, normaliseBasePath } from "../config/base-path.js"
 
@@ -21,14 +29,45 @@ export interface ClientProvider {
   callbackUrl: string
 }
 
-/** `GET url` as JSON, never from a cache. Throws when the answer is not a 2xx. */
+/**
+ * Whether `error` is a `StorageUnavailable`: what the requests here reject with when the server
+ * answers `503`. Read by `type`, as the server does (a bundle may hold two copies of the class).
+ */
+export function isStorageUnavailable(error: unknown): error is StorageUnavailable {
+  return error instanceof Error && (error as { type?: unknown }).type === "StorageUnavailable"
+}
+
+/** The longest wait a `Retry-After` may ask for here, in seconds: a page is not left stale longer. */
+const longestRetryAfter = 60
+
+/** Seconds of a `Retry-After` (seconds or an HTTP date), between 1 and {@link longestRetryAfter}; the core's default without one. */
+function retryAfterOf(response: Response): number {
+  const header = response.headers.get("retry-after")?.trim() ?? ""
+  let seconds = /^\d+$/.test(header) ? Number(header) : header ? Math.ceil((Date.parse(header) - Date.now()) / 1000) : Number.NaN
+  if (!Number.isFinite(seconds)) seconds = storageRetryAfter
+  return Math.min(Math.max(seconds, 1), longestRetryAfter)
+}
+
+/**
+ * The `StorageUnavailable` a `503` stands for, with the server's message (the core's JSON body,
+ * `{ error: "StorageUnavailable", message }`) when it has one. Any `503` counts (a proxy's too): it
+ * says "try again", never "signed out".
+ */
+async function unavailableOf(response: Response, what: string): Promise<StorageUnavailable> {
+  const body = (await response.json().catch(() => null)) as { message?: unknown } | null
+  const message = typeof body?.message === "string" ? body.message : `${what} answered 503: try again in a moment.`
+  return new StorageUnavailable(message, { retryAfter: retryAfterOf(response) })
+}
+
+/** `GET url` as JSON, never from a cache. Throws a `StorageUnavailable` for a `503`, an `Error` for any other answer but a 2xx. */
 export async function getJson(url: string): Promise<unknown> {
   const response = await fetch(url, { headers: { accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
+  if (response.status === 503) throw await unavailableOf(response, `GET ${url}`)
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}.`)
   return response.json()
 }
 
-/** The session at `basePath`, or null when signed out. Throws when the request fails. */
+/** The session at `basePath`, or null when signed out. Throws when the request fails (a `StorageUnavailable` for a `503`). */
 export async function fetchSession(basePath: string): Promise<Session | null> {
   const body = await getJson(`${basePath}/session`)
   return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Session) : null
@@ -55,7 +94,10 @@ export interface FormPostResult {
   url: string | undefined
 }
 
-/** Posts `fields` as a form, asking for the redirect target as JSON instead of a redirect. */
+/**
+ * Posts `fields` as a form, asking for the redirect target as JSON instead of a redirect. Throws a
+ * `StorageUnavailable` for a `503`: nothing was signed in or out.
+ */
 export async function postForm(url: string, fields: Record<string, string>): Promise<FormPostResult> {
   const response = await fetch(url, {
     method: "POST",
@@ -63,8 +105,19 @@ export async function postForm(url: string, fields: Record<string, string>): Pro
     body: new URLSearchParams(fields),
     credentials: "same-origin",
   })
+  if (response.status === 503) throw await unavailableOf(response, `POST ${url}`)
   const body = (await response.json().catch(() => null)) as { url?: unknown } | null
   return { status: response.status, ok: response.ok, url: typeof body?.url === "string" ? body.url : undefined }
+}
+
+/**
+ * Posts `value` as JSON and returns the JSON answer, or null when it is not a 2xx (`POST session`
+ * answers `400 null` for an update it refused). Throws a `StorageUnavailable` for a `503`.
+ */
+export async function postJson(url: string, value: unknown): Promise<unknown> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(value), credentials: "same-origin" })
+  if (response.status === 503) throw await unavailableOf(response, `POST ${url}`)
+  return response.ok ? response.json() : null
 }
 
 /** Form fields from options: each value as a string; `undefined` and `null` left out. */

@@ -84,7 +84,7 @@ async function showConfirmation(ctx: RequestContext, provider: EmailProvider): P
  * `migrateFrom: "authjs"`, the hash of a link Auth.js sent before the switch (`migrate/authjs/`).
  */
 async function useToken(ctx: RequestContext, provider: EmailProvider, { token, email }: LinkParameters): Promise<VerificationToken | null> {
-  const stored = await useOneTime(provider.adapter, email, emailTokenPurpose, token, provider.tokenSecrets)
+  const stored = await useOneTime(provider.adapter, email, emailTokenPurpose, token, provider.tokenSecrets, ctx.spentOneTime)
   if (stored || ctx.config.migrateFrom !== "authjs") return stored
   return useAuthjsLink(provider.adapter, email, token, provider.tokenSecrets)
 }
@@ -124,7 +124,7 @@ async function confirmCode(ctx: RequestContext, provider: EmailProvider): Promis
   // Wrong codes are counted per address too, across every code sent to it: each code's own five
   // tries would otherwise allow five more guesses per code an attacker has sent.
   const throttled = { throttle: emailCodeThrottle(counters), subject: codeSubject(ctx, bound.email) }
-  const result = await checkEmailCode(provider.adapter, counters, provider.tokenSecrets, bound.binding, typed, throttled)
+  const result = await checkEmailCode(provider.adapter, counters, provider.tokenSecrets, bound.binding, typed, throttled, ctx.spentOneTime)
   if (result === "ok") {
     clearBinding(ctx)
     return signIn(ctx, { kind: "email", provider, email: bound.email })

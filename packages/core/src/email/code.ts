@@ -21,6 +21,7 @@
  * @module
  */
 import { oneTimeHash, stillValid, useOneTime } from "../adapters/one-time-tokens.js"
+import type { VerificationToken } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { defaultEmailCode } from "../config/defaults.js"
 import type { ResolvedConfig } from "../config/resolve.js"
@@ -100,6 +101,7 @@ export async function checkEmailCode(
   binding: string,
   typed: string,
   throttled?: { throttle: PasswordThrottle; subject: ThrottleSubject },
+  spent?: VerificationToken[],
 ): Promise<"ok" | "wrong" | "expired" | "exhausted" | "throttled"> {
   const limit = defaultEmailCode.tries
   // Counted before the lookup, in one atomic step: of any number of concurrent tries, only `limit` are ever looked up.
@@ -107,7 +109,7 @@ export async function checkEmailCode(
   if (tries.count > limit) return "exhausted"
   if (throttled && !(await beginAttempt(throttled.throttle, throttled.subject)).allowed) return "throttled"
   const code = typedCode(typed)
-  const stored = code === null ? null : await useOneTime(adapter, identifierOf(binding), codePurpose, code, secrets)
+  const stored = code === null ? null : await useOneTime(adapter, identifierOf(binding), codePurpose, code, secrets, spent)
   if (throttled) await (stored ? attemptSucceeded : attemptFailed)(throttled.throttle, throttled.subject)
   if (!stored) return tries.count >= limit ? "exhausted" : "wrong"
   return stillValid(stored) ? "ok" : "expired"

@@ -19,6 +19,7 @@ import { AuthError, MissingSecretError, UntrustedHost } from "../errors.js"
 import { bearerCookies } from "./bearer.js"
 import { ParsedCookies, type CookiesOptions, type RequestCookies, type ResponseCookie } from "./cookies.js"
 import { csrfState, type CsrfState } from "./csrf.js"
+import type { VerificationToken } from "../adapters/types.js"
 import type { HeaderReader, Incoming } from "./incoming.js"
 import type { Action } from "./request.js"
 
@@ -159,6 +160,8 @@ class RequestContext {
   readonly bearer: boolean
   /** Cookies to set on whatever response ends the request (errors included). */
   readonly setCookies: ResponseCookie[] = []
+  /** One-time values this request used up: put back if it ends in a storage outage (`adapters/one-time-tokens.ts`). */
+  readonly spentOneTime: VerificationToken[] = []
   readonly #incoming: Incoming
   #cookies: RequestCookies
   #csrf: Promise<CsrfState> | undefined

@@ -80,6 +80,14 @@ export async function errorResponse(ctx: RequestContext, error: unknown): Promis
   return { redirect: url.href, cookies: ctx.setCookies, ...(headers ? { headers } : {}) }
 }
 
+/**
+ * Whether a `503` for a storage outage is the page rather than JSON: the request accepts HTML (a
+ * browser's navigation or form). A script's `fetch` or `curl` (any type accepted) gets JSON, which it can read.
+ */
+export function acceptsHtml(headers: HeaderReader): boolean {
+  return /\btext\/html\b/i.test(headers.get("accept") ?? "")
+}
+
 /** Endpoints answered in JSON whatever the request accepts: what scripts and clients call. */
 const jsonActions: ReadonlySet<Action> = new Set<Action>(["session", "csrf", "providers"])
 
@@ -95,7 +103,7 @@ export function unavailableBody(error: StorageUnavailable): { error: "StorageUna
  */
 function unavailableResponse(ctx: RequestContext, error: StorageUnavailable): InternalResponse {
   const headers = { ...noStore, "Retry-After": String(error.retryAfter) }
-  const html = !ctx.returnRedirect && !jsonActions.has(ctx.action) && /\btext\/html\b/i.test(ctx.headers.get("accept") ?? "")
+  const html = !ctx.returnRedirect && !jsonActions.has(ctx.action) && acceptsHtml(ctx.headers)
   if (!html) return json(unavailableBody(error), 503, headers)
   // A form cannot be posted again by a link: "try again" goes back to the page it was on.
   const retryUrl = ctx.method === "GET" ? `${ctx.origin}${ctx.url.pathname}${ctx.url.search}` : signInPageUrl(ctx)

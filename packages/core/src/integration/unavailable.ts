@@ -2,21 +2,20 @@
  * What an integration answers when a session read finds the storage unreachable
  * (`StorageUnavailable`): never the sign-in redirect a guard gives a visitor without a session,
  * since nothing is known of this visitor's session, but the core's own `503`: the unavailable page
- * for a page's request, JSON for a script's (the same choice as a guard's redirect or `401`, by
- * {@link wantsJson}), with `Retry-After` and no cookie.
+ * for a request that accepts HTML (a browser's), JSON for any other (a script's `fetch`, `curl`),
+ * as the core's endpoints choose; with `Retry-After` and no cookie.
  *
  * @module
  */
 import { defaultTheme } from "../config/defaults.js"
 import { resolveConfig } from "../config/resolve.js"
 import type { StorageUnavailable } from "../errors.js"
-import { unavailableBody } from "../http/error-response.js"
+import { acceptsHtml, unavailableBody } from "../http/error-response.js"
 import { jsonText, noStore } from "../http/response.js"
 import { translatorForRequest } from "../pages/i18n.js"
 import { unavailablePage } from "../pages/unavailable.js"
 import type { AuthConfig } from "../types.js"
 import type { RequestLike } from "./origin.js"
-import { wantsJson } from "./server-actions.js"
 
 /**
  * Whether `error` is a storage outage: a `StorageUnavailable` from `@sesame/core/errors`, as the
@@ -41,7 +40,7 @@ export interface UnavailableAnswer {
  */
 export function unavailableAnswer(config: AuthConfig, request: RequestLike, error: StorageUnavailable): UnavailableAnswer {
   const retryAfter = String(error.retryAfter)
-  if (wantsJson(request.headers)) {
+  if (!acceptsHtml(request.headers)) {
     return { status: 503, headers: { ...noStore, "Content-Type": "application/json", "Retry-After": retryAfter }, body: jsonText(unavailableBody(error)) }
   }
   const resolution = resolveConfig(config)

@@ -139,7 +139,7 @@ export async function exchangeNativeCode(ctx: RequestContext): Promise<InternalR
   if (!opened || opened.redirectUri !== redirectUri || !verifierShape.test(verifier)) throw invalidGrant("The code is not valid.")
   const computed = base64url(await backend.sha256(verifier))
   if (!timingSafeEqual(computed, opened.challenge)) throw invalidGrant("The code is not valid.")
-  const used = await useOneTime(settings.adapter, codeIdentifier, codePurpose, opened.codeId, ctx.config.secrets)
+  const used = await useOneTime(settings.adapter, codeIdentifier, codePurpose, opened.codeId, ctx.config.secrets, ctx.spentOneTime)
   if (!used || !stillValid(used)) throw invalidGrant("The code is not valid.")
   // The browser's session it came from must still be live: a sign-out or revocation in the code's
   // two minutes takes it back.

@@ -66,7 +66,7 @@ async function confirm(ctx: RequestContext, provider: PasswordProvider): Promise
   const verdict = await verifyPassword(provider, link.email, typedPassword(provider, ctx.body.password), provider.clientIp?.(ctx.request) ?? null)
   if (!verdict.ok && verdict.retryAfter !== undefined) throw new TooManyAttempts(verdict.retryAfter)
   if (!verdict.ok) return wrongPassword(ctx, provider, link)
-  const user = await useLink(provider, "verify-email", link)
+  const user = await useLink(provider, "verify-email", link, ctx.spentOneTime)
   let confirmed = user
   if (!user.emailVerified) {
     // Whoever chose the password owns the address: this user is proven now, and is no longer one

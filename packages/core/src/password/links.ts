@@ -11,6 +11,7 @@
  */
 import { backend } from "#crypto"
 import { oneTimeHash, stillValid, useOneTime } from "../adapters/one-time-tokens.js"
+import type { VerificationToken } from "../adapters/types.js"
 import { randomToken, toHex } from "../crypto/encoding.js"
 import { maxLinkParameterLength } from "../email/links.js"
 import { Verification } from "../errors.js"
@@ -76,10 +77,10 @@ export function linkParameters(source: Readonly<Record<string, unknown>>, provid
  * Uses (and so deletes) the link: the user it is for, or `Verification` when it is unknown, used,
  * expired, for another address, or (a reset link) for a password that has changed since.
  */
-export async function useLink(provider: PasswordProvider, kind: LinkKind, link: LinkParameters) {
+export async function useLink(provider: PasswordProvider, kind: LinkKind, link: LinkParameters, spent: VerificationToken[]) {
   const user = await provider.adapter.getUserByEmail(link.email)
   if (!user) throw new Verification("The link is for an address without an account.")
-  const stored = await useOneTime(provider.adapter, link.email, await purpose(provider, kind, user.id), link.token, provider.tokenSecrets)
+  const stored = await useOneTime(provider.adapter, link.email, await purpose(provider, kind, user.id), link.token, provider.tokenSecrets, spent)
   if (!stored) throw new Verification("The link is unknown, already used, for another address, or for a password that has changed since.")
   if (!stillValid(stored)) throw new Verification("The link has expired.")
   return user

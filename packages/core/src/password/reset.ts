@@ -73,7 +73,7 @@ export async function resetPassword(ctx: RequestContext, provider: PasswordProvi
     url.search = new URLSearchParams({ token: link.token, email: link.email, callbackUrl: await ctx.callbackUrl(), error: check.reason }).toString()
     return { redirect: url.href, cookies: ctx.setCookies }
   }
-  const linked = await useLink(provider, "reset-password", link)
+  const linked = await useLink(provider, "reset-password", link, ctx.spentOneTime)
   const hash = await provider.hasher.hash(check.password)
   // The link proved the address: an unproven user is set aside and the owner gets their own
   // (account/decide.ts), whose password this becomes.

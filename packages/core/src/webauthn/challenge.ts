@@ -71,7 +71,7 @@ export async function setChallenge(ctx: RequestContext, provider: PasskeyProvide
  * Each secret is tried, newest first, so that a ceremony started before a rotation still completes.
  */
 async function consume(ctx: RequestContext, provider: PasskeyProvider, challenge: string): Promise<boolean> {
-  const stored = await useOneTime(provider.adapter, identifier(provider), challengePurpose, challenge, ctx.config.secrets)
+  const stored = await useOneTime(provider.adapter, identifier(provider), challengePurpose, challenge, ctx.config.secrets, ctx.spentOneTime)
   return stored !== null && stillValid(stored)
 }
 

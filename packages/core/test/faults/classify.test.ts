@@ -19,6 +19,8 @@ describe("a storage outage is recognised from what drivers throw", () => {
     ["node-postgres, too many connections", withCode("sorry, too many clients already", "53300")],
     ["node-postgres, a pooled connection that died", new Error("Connection terminated unexpectedly")],
     ["node-postgres, pool connect timeout", new Error("timeout exceeded when trying to connect")],
+    ["node-postgres, no answer within query_timeout", new Error("Query read timeout")],
+    ["ioredis, no answer within commandTimeout", new Error("Command timed out")],
     ["mysql2, connection lost", withCode("Connection lost: The server closed the connection.", "PROTOCOL_CONNECTION_LOST")],
     ["mysql2, closed connection", new Error("Can't add new command when connection is in closed state")],
     ["mariadb, socket closed", withCode("socket has unexpectedly been closed", "ER_SOCKET_UNEXPECTED_CLOSE")],
@@ -73,5 +75,6 @@ describe("a write is tried again only when it never reached the server", () => {
   it("a refused connection never did", () => expect(neverSent(withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED"))).toBe(true))
   it("a server starting up refused it", () => expect(neverSent(withCode("the database system is starting up", "57P03"))).toBe(true))
   it("a connection that died may have run it", () => expect(neverSent(new Error("Connection terminated unexpectedly"))).toBe(false))
+  it("a statement that timed out may have run", () => expect(neverSent(new Error("Query read timeout"))).toBe(false))
   it("a reset may have come after it ran", () => expect(neverSent(withCode("read ECONNRESET", "ECONNRESET"))).toBe(false))
 })

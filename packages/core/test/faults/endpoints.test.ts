@@ -6,7 +6,7 @@
  */
 import type { AuthConfig } from "@sesame/core"
 import { Auth } from "@sesame/core"
-import { MemoryAdapter, type Adapter } from "@sesame/core/adapters"
+import { MemoryAdapter } from "@sesame/core/adapters"
 import { StorageUnavailable } from "@sesame/core/errors"
 import { isStorageUnavailable, readSession, unavailableAnswer } from "@sesame/core/integration"
 import { argon2id } from "@sesame/core/password"
@@ -197,26 +197,29 @@ describe("the log", () => {
 })
 
 describe("trying again", () => {
-  /** The memory adapter whose `method` fails `times` times with `error()`, then works. */
-  function failingOnce(method: keyof Adapter, error: () => Error, times = 1) {
+  /** The memory adapter whose `method` fails the next `calls.left` times with `error()`, then works; `calls.count` counts its calls. */
+  function failingOnce(method: "getSessionAndUser" | "createSession", error: () => Error, times = 1) {
     const adapter = MemoryAdapter()
-    const original = adapter[method] as (...args: unknown[]) => Promise<unknown>
-    const calls = { count: 0 }
-    ;(adapter as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+    const original = (adapter[method] as (...args: unknown[]) => Promise<unknown>).bind(adapter)
+    const calls = { count: 0, left: times }
+    ;(adapter as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
       calls.count++
-      if (calls.count <= times) throw error()
-      return original.apply(adapter, args)
+      if (calls.left > 0) {
+        calls.left--
+        throw error()
+      }
+      return original(...args)
     }
     return { adapter, calls }
   }
   const died = () => new Error("Connection terminated unexpectedly")
 
   it("a read that meets a connection that died with the server is tried again, and the visitor sees nothing", async () => {
-    const { adapter, calls } = failingOnce("getSessionAndUser", died)
+    const { adapter, calls } = failingOnce("getSessionAndUser", died, 0)
     const config: AuthConfig = { secret, trustHost: true, adapter, providers: [aliceCredentials({ createUser: true })], logger: recordingLogger().logger }
     const jar = new CookieJar()
     await signInAlice(config, jar)
-    calls.count = 0
+    Object.assign(calls, { count: 0, left: 1 })
     const response = await send(config, "/auth/session", { jar })
     expect(response.status).toBe(200)
     expect((await response.json()).user.name).toBe("Alice")
@@ -224,11 +227,11 @@ describe("trying again", () => {
   })
 
   it("a read is tried again at most twice, then answered 503", async () => {
-    const { adapter, calls } = failingOnce("getSessionAndUser", died, 100)
+    const { adapter, calls } = failingOnce("getSessionAndUser", died, 0)
     const config: AuthConfig = { secret, trustHost: true, adapter, providers: [aliceCredentials({ createUser: true })], logger: recordingLogger().logger }
     const jar = new CookieJar()
     await signInAlice(config, jar)
-    calls.count = 0
+    Object.assign(calls, { count: 0, left: 100 })
     expect((await send(config, "/auth/session", { jar })).status).toBe(503)
     expect(calls.count).toBe(3)
   })
@@ -253,6 +256,36 @@ describe("trying again", () => {
     expect(calls.count).toBe(2)
     expect(adapter.tables.sessions.size).toBe(1)
     expect((await (await send(config, "/auth/session", { jar })).json()).user.name).toBe("Alice")
+  })
+
+  it("a sign-in link used up by an attempt the storage could not finish is put back: trying again signs in", async () => {
+    const { adapter, calls } = failingOnce("createSession", died, 0)
+    const links: string[] = []
+    const config: AuthConfig = {
+      secret,
+      trustHost: true,
+      adapter,
+      providers: [Email({ sendVerificationRequest: ({ url }) => void links.push(url) })],
+      logger: recordingLogger().logger,
+    }
+    const jar = new CookieJar()
+    const csrf = await csrfToken(config, jar)
+    await send(config, "/auth/signin/email", { jar, form: { csrfToken: csrf, email: "bob@example.com" } })
+    const link = new URL(links[0]!)
+    const form = { csrfToken: csrf, token: link.searchParams.get("token")!, email: "bob@example.com" }
+    // The link is used, then the session cannot be stored: the connection died under it.
+    calls.left = 1
+    const failed = await send(config, `${link.pathname}${link.search}`, { jar, form })
+    expect(failed.status).toBe(503)
+    expect(jar.get("sesame.session-token")).toBeUndefined()
+    // The "try again" the 503 asks for: the link works.
+    const again = await send(config, `${link.pathname}${link.search}`, { jar, form })
+    expect(again.status).toBe(302)
+    expect(again.headers.get("location")).not.toContain("error=")
+    expect((await (await send(config, "/auth/session", { jar })).json()).user.email).toBe("bob@example.com")
+    // And only once: a third use is refused.
+    const third = await send(config, `${link.pathname}${link.search}`, { jar, form })
+    expect(third.headers.get("location")).toContain("error=Verification")
   })
 
   it("a failure that is not an outage stays what it was (the configuration error), and is not tried again", async () => {

@@ -48,7 +48,7 @@ export const de: CoreMessages = {
     "Dieser Anmeldelink ist nicht mehr gültig: Vielleicht ist er abgelaufen oder wurde schon benutzt. Fordern Sie bitte einen neuen an.",
   "error.Default": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
   "error.heading.Unavailable": "Gleich noch einmal versuchen",
-  "error.Unavailable": "Die Anmeldung ist kurz nicht verfügbar: Wir erreichen unsere Daten gerade nicht. Es ist nichts verloren gegangen, und Sie bleiben angemeldet, falls Sie es waren. Versuchen Sie es in ein paar Sekunden erneut.",
+  "error.Unavailable": "Das ist kurz nicht verfügbar: Wir erreichen unsere Daten gerade nicht. Es ist nichts verloren gegangen, und Sie bleiben angemeldet, falls Sie es waren. Versuchen Sie es in ein paar Sekunden erneut.",
   "error.retry": "Erneut versuchen",
   "confirm.heading": "Anmeldung abschließen",
   "confirm.body": "Bei {host} als {email} anmelden?",

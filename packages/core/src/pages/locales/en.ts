@@ -43,7 +43,7 @@ export const en: CoreMessages = {
   "error.Verification": "This sign-in link is no longer valid: it may have expired or been used already. Ask for a new one.",
   "error.Default": "Something went wrong. Please try again.",
   "error.heading.Unavailable": "Try again in a moment",
-  "error.Unavailable": "Signing in is briefly unavailable: we can’t reach our records right now. Nothing was lost, and you are still signed in if you were. Try again in a few seconds.",
+  "error.Unavailable": "This is briefly unavailable: we can’t reach our records right now. Nothing was lost, and you are still signed in if you were. Try again in a few seconds.",
   "error.retry": "Try again",
   "confirm.heading": "Finish signing in",
   "confirm.body": "Sign in to {host} as {email}?",

@@ -45,7 +45,7 @@ export const es: CoreMessages = {
     "Este enlace de inicio de sesión ya no es válido: puede que haya caducado o que ya se haya usado. Solicita uno nuevo.",
   "error.Default": "Algo ha salido mal. Inténtalo de nuevo.",
   "error.heading.Unavailable": "Vuelve a intentarlo en un momento",
-  "error.Unavailable": "El inicio de sesión no está disponible por un momento: ahora mismo no podemos acceder a nuestros datos. No se ha perdido nada y, si tenías la sesión iniciada, sigue iniciada. Vuelve a intentarlo en unos segundos.",
+  "error.Unavailable": "Esto no está disponible por un momento: ahora mismo no podemos acceder a nuestros datos. No se ha perdido nada y, si tenías la sesión iniciada, sigue iniciada. Vuelve a intentarlo en unos segundos.",
   "error.retry": "Reintentar",
   "confirm.heading": "Termina de iniciar sesión",
   "confirm.body": "¿Iniciar sesión en {host} como {email}?",

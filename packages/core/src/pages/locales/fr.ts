@@ -48,7 +48,7 @@ export const fr: CoreMessages = {
     "Ce lien de connexion n’est plus valide\u00a0: il a peut-être expiré ou déjà servi. Demandez-en un nouveau.",
   "error.Default": "Un problème est survenu. Veuillez réessayer.",
   "error.heading.Unavailable": "Réessayez dans un instant",
-  "error.Unavailable": "La connexion est momentanément indisponible : nous ne pouvons pas joindre nos données pour l’instant. Rien n’a été perdu, et vous restez connecté si vous l’étiez. Réessayez dans quelques secondes.",
+  "error.Unavailable": "Ce service est momentanément indisponible : nous ne pouvons pas joindre nos données pour l’instant. Rien n’a été perdu, et vous restez connecté si vous l’étiez. Réessayez dans quelques secondes.",
   "error.retry": "Réessayer",
   "confirm.heading": "Terminer la connexion",
   "confirm.body": "Se connecter à {host} avec l’adresse {email}\u00a0?",
