@@ -66,8 +66,10 @@ export interface PostgresAdapterOptions {
   tables?: TableOverrides
   /**
    * Called when a connection that sits idle in the pool fails (the server restarted, a proxy closed
-   * it): the pool has already discarded it and opens a new one when needed. Default: a one-line
-   * warning on `console.warn`, unless the app already listens for the pool's `error` events.
+   * it): the pool has already discarded it and opens a new one when needed. Default: nothing, as
+   * nothing is lost (a restart drops every idle connection at once; the requests that need the
+   * database meanwhile are what Sesame logs, once per outage), unless the app already listens for
+   * the pool's `error` events.
    */
   onPoolError?: (error: Error) => void
 }
@@ -229,11 +231,10 @@ export default function PostgresAdapter(pool: Pool, options: PostgresAdapterOpti
   // Without a listener, an idle connection that drops makes the pool emit an unhandled `error`,
   // which ends the process. A pool the app already listens on is left to the app.
   if (options.onPoolError) pool.on("error", options.onPoolError)
-  else if (pool.listenerCount("error") === 0) pool.on("error", warnPoolError)
+  else if (pool.listenerCount("error") === 0) pool.on("error", discarded)
   const storeOn: StoreOn = (runner) => sqlStore({ dialect: "pg", runner, tables: tableOverrides(options.tables), usersTable: t.users })
   return build(pool, (sql, params) => pool.query(sql, params), t, false, storeOn, storeOn(pgRunner(pool)), userTable("pg"))
 }
 
-function warnPoolError(error: Error): void {
-  console.warn(`[sesame] adapter-pg: an idle database connection failed and was discarded: ${error.message}`)
-}
+/** An idle connection that failed: the pool has discarded it already. */
+function discarded(): void {}
