@@ -18,21 +18,29 @@
  *    `error` and SvelteKit's `message`, so that one client reads any of them.
  * 3. A session that cannot be read is no session (see `session.ts`): the visitor is turned away,
  *    never let through.
+ * 4. But while the storage cannot be reached (`StorageUnavailable`), nothing is known of the
+ *    session: neither the redirect nor the `401`, which would sign every user out for the length
+ *    of a database restart, but the core's `503` with `Retry-After` (`unavailable.ts`): the
+ *    "Try again in a moment" page for a page, JSON for a client that wants JSON; no cookie. The
+ *    route does not run. Without a session cookie, a database session is not looked up: the
+ *    visitor is signed out, and policy 2 applies.
  *
  * @module
  */
 import type { AuthConfig } from "@sesame/core"
-import { signInPageUrl, wantsJson } from "@sesame/core/integration"
+import { isStorageUnavailable, signInPageUrl, wantsJson } from "@sesame/core/integration"
 import { checkConfig } from "./config.js"
 import { requestOf } from "./request.js"
 import { seeOther, unauthorized } from "./response.js"
 import { sessionRead, type AuthenticatedSession } from "./session.js"
 import type { Middleware } from "./types.js"
+import { answerUnavailable } from "./unavailable.js"
 
 /**
  * Makes the guard: a middleware that lets a signed-in request through (its session in
  * `res.locals.session`) and answers any other with a redirect to the sign-in page, or a `401`
- * JSON body for a client that wants JSON.
+ * JSON body for a client that wants JSON. While the storage cannot be reached, it answers `503`
+ * with `Retry-After` instead: the core's "Try again in a moment" page, or JSON.
  *
  * Put it on a route (`app.get("/account", requireSession(config), handler)`): the check runs on
  * the server before the route's handler. Or in front of a group (`app.use("/admin",
@@ -64,6 +72,9 @@ export function requireSession(config: AuthConfig): Middleware<{ session: Authen
       } else {
         seeOther(res, signInPageUrl(config, requestOf(req), req.originalUrl ?? req.url ?? "/"))
       }
-    }, next)
+    }, (error: unknown) => {
+      if (isStorageUnavailable(error) && !res.headersSent) answerUnavailable(res, req, config, error)
+      else next(error)
+    })
   }
 }

@@ -37,3 +37,9 @@ export type NextFunction = (error?: unknown) => void
  * `res.locals` values it sets.
  */
 export type Middleware<Locals extends object = object> = (req: ExpressRequest, res: ExpressResponse<Locals>, next: NextFunction) => void
+
+/**
+ * An error handler for `app.use()` after the routes, in Express 4 and 5: Express gives it the
+ * errors passed to `next(error)` (and, in Express 5, those an async route rejects with).
+ */
+export type ErrorMiddleware = (error: unknown, req: ExpressRequest, res: ExpressResponse, next: NextFunction) => void

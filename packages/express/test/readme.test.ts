@@ -2,7 +2,8 @@
  * The README's examples, run as written: the configuration and the app of the quick start (its
  * `app.listen(3000)` made to listen on a free port), on Express 5 and on Express 4, driven over
  * HTTP through every route it shows and attacked with another site's posts to its sign-in and
- * sign-out routes; and the proxy example with a proxy's headers.
+ * sign-out routes; the proxy example with a proxy's headers; and the outage example with database
+ * sessions on a memory adapter that goes down.
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import type { Server } from "node:http"
@@ -10,8 +11,8 @@ import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import type { Express } from "express"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { CookieJar, send, serve, type Served } from "./helpers.js"
-import { readmeExample } from "@sesame/testing"
+import { CookieJar, send, serve, signInAlice, type Served } from "./helpers.js"
+import { readmeExample, type Outage } from "@sesame/testing"
 
 const readmeFile = join(import.meta.dirname, "..", "README.md")
 const scratch = join(import.meta.dirname, ".scratch")
@@ -124,5 +125,43 @@ describe("README examples", () => {
     const served = await serve(app)
     const response = await send(served, "/account", { headers: { "x-forwarded-host": "app.example.com", "x-forwarded-proto": "https" } })
     expect(response.headers.get("location")).toBe("https://app.example.com/auth/signin?callbackUrl=%2Faccount")
+  })
+
+  it("when the database is down: the public page, the page that catches, the guard's 503, sessionLocals through unavailableHandler; the session back after", async () => {
+    // The example's configuration, on database sessions in a memory adapter that can go down.
+    writeFileSync(
+      join(scratch, "outage-auth.ts"),
+      [
+        'import { MemoryAdapter } from "@sesame/core/adapters"',
+        'import { outage } from "@sesame/testing"',
+        'import { aliceCredentials, secret } from "../helpers.ts"',
+        "export const storage = outage(MemoryAdapter())",
+        'export const authConfig = { secret, adapter: storage.adapter, session: { strategy: "database" as const }, providers: [aliceCredentials({ createUser: true })], logger: { error() {}, warn() {}, debug() {} } }',
+      ].join("\n"),
+    )
+    const { storage } = (await import(join(scratch, "outage-auth.ts"))) as { storage: Outage<object> }
+    const { app } = await importExample<{ app: Express }>("outage", "outage.ts", (code) => code.replaceAll('"./auth.js"', '"./outage-auth.ts"'))
+    const served = await serve(app)
+    const jar = new CookieJar()
+    await signInAlice(served, jar)
+    const page = { accept: "text/html" }
+    expect(await (await send(served, "/", { jar })).text()).toBe("Hello, Alice")
+    expect(await (await send(served, "/dashboard", { jar })).text()).toBe("Dashboard of Alice")
+
+    storage.down()
+    expect(await (await send(served, "/about", { jar })).text()).toBe("About us")
+    expect(await (await send(served, "/", { jar })).text()).toBe("Hello! (Your account is out of reach for a moment.)")
+    for (const path of ["/account", "/dashboard"]) {
+      const down = await send(served, path, { jar, headers: page })
+      expect(down.status).toBe(503)
+      expect(down.headers.get("retry-after")).toBe("3")
+      expect(await down.text()).toContain("Try again in a moment")
+      const script = await send(served, path, { jar, headers: { accept: "application/json" } })
+      expect(script.status).toBe(503)
+      expect(await script.json()).toMatchObject({ error: "StorageUnavailable" })
+    }
+
+    storage.up()
+    expect(await (await send(served, "/account", { jar })).text()).toBe("Signed in as alice@example.com")
   })
 })

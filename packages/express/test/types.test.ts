@@ -6,7 +6,7 @@
  */
 import express from "express"
 import { describe, expect, it } from "vitest"
-import { getSession, requireSession, SesameAuth, sessionLocals, signIn, signOut } from "@sesame/express"
+import { getSession, requireSession, SesameAuth, sessionLocals, signIn, signOut, unavailableHandler } from "@sesame/express"
 import { config, send, serve } from "./helpers.js"
 
 function typedApp() {
@@ -30,6 +30,8 @@ function typedApp() {
     if (session) await signOut(req, res, authConfig)
     else await signIn(req, res, authConfig)
   })
+  // An error handler, as Express's types see one.
+  app.use(unavailableHandler(authConfig))
   return app
 }
 

@@ -22,16 +22,23 @@
  * 4. Neither answer is cached (`Cache-Control: private, no-store`): it depends on the cookies.
  * 5. The cookies of the read (a cleared cookie that was no good) go on the refusal too.
  * 6. The auth routes under the base path are never guarded: they are how a visitor signs in.
+ * 7. While the storage cannot be reached (`StorageUnavailable`), nothing is known of the session:
+ *    neither the redirect nor the `401`, which would sign every user out for the length of a
+ *    database restart, but the core's `503` with `Retry-After` (`unavailable.ts`), thrown as an
+ *    `HTTPException`: the "Try again in a moment" page, or JSON; no cookie; the route does not run.
+ *    Without a session cookie a database session is not looked up: the visitor is signed out, and
+ *    policy 1 applies.
  *
  * @module
  */
-import { appOrigin, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson } from "@sesame/core/integration"
+import { appOrigin, isStorageUnavailable, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, type SessionRead } from "@sesame/core/integration"
 import type { ResponseCookie } from "@sesame/core"
 import type { Context, Env, MiddlewareHandler } from "hono"
 import { HTTPException } from "hono/http-exception"
 import { configFor, currentConfig, type Prepared, type SesameConfig } from "./config.js"
 import { keepAlive } from "./cookies.js"
 import { readingMiddleware, readOf, writeOnce } from "./session.js"
+import { unavailableException } from "./unavailable.js"
 import type { AuthenticatedSession, AuthenticatedVariables } from "./types.js"
 
 /** The page to come back to after signing in (policy 2). */
@@ -65,6 +72,8 @@ function refusal(c: Context, prepared: Prepared, cookies: readonly ResponseCooki
  * is sent to the sign-in page (and back once signed in) with a `303`, and a JSON client gets `401`
  * `{ "error": "Unauthorized", "message": "Sign in first." }`. Behind it, `c.get("session")` is the
  * session, with a user. The session is kept alive as by `sessionMiddleware`, whose read it shares.
+ * While the storage cannot be reached, it throws an `HTTPException(503)` instead: the core's
+ * "Try again in a moment" page (or JSON) with `Retry-After`, never the redirect or the `401`.
  *
  * @param config - the configuration, or a function of the context returning it. A configuration
  *   that is not an object throws a `TypeError` here.
@@ -93,7 +102,9 @@ export function requireSession<E extends Env = Env>(config: SesameConfig<E>): Mi
  * The check a route makes itself: the session, with a user, or it throws Hono's `HTTPException`
  * holding the answer `requireSession` would give (the redirect to the sign-in page, or the `401`
  * for a JSON client), which Hono's error handler sends. An `app.onError` of the app's own should
- * answer `HTTPException`s with `err.getResponse()`, as Hono's documentation shows.
+ * answer `HTTPException`s with `err.getResponse()`, as Hono's documentation shows. While the
+ * storage cannot be reached, the `HTTPException` is a `503` holding the core's "Try again in a
+ * moment" page (or JSON) with `Retry-After`, its `cause` the `StorageUnavailable`.
  *
  * @param config - optional after `sessionMiddleware` (or a guard) ran for the request: theirs is used.
  *
@@ -107,7 +118,13 @@ export function requireSession<E extends Env = Env>(config: SesameConfig<E>): Mi
  */
 export async function assertSession<E extends Env = Env>(c: Context<E>, config?: SesameConfig<E>): Promise<AuthenticatedSession> {
   const prepared = config === undefined ? currentConfig(c, "assertSession") : await configFor(c, config, "assertSession")
-  const { session, cookies } = await readOf(c, prepared, "assertSession").result
+  let read: SessionRead
+  try {
+    read = await readOf(c, prepared, "assertSession").result
+  } catch (error) {
+    throw isStorageUnavailable(error) ? unavailableException(c, prepared, error) : error
+  }
+  const { session, cookies } = read
   if (!session?.user) {
     const answer = refusal(c, prepared, cookies)
     throw new HTTPException(answer.status === 401 ? 401 : 303, { res: answer, message: "Sign-in required" })

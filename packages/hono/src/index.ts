@@ -4,7 +4,8 @@
  *
  * - `sesame(config)`: the handler of the auth routes (`app.on(["GET", "POST"], "/auth/*", …)`);
  * - `sessionMiddleware(config)`: `c.get("session")` for every route, kept alive;
- * - `getSession(c, config?)`: the session, or `null`;
+ * - `getSession(c, config?)`: the session, or `null` (it throws `StorageUnavailable` while the
+ *   database cannot be reached; the guards then answer the core's `503` "try again");
  * - `api(c, config?)`: the plugins' server functions for the request (`api(c).<name>(…)`);
  * - `requireSession(config)`: the middleware guard (a redirect for pages, `401` JSON for APIs);
  * - `assertSession(c, config?)`: the same check, called by the route itself;
@@ -23,3 +24,5 @@ export { defaultBasePath, type SesameConfig } from "./config.js"
 export type { AuthenticatedSession, AuthenticatedVariables, SesameVariables } from "./types.js"
 export type { AuthConfig, ServerFunctionsOf, Session, User } from "@sesame/core"
 export type { ModuleApi } from "@sesame/core/integration"
+export { isStorageUnavailable } from "@sesame/core/integration"
+export { StorageUnavailable } from "@sesame/core/errors"

@@ -11,6 +11,11 @@
  * 1. One read per request and configuration, whoever asks (the middleware, a guard, `getSession`).
  * 2. Fail closed: a read that throws (a configuration the core cannot use, an adapter that fails)
  *    is logged through the configured logger and is a signed-out visitor: no session, no cookie.
+ *    Except a storage outage (`StorageUnavailable`: the database restarts, fails over): nothing is
+ *    known of the session then, and "signed out" would send every signed-in user to the sign-in
+ *    page. The read rejects with it, unlogged (the core logs an outage once when it begins and once
+ *    when it ends): `getSession` throws it, the middleware and `assertSession` throw the core's
+ *    `503` as an `HTTPException` (`unavailable.ts`). No cookie is set or cleared.
  * 3. The session stays alive: the cookies the read sets are written on the response (`cookies.ts`).
  * 4. The auth routes under the base path are not read by the middleware: they answer for
  *    themselves, and a renewed cookie written beside a sign-out's cleared one could undo it.
@@ -22,11 +27,12 @@
  * @module
  */
 import type { Session } from "@sesame/core"
-import { logFor, readSession, type SessionRead } from "@sesame/core/integration"
+import { isStorageUnavailable, logFor, readSession, type SessionRead } from "@sesame/core/integration"
 import type { Context, Env, MiddlewareHandler, Next } from "hono"
 import { checkConfig, configFor, currentConfig, isUnderBasePath, type Prepared, type SesameConfig } from "./config.js"
 import { decided, keepAlive, signedOut, writeCookies } from "./cookies.js"
 import type { SesameVariables } from "./types.js"
+import { answerableUnavailable, unavailableException } from "./unavailable.js"
 
 interface Read {
   readonly result: Promise<SessionRead>
@@ -36,7 +42,10 @@ interface Read {
 
 const reads = new WeakMap<Context, Map<Prepared, Read>>()
 
-/** The session read of `c` for `prepared`, made once (policy 1 and 2); none after a sign-out (policy 5). */
+/**
+ * The session read of `c` for `prepared`, made once (policy 1 and 2); none after a sign-out (policy
+ * 5). A storage outage rejects with its `StorageUnavailable` (policy 2).
+ */
 export function readOf(c: Context, prepared: Prepared, owner: string): Read {
   if (signedOut(c)) return { result: Promise.resolve({ session: null, cookies: [] }), written: true }
   let byConfig = reads.get(c)
@@ -45,6 +54,8 @@ export function readOf(c: Context, prepared: Prepared, owner: string): Read {
   if (!read) {
     const request = { headers: c.req.raw.headers, url: c.req.url }
     const result = readSession(prepared.config, request).catch((error: unknown): SessionRead => {
+      // An outage is not "signed out", and the core logged it where it began (policy 2).
+      if (isStorageUnavailable(error)) throw error
       logFor(prepared.config).error(`${owner} could not read the session and treats the request as signed out`, error)
       return { session: null, cookies: [] }
     })
@@ -67,6 +78,13 @@ function pathOf(c: Context): string {
  * `signOut` the configuration, and writes their cookies over the read's.
  *
  * The auth routes under the base path are passed through without a read.
+ *
+ * While the storage cannot be reached (database sessions, and the database restarts), the session
+ * is unknown, so the request can go on neither signed in nor signed out: the middleware throws
+ * Hono's `HTTPException(503)`, whose response is the core's "Try again in a moment" page (JSON for
+ * a client that wants JSON) with `Retry-After`, and whose `cause` is the `StorageUnavailable`.
+ * Every route it runs for answers so: mount it where routes use `c.get("session")`; a route it
+ * does not run for, which reads no session, goes on as usual.
  *
  * @param config - the configuration, or a function of the context returning it (read at most once
  *   per request). A configuration that is not an object throws a `TypeError` here.
@@ -100,7 +118,14 @@ export function readingMiddleware<E extends Env, M extends Env>(config: SesameCo
   return async (c, next) => {
     const prepared = await configFor(c, config, owner)
     if (isUnderBasePath(pathOf(c), prepared.basePath)) return next()
-    return handle(c, next, await readOf(c, prepared, owner).result, prepared)
+    let read: SessionRead
+    try {
+      read = await readOf(c, prepared, owner).result
+    } catch (error) {
+      // Only an outage rejects (policy 2): the core's 503, never the route as signed in or out.
+      throw isStorageUnavailable(error) ? unavailableException(c, prepared, error) : error
+    }
+    return handle(c, next, read, prepared)
   }
 }
 
@@ -113,7 +138,14 @@ export function readingMiddleware<E extends Env, M extends Env>(config: SesameCo
  * with `c` (`c.html`, `c.json`, `c.redirect`…; a plain `new Response` does not carry them), with
  * `Cache-Control: private, no-store`.
  *
+ * While the storage cannot be reached, nothing is known of the session: it throws the core's
+ * `StorageUnavailable` (`isStorageUnavailable(error)`), never answers `null` for a session that may
+ * be live. Uncaught, Hono's default error handler answers it with the core's `503` "Try again in a
+ * moment" page (JSON for a client that wants JSON) and `Retry-After`, through the `getResponse()`
+ * it carries.
+ *
  * @param config - optional after `sessionMiddleware` (or a guard) ran for the request: theirs is used.
+ * @throws `StorageUnavailable` (from `@sesame/core/errors`) during a storage outage.
  *
  * @example
  * ```ts
@@ -125,9 +157,14 @@ export function readingMiddleware<E extends Env, M extends Env>(config: SesameCo
  */
 export async function getSession<E extends Env = Env>(c: Context<E>, config?: SesameConfig<E>): Promise<Session | null> {
   const prepared = config === undefined ? currentConfig(c, "getSession") : await configFor(c, config, "getSession")
-  const { session, cookies } = await readOf(c, prepared, "getSession").result
-  writeOnce(c, prepared, cookies)
-  return session
+  let read: SessionRead
+  try {
+    read = await readOf(c, prepared, "getSession").result
+  } catch (error) {
+    throw isStorageUnavailable(error) ? answerableUnavailable(c, prepared, error) : error
+  }
+  writeOnce(c, prepared, read.cookies)
+  return read.session
 }
 
 /**

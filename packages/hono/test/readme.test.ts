@@ -2,7 +2,8 @@
  * The README's examples, extracted and run as written: the quick start's app through
  * `app.request()`, its Node.js server on a real port (the one change: port 0, and the server kept
  * to close it), the route that calls `assertSession`, and the worker reading its bindings. The
- * repository README's Hono quick start is checked to be the package README's, block for block.
+ * repository README's Hono quick start is checked to be the package README's, block for block. The
+ * outage example runs on database sessions in a memory adapter that goes down.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import type { AddressInfo } from "node:net"
@@ -10,7 +11,8 @@ import { join } from "node:path"
 import type { Hono } from "hono"
 import type { ServerType } from "@hono/node-server"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { call, CookieJar, origin } from "./helpers.js"
+import type { Outage } from "@sesame/testing"
+import { call, CookieJar, origin, users } from "./helpers.js"
 
 const readme = join(import.meta.dirname, "..", "README.md")
 const rootReadme = join(import.meta.dirname, "..", "..", "..", "README.md")
@@ -111,6 +113,43 @@ describe("README examples", () => {
     const refused = await call(app, "https://worker.example.com/api/me", { headers: { accept: "application/json" } }, env)
     expect(refused.status).toBe(401)
     expect(await refused.json()).toEqual({ error: "Unauthorized", message: "Sign in first." })
+  })
+
+  it("when the database is down: the public page, the page that catches, the guard's and the middleware's 503; the session back after", async () => {
+    // The example's `./auth.js`: database sessions in a memory adapter that can go down.
+    writeFileSync(
+      join(scratch, "auth.ts"),
+      [
+        'import { MemoryAdapter } from "@sesame/core/adapters"',
+        'import { outage } from "@sesame/testing"',
+        'import { aliceCredentials, secret } from "../../../../core/test/helpers.ts"',
+        "export const storage = outage(MemoryAdapter())",
+        'export const authConfig = { secret, adapter: storage.adapter, session: { strategy: "database" as const }, providers: [aliceCredentials({ createUser: true })], logger: { error() {}, warn() {}, debug() {} } }',
+      ].join("\n"),
+    )
+    const { storage } = (await import(join(scratch, "auth.ts"))) as { storage: Outage<object> }
+    const { app } = await run<{ app: Hono }>("outage", "outage.ts")
+    const jar = new CookieJar()
+    const { csrfToken } = (await (await call(app, "/auth/csrf", { jar })).json()) as { csrfToken: string }
+    await call(app, "/auth/callback/credentials", { jar, form: { csrfToken, username: "alice", password: users.alice.password } })
+    expect(await (await call(app, "/", { jar })).text()).toBe("Hello Alice")
+    expect(await (await call(app, "/dashboard", { jar })).text()).toBe("Dashboard of Alice")
+
+    storage.down()
+    expect(await (await call(app, "/about", { jar })).text()).toBe("About us")
+    expect(await (await call(app, "/", { jar })).text()).toBe("Hello! (Your account is out of reach for a moment.)")
+    for (const path of ["/account", "/dashboard"]) {
+      const down = await call(app, path, { jar, headers: { accept: "text/html" } })
+      expect(down.status).toBe(503)
+      expect(down.headers.get("retry-after")).toBe("3")
+      expect(await down.text()).toContain("Try again in a moment")
+      const script = await call(app, path, { jar, headers: { accept: "application/json" } })
+      expect(script.status).toBe(503)
+      expect(await script.json()).toMatchObject({ error: "StorageUnavailable" })
+    }
+
+    storage.up()
+    expect(await (await call(app, "/account", { jar })).text()).toBe(`Your account, ${users.alice.email}`)
   })
 
   it("the repository README's Hono quick start is this README's", () => {

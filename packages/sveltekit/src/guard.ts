@@ -28,13 +28,21 @@
  *    hook's also say `Cache-Control: private, no-store`, since whether they apply depends on the
  *    visitor's cookies. The cookies of the session read (a cleared cookie that was no good) go on
  *    the answer.
+ * 6. While the storage cannot be reached (`StorageUnavailable`), nothing is known of the session:
+ *    neither the redirect nor the `401`, which would sign every user out for the length of a
+ *    database restart, but the core's `503` with `Retry-After` (`unavailable.ts`): `requireSession`
+ *    throws SvelteKit's `error(503)`, which the `handle` hook answers with the core's "Try again in
+ *    a moment" page (or JSON); `authorize` answers it itself. No cookie. Without a session cookie
+ *    a database session is not looked up: the visitor is signed out, and policy 1 applies.
  *
  * @module
  */
-import { protectedPaths, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, type ProtectedPaths } from "@sesame/core/integration"
+import type { Session } from "@sesame/core"
+import { isStorageUnavailable, protectedPaths, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, type ProtectedPaths } from "@sesame/core/integration"
 import { error, json, redirect, type Handle, type RequestEvent } from "@sveltejs/kit"
 import { requestAuth, type RequestAuth } from "./session.js"
 import type { AuthenticatedSession } from "./types.js"
+import { unavailableError, unavailableResponse } from "./unavailable.js"
 
 /** Options of the guards. */
 export interface GuardOptions {
@@ -78,6 +86,11 @@ function targetOf(state: RequestAuth, event: RequestEvent, redirectTo: string | 
  * that asks for JSON. Call it from a `load` (`+layout.server.ts` guards every page below it), a
  * form action or a `+server.ts` handler.
  *
+ * While the storage cannot be reached, it throws SvelteKit's `error(503, { error:
+ * "StorageUnavailable", message })` instead, never the redirect or the `401`: the `handle` hook
+ * answers the page with the core's "Try again in a moment" page (JSON for a client that wants
+ * JSON), with `Retry-After`.
+ *
  * @example
  * ```ts
  * // src/routes/account/+layout.server.ts
@@ -89,7 +102,7 @@ function targetOf(state: RequestAuth, event: RequestEvent, redirectTo: string | 
 export async function requireSession(event: RequestEvent, options: GuardOptions = {}): Promise<AuthenticatedSession> {
   if (options.redirectTo !== undefined) checkPath(options.redirectTo, "requireSession")
   const state = requestAuth(event, "requireSession")
-  const session = await event.locals.auth()
+  const session = await sessionOrUnavailable(event, state)
   if (session?.user) return session as AuthenticatedSession
   if (wantsJson(event.request.headers)) error(401, unauthorized)
   redirect(303, targetOf(state, event, options.redirectTo))
@@ -101,6 +114,9 @@ export async function requireSession(event: RequestEvent, options: GuardOptions 
  * Put it after `handle` in `sequence`. Its options are checked at once: a bad path, or a
  * `redirectTo` that is itself protected (every visit would redirect to itself), throws a
  * `TypeError`.
+ *
+ * While the storage cannot be reached, a request for a protected path gets the core's `503` with
+ * `Retry-After` instead: the "Try again in a moment" page, or JSON.
  *
  * @example
  * ```ts
@@ -124,7 +140,14 @@ export function authorize({ protect, redirectTo }: AuthorizeOptions): Handle {
     const state = requestAuth(event, "authorize")
     const path = decodedPath(event.url.pathname)
     if (path !== null && !listed(path)) return resolve(event)
-    const session = await event.locals.auth()
+    let session: Session | null
+    try {
+      session = await event.locals.auth()
+    } catch (caught) {
+      // An outage (policy 6): the core's 503, the request goes no further.
+      if (isStorageUnavailable(caught) && state.prepared) return unavailableResponse(state.prepared.config, event, caught)
+      throw caught
+    }
     if (session?.user) return resolve(event)
     const answer = wantsJson(event.request.headers)
       ? json(unauthorized, { status: 401, headers: { "cache-control": "private, no-store" } })
@@ -132,6 +155,16 @@ export function authorize({ protect, redirectTo }: AuthorizeOptions): Handle {
     // This answer skips SvelteKit's rendering, which is what adds `event.cookies` to a response.
     for (const line of setCookieLines(state.cookies)) answer.headers.append("set-cookie", line)
     return answer
+  }
+}
+
+/** `locals.auth()`, or SvelteKit's `error(503)` when the storage cannot be reached (policy 6). */
+async function sessionOrUnavailable(event: RequestEvent, state: RequestAuth): Promise<Session | null> {
+  try {
+    return await event.locals.auth()
+  } catch (caught) {
+    if (isStorageUnavailable(caught)) unavailableError(caught)
+    throw caught
   }
 }
 

@@ -10,6 +10,14 @@
  * the built-in pages and the app's forms make are same-origin and pass it, and the core's
  * same-origin and CSRF-token checks then apply to its endpoints as on any framework.
  *
+ * While the storage cannot be reached, a page's request that failed on it (`locals.auth()` rejected
+ * with the `StorageUnavailable`, and the page ended in SvelteKit's `503` from `requireSession` or
+ * its `500` for an error it did not expect, or a later hook let the error through) is answered
+ * with the core's `503` "Try again in a moment" page (JSON for a client that wants JSON) with
+ * `Retry-After`, in place of SvelteKit's error page (`unavailable.ts`). A page that caught the
+ * outage keeps its own answer; the answers SvelteKit's client reads itself (a navigation's
+ * `__data.json`, a `use:enhance` form's action) keep SvelteKit's, which carry the `503`.
+ *
  * Any other answer that sets the core's cookies (a session read's, a sign-in's) says
  * `Cache-Control: private, no-store`, replacing what the route said: a shared cache must not keep
  * one visitor's session cookie for the next (the core's rule for its own answers).
@@ -17,13 +25,14 @@
  * @module
  */
 import { Auth } from "@sesame/core"
-import { isUnderPath, logFor } from "@sesame/core/integration"
+import { isStorageUnavailable, isUnderPath, logFor } from "@sesame/core/integration"
 import type { Handle } from "@sveltejs/kit"
 import { signInAction, signOutAction, type SignIn, type SignOut } from "./actions.js"
 import { apiOf, type Api } from "./api.js"
 import { load, prepare, type Prepared } from "./config.js"
 import { attach, attachSignedOut } from "./session.js"
 import type { SvelteKitAuthConfigInput } from "./types.js"
+import { answeredBySvelteKit, unavailableResponse } from "./unavailable.js"
 
 /** What {@link SvelteKitAuth} returns. */
 export interface SvelteKitAuthResult {
@@ -76,7 +85,19 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
     }
     const state = attach(event, prepared)
     if (isUnderPath(event.url.pathname, prepared.basePath)) return Auth(event.request, prepared.config)
-    const response = await resolve(event)
+    let response: Response
+    try {
+      response = await resolve(event)
+    } catch (error) {
+      // A later hook (an `authorize` of the app's own, a hook reading the session) let the outage through.
+      if (isStorageUnavailable(error)) return unavailableResponse(prepared.config, event, error)
+      throw error
+    }
+    // The page failed on the outage (`requireSession`'s 503, or the 500 of an uncaught rejection):
+    // the core's answer in place of SvelteKit's error page.
+    if (state.unavailable && !answeredBySvelteKit(event) && (response.status === 503 || response.status === 500)) {
+      return unavailableResponse(prepared.config, event, state.unavailable)
+    }
     // An answer that sets the core's cookies (a renewed session) is one browser's: no shared cache
     // may keep it, whatever the route said (`setHeaders`, a `+server.ts`'s own headers).
     if (state.setsCookies) {

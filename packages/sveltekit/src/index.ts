@@ -7,7 +7,9 @@
  * - `requireSession(event, options?)`: the guard a `load`, a form action or a `+server.ts` calls;
  * - `authorize({ protect, redirectTo? })`: the guard as a hook, for `sequence(handle, …)`.
  *
- * Importing it adds `auth: () => Promise<Session | null>` to `App.Locals`.
+ * Importing it adds `auth: () => Promise<Session | null>` to `App.Locals`. While the database cannot
+ * be reached, `locals.auth()` rejects with `StorageUnavailable` (`isStorageUnavailable`), and the
+ * guards and the hook answer the core's `503` "try again" instead of the sign-in redirect.
  *
  * @module
  */
@@ -19,3 +21,5 @@ export { defaultBasePath } from "./config.js"
 export type { AuthenticatedSession, SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
 export type { ServerFunctionsOf, Session, User } from "@sesame/core"
 export type { ModuleApi } from "@sesame/core/integration"
+export { isStorageUnavailable } from "@sesame/core/integration"
+export { StorageUnavailable } from "@sesame/core/errors"

@@ -16,7 +16,11 @@
  * 4. It fails closed: a read the core refuses (a configuration error, a host it does not trust)
  *    is logged through the configured logger and answers `null`, a signed-out visitor, as an
  *    adapter that throws does (the core logs that one itself); never an error page, never the
- *    session of another request.
+ *    session of another request. Except a storage outage (`StorageUnavailable`: the database
+ *    restarts, fails over): nothing is known of the session then, and `null` would send every
+ *    signed-in user to the sign-in page. `locals.auth()` rejects with it, unlogged (the core logs
+ *    an outage once when it begins and once when it ends), and the request remembers it for the
+ *    guards and the hook (`unavailable.ts`). No cookie is set or cleared.
  * 5. A sign-in or sign-out in the request (a form action's `signIn` / `signOut` that does not
  *    redirect, so that SvelteKit renders the page after it) changes the answer: after a sign-out
  *    it is `null` and nothing is read, so that no read re-issues the session cookie the request
@@ -27,7 +31,8 @@
  * @module
  */
 import type { ResponseCookie, Session } from "@sesame/core"
-import { readSession, type RequestLike } from "@sesame/core/integration"
+import type { StorageUnavailable } from "@sesame/core/errors"
+import { isStorageUnavailable, readSession, type RequestLike } from "@sesame/core/integration"
 import type { RequestEvent } from "@sveltejs/kit"
 import type { Prepared } from "./config.js"
 import { currentCookieHeader, writeCookies } from "./cookies.js"
@@ -44,6 +49,11 @@ export interface RequestAuth {
   cookies: readonly ResponseCookie[]
   /** Whether the response sets cookies of the core's (a read's, a sign-in's, a sign-out's): it must not be cached (cookies.ts, policy 3). */
   setsCookies: boolean
+  /**
+   * The storage outage the session read met (policy 4): `locals.auth()` rejected with it, and the
+   * hook answers the core's `503` for a request that failed on it.
+   */
+  unavailable?: StorageUnavailable
   /** The answer of `locals.auth()` once asked (policy 2); replaced by a sign-in or sign-out (policy 5). */
   pending?: Promise<Session | null>
   /**
@@ -67,6 +77,11 @@ export function attach(event: RequestEvent, prepared: Prepared): RequestAuth {
       writeFor(event, cookies)
       return session
     } catch (error) {
+      // An outage is not "signed out", and the core logged it where it began (policy 4).
+      if (isStorageUnavailable(error)) {
+        state.unavailable = error
+        throw error
+      }
       prepared.log.error("locals.auth() could not read the session and answers null (signed out)", error)
       return null
     }
@@ -100,6 +115,8 @@ export function sessionChanged(event: RequestEvent, by: "signIn" | "signOut"): v
   headers.set("cookie", currentCookieHeader(event.cookies))
   state.source = { url: event.request.url, headers }
   state.pending = by === "signOut" ? Promise.resolve(null) : undefined
+  // The storage answered the sign-in or sign-out: an outage met before is no longer this request's.
+  state.unavailable = undefined
 }
 
 /**

@@ -14,6 +14,14 @@ declare global {
        * Set by the `handle` of `SvelteKitAuth` on every request; read once per request however
        * often it is called, and keeps the session alive (its refreshed cookies are set on the
        * response).
+       *
+       * While the storage cannot be reached (database sessions, and the database restarts),
+       * nothing is known of the session: it rejects with the core's `StorageUnavailable`
+       * (`isStorageUnavailable(error)`), never answers `null` for a session that may be live.
+       * Uncaught in a `load`, the `handle` hook answers the page with the core's `503` "Try again
+       * in a moment" page; `requireSession` throws SvelteKit's `error(503)` for it.
+       *
+       * @throws `StorageUnavailable` (from `@sesame/core/errors`) during a storage outage.
        */
       auth: () => Promise<Session | null>
     }

@@ -74,7 +74,7 @@ interface KitServer {
 /** Options of a request to the app: those of the core's test helper, plus the configuration to pick. */
 export interface AppRequest extends RequestOptions {
   /** The test app's configuration for this request (`x-config`; see test/app/src/auth.ts). */
-  config?: "jwt" | "trusted" | "database" | "broken" | "custom" | "throws"
+  config?: "jwt" | "trusted" | "database" | "broken" | "custom" | "throws" | "outage" | "outage-jwt"
 }
 
 /** Sends `path` to the app; the response's cookies go into `options.jar`. */

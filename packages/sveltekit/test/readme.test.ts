@@ -8,7 +8,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Handle, RequestEvent } from "@sveltejs/kit"
-import { describe, expect, it } from "vitest"
+import { StorageUnavailable } from "@sesame/core/errors"
+import { describe, expect, it, vi } from "vitest"
 import { readmeExample } from "@sesame/testing"
 
 const root = join(import.meta.dirname, "..", "..", "..")
@@ -28,6 +29,28 @@ describe("README examples", () => {
     ["signout", "routes/signout/+page.server.ts"],
   ])("%s is the example app's src/%s, as it is", (name, file) => {
     expect(readmeExample(readmeFile, name)).toBe(readFileSync(join(example, file), "utf8"))
+  })
+
+  it("outage-layout is the test app's root layout, which test/outage.test.ts runs during an outage", () => {
+    expect(readmeExample(readmeFile, "outage-layout")).toBe(readFileSync(join(import.meta.dirname, "app", "src", "routes", "+layout.server.ts"), "utf8"))
+  })
+
+  it("outage-handle-error: keeps a storage outage out of the log, and logs anything else", async () => {
+    mkdirSync(scratch, { recursive: true })
+    const file = join(scratch, "outage-hooks.ts")
+    writeFileSync(file, readmeExample(readmeFile, "outage-handle-error"))
+    const { handleError } = (await import(file)) as { handleError: (input: { error: unknown; message: string; status: number; event: RequestEvent }) => { message: string } }
+    const event = {} as RequestEvent
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {})
+    try {
+      expect(handleError({ error: new StorageUnavailable(), message: "Internal Error", status: 500, event })).toEqual({ message: "Try again in a moment." })
+      expect(logged).not.toHaveBeenCalled()
+      const bug = new Error("a bug")
+      expect(handleError({ error: bug, message: "Internal Error", status: 500, event })).toEqual({ message: "Internal Error" })
+      expect(logged).toHaveBeenCalledWith(bug)
+    } finally {
+      logged.mockRestore()
+    }
   })
 
   it("actions is the test app's /account action, which test/attacks.test.ts attacks", () => {

@@ -7,6 +7,9 @@
  * - `trusted`: the same with `trustHost: true`;
  * - `database`: database sessions in a memory adapter, extended on every read (`updateAge: 0`);
  * - `broken`: database sessions on an adapter whose session lookup throws;
+ * - `outage`: database sessions in a memory adapter the tests take down and bring back
+ *   (`probe().storage`), failing as a driver does when its server restarts;
+ * - `outage-jwt`: JWT sessions with that adapter;
  * - `custom`: endpoints under `/custom-auth`, the app's own sign-in page at `/signin`;
  * - `throws`: the configuration function itself throws.
  */
@@ -14,6 +17,7 @@ import { MemoryAdapter } from "@sesame/core/adapters"
 import Credentials from "@sesame/core/providers/credentials"
 import GitHub from "@sesame/core/providers/github"
 import { SvelteKitAuth, type SvelteKitAuthConfig } from "@sesame/sveltekit"
+import { outage } from "../../../../testing/src/outage.js"
 import { probe } from "./lib/probe.js"
 
 export const alice = { id: "1", name: "Alice", email: "alice@example.com", username: "alice", password: "correct horse" }
@@ -46,11 +50,16 @@ const brokenAdapter = {
   },
 }
 
+const storage = (probe().storage = outage(MemoryAdapter()))
+const outageLogger: SvelteKitAuthConfig["logger"] = { ...base.logger, warn: (code) => void probe().warnings.push(code) }
+
 const configs: Record<string, SvelteKitAuthConfig> = {
   jwt: base,
   trusted: { ...base, trustHost: true },
   database: { ...base, adapter: MemoryAdapter(), session: { strategy: "database", updateAge: 0 } },
   broken: { ...base, adapter: brokenAdapter, session: { strategy: "database" } },
+  outage: { ...base, adapter: storage.adapter, session: { strategy: "database", updateAge: 0 }, logger: outageLogger },
+  "outage-jwt": { ...base, adapter: storage.adapter, session: { strategy: "jwt" }, logger: outageLogger },
   custom: { ...base, basePath: "/custom-auth", pages: { signIn: "/signin" } },
 }
 

@@ -1,6 +1,17 @@
-import { authorize } from "@sesame/sveltekit"
+import { authorize, isStorageUnavailable } from "@sesame/sveltekit"
+import type { HandleServerError } from "@sveltejs/kit"
 import { sequence } from "@sveltejs/kit/hooks"
 import { handle as auth } from "./auth.js"
+import { probe } from "./lib/probe.js"
+
+// As the README shows: a storage outage that a `load` let through is answered by Sesame's `handle`
+// (503, "Try again in a moment") and was logged by the core when it began: not once per request.
+export const handleError: HandleServerError = ({ error, message }) => {
+  if (isStorageUnavailable(error)) return { message: "Try again in a moment." }
+  probe().unexpected.push(error instanceof Error ? error.message : String(error))
+  console.error(error)
+  return { message }
+}
 
 export const handle = sequence(
   auth,
