@@ -7,8 +7,8 @@
  *    read: the endpoints manage the session cookie themselves, and a refreshed cookie set here
  *    could race a sign-out's cleared one. A wrapped handler still runs, with `request.auth` null.
  * 2. Otherwise the session is read with the request's cookies (a read that fails counts as signed
- *    out). The configured sign-in and error pages always go through: they are how a visitor gets
- *    a session, so refusing them can only loop.
+ *    out, but for a storage outage: 7). The configured sign-in and error pages always go through:
+ *    they are how a visitor gets a session, so refusing them can only loop.
  * 3. Otherwise `callbacks.authorized({ request, auth })` decides: `true` or nothing lets the request
  *    through, `false` redirects (307) to the sign-in page with `callbackUrl` set to this page, and a
  *    `Response` is sent as it is. Without the callback every request goes through.
@@ -21,13 +21,26 @@
  *    or a cleared cookie) are set on whatever response leaves, so an active session stays alive.
  *    They are set through `NextResponse.cookies`, which Next.js also hands to the page rendered
  *    for this request, so server components see the refreshed session.
+ * 7. When the read finds the storage unreachable (`StorageUnavailable`: a database restart, a
+ *    failover), nothing is known of the visitor's session, so it is never taken for "signed out"
+ *    (no redirect to the sign-in page, no cookie set or cleared). A request that needs the session
+ *    is answered with the core's `503` (`unavailableAnswer`: the "try again in a moment" page for
+ *    a page, `{ error: "StorageUnavailable" }` for a script that asks for JSON, `Retry-After`
+ *    either way): one with a wrapped handler (which would be handed a `request.auth` that is not
+ *    known), and one that `authorized` does not let through as a signed-out visitor (asked with
+ *    `auth: null`; `false`, a `Response` or a redirect all mean the page depends on the session).
+ *    The rest go through as they would without a session check: the auth endpoints (never read),
+ *    the sign-in and error pages, every request when there is no `authorized` and no handler
+ *    (the page's own `auth()` throws, for its error boundary), and the pages `authorized` lets
+ *    signed-out visitors see. Nothing is logged per request: the core logs an outage once.
  *
  * Only web APIs and `next/server` are used: this file is part of the Edge bundle of `middleware.ts`.
  *
  * @module
  */
 import type { ResponseCookie, Session } from "@sesame/core"
-import { logFor, readSession } from "@sesame/core/integration"
+import type { StorageUnavailable } from "@sesame/core/errors"
+import { isStorageUnavailable, logFor, readSession, unavailableAnswer } from "@sesame/core/integration"
 import { NextRequest, NextResponse } from "next/server.js"
 import { load, type Prepared } from "./config.js"
 import { withCookies } from "./cookies.js"
@@ -106,6 +119,20 @@ async function proceed<Context>(request: NextRequest, auth: Session | null, cont
   return response ?? NextResponse.next()
 }
 
+/** Policy 7: the core's `503` for a request that depends on a session nobody can read now; else on, without a session. */
+async function duringOutage<Context>(
+  prepared: Prepared,
+  request: NextRequest,
+  url: URL,
+  origin: string,
+  error: StorageUnavailable,
+  handler: AuthenticatedHandler<Context> | undefined,
+): Promise<Response> {
+  if (!handler && (await decide(prepared, request, url, origin, null)) === true) return NextResponse.next()
+  const answer = unavailableAnswer(prepared.handlers, { headers: request.headers, url: url.href }, error)
+  return new Response(answer.body, { status: answer.status, headers: answer.headers })
+}
+
 /** The guard, for one request; `handler` is the wrapped proxy, middleware or route handler. */
 export async function guard<Context>(
   input: PrimaryAuthConfigInput,
@@ -123,14 +150,18 @@ export async function guard<Context>(
   if (isAuthEndpoint(prepared, request.nextUrl.pathname)) return proceed(request, null, context, handler)
   let session: Session | null = null
   let cookies: readonly ResponseCookie[] = []
+  let unavailable: StorageUnavailable | undefined
   try {
     prepared.log.debug(`guard: reading the session for ${request.nextUrl.pathname}`)
     ;({ session, cookies } = await readSession(prepared.handlers, request))
   } catch (error) {
-    prepared.log.error("The guard could not read the session and treats the request as signed out", error)
+    // Policy 7: an outage is logged by the core, once; anything else fails closed, here.
+    if (isStorageUnavailable(error)) unavailable = error
+    else prepared.log.error("The guard could not read the session and treats the request as signed out", error)
   }
   const origin = publicOrigin(prepared, request.headers, request.url)
   const url = new URL(request.nextUrl.pathname + request.nextUrl.search, origin)
+  if (unavailable) return duringOutage(prepared, request, url, origin, unavailable, handler)
 
   let decision = await decide(prepared, request, url, origin, session)
   if (decision instanceof Response && isRedirect(decision) && (await loops(prepared, request, decision, origin, session))) {

@@ -52,7 +52,8 @@ export type {
   WaysInOptions,
 } from "@sesame/core"
 export type { JWT } from "@sesame/core/jwt"
-export { AuthError, CredentialsSignin } from "@sesame/core/errors"
+export { AuthError, CredentialsSignin, StorageUnavailable } from "@sesame/core/errors"
+export { isStorageUnavailable } from "@sesame/core/integration"
 export type {
   AuthenticatedHandler,
   AuthFunction,

@@ -92,6 +92,14 @@ export interface PagesContext {
  *   calls `callbacks.authorized` and keeps the session alive.
  * - `auth((request) => …)`: a proxy, middleware or route handler with `request.auth`.
  * - `await auth(req, res)` or `await auth(context)` in the pages router.
+ *
+ * While the adapter's storage cannot be reached (a database restart, a failover), the session reads
+ * (`auth()`, `auth(req, res)`, `auth(context)`) throw `StorageUnavailable` (`status` 503,
+ * `retryAfter` seconds; `isStorageUnavailable(error)` tells it) rather than answer null, which
+ * would mean "signed out": the app's error boundary (`error.tsx`) shows, or the app catches it. The
+ * guard and a wrapped handler answer `503` with `Retry-After` (a "try again" page, or JSON for a
+ * script asking for it) wherever the answer depends on the session, never the sign-in redirect.
+ * A JWT session is read without the storage, and keeps working.
  */
 export interface AuthFunction {
   (): Promise<Session | null>

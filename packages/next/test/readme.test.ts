@@ -99,7 +99,18 @@ describe("root README: quick start with Next.js", () => {
 
 describe("package README", () => {
   it("has the examples this test expects", () => {
-    expect([...examples().keys()].sort()).toEqual(["actions.ts", "auth.ts", "layout.tsx", "proxy.ts", "route.ts", "settings.tsx", "types.ts", "user-menu.tsx"])
+    expect([...examples().keys()].sort()).toEqual([
+      "actions.ts",
+      "auth.ts",
+      "dashboard.tsx",
+      "error.tsx",
+      "layout.tsx",
+      "proxy.ts",
+      "route.ts",
+      "settings.tsx",
+      "types.ts",
+      "user-menu.tsx",
+    ])
   })
 
   it("type-checks as an app would compile it, Session and JWT augmentation included", () => {

@@ -5,6 +5,9 @@
  * - `getSession(request, options)`: the session or `null`;
  * - `requireSession(request, options, redirectTo?)`: the guard for server functions and queries;
  * - `authMiddleware(options, { protect, redirectTo? })`: the guard for `createMiddleware`;
+ * - `StorageUnavailable`, `isStorageUnavailable(error)`: what `getSession` and `requireSession`
+ *   throw while the storage cannot be reached (never `null`, never the sign-in redirect), and the
+ *   middleware answers with a `503`;
  * - `listAccounts(request, options)`, `unlinkAccount`, `deleteUser`, `listSessions`,
  *   `revokeSession`, `revokeOtherSessions`, `listPasskeys`, `renamePasskey`, `deletePasskey`,
  *   `hasPassword`, `changePassword`, `setPassword`, `updateUserFields`: the signed-in user's
@@ -40,6 +43,8 @@ export type { SolidAuthConfig, SolidAuthOptions } from "./config.js"
 export type { RequestEventLike } from "./event.js"
 export type { ModuleApi } from "@sesame/core/integration"
 export { defaultPrefix } from "./prefix.js"
+export { StorageUnavailable } from "@sesame/core/errors"
+export { isStorageUnavailable } from "@sesame/core/integration"
 export type {
   AccountInfo,
   AccountUnlinking,

@@ -11,13 +11,20 @@
  * session read sets go on the event's response when the request goes on, and on the redirect
  * when it does not (a cleared cookie that was no good).
  *
+ * While the storage cannot be reached (a database restart, a failover), a protected path is
+ * answered with the core's `503` (`unavailableAnswer`): the "try again in a moment" page for a
+ * browser, `{ error: "StorageUnavailable", message }` for a script that asks for JSON, with
+ * `Retry-After` either way and no cookie. Never the sign-in redirect: nothing is known of the
+ * visitor's session. Other paths go on as ever (they read no session), and nothing is logged per
+ * request (the core logs an outage once).
+ *
  * The auth routes under the prefix are never guarded, whatever `protect` says: they are how a
  * visitor signs in (the built-in sign-in page, the callbacks) and how the browser reads the
  * session, so guarding them could only loop. `protect: ["/"]` thus guards the whole app but them.
  *
  * @module
  */
-import { protectedPaths, setCookieLines, type ProtectedPaths } from "@sesame/core/integration"
+import { isStorageUnavailable, protectedPaths, setCookieLines, unavailableAnswer, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
 import type { SolidAuthOptions } from "./config.js"
 import { coreConfig } from "./config.js"
 import type { RequestEventLike } from "./event.js"
@@ -43,7 +50,7 @@ export interface ProtectOptions {
   redirectTo?: string
 }
 
-/** A SolidStart `onRequest` middleware: a redirect `Response`, or undefined to go on. */
+/** A SolidStart `onRequest` middleware: a redirect (or a `503` during a storage outage) `Response`, or undefined to go on. */
 export type AuthMiddleware = (event: RequestEventLike) => Promise<Response | undefined>
 
 /**
@@ -72,7 +79,15 @@ export function authMiddleware(options: SolidAuthOptions, { protect, redirectTo 
   }
   return async (event) => {
     if (!isProtected(new URL(event.request.url).pathname)) return undefined
-    const { session, cookies } = await readOrNull(core.config, event.request, "authMiddleware")
+    let read: SessionRead
+    try {
+      read = await readOrNull(core.config, event.request, "authMiddleware")
+    } catch (error) {
+      if (!isStorageUnavailable(error)) throw error
+      const answer = unavailableAnswer(core.config, event.request, error)
+      return new Response(answer.body, { status: answer.status, headers: answer.headers })
+    }
+    const { session, cookies } = read
     if (session?.user) {
       if (event.response) writeSessionCookies(event.response.headers, cookies)
       return undefined

@@ -11,7 +11,12 @@
  *
  * It fails closed: anything but a `200` with a session object (a configuration error, an adapter
  * that throws, a malformed answer) is `null`, and the cause is logged through the configured
- * logger.
+ * logger. But for a storage outage (the adapter's database cannot be reached: a restart, a
+ * failover): nothing is known of the session then, and `null` would say "signed out" to every
+ * signed-in user at once. `getSession` and `requireSession` throw the core's `StorageUnavailable`
+ * instead (`status` 503, `retryAfter` seconds, `headers` with `Retry-After`), for the app's
+ * `<ErrorBoundary>` or its own `try`, set no cookie, and log nothing: the core logs an outage once
+ * when it begins and once when it ends. A JWT session is read without the storage, and keeps working.
  *
  * It keeps the session alive, as `@sesame/next`'s `auth()` does: the cookies the read sets (a JWT
  * session's sliding expiry, a database session's new expiry, a cleared cookie) are written onto
@@ -21,7 +26,7 @@
  * @module
  */
 import type { AuthConfig, Session, User } from "@sesame/core"
-import { logFor, readSession, type SessionRead } from "@sesame/core/integration"
+import { isStorageUnavailable, logFor, readSession, type SessionRead } from "@sesame/core/integration"
 import { coreConfig, type SolidAuthOptions } from "./config.js"
 import { responseHeadersOf, writeSessionCookies } from "./keep-alive.js"
 import { guardRedirect, guardTarget } from "./redirect.js"
@@ -30,7 +35,8 @@ import { guardRedirect, guardTarget } from "./redirect.js"
 export type AuthenticatedSession = Session & { user: User }
 
 /**
- * The session of `request`, or `null` when there is none or it cannot be read.
+ * The session of `request`, or `null` when there is none or it cannot be read; throws
+ * `StorageUnavailable` while the storage cannot be reached (see the module's policy).
  *
  * @param request - the incoming request (`event.request` of an `APIEvent`, or
  *   `getRequestEvent()!.request` in a server function).
@@ -49,11 +55,15 @@ export async function getSession(request: Request, options: SolidAuthOptions): P
   return session
 }
 
-/** The session of `request` and the cookies that keep it alive; no session and no cookie when it cannot be read (logged). */
+/**
+ * The session of `request` and the cookies that keep it alive; no session and no cookie when it
+ * cannot be read (logged). Throws a `StorageUnavailable` as it is (logged by the core, once).
+ */
 export async function readOrNull(config: AuthConfig, request: Request, owner: string): Promise<SessionRead> {
   try {
     return await readSession(config, request)
   } catch (error) {
+    if (isStorageUnavailable(error)) throw error
     logFor(config).error(`${owner} could not read the session and answers null (signed out)`, error)
     return { session: null, cookies: [] }
   }
@@ -69,6 +79,10 @@ export async function readOrNull(config: AuthConfig, request: Request, owner: st
  * `<prefix>/signin`) with `callbackUrl` set to the page asked for, so signing in leads back to it.
  * On a call from the browser (the server function's own request) that page is the one the browser
  * is on, from its same-origin `Referer`.
+ *
+ * While the storage cannot be reached it throws the core's `StorageUnavailable` (`status` 503,
+ * `retryAfter`) instead: nothing is known of the session, so the visitor is not sent to sign in.
+ * The app's `<ErrorBoundary>` shows it (its `retryAfter` says when to try again).
  *
  * @param redirectTo - optional: a path on this site to send the visitor to instead, used as given
  *   (it gets the `callbackUrl` only when it is the sign-in page itself). Anything but a path

@@ -1,8 +1,8 @@
 /**
  * The browser client's signIn and signOut against the real route handlers, under a non-default
  * prefix: `fetch` is routed to SolidAuth's handlers with a cookie jar, and `window.location` is a
- * recorder. (createSession needs a DOM and Solid's browser build: the end-to-end tests in
- * examples/solid-start drive it in Chromium.)
+ * recorder. (createSession needs Solid's browser build: client-session.test.ts runs it on that
+ * build without a DOM, and the end-to-end tests in examples/solid-start drive it in Chromium.)
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { startDevIdp, type DevIdp } from "@sesame/dev-idp"

@@ -124,6 +124,43 @@ export const authConfig: SolidAuthConfig = {
     expect(await inRequest(() => account.linkedAccounts())).toBeNull()
   })
 
+  it("when the database is down: the session, null, or \"unavailable\" while the storage cannot be reached", async () => {
+    // The example's `~/lib/auth`, here database sessions on an adapter whose storage goes down.
+    writeFileSync(
+      join(scratch, "outage-auth.ts"),
+      `import { MemoryAdapter } from "@sesame/core/adapters"
+import Credentials from "@sesame/core/providers/credentials"
+import { outage } from "@sesame/testing"
+import type { SolidAuthConfig } from "@sesame/solid-start"
+export const storage = outage(MemoryAdapter())
+export const authConfig: SolidAuthConfig = {
+  adapter: storage.adapter,
+  session: { strategy: "database" },
+  logger: { error: () => {}, warn: () => {}, debug: () => {} },
+  providers: [Credentials({ createUser: true, authorize: ({ email }) => (email === "ada@example.com" ? { id: "1", name: "Ada", email } : null) })],
+}
+`,
+    )
+    const file = join(scratch, "session-or-unavailable.ts")
+    writeFileSync(file, readmeExample(readme, "session-or-unavailable").replaceAll('"~/lib/auth"', '"./outage-auth.ts"'))
+    const { sessionOrUnavailable } = (await import(file)) as { sessionOrUnavailable(): Promise<unknown> }
+    const { authConfig, storage } = (await import(join(scratch, "outage-auth.ts"))) as { authConfig: SolidAuthConfig; storage: { down(): void; up(): void } }
+    const { SolidAuth } = await import("@sesame/solid-start")
+    const handlers = SolidAuth(authConfig)
+    const jar = new CookieJar()
+    const { csrfToken } = (await (await call(handlers, "/api/auth/csrf", { jar })).json()) as { csrfToken: string }
+    await call(handlers, "/api/auth/callback/credentials", { jar, form: { csrfToken, email: "ada@example.com" } })
+    const inRequest = <T>(req: Request, fn: () => Promise<T>) =>
+      provideRequestEvent({ ...event(req), locals: {}, response: { headers: new Headers() } } as unknown as Parameters<typeof provideRequestEvent>[0], fn)
+
+    expect(await inRequest(request("/"), () => sessionOrUnavailable())).toBeNull()
+    expect(await inRequest(request("/", { jar }), () => sessionOrUnavailable())).toMatchObject({ user: { name: "Ada" } })
+    storage.down()
+    expect(await inRequest(request("/", { jar }), () => sessionOrUnavailable())).toBe("unavailable")
+    storage.up()
+    expect(await inRequest(request("/", { jar }), () => sessionOrUnavailable())).toMatchObject({ user: { name: "Ada" } })
+  })
+
   it("the repository README's SolidStart quick start is the guide's: install, configuration, route", () => {
     const rootReadme = join(root, "README.md")
     expect(markedBlock(rootReadme, "solid-start-install")).toBe(markedBlock(guide, "install"))

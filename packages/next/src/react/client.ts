@@ -8,6 +8,12 @@
  *   (all the `useSession` hooks, `getSession()` anywhere) shares its answer.
  * - A change made here (sign-in, sign-out, update) is told to this tab's providers at once and to
  *   the app's other tabs through a `BroadcastChannel`, which then read the session again.
+ * - A `503` (the server's storage cannot be reached for a moment: a database restart, a failover)
+ *   says nothing about the session, so it is never read as "signed out": the reads and the calls
+ *   that change the session reject with a `StorageUnavailable` (`retryAfter`, the answer's
+ *   `Retry-After` in seconds) and announce nothing; `signIn` with `redirect: false` returns it as
+ *   its `error` instead. The `SessionProvider` keeps what it had and reads again after
+ *   `Retry-After` ({@link sessionReader}).
  *
  * @module
  */
@@ -17,13 +23,18 @@ import {
   fetchProviders,
   fetchSession as readSession,
   formFields,
+  isStorageUnavailable,
   navigate,
   normaliseBasePath,
   postForm,
+  postJson,
+  StorageUnavailable,
   type ClientProvider,
+  type FormPostResult,
 } from "@sesame/core/client"
 
 export type { ClientProvider }
+export { isStorageUnavailable, StorageUnavailable }
 
 /** The base path when no `SessionProvider` has said otherwise: the server's default. */
 export const defaultBasePath = "/api/auth"
@@ -88,7 +99,10 @@ export function announce(basePath: string, session: Session | null | undefined):
 
 const inFlight = new Map<string, Promise<Session | null>>()
 
-/** The session, shared with any read already in flight. Throws when the request fails. */
+/**
+ * The session, shared with any read already in flight. Throws when the request fails: a
+ * `StorageUnavailable` for a `503`.
+ */
 export function fetchSession(options?: ClientOptions): Promise<Session | null> {
   const basePath = base(options)
   let pending = inFlight.get(basePath)
@@ -99,16 +113,72 @@ export function fetchSession(options?: ClientOptions): Promise<Session | null> {
   return pending
 }
 
-/** The session, or null when signed out (or when the server cannot be reached). */
+/**
+ * The session, or null when signed out (or when the server cannot be reached). Rejects with a
+ * `StorageUnavailable` when the server answers `503` (its storage is down for a moment): that is
+ * not "signed out". Try again after its `retryAfter` seconds.
+ */
 export async function getSession(options?: ClientOptions): Promise<Session | null> {
   try {
     return await fetchSession(options)
-  } catch {
+  } catch (error) {
+    if (isStorageUnavailable(error)) throw error
     return null
   }
 }
 
-/** A CSRF token for a form posted to the endpoints yourself; sets its cookie. */
+/** What {@link sessionReader} reads with. */
+export interface SessionReader {
+  /**
+   * Reads the session now (shared with a read in flight) and hands it on. A `503` hands nothing
+   * on, and reads again after its `Retry-After` seconds: one read waiting at a time, however many
+   * `read()`s fail meanwhile. Any other failure hands nothing on either, and is not retried (the
+   * next focus or interval reads again). Never rejects.
+   */
+  read(): Promise<void>
+  /** Cancels the waiting read; nothing is handed on or read after this. */
+  stop(): void
+}
+
+/**
+ * How the `SessionProvider` reads the session: `onSession` gets each session read (or null when
+ * signed out), never a guess. While the server answers `503`, what the provider had stands (a
+ * session, or `loading` on a first read), and it asks again after each `Retry-After`, until an
+ * answer comes or `stop()` (the provider unmounts).
+ */
+export function sessionReader(basePath: string, onSession: (session: Session | null) => void): SessionReader {
+  let stopped = false
+  let retry: ReturnType<typeof setTimeout> | undefined
+  const cancel = () => {
+    if (retry !== undefined) clearTimeout(retry)
+    retry = undefined
+  }
+  const read = async (): Promise<void> => {
+    if (stopped) return
+    try {
+      const session = await fetchSession({ basePath })
+      if (stopped) return
+      cancel()
+      onSession(session)
+    } catch (error) {
+      // Keep what we had. A 503 reads again after its Retry-After, once.
+      if (stopped || !isStorageUnavailable(error) || retry !== undefined) return
+      retry = setTimeout(() => {
+        retry = undefined
+        void read()
+      }, error.retryAfter * 1000)
+    }
+  }
+  return {
+    read,
+    stop() {
+      stopped = true
+      cancel()
+    },
+  }
+}
+
+/** A CSRF token for a form posted to the endpoints yourself; sets its cookie. Rejects with a `StorageUnavailable` for a `503`. */
 export function getCsrfToken(options?: ClientOptions): Promise<string> {
   return fetchCsrfToken(base(options))
 }
@@ -136,7 +206,7 @@ export interface SignInOptions extends ClientOptions, Record<string, unknown> {
 
 /** What `signIn` returns with `redirect: false`. */
 export interface SignInResponse {
-  /** The error type (`CredentialsSignin`…), or null. */
+  /** The error type (`CredentialsSignin`…, `StorageUnavailable` for a `503`: try again), or null. */
   error: string | null
   /** The `code` of a `CredentialsSignin`, or null. */
   code: string | null
@@ -151,6 +221,10 @@ export interface SignInResponse {
  * Signs in. Without a provider, or with one the server does not know, goes to the sign-in page.
  * OAuth providers always navigate (to the provider); `authorizationParams` are added to the
  * authorization request (`{ login_hint: "ada@example.com" }`).
+ *
+ * When the server answers `503` (its storage is down for a moment), nothing happened: with
+ * `redirect: false` (credentials, email) the result says so (`{ ok: false, status: 503, error:
+ * "StorageUnavailable" }`); otherwise it rejects with a `StorageUnavailable`, and stays on the page.
  */
 export async function signIn(
   provider?: string,
@@ -160,27 +234,33 @@ export async function signIn(
   const { basePath: _basePath, redirect = true, redirectTo, callbackUrl: legacyCallbackUrl, ...rest } = options
   const basePath = base(options)
   const callbackUrl = redirectTo ?? legacyCallbackUrl ?? window.location.href
-  const providers = provider ? await getProviders(options) : null
+  // Providers that cannot be read send the browser to the sign-in page, but for a 503: thrown.
+  const providers = provider ? await fetchProviders(basePath).catch((error: unknown) => (isStorageUnavailable(error) ? Promise.reject(error) : null)) : null
   const found = provider ? providers?.[provider] : undefined
   if (!found) {
     navigate(`${basePath}/signin?${new URLSearchParams({ callbackUrl })}`)
     return undefined
   }
-  const csrfToken = await getCsrfToken(options)
+  const inPlace = !redirect && found.type !== "oauth" && found.type !== "oidc"
   const action = found.type === "credentials" || found.type === "password" ? "callback" : "signin"
   const query = authorizationParams ? `?${new URLSearchParams(authorizationParams)}` : ""
-  const { status, ok, url } = await postForm(`${basePath}/${action}/${encodeURIComponent(found.id)}${query}`, {
-    ...formFields(rest),
-    csrfToken,
-    callbackUrl,
-  })
+  let posted: FormPostResult
+  try {
+    const csrfToken = await getCsrfToken(options)
+    posted = await postForm(`${basePath}/${action}/${encodeURIComponent(found.id)}${query}`, { ...formFields(rest), csrfToken, callbackUrl })
+  } catch (error) {
+    if (inPlace && isStorageUnavailable(error)) return { error: "StorageUnavailable", code: null, status: 503, ok: false, url: null }
+    throw error
+  }
+  const { status, ok, url } = posted
   const target = url ? new URL(url, window.location.href) : null
   const error = target?.searchParams.get("error") ?? null
   if (redirect || found.type === "oauth" || found.type === "oidc") {
     if (url) navigate(url)
     return undefined
   }
-  if (!error && ok) announce(basePath, await getSession(options))
+  // The session as read now; when it cannot be read (the storage went away meanwhile), the providers read it again.
+  if (!error && ok) announce(basePath, await getSession(options).catch(() => undefined))
   return { error, code: target?.searchParams.get("code") ?? null, status, ok: ok && !error, url: url || null }
 }
 
@@ -194,7 +274,11 @@ export interface SignOutOptions extends ClientOptions {
   redirect?: boolean
 }
 
-/** Signs out here and in the app's other tabs. */
+/**
+ * Signs out here and in the app's other tabs. Rejects when the server did not sign out (and then
+ * tells no tab): with a `StorageUnavailable` for a `503` (its storage is down for a moment; the
+ * session stands, and the cookie with it), else with an `Error` naming the status.
+ */
 export async function signOut(options: SignOutOptions = {}): Promise<{ url: string } | undefined> {
   const basePath = base(options)
   const callbackUrl = options.redirectTo ?? options.callbackUrl ?? window.location.href
@@ -209,17 +293,14 @@ export async function signOut(options: SignOutOptions = {}): Promise<{ url: stri
   return { url }
 }
 
-/** Updates the session through `POST session` (your `jwt` callback sees `data` with trigger `update`). */
+/**
+ * Updates the session through `POST session` (your `jwt` callback sees `data` with trigger
+ * `update`). Rejects with a `StorageUnavailable` for a `503`, leaving the session as it was.
+ */
 export async function updateSession(data: unknown, options?: ClientOptions): Promise<Session | null> {
   const basePath = base(options)
   const csrfToken = await getCsrfToken(options)
-  const response = await fetch(`${basePath}/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ csrfToken, data }),
-    credentials: "same-origin",
-  })
-  const body: unknown = response.ok ? await response.json() : null
+  const body = await postJson(`${basePath}/session`, { csrfToken, data })
   const session = body && typeof body === "object" ? (body as Session) : null
   announce(basePath, session)
   return session

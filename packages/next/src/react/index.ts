@@ -16,7 +16,7 @@
  *
  * @module
  */
-export { getCsrfToken, getProviders, getSession, signIn, signOut } from "./client.js"
+export { getCsrfToken, getProviders, getSession, isStorageUnavailable, signIn, signOut, StorageUnavailable } from "./client.js"
 export type { ClientOptions, ClientProvider, SignInOptions, SignInResponse, SignOutOptions } from "./client.js"
 export { SessionProvider, useSession } from "./session-provider.js"
 export type { SessionContextValue, SessionProviderProps, SessionStatus, UpdateSession, UseSessionOptions } from "./session-provider.js"

@@ -10,6 +10,10 @@
  *   `refetchInterval` seconds (not while offline, unless `refetchWhenOffline`), and when another tab
  *   signs in, out or updates.
  * - A read that fails keeps what the provider had: a network hiccup is not a sign-out.
+ * - Nor is a `503` (the server's storage cannot be reached for a moment: a database restart, a
+ *   failover): the status stays what it was (`authenticated` with the last session, or `loading`
+ *   on a first read), and the provider reads again after the answer's `Retry-After` seconds, one
+ *   read waiting at a time, until an answer comes or it unmounts (`sessionReader`).
  * - When the server renders a different session than the one the provider holds (after a server
  *   action signed in or out), the provider takes it and tells the other tabs.
  *
@@ -18,12 +22,16 @@
 import type { Session } from "@sesame/core"
 import { normaliseBasePath } from "@sesame/core/client"
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react"
-import { announce, defaultBasePath, fetchSession, onSessionChange, setDefaultBasePath, updateSession } from "./client.js"
+import { announce, defaultBasePath, onSessionChange, sessionReader, setDefaultBasePath, updateSession, type SessionReader } from "./client.js"
 
 /** Whether the session is known yet, and whether there is one. */
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated"
 
-/** Updates the session: with `data`, through `POST session` (trigger `update`); without, reads it again. */
+/**
+ * Updates the session: with `data`, through `POST session` (trigger `update`; rejects with a
+ * `StorageUnavailable` for a `503`, the session unchanged); without, reads it again (a read that
+ * fails keeps the session, which it resolves to).
+ */
 export type UpdateSession = (data?: unknown) => Promise<Session | null>
 
 /** What `useSession` returns. */
@@ -70,13 +78,10 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
   const current = useRef(session)
   current.current = session
 
-  const refetch = useCallback(async () => {
-    try {
-      setSession(await fetchSession({ basePath }))
-    } catch {
-      // Keep what we had; the next focus or interval tries again.
-    }
-  }, [basePath])
+  // Made by the effect below, for the base path, and stopped when it changes or the provider unmounts.
+  const reader = useRef<SessionReader | undefined>(undefined)
+  // A failed read keeps what we had: the next focus or interval tries again, or Retry-After after a 503.
+  const refetch = useCallback(async () => reader.current?.read(), [])
 
   // A session rendered by the server after a server action changed it.
   const lastInitial = useRef(initial)
@@ -90,13 +95,20 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
   }, [initial, basePath])
 
   useEffect(() => {
-    if (current.current === undefined) void refetch()
-    return onSessionChange((changedBasePath, next) => {
+    const read = sessionReader(basePath, setSession)
+    reader.current = read
+    if (current.current === undefined) void read.read()
+    const stopListening = onSessionChange((changedBasePath, next) => {
       if (changedBasePath !== basePath) return
-      if (next === undefined) void refetch()
+      if (next === undefined) void read.read()
       else setSession(next)
     })
-  }, [basePath, refetch])
+    return () => {
+      stopListening()
+      read.stop()
+      if (reader.current === read) reader.current = undefined
+    }
+  }, [basePath])
 
   useEffect(() => {
     if (!refetchOnWindowFocus) return

@@ -6,11 +6,18 @@
  * redirect, so a credentials sign-in can report its result in place (`redirect: false`) and the
  * other tabs can be told before this one navigates.
  *
+ * A `503` (the server's storage cannot be reached for a moment: a database restart, a failover)
+ * means nothing happened, and is never passed off as a success: `signIn` returns it as its result
+ * when it answers in place (`redirect: false`: `{ ok: false, status: 503, error:
+ * "StorageUnavailable" }`), and otherwise rejects with a `StorageUnavailable` (`retryAfter`
+ * seconds) and stays on the page; `signOut` rejects with it, tells no tab and does not navigate
+ * (the session stands, and its cookie with it).
+ *
  * @module
  */
 import { normalisePrefix } from "../prefix.js"
 import { announce } from "./broadcast.js"
-import { fetchCsrfToken, fetchProviders, formFields, navigate, postForm } from "@sesame/core/client"
+import { fetchCsrfToken, fetchProviders, formFields, isStorageUnavailable, navigate, postForm, type FormPostResult } from "@sesame/core/client"
 
 /** Options of {@link signIn}. Any other key is a form field for the provider (`email`, `password`…). */
 export interface SignInOptions {
@@ -32,7 +39,7 @@ export interface SignInResult {
   ok: boolean
   /** The HTTP status of the sign-in request. */
   status: number
-  /** The error type (`CredentialsSignin`, `MissingCSRF`…), when it failed. */
+  /** The error type (`CredentialsSignin`, `MissingCSRF`…, `StorageUnavailable` for a `503`: try again), when it failed. */
   error: string | undefined
   /** The `code` of a `CredentialsSignin`, when the provider set one. */
   code: string | undefined
@@ -59,6 +66,8 @@ export type AuthorizationParams = string | string[][] | Record<string, string> |
  *
  * @returns the result when `redirect` is false and the provider answers in place; undefined when
  *   the browser was sent elsewhere (the provider, the callback URL, the sign-in page).
+ * @throws `StorageUnavailable` when the server answers `503` and the result cannot say so (a
+ *   redirecting sign-in); the browser stays on the page.
  */
 export async function signIn(provider?: string, options: SignInOptions = {}, authorizationParams?: AuthorizationParams): Promise<SignInResult | undefined> {
   const { prefix: prefixOption, callbackUrl = window.location.href, redirect = true, ...fields } = options
@@ -72,11 +81,18 @@ export async function signIn(provider?: string, options: SignInOptions = {}, aut
   const answersInPlace = listed.type === "credentials" || listed.type === "password"
   const query = authorizationParams === undefined ? "" : `?${new URLSearchParams(authorizationParams)}`
   const action = answersInPlace ? "callback" : "signin"
-  const { status, url } = await postForm(`${prefix}/${action}/${encodeURIComponent(listed.id)}${query}`, {
-    ...formFields(fields),
-    csrfToken: await fetchCsrfToken(prefix),
-    callbackUrl,
-  })
+  let posted: FormPostResult
+  try {
+    posted = await postForm(`${prefix}/${action}/${encodeURIComponent(listed.id)}${query}`, {
+      ...formFields(fields),
+      csrfToken: await fetchCsrfToken(prefix),
+      callbackUrl,
+    })
+  } catch (error) {
+    if (!redirect && answersInPlace && isStorageUnavailable(error)) return { ok: false, status: 503, error: "StorageUnavailable", code: undefined, url: undefined }
+    throw error
+  }
+  const { status, url } = posted
   const error = url === undefined ? "Configuration" : searchParam(url, "error")
   const result: SignInResult = { ok: status < 400 && error === undefined, status, error, code: url === undefined ? undefined : searchParam(url, "code"), url }
   if (result.ok && answersInPlace) announce(prefix, "signin")
@@ -92,6 +108,8 @@ export async function signIn(provider?: string, options: SignInOptions = {}, aut
  * and goes to `callbackUrl` unless `redirect` is false.
  *
  * @returns the URL the server chose to land on.
+ * @throws `StorageUnavailable` when the server answers `503`: nothing was signed out, no tab is
+ *   told, and the browser stays on the page.
  */
 export async function signOut(options: SignOutOptions = {}): Promise<{ url: string }> {
   const { callbackUrl = window.location.href, redirect = true } = options

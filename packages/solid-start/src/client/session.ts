@@ -12,14 +12,21 @@
  * Here the server and the first client render both show the loading state, and loading is a value
  * (`loading`, `status`) that the page decides how to show.
  *
+ * A fetch that fails counts as no session (fail closed), but for a `503`: the server's storage
+ * cannot be reached for a moment (a database restart, a failover), which says nothing about the
+ * session. The value and status stay what they were (the last session, or `loading` on a first
+ * fetch), `error` is the `StorageUnavailable`, and the session is fetched again after the answer's
+ * `Retry-After` seconds (one fetch waiting at a time, at most once a minute at the longest), until
+ * an answer comes or the owner is cleaned up.
+ *
  * @module
  */
 import { createSignal, getOwner, onCleanup, onMount, type Accessor } from "solid-js"
 import { isServer } from "solid-js/web"
 import type { Session } from "@sesame/core"
-import { fetchSession } from "@sesame/core/client"
 import { normalisePrefix } from "../prefix.js"
 import { listen } from "./broadcast.js"
+import { fetchSession, isStorageUnavailable } from "@sesame/core/client"
 
 /** `loading` until the first answer; then whether the session has a user. */
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated"
@@ -32,9 +39,15 @@ export interface SessionResource extends Accessor<Session | null | undefined> {
   /** True while a fetch is under way (the first one, or a refetch). */
   readonly loading: boolean
   readonly status: SessionStatus
-  /** Why the last fetch failed (the session is then null), or undefined. */
+  /**
+   * Why the last fetch failed, or undefined: the session is then null, but for a
+   * `StorageUnavailable` (a `503`), which keeps the value it had.
+   */
   readonly error: Error | undefined
-  /** Fetches the session again; resolves to the new value. */
+  /**
+   * Fetches the session again; resolves to the new value. Rejects with a `StorageUnavailable` while
+   * the server answers `503` (the value stays, and is fetched again after `Retry-After`).
+   */
   refetch(): Promise<Session | null>
 }
 
@@ -46,8 +59,8 @@ export interface CreateSessionOptions {
 }
 
 /**
- * Creates the session resource. Call it in a component (or a `createRoot`): the listeners end with
- * its owner.
+ * Creates the session resource. Call it in a component (or a `createRoot`): the listeners, and a
+ * fetch waiting out a `503`'s `Retry-After`, end with its owner.
  *
  * @example
  * ```ts
@@ -63,6 +76,13 @@ export function createSession(options: CreateSessionOptions = {}): SessionResour
   const [error, setError] = createSignal<Error | undefined>(undefined)
   // Only the answer to the latest request counts: an older one may predate a sign-out.
   let latest = 0
+  // The fetch waiting for a 503's Retry-After (one at a time), and whether the owner is gone.
+  let retry: ReturnType<typeof setTimeout> | undefined
+  let stopped = false
+  const cancelRetry = () => {
+    if (retry !== undefined) clearTimeout(retry)
+    retry = undefined
+  }
 
   async function refetch(): Promise<Session | null> {
     if (isServer) return null
@@ -71,11 +91,23 @@ export function createSession(options: CreateSessionOptions = {}): SessionResour
     try {
       const session = await fetchSession(prefix)
       if (request === latest) {
+        cancelRetry()
         setError(undefined)
         setValue(() => session)
       }
       return session
     } catch (cause) {
+      if (isStorageUnavailable(cause)) {
+        // Not "signed out": the value stays, and is fetched again after Retry-After.
+        if (request === latest) setError(cause)
+        if (!stopped && retry === undefined) {
+          retry = setTimeout(() => {
+            retry = undefined
+            load()
+          }, cause.retryAfter * 1000)
+        }
+        throw cause
+      }
       // Fail closed: a session that cannot be read is no session.
       if (request === latest) {
         setError(cause instanceof Error ? cause : new Error(String(cause)))
@@ -87,21 +119,27 @@ export function createSession(options: CreateSessionOptions = {}): SessionResour
     }
   }
 
+  /** `refetch` for the listeners and timers here, which have nobody to hand a rejection to. */
+  const load = (): void => {
+    if (!stopped) refetch().catch(() => {})
+  }
+
   if (!isServer) {
     const start = () => {
-      void refetch()
-      const stopListening = listen(prefix, () => void refetch())
-      const onFocus = () => void refetch()
+      load()
+      const stopListening = listen(prefix, load)
       const onVisible = () => {
-        if (document.visibilityState === "visible") void refetch()
+        if (document.visibilityState === "visible") load()
       }
       if (options.refetchOnWindowFocus !== false) {
-        window.addEventListener("focus", onFocus)
+        window.addEventListener("focus", load)
         document.addEventListener("visibilitychange", onVisible)
       }
       onCleanup(() => {
+        stopped = true
+        cancelRetry()
         stopListening()
-        window.removeEventListener("focus", onFocus)
+        window.removeEventListener("focus", load)
         document.removeEventListener("visibilitychange", onVisible)
       })
     }
