@@ -42,12 +42,15 @@ class Mailbox {
 }
 
 /**
- * Starts one instance; resolves once it listens. `log` is kept: every stderr line, for the report
- * (Sesame logs errors as `[sesame][error] …` and visitors' mistakes as `[sesame][warn] …`).
+ * Starts one instance; resolves once it listens. `storeEnv` says where its data is (DATABASE_URL,
+ * or ADAPTER=redis with REDIS_URL and REDIS_PREFIX: see server.mjs). `log` is kept: every stderr
+ * line with the time it arrived (performance.now() of the run, the clock the requests are timed
+ * on), for the report (Sesame logs errors as `[sesame][error] …` and visitors' mistakes as
+ * `[sesame][warn] …`; see logs.mjs).
  */
-export function startInstance({ index, databaseUrl, secret, handler }) {
+export function startInstance({ index, storeEnv, secret, handler }) {
   const child = spawn(process.execPath, ["--expose-gc", serverFile, "--handler", handler], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: secret, PORT: "0" },
+    env: { ...process.env, ...storeEnv, AUTH_SECRET: secret, PORT: "0" },
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group: Ctrl-C reaches the run only, which then stops its instances in order.
     detached: true,
@@ -62,7 +65,7 @@ export function startInstance({ index, databaseUrl, secret, handler }) {
       for (const line of all) onLine(line)
     })
   }
-  lines(child.stderr, (line) => log.push(line))
+  lines(child.stderr, (line) => log.push({ at: performance.now(), line }))
   let exited = false
   const exit = new Promise((done) => child.once("exit", (code, signal) => ((exited = true), done(code ?? signal))))
   return new Promise((resolve, reject) => {
@@ -85,6 +88,6 @@ export function startInstance({ index, databaseUrl, secret, handler }) {
         })
       }
     })
-    exit.then((status) => reject(new Error(`instance ${index + 1} exited (${status}) before listening:\n${log.join("\n")}`)))
+    exit.then((status) => reject(new Error(`instance ${index + 1} exited (${status}) before listening:\n${log.map((entry) => entry.line).join("\n")}`)))
   })
 }

@@ -1,6 +1,10 @@
 /**
  * What the virtual users count: every request's latency by operation kind (measured phase only),
- * and the failures (whole run, warm-up included: a failure is one whenever it happens).
+ * and the failures (whole run, warm-up included: a failure is one whenever it happens). Besides
+ * the visits that failed (`errors`), every failed request is kept with its times (a 503 the user
+ * then retried is one, though the visit goes on), and the successful ones are counted per 100 ms
+ * of the measured time: with a fault, report.mjs tells what fell inside the outage and how soon
+ * the rate came back (see outage.mjs).
  */
 
 /** Latencies in buckets 2 % wide: memory stays bounded however long the run, quantiles within 2 %. */
@@ -30,6 +34,16 @@ class Histogram {
 
 /** How many failure messages the report keeps (the counts are always complete). */
 const keptMessages = 20
+/** How many failed requests are kept with their times (a run that fails this much fails anyway). */
+const keptFailures = 100_000
+/** The width of the buckets successful requests are counted in, in ms. */
+export const bucketMs = 100
+
+/**
+ * An error already counted where it happened (a failed request, a lost session): the visit ends,
+ * and the user's loop counts the visit as failed without recording the request a second time.
+ */
+export class Recorded extends Error {}
 
 export class Stats {
   /** Whether latencies and request counts are recorded (false during warm-up and drain). */
@@ -42,6 +56,12 @@ export class Stats {
   /** Distinct ended sessions (or sessions of another user) that some instance still accepted. */
   wronglyAccepted = 0
   messages = []
+  /** Failed requests: { label, kind, start, end } (performance.now() times), label like "503" or "302→error=Configuration". */
+  failures = []
+  /** Failed requests beyond `keptFailures`, counted only. */
+  failuresNotKept = 0
+  /** Successful requests of the measured time, by 100 ms bucket of their end (performance.now() / bucketMs). */
+  successes = new Map()
   /** What the users did, whole run: sign-ins by way, where email links were opened, endings, updates. */
   counts = {}
 
@@ -51,6 +71,19 @@ export class Stats {
     if (!histogram) this.#kinds.set(kind, (histogram = new Histogram()))
     histogram.add(ms)
     this.#overall.add(ms)
+  }
+
+  /** A request that answered as it should (it counts towards the rate once the storage is back). */
+  succeeded(end) {
+    if (!this.measuring) return
+    const bucket = Math.floor(end / bucketMs)
+    this.successes.set(bucket, (this.successes.get(bucket) ?? 0) + 1)
+  }
+
+  /** A request that failed: `label` says how ("503", "500", "302→error=Configuration", "200 null"…), `kind` which step. */
+  failure(label, kind, { start, end }) {
+    if (this.failures.length < keptFailures) this.failures.push({ label, kind, start, end })
+    else this.failuresNotKept++
   }
 
   count(what) {

@@ -7,8 +7,13 @@
  * revokes A's session (found in its list by A's User-Agent), or all sessions but its own. Then A's
  * old token is replayed on every instance (any user it gets back is "wrongly accepted"), B is
  * checked on every instance (a null is "lost"), signs out, and its old token is replayed too.
+ *
+ * Every step that goes wrong is recorded as a failed request of its kind, labelled by what it
+ * answered ("302→error=Configuration" for a sign-in, "200 null" for a live session), besides the
+ * visit's error or the lost or wrongly accepted session it makes.
  */
-import { Browser, sessionCookie } from "./browser.mjs"
+import { answerLabel, Browser, sessionCookie } from "./browser.mjs"
+import { Recorded } from "./stats.mjs"
 
 /** Thrown once a lost or wrongly accepted session is counted: ends the visit without counting an error too. */
 class Counted extends Error {}
@@ -34,6 +39,26 @@ class Visit {
     return new Browser(this.stats, `soak ${this.label}, browser ${name}`)
   }
 
+  /** Records the last request of `browser` as a failed `kind` step labelled `label`; ends the visit as an error. */
+  fail(browser, label, kind, message) {
+    this.stats.failure(label, kind, browser.last)
+    return new Recorded(`${this.label}: ${message}`)
+  }
+
+  /** A live session read as absent: a failed request, and a lost session. */
+  lose(browser, label, kind, message) {
+    this.stats.failure(label, kind, browser.last)
+    this.stats.lose(`${this.label}: ${message}`)
+    return new Counted()
+  }
+
+  /** A session answered for someone it is not (or no longer) theirs: a failed request, and a wrongly accepted session. */
+  accept(browser, label, kind, message) {
+    this.stats.failure(label, kind, browser.last)
+    this.stats.accept(`${this.label}: ${message}`)
+    return new Counted()
+  }
+
   async signInWithCredentials(browser, instance) {
     const { origin } = instance
     const csrfToken = await browser.csrf(origin)
@@ -41,7 +66,9 @@ class Visit {
       form: { csrfToken, email: this.email, password, callbackUrl: `${origin}/welcome` },
       expect: [302],
     })
-    if (answer.location !== `${origin}/welcome`) throw new Error(`sign-in credentials on ${origin} went to ${answer.location}`)
+    if (answer.location !== `${origin}/welcome`) {
+      throw this.fail(browser, answerLabel(answer.status, answer.location), "sign-in credentials", `sign-in credentials on ${origin} went to ${answer.location}`)
+    }
     this.stats.count("sign-ins with credentials")
   }
 
@@ -51,12 +78,19 @@ class Visit {
       form: { csrfToken, email: this.email, callbackUrl: `${sender.origin}/welcome` },
       expect: [302],
     })
-    if (!asked.location?.includes("/auth/verify-request")) throw new Error(`sign-in email on ${sender.origin} went to ${asked.location}`)
-    const mail = await sender.mail(this.email)
+    if (!asked.location?.includes("/auth/verify-request")) {
+      throw this.fail(browser, answerLabel(asked.status, asked.location), "sign-in email", `sign-in email on ${sender.origin} went to ${asked.location}`)
+    }
+    const mail = await sender.mail(this.email).catch((error) => {
+      throw this.fail(browser, "no email sent", "sign-in email", error.message)
+    })
     const opener = chance(0.5) ? sender : another(this.instances, sender)
     const link = new URL(mail.url)
     const confirmed = await browser.submit("email link", `${opener.origin}${link.pathname}${link.search}`)
-    if (/[?&]error=/.test(confirmed.location ?? "")) throw new Error(`the email link from ${sender.origin}, opened on ${opener.origin}, went to ${confirmed.location}`)
+    if (/[?&]error=/.test(confirmed.location ?? "")) {
+      const message = `the email link from ${sender.origin}, opened on ${opener.origin}, went to ${confirmed.location}`
+      throw this.fail(browser, answerLabel(confirmed.status, confirmed.location), "email link", message)
+    }
     this.stats.count(opener === sender ? "sign-ins by email, link opened on the sending instance" : "sign-ins by email, link opened on another instance")
   }
 
@@ -66,20 +100,16 @@ class Visit {
     if (chance(0.5)) await this.signInWithCredentials(browser, instance)
     else await this.signInWithEmail(browser, instance)
     const token = browser.cookies.get(sessionCookie)
-    if (!token) throw new Error(`${this.label}: signed in without a session cookie`)
+    if (!token) throw this.fail(browser, "no session cookie", "sign-in", "signed in without a session cookie")
     return token
   }
 
   /** The session must be this user's on `instance`. */
   async expectLive(browser, instance, name) {
     const session = await browser.session(instance.origin)
-    if (session === null) {
-      this.stats.lose(`${this.label}: browser ${name}'s live session answered null on ${instance.name}`)
-      throw new Counted()
-    }
+    if (session === null) throw this.lose(browser, "200 null", "session", `browser ${name}'s live session answered null on ${instance.name}`)
     if (session.user?.email !== this.email) {
-      this.stats.accept(`${this.label}: browser ${name}'s session answered ${JSON.stringify(session.user)} on ${instance.name}`)
-      throw new Counted()
+      throw this.accept(browser, "200 another user", "session", `browser ${name}'s session answered ${JSON.stringify(session.user)} on ${instance.name}`)
     }
     return session
   }
@@ -90,7 +120,9 @@ class Visit {
     const acceptedBy = []
     for (const instance of this.instances) {
       replay.cookies.set(sessionCookie, token)
-      if ((await replay.session(instance.origin, "session (ended)")) !== null) acceptedBy.push(instance.name)
+      if ((await replay.session(instance.origin, "session (ended)")) === null) continue
+      acceptedBy.push(instance.name)
+      this.stats.failure("200 accepted", "session (ended)", replay.last)
     }
     if (acceptedBy.length) this.stats.accept(`${this.label}: browser ${name}'s ended session was accepted on ${acceptedBy.join(", ")}`)
   }
@@ -100,14 +132,11 @@ class Visit {
     const name = `${this.label} ${crypto.randomUUID().slice(0, 8)}`
     const csrfToken = await browser.csrf(at.origin)
     const updated = (await browser.request("update", `${at.origin}/auth/session`, { json: { csrfToken, data: { name } } })).json()
-    if (updated === null) {
-      this.stats.lose(`${this.label}: the update on ${at.name} answered null`)
-      throw new Counted()
-    }
-    if (updated.user?.name !== name) throw new Error(`${this.label}: the update on ${at.name} answered the name ${updated.user?.name}`)
+    if (updated === null) throw this.lose(browser, "200 null", "update", `the update on ${at.name} answered null`)
+    if (updated.user?.name !== name) throw this.fail(browser, "200 not updated", "update", `the update on ${at.name} answered the name ${updated.user?.name}`)
     const elsewhere = another(this.instances, at)
     const seen = await this.expectLive(browser, elsewhere, "A")
-    if (seen.user.name !== name) throw new Error(`${this.label}: the update on ${at.name} is not seen on ${elsewhere.name} (${seen.user.name})`)
+    if (seen.user.name !== name) throw this.fail(browser, "200 old name", "session", `the update on ${at.name} is not seen on ${elsewhere.name} (${seen.user.name})`)
     this.stats.count("updates")
   }
 
@@ -115,22 +144,31 @@ class Visit {
     const { origin } = random(this.instances)
     const csrfToken = await browser.csrf(origin)
     await browser.request("sign-out", `${origin}/auth/signout`, { form: { csrfToken }, expect: [302] })
-    if (browser.cookies.has(sessionCookie)) throw new Error(`${this.label}: the sign-out on ${origin} left the session cookie`)
+    if (browser.cookies.has(sessionCookie)) throw this.fail(browser, "302 kept the session cookie", "sign-out", `the sign-out on ${origin} left the session cookie`)
   }
 
   /** B revokes A's session: the one its list shows with A's User-Agent. */
   async revokeFrom(b, a) {
-    const listed = (await b.request("list sessions", `${random(this.instances).origin}/app/sessions`)).json()
+    const at = random(this.instances)
+    // 401: the app found no session for B, which is live.
+    const list = await b.request("list sessions", `${at.origin}/app/sessions`, { expect: [200, 401] })
+    if (list.status === 401) throw this.lose(b, "401 no session", "list sessions", `browser B's live session was not found on ${at.name}`)
+    const listed = list.json()
     const target = listed.find((s) => s.userAgent === a.userAgent)
-    if (!target) throw new Error(`${this.label}: browser A's session is not in the list of ${listed.length}`)
-    const { revoked } = (await b.request("revoke", `${random(this.instances).origin}/app/revoke`, { json: { id: target.id } })).json()
-    if (revoked !== true) throw new Error(`${this.label}: revoking browser A's session answered ${revoked}`)
+    if (!target) throw this.fail(b, "200 without A's session", "list sessions", `browser A's session is not in the list of ${listed.length}`)
+    const answer = await b.request("revoke", `${random(this.instances).origin}/app/revoke`, { json: { id: target.id } })
+    const { revoked } = answer.json()
+    // As for "revoke others" below: after a 503, the session may have been revoked already.
+    if (revoked !== true && !(answer.retried && revoked === false)) throw this.fail(b, `200 revoked ${revoked}`, "revoke", `revoking browser A's session answered ${revoked}`)
     this.stats.count("revocations of one session")
   }
 
   async revokeOthersFrom(b) {
-    const { ended } = (await b.request("revoke others", `${random(this.instances).origin}/app/revoke-others`, { json: {} })).json()
-    if (!(ended >= 1)) throw new Error(`${this.label}: revoking the other sessions ended ${ended}`)
+    const revoked = await b.request("revoke others", `${random(this.instances).origin}/app/revoke-others`, { json: {} })
+    const { ended } = revoked.json()
+    // After a 503, the attempt that got it may have ended A's session already (its answer was cut
+    // off): 0 is then right. Either way, A's token is replayed below and must be refused.
+    if (!(ended >= 1) && !(revoked.retried && ended === 0)) throw this.fail(b, `200 ended ${ended}`, "revoke others", `revoking the other sessions ended ${ended}`)
     this.stats.count("revocations of all other sessions")
   }
 
@@ -168,6 +206,8 @@ export async function virtualUser({ id, phase, instances, stats, running }) {
       stats.count("visits")
     } catch (error) {
       if (error instanceof Counted) continue
+      // Anything not recorded where it happened (a check of the workload's own) is a failed step too.
+      if (!(error instanceof Recorded)) stats.failure("check failed", "visit", { start: performance.now(), end: performance.now() })
       stats.error(error.message)
       // Not a tight loop of failures when an instance is down.
       await new Promise((resolve) => setTimeout(resolve, 100))

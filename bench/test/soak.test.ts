@@ -3,10 +3,16 @@
  * which `npm test` starts; on the built packages, which it builds), checked for what it must
  * never report: a failed request, a lost session, an ended one still accepted. Measures nothing
  * and asserts no timing.
+ *
+ * Then its fault runs (issue 40): PostgreSQL, then Redis, restarted for real during the load, which
+ * must be a short "try again" (503 with Retry-After inside the outage), never a sign-out, with the
+ * rate back within 2 s and at most two log lines per instance. They restart the servers every
+ * other test file uses, so they run only with SESAME_SOAK_FAULTS=1, which scripts/test.mjs sets in
+ * a Vitest run of their own after the whole suite (`npm test -- --soak-faults` runs them alone).
  */
 import { spawn } from "node:child_process"
 import { join } from "node:path"
-import { expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 
 interface Memory {
   heapUsed: number
@@ -14,6 +20,14 @@ interface Memory {
   code: number
   rss: number
   gc: boolean
+}
+
+interface Fault {
+  kind: string
+  outage: { restartStartedAt: number; backAt: number; seconds: number; windowEndsAt: number }
+  secondsToRecover: number | null
+  logLinesDuringOutage: Record<string, number>
+  logDuringOutage: Record<string, string[]>
 }
 
 interface Report {
@@ -24,6 +38,10 @@ interface Report {
   lost: number
   wronglyAccepted: number
   serverErrors: number
+  /** By "label kind" ("503 session", "302→error=Configuration sign-in credentials"…), inside and outside the outage window. */
+  failedRequests: Record<string, { inside: number; outside: number }>
+  fault: Fault | null
+  failures: string[]
   messages: string[]
   memory: { instance: string; start: Memory; end: Memory; change: { heapUsed: number; heapData: number; rss: number } }[]
   memoryJudged: boolean
@@ -98,3 +116,33 @@ it("the short soak: three instances, mixed sign-ins and endings, no error, no se
   }
   expect(report.memoryJudged).toBe(false)
 }, 120_000)
+
+describe.runIf(process.env.SESAME_SOAK_FAULTS === "1")("a storage restart during the soak", () => {
+  it.each([
+    ["pg-restart", "PostgreSQL"],
+    ["redis-restart", "Redis"],
+  ])("%s: the %s restart is a short try-again (503 with Retry-After), never a sign-out, and the rate comes back within 2 s", async (fault) => {
+    const { code, stdout, stderr } = await soak(["--duration", "12", "--warmup", "3", "--instances", "2", "--users", "10", "--fault", fault, "--json"])
+    expect(stdout, stderr).toMatch(/^\{/)
+    const report = JSON.parse(stdout) as Report
+    const why = [...report.failures, ...report.messages].join("\n")
+    expect(report.fault?.kind).toBe(fault)
+    const { outage, secondsToRecover, logLinesDuringOutage, logDuringOutage } = report.fault!
+    expect(outage.backAt).toBeGreaterThan(outage.restartStartedAt)
+
+    expect(report.lost, why).toBe(0)
+    expect(report.wronglyAccepted, why).toBe(0)
+    expect(report.errors, why).toBe(0)
+    // Every failed request a plain 503 (with Retry-After, the session cookie left alone), inside the outage.
+    const wrong = Object.entries(report.failedRequests).filter(([kind, { outside }]) => !/^503 (?!without|cleared)/.test(kind) || outside > 0)
+    expect(Object.fromEntries(wrong), why).toEqual({})
+    // The restart reached the users (else this run proves nothing).
+    expect(Object.values(report.failedRequests).reduce((sum, c) => sum + c.inside, 0), "no request met the outage").toBeGreaterThan(0)
+    expect(secondsToRecover, why).not.toBeNull()
+    expect(secondsToRecover!, why).toBeLessThanOrEqual(2)
+    for (const [instance, lines] of Object.entries(logLinesDuringOutage)) expect(lines, `${instance}:\n${(logDuringOutage[instance] ?? []).join("\n")}`).toBeLessThanOrEqual(2)
+    expect(report.serverErrors, why).toBe(0)
+    expect(report.pass, why).toBe(true)
+    expect(code, stderr).toBe(0)
+  }, 120_000)
+})
