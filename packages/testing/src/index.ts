@@ -20,6 +20,6 @@ export {
   type SoftCredential,
 } from "./webauthn.js"
 export { freePort } from "./port.js"
-export { connectionRefused, outage, type Outage } from "./outage.js"
+export { checkUnavailable, connectionRefused, outage, type Outage, type UnavailableCheck } from "./outage.js"
 export { tcpProxy, type TcpProxy } from "./tcp-proxy.js"
 export { readmeExample } from "./readme.js"

@@ -63,3 +63,46 @@ export function outage<A extends object>(adapter: A): Outage<A> {
     refused: state.refused,
   }
 }
+
+/** What a test reads of Sesame's answer during an outage: what is wrong with it (nothing, when empty) and its body. */
+export interface UnavailableCheck {
+  problems: string[]
+  body: string
+}
+
+/**
+ * What is wrong with `response` as Sesame's answer while the storage cannot be reached: it must be
+ * a `503` with a `Retry-After` in seconds, never a redirect, never a cookie set or cleared, never
+ * cached, with nothing of the driver's error in the body (`ECONNREFUSED`, a port, a stack frame,
+ * `Configuration`); and the "Try again in a moment" page under a strict CSP (`kind: "page"`) or
+ * the JSON `{ error: "StorageUnavailable", message }` (`kind: "json"`). Reads the body.
+ */
+export async function checkUnavailable(response: Response, kind: "page" | "json"): Promise<UnavailableCheck> {
+  const problems: string[] = []
+  const { headers } = response
+  const body = await response.text()
+  const expectThat = (ok: boolean, problem: string) => void (ok || problems.push(problem))
+  expectThat(response.status === 503, `status ${response.status}, not 503`)
+  expectThat(/^\d+$/.test(headers.get("retry-after") ?? ""), `Retry-After ${JSON.stringify(headers.get("retry-after"))}, not seconds`)
+  expectThat(headers.get("location") === null, `a redirect to ${headers.get("location")}`)
+  expectThat(headers.getSetCookie().length === 0, `cookies set: ${headers.getSetCookie().join(" | ")}`)
+  expectThat((headers.get("cache-control") ?? "").includes("no-store"), `Cache-Control ${JSON.stringify(headers.get("cache-control"))}, not no-store`)
+  expectThat(!/ECONNREFUSED|:5432|\bat \S+ \(|Configuration/.test(body), "the body shows the driver's error, a stack or Configuration")
+  const type = headers.get("content-type") ?? ""
+  if (kind === "json") {
+    expectThat(type.startsWith("application/json"), `Content-Type ${type}, not JSON`)
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(body)
+    } catch {
+      parsed = undefined
+    }
+    const { error, message } = (parsed ?? {}) as { error?: unknown; message?: unknown }
+    expectThat(error === "StorageUnavailable" && typeof message === "string", `the JSON is ${body.slice(0, 200)}`)
+  } else {
+    expectThat(type.startsWith("text/html"), `Content-Type ${type}, not HTML`)
+    expectThat((headers.get("content-security-policy") ?? "").includes("default-src 'none'"), "no strict Content-Security-Policy")
+    expectThat(body.includes("Try again in a moment"), "not the unavailable page")
+  }
+  return { problems, body }
+}
