@@ -217,15 +217,18 @@ interface Proven {
 export async function ownerProved(ctx: RequestContext, tx: CheckedAdapter, existing: AdapterUser, profile?: User): Promise<Proven> {
   if (existing.emailVerified) return { user: existing, isNewUser: false }
   const address = existing.email
-  if (await takeUnprovenMark(tx, existing.id)) {
+  const taken = await takeUnprovenMark(tx, existing.id)
+  if (taken) {
     try {
       const aside = await setAside(ctx, tx, existing)
       const user = await tx.createUser(newUser(ctx, { ...profile, email: address }, new Date()))
       return { user, isNewUser: true, setAside: aside }
     } catch (error) {
       // Without a transaction nothing rolls back: the mark must not be lost with the attempt, or
-      // the next proof would take the unproven user for one of Auth.js's and verify it.
-      await markUnproven(tx, existing.id).catch(() => {})
+      // the next proof would take the unproven user for one of Auth.js's and verify it. When the
+      // storage is away it cannot be written back now: it is put back with what the request spent
+      // (before the link that proves the address, which was spent first: `putBack` goes backwards).
+      if (!tx.inTransaction) await markUnproven(tx, existing.id).catch(() => void ctx.spentOneTime.push(taken))
       throw error
     }
   }

@@ -20,7 +20,7 @@
  *
  * @module
  */
-import type { AdapterUser } from "../adapters/types.js"
+import type { AdapterUser, VerificationToken } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
 
 /** How long the mark is kept: long enough to outlive any squat, and before 2038 for 32-bit timestamp columns. */
@@ -54,10 +54,10 @@ export async function createUnprovenUser(adapter: CheckedAdapter, user: AdapterU
 }
 
 /**
- * Whether `userId` carries the mark, taking it (the address is being proven now, so the mark has
- * served). Of two proofs at once, exactly one sees it.
+ * The mark of `userId`, taken (the address is being proven now, so the mark has served), or null
+ * when it carries none. Of two proofs at once, exactly one gets it.
  */
-export async function takeUnprovenMark(adapter: CheckedAdapter, userId: string): Promise<boolean> {
-  if (!canMark(adapter)) return false
-  return (await adapter.useVerificationToken(mark(userId))) !== null
+export async function takeUnprovenMark(adapter: CheckedAdapter, userId: string): Promise<VerificationToken | null> {
+  if (!canMark(adapter)) return null
+  return adapter.useVerificationToken(mark(userId))
 }

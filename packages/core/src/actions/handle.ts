@@ -17,7 +17,7 @@ import { raw } from "../symbols.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { withoutSessionCookie } from "../http/bearer.js"
 import { createContext, type RequestContext } from "../http/context.js"
-import { asAuthError, badRequestResponse, configurationJson, configurationResponse, errorResponse } from "../http/error-response.js"
+import { asAuthError, badRequestResponse, configurationJson, configurationResponse, errorResponse, logUnreported } from "../http/error-response.js"
 import type { Incoming } from "../http/incoming.js"
 import { matchRoute, parseBody, parseQuery, requestCookies } from "../http/request.js"
 import type { InternalResponse, ResponseOptions } from "../http/response.js"
@@ -120,7 +120,7 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
     // Raw callers get the error to handle, except a client's mistake, which stays its 4xx answer;
     // a storage outage as itself, however deep a flow's error carries it.
     if (isRaw && unavailable) {
-      if (!reportedOutage(unavailable)) resolved.logger.error(unavailable)
+      if (!reportedOutage(unavailable)) logUnreported(resolved, unavailable)
       throw unavailable
     }
     if (isRaw && error instanceof AuthError && !(error instanceof BadRequest) && !ctx.returnRedirect) {

@@ -18,6 +18,7 @@
 import { backend } from "#crypto"
 import { encoder, toHex } from "../crypto/encoding.js"
 import type { VerificationToken } from "./types.js"
+import { neverSent } from "./unavailable.js"
 import type { CheckedAdapter } from "./wrap.js"
 
 /** The `token` stored for `value`: HMAC-SHA-256 of `purpose:value` keyed with `secret`, hex. */
@@ -38,16 +39,17 @@ export async function useOneTime(
   secrets: readonly string[],
   spent?: VerificationToken[],
 ): Promise<VerificationToken | null> {
+  const tokens = await Promise.all(secrets.map((secret) => oneTimeHash(purpose, value, secret)))
   for (let attempt = 0; attempt < 2; attempt++) {
-    for (const secret of secrets) {
-      const stored = await adapter.useVerificationToken({ identifier, token: await oneTimeHash(purpose, value, secret) })
+    for (const token of tokens) {
+      const stored = await adapter.useVerificationToken({ identifier, token })
       if (stored) {
         spent?.push(stored)
         return stored
       }
     }
     // Being put back by this process (the "try again" came before the storage had it again): wait for it, once.
-    const pending = puttingBack.get(identifier)
+    const pending = tokens.map((token) => puttingBack.get(keyOf({ identifier, token }))).find(Boolean)
     if (!pending) break
     await Promise.race([pending, pause(putBackWait)])
   }
@@ -60,8 +62,9 @@ const putBackPause = 100
 /** How long a lookup waits for a record being put back. */
 const putBackWait = 1_000
 
-/** The records this process is putting back, by identifier. */
+/** The records this process is putting back. */
 const puttingBack = new Map<string, Promise<void>>()
+const keyOf = (record: { identifier: string; token: string }) => `${record.identifier}\u0000${record.token}`
 
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => {
@@ -72,26 +75,34 @@ function pause(ms: number): Promise<void> {
 }
 
 /**
- * Puts `records` back, as they were (same hash, same expiry), as soon as the storage takes them:
- * tried again every 100 ms for a minute at most, and never past a record's expiry. Not awaited: the
- * request that spent them answers its `503` at once.
+ * Puts `records` back as they were (same hash, same expiry) as soon as the storage takes them, last
+ * spent first, as an undo goes: a user's mark of unproven address (`account/unproven.ts`) is back
+ * before the link that proves the address can be used again. Each is tried every 100 ms, for a
+ * minute at most and never past its expiry, but only while the storage refuses the connection: a
+ * write that may have reached it is not made again (it may be there already, and a second copy of
+ * a link would sign in twice). Not awaited: the request that spent them answers its `503` at once.
  */
 export function putBack(adapter: CheckedAdapter, records: readonly VerificationToken[]): void {
-  for (const record of records) {
+  let previous: Promise<void> = Promise.resolve()
+  for (const record of [...records].reverse()) {
     const until = Math.min(new Date(record.expires).getTime(), Date.now() + putBackFor)
+    const after = previous
     const done: Promise<void> = (async () => {
+      await after
       while (Date.now() < until) {
         try {
           await adapter.createVerificationToken({ identifier: record.identifier, token: record.token, expires: new Date(record.expires) })
           return
-        } catch {
+        } catch (error) {
+          if (!neverSent(error)) return
           await pause(putBackPause)
         }
       }
     })().finally(() => {
-      if (puttingBack.get(record.identifier) === done) puttingBack.delete(record.identifier)
+      if (puttingBack.get(keyOf(record)) === done) puttingBack.delete(keyOf(record))
     })
-    puttingBack.set(record.identifier, done)
+    puttingBack.set(keyOf(record), done)
+    previous = done
   }
 }
 

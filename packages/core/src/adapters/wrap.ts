@@ -26,6 +26,8 @@ export type CheckedAdapter = { [K in AdapterMethod]-?: Method<K> } & {
   has(method: AdapterMethod): boolean
   /** Runs `fn` in a transaction when the adapter supports them, else directly. */
   transaction<T>(fn: (adapter: CheckedAdapter) => Promise<T>): Promise<T>
+  /** Whether this is the adapter of a transaction: what it writes is rolled back if `fn` fails. */
+  readonly inTransaction: boolean
 }
 
 const methods: AdapterMethod[] = [
@@ -80,6 +82,7 @@ export function checkAdapter(adapter: Adapter, logger: LoggerInstance, transacti
   const checked = {
     store: adapter.store ? checkStore(adapter.store, logger, availability, inTransaction) : undefined,
     has: (method: AdapterMethod) => typeof adapter[method] === "function",
+    inTransaction,
     transaction<T>(fn: (a: CheckedAdapter) => Promise<T>): Promise<T> {
       if (typeof adapter.transaction !== "function") return fn(checked)
       const run = () => adapter.transaction!((tx) => fn(checkAdapter(tx, logger, availability)))

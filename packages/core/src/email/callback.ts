@@ -86,7 +86,7 @@ async function showConfirmation(ctx: RequestContext, provider: EmailProvider): P
 async function useToken(ctx: RequestContext, provider: EmailProvider, { token, email }: LinkParameters): Promise<VerificationToken | null> {
   const stored = await useOneTime(provider.adapter, email, emailTokenPurpose, token, provider.tokenSecrets, ctx.spentOneTime)
   if (stored || ctx.config.migrateFrom !== "authjs") return stored
-  return useAuthjsLink(provider.adapter, email, token, provider.tokenSecrets)
+  return useAuthjsLink(provider.adapter, email, token, provider.tokenSecrets, ctx.spentOneTime)
 }
 
 async function confirm(ctx: RequestContext, provider: EmailProvider): Promise<InternalResponse> {

@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { storageUnavailable } from "../adapters/unavailable.js"
 import { checkLinkRequest } from "../account/sign-in.js"
 import { defaultEmailCode } from "../config/defaults.js"
 import { EmailSignInError, InvalidProvider } from "../errors.js"
@@ -56,6 +57,9 @@ async function rateLimited(ctx: RequestContext, provider: EmailProvider, email: 
   try {
     return await overRateLimit(provider.rateLimit, provider.id, email, ctx.request)
   } catch (error) {
+    // Its storage away for a moment: "try again" (a 503), rather than letting every request through.
+    const unavailable = storageUnavailable(error)
+    if (unavailable) throw unavailable
     ctx.config.logger.error(new EmailSignInError("The rate-limit store failed; the request was let through.", { cause: error }))
     return false
   }

@@ -59,7 +59,7 @@ export async function errorResponse(ctx: RequestContext, error: unknown): Promis
   }
   const unavailable = storageUnavailable(error)
   if (unavailable) {
-    if (!reportedOutage(unavailable)) config.logger.error(unavailable)
+    if (!reportedOutage(unavailable)) logUnreported(config, unavailable)
     return unavailableResponse(ctx, unavailable)
   }
   const authError = asAuthError(error)
@@ -86,6 +86,21 @@ export async function errorResponse(ctx: RequestContext, error: unknown): Promis
  */
 export function acceptsHtml(headers: HeaderReader): boolean {
   return /\btext\/html\b/i.test(headers.get("accept") ?? "")
+}
+
+/** When each configuration last logged an outage of storage it does not reach through the adapter. */
+const unreportedAt = new WeakMap<object, number>()
+
+/**
+ * Logs an outage of storage Sesame does not call through the adapter (an app's counter store, a
+ * database an app's callback reads): at most once a minute per configuration, since nothing tells
+ * when such an outage ends, and one line per request would let a flood of requests flood the log.
+ */
+export function logUnreported(config: RequestContext["config"], error: StorageUnavailable): void {
+  const now = Date.now()
+  if (now - (unreportedAt.get(config) ?? -Infinity) < 60_000) return
+  unreportedAt.set(config, now)
+  config.logger.error(error)
 }
 
 /** Endpoints answered in JSON whatever the request accepts: what scripts and clients call. */

@@ -45,8 +45,9 @@ export function unavailableAnswer(config: AuthConfig, request: RequestLike, erro
   }
   const resolution = resolveConfig(config)
   const url = new URL(request.url)
-  // A path, not a URL: the request's host is not written into the page.
-  const retryUrl = `${url.pathname}${url.search}`
+  // A path, not a URL: the request's host is not written into the page. One leading slash: a
+  // request for `//evil.example/x` must not make a link to another host.
+  const retryUrl = `/${url.pathname.replace(/^[/\\]+/, "")}${url.search}`
   const messages = resolution.ok ? resolution.config.messages : undefined
   const theme = resolution.ok ? resolution.config.theme : defaultTheme
   const answer = unavailablePage({ retryUrl, retryAfter: error.retryAfter, theme }, translatorForRequest(request, messages))

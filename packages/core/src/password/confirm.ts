@@ -72,8 +72,14 @@ async function confirm(ctx: RequestContext, provider: PasswordProvider): Promise
     // Whoever chose the password owns the address: this user is proven now, and is no longer one
     // that a later proof would set aside (account/unproven.ts).
     confirmed = await adapter.transaction(async (tx) => {
-      await takeUnprovenMark(tx, user.id)
-      return tx.updateUser({ id: user.id, emailVerified: new Date() })
+      const taken = await takeUnprovenMark(tx, user.id)
+      try {
+        return await tx.updateUser({ id: user.id, emailVerified: new Date() })
+      } catch (error) {
+        // Without a transaction the mark is gone for good: put back with what the request spent.
+        if (taken && !tx.inTransaction) ctx.spentOneTime.push(taken)
+        throw error
+      }
     })
     await emit(ctx.config, "updateUser", { user: confirmed })
   }

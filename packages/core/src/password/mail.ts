@@ -47,6 +47,8 @@ async function underEmailLimit(ctx: RequestContext, provider: PasswordProvider, 
     const counted = await provider.counters.incrementCounter(key, new Date(Date.now() + defaultPasswordProvider.emailWindow * 1000))
     return counted.count <= provider.config.emailsPerAddress
   } catch (error) {
+    // Even when its storage is away for a moment: only existing accounts get these emails, so a 503
+    // here and not for an unknown address would tell that the address has an account.
     ctx.config.logger.error(new EmailSignInError("The password provider's email counter failed; the email was sent anyway.", { cause: error }))
     return true
   }

@@ -24,10 +24,20 @@ function authjsSecretForms(secrets: readonly string[]): string[] {
 }
 
 /** Uses (and so deletes) the record Auth.js stored for the link's `token` under `identifier`; null when none. */
-export async function useAuthjsLink(adapter: CheckedAdapter, identifier: string, token: string, secrets: readonly string[]): Promise<VerificationToken | null> {
+export async function useAuthjsLink(
+  adapter: CheckedAdapter,
+  identifier: string,
+  token: string,
+  secrets: readonly string[],
+  spent: VerificationToken[],
+): Promise<VerificationToken | null> {
   for (const secret of authjsSecretForms(secrets)) {
     const stored = await adapter.useVerificationToken({ identifier, token: toHex(await backend.sha256(`${token}${secret}`)) })
-    if (stored) return stored
+    if (stored) {
+      // Put back, as Sesame's own links are, if the request ends in a storage outage.
+      spent.push(stored)
+      return stored
+    }
   }
   return null
 }
