@@ -4,7 +4,8 @@
  * account, change or set the password, delete the user, sign out. Each ends in a redirect home,
  * with a `notice` when Sesame refused (the page says why), or for the password forms a `password`
  * outcome (app/components/password.tsx says what it means). Calling the API is the exception: its
- * outcome (with the token's claims) goes back to the section that asked, not into a URL.
+ * outcome (with the token's claims) goes back to the section that asked, not into a URL. And the
+ * demo's database outage (lib/outage.ts), which ends on the protected page.
  */
 import { redirect } from "next/navigation"
 import {
@@ -22,6 +23,7 @@ import {
 } from "../auth"
 import { languages } from "../lib/languages"
 import { callApi, type ApiCall } from "../lib/api"
+import { startOutage } from "../lib/outage"
 import { linkableProviders } from "../lib/providers"
 
 /**
@@ -114,4 +116,10 @@ export async function callApiAction(): Promise<ApiCall> {
 
 export async function signOutAction(): Promise<void> {
   await signOut({ redirectTo: "/" })
+}
+
+/** Takes the database away for a few seconds, then opens the protected page to show what Sesame does meanwhile. */
+export async function simulateOutageAction(): Promise<void> {
+  startOutage()
+  redirect("/protected")
 }

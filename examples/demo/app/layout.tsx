@@ -1,14 +1,17 @@
 import type { Metadata } from "next"
 import Link from "next/link"
 import type { ReactNode } from "react"
-import { auth, basePath } from "../auth"
+import { isStorageUnavailable } from "@sesame/next"
+import { basePath } from "../auth"
+import { sessionOrOutage } from "../lib/session"
 import { signOutAction } from "./actions"
 import "./styles.css"
 
 export const metadata: Metadata = { title: "Sesame demo" }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const session = await auth()
+  // While the database cannot be reached, whether the visitor is signed in is not known: neither button.
+  const session = await sessionOrOutage()
   return (
     <html lang="en">
       <body>
@@ -18,7 +21,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <Link href="/protected">Protected page</Link>
             {process.env.DEV_MAILBOX_URL ? <Link href="/dev/mailbox">Mailbox</Link> : null}
             <span className="spacer" />
-            {session?.user ? (
+            {isStorageUnavailable(session) ? null : session?.user ? (
               <form action={signOutAction}>
                 <button type="submit">Sign out</button>
               </form>

@@ -1,13 +1,17 @@
 import Link from "next/link"
-import { auditTrailApi, auth, basePath, hasPassword, listAccounts, listPasskeys, listSessions, twoFactorStatus } from "../auth"
+import { isStorageUnavailable } from "@sesame/next"
+import { auditTrailApi, basePath, hasPassword, listAccounts, listPasskeys, listSessions, twoFactorStatus } from "../auth"
 import { deletePasskeyAction, revokeSessionAction } from "./actions"
 import { Accounts } from "./components/accounts"
 import { AddPasskey } from "./components/add-passkey"
 import { ApiTokenSection } from "./components/api-token"
 import { PasswordSection } from "./components/password"
+import { OutageSection } from "./components/outage"
 import { Profile } from "./components/profile"
 import { RecentSignIns } from "./components/recent-sign-ins"
 import { TwoFactorSection } from "./components/two-factor"
+import { Unavailable } from "./components/unavailable"
+import { sessionOrOutage } from "../lib/session"
 
 // Sessions change with every sign-in: never serve this page from a cache.
 export const dynamic = "force-dynamic"
@@ -35,7 +39,9 @@ function Notice({ notice }: { notice: string | string[] | undefined }) {
 }
 
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const session = await auth()
+  const session = await sessionOrOutage()
+  // The database cannot be reached for a moment (the outage section below): not "signed out".
+  if (isStorageUnavailable(session)) return <Unavailable error={session} retry="/" />
   const { notice, confirm, password: passwordOutcome, count } = await searchParams
   if (!session?.user) {
     return (
@@ -145,6 +151,8 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
           </tbody>
         </table>
       </section>
+
+      <OutageSection />
     </>
   )
 }

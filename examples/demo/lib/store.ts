@@ -12,6 +12,7 @@ import SqliteAdapter, { migrate } from "@sesame/adapter-sqlite"
 import type { UserFieldDeclarations } from "@sesame/core"
 import { userModel } from "@sesame/core/adapters"
 import { auditTrail } from "@sesame/plugin-audit-trail"
+import { withOutages } from "./outage"
 
 // The ignore comment: a path from the environment is not a file for Next.js to trace into the build.
 const file = process.env.DATABASE_FILE ? resolve(/* turbopackIgnore: true */ process.env.DATABASE_FILE) : join(process.cwd(), ".data", "sesame.db")
@@ -19,7 +20,8 @@ mkdirSync(dirname(file), { recursive: true })
 
 const database = new Database(file)
 // Creates or upgrades Sesame's tables, and turns on foreign keys and WAL, before anything else runs.
-export const adapter = SqliteAdapter(database)
+// The home page can take it away for a few seconds (lib/outage.ts).
+export const adapter = withOutages(SqliteAdapter(database))
 
 /** The demo's plugins: each user's recent sign-ins, shown on the home page. */
 export const plugins = [auditTrail({ keepDays: 30, maxEntries: 10 })]

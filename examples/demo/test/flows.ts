@@ -254,3 +254,36 @@ export async function revokeFlow(browser: Browser, origin: string): Promise<void
   await first.context.close()
   await second.close()
 }
+
+/**
+ * The home page takes the database away for a few seconds: the protected page says "try again"
+ * (never the sign-in page), the session endpoint answers 503 with Retry-After and keeps the
+ * cookie; once the database is back, the same browser sees the page signed in.
+ */
+export async function outageFlow(browser: Browser, origin: string): Promise<void> {
+  const { context, page } = await signedInDemoUser(browser, origin)
+  await page.getByRole("button", { name: /Take the database away/ }).click()
+  await page.waitForURL((url) => url.pathname === "/protected")
+  await page.getByTestId("unavailable").waitFor()
+  await shot(page, "outage-protected")
+  const answer = await page.request.get("/api/auth/session")
+  expect(answer.status()).toBe(503)
+  expect(answer.headers()["retry-after"]).toMatch(/^\d+$/)
+  expect(answer.headers()["set-cookie"]).toBeUndefined()
+  // Tried again until the database is back: never sent to sign in meanwhile.
+  await expect
+    .poll(
+      async () => {
+        await page.getByRole("link", { name: "Try again" }).or(page.getByTestId("protected-user")).first().waitFor()
+        if (await page.getByTestId("protected-user").count()) return "signed in"
+        await page.getByRole("link", { name: "Try again" }).click()
+        await page.waitForLoadState()
+        expect(new URL(page.url()).pathname).toBe("/protected")
+        return (await page.getByTestId("protected-user").count()) ? "signed in" : "waiting"
+      },
+      { timeout: 30_000, interval: 1_000 },
+    )
+    .toBe("signed in")
+  expect(await page.getByTestId("protected-user").textContent()).toContain("Demo User")
+  await context.close()
+}

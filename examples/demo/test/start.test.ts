@@ -12,7 +12,7 @@ import type { Browser } from "playwright-core"
 import { freePort, launchBrowser } from "@sesame/testing"
 import { accountFlow, throttleFlow } from "./account-flows.js"
 import { apiTokenFlow } from "./api-token-flows.js"
-import { demoAccountFlow, emailFlow, idpFlow, passkeyFlow, revokeFlow } from "./flows.js"
+import { demoAccountFlow, emailFlow, idpFlow, outageFlow, passkeyFlow, revokeFlow } from "./flows.js"
 import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
 import { passwordAccountFlow } from "./password-flows.js"
 import { emailCodeFlow, twoFactorFlow } from "./two-factor-flows.js"
@@ -105,6 +105,10 @@ describe("npm start on a fresh clone", () => {
 
   it("calls the demo's API with an API token from the home page, and the API refuses no token, a tampered one and a forged issuer", async () => {
     await apiTokenFlow(browser!, demo!.banner.origin, join(dir, "examples", "demo", ".data", "sesame.db"))
+  }, 120_000)
+
+  it("takes the database away from the home page: the protected page says try again, then is signed in again", async () => {
+    await outageFlow(browser!, demo!.banner.origin)
   }, 120_000)
 
   it("stops every process on Ctrl-C, and starts again without building", async () => {

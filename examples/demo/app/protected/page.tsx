@@ -1,11 +1,19 @@
 import { redirect } from "next/navigation"
-import { auth, basePath } from "../../auth"
+import { isStorageUnavailable } from "@sesame/next"
+import { basePath } from "../../auth"
+import { sessionOrOutage } from "../../lib/session"
+import { Unavailable } from "../components/unavailable"
 
 export const dynamic = "force-dynamic"
 
-/** Only signed-in visitors see this page; the others go to the sign-in page and come back. */
+/**
+ * Only signed-in visitors see this page; the others go to the sign-in page and come back. While
+ * the database cannot be reached, nothing is known of the visitor's session: "try again", never
+ * the sign-in page.
+ */
 export default async function Protected() {
-  const session = await auth()
+  const session = await sessionOrOutage()
+  if (isStorageUnavailable(session)) return <Unavailable error={session} retry="/protected" />
   if (!session?.user) redirect(`${basePath}/signin?callbackUrl=${encodeURIComponent("/protected")}`)
   return (
     <>
