@@ -128,7 +128,8 @@ describe("README examples", () => {
       ].join("\n"),
     )
     const { storage } = (await import(join(scratch, "auth.ts"))) as { storage: Outage<object> }
-    const { app } = await run<{ app: Hono }>("outage", "outage.ts")
+    // The example imports the quick start's configuration; here it is the one above.
+    const { app } = await run<{ app: Hono }>("outage", "outage.ts", (code) => code.replace('from "./app.js"', 'from "./auth.js"'))
     const jar = new CookieJar()
     const { csrfToken } = (await (await call(app, "/auth/csrf", { jar })).json()) as { csrfToken: string }
     await call(app, "/auth/callback/credentials", { jar, form: { csrfToken, username: "alice", password: users.alice.password } })
