@@ -269,6 +269,14 @@ export class StorageUnavailable extends AuthError {
 }
 
 /**
+ * Whether `error` is a {@link StorageUnavailable}: read by its `type`, not by `instanceof`, since a
+ * bundle may hold more than one copy of the core (a server's, a browser client's).
+ */
+export function isStorageUnavailable(error: unknown): error is StorageUnavailable {
+  return error instanceof Error && (error as { type?: unknown }).type === "StorageUnavailable"
+}
+
+/**
  * The `Retry-After` of a storage outage, in seconds: about what a database restart or a managed
  * failover takes to accept connections again. A client that tries sooner gets the same answer.
  */

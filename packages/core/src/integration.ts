@@ -28,7 +28,8 @@ export { unauthorizedBody } from "./http/response.js"
 export { unavailableBody } from "./http/error-response.js"
 export { callModuleApi, moduleApi, type ModuleApi } from "./modules/api.js"
 export { isUnderPath, protectedPaths, type ProtectedPaths } from "./integration/paths.js"
-export { isStorageUnavailable, unavailableAnswer, type UnavailableAnswer } from "./integration/unavailable.js"
+export { isStorageUnavailable } from "./errors.js"
+export { unavailableAnswer, type UnavailableAnswer } from "./integration/unavailable.js"
 export {
   signInFromServer,
   signInPageUrl,

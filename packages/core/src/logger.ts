@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { AuthError, type ErrorType } from "./errors.js"
+import { AuthError, isStorageUnavailable, type ErrorType } from "./errors.js"
 
 /**
  * Warnings Sesame may give: each is passed to `logger.warn` once per configuration resolved, and
@@ -187,7 +187,7 @@ function isVisitorError(error: Error): boolean {
 /** Prints `error` as the built-in logger does. For the few places that log before a configuration exists. */
 export function printError(error: Error): void {
   // An outage's first line: the driver's message says all there is (its stack, a socket's, nothing).
-  if (error instanceof AuthError && error.type === "StorageUnavailable") console.error(`[sesame][error] ${escapeLogText(`StorageUnavailable: ${error.message}`)}`)
+  if (isStorageUnavailable(error)) console.error(`[sesame][error] ${escapeLogText(`StorageUnavailable: ${error.message}`)}`)
   else if (isVisitorError(error)) console.warn(`[sesame][warn] ${escapeLogText(`${(error as AuthError).type}: ${error.message}`)}`)
   else console.error(`[sesame][error] ${formatError(error)}`)
 }

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { StorageUnavailable } from "../errors.js"
+import { isStorageUnavailable, StorageUnavailable } from "../errors.js"
 
 /** Node.js's socket errors when the server is gone, refuses, or cannot be reached. */
 const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN", "EAI_AGAIN"])
@@ -101,8 +101,7 @@ function* chain(error: unknown): Generator<Error> {
  */
 export function storageUnavailable(error: unknown): StorageUnavailable | undefined {
   for (const current of chain(error)) {
-    // By type, not class: a bundle may hold two copies of the core (see `integration.ts`).
-    if ((current as { type?: unknown }).type === "StorageUnavailable") return current as StorageUnavailable
+    if (isStorageUnavailable(current)) return current
     if (saysUnreachable(current)) return new StorageUnavailable(`The storage could not be reached: ${current.message || current.name}`, { cause: error })
   }
   return undefined

@@ -16,7 +16,8 @@
 import { StorageUnavailable, storageRetryAfter } from "../errors.js"
 import type { Session } from "../types.js"
 
-export { StorageUnavailable }
+// What the requests here reject with when the server answers `503`, and the check for it.
+export { isStorageUnavailable, StorageUnavailable } from "../errors.js"
 
 export { isBasePath, normaliseBasePath } from "../config/base-path.js"
 
@@ -27,14 +28,6 @@ export interface ClientProvider {
   type: string
   signinUrl: string
   callbackUrl: string
-}
-
-/**
- * Whether `error` is a `StorageUnavailable`: what the requests here reject with when the server
- * answers `503`. Read by `type`, as the server does (a bundle may hold two copies of the class).
- */
-export function isStorageUnavailable(error: unknown): error is StorageUnavailable {
-  return error instanceof Error && (error as { type?: unknown }).type === "StorageUnavailable"
 }
 
 /** The longest wait a `Retry-After` may ask for here, in seconds: a page is not left stale longer. */

@@ -17,15 +17,6 @@ import { unavailablePage } from "../pages/unavailable.js"
 import type { AuthConfig } from "../types.js"
 import type { RequestLike } from "./origin.js"
 
-/**
- * Whether `error` is a storage outage: a `StorageUnavailable` from `@sesame/core/errors`, as the
- * integrations' session reads throw it. Read by its `type`, not by `instanceof`, since a bundler
- * may hold more than one copy of the core.
- */
-export function isStorageUnavailable(error: unknown): error is StorageUnavailable {
-  return error instanceof Error && (error as { type?: unknown }).type === "StorageUnavailable"
-}
-
 /** An answer for the integration to write as it is. */
 export interface UnavailableAnswer {
   readonly status: 503
