@@ -2,7 +2,7 @@
  * `auth` as proxy or middleware, `auth(handler)`, and the pages-router forms, called the way
  * Next.js calls them, with real `NextRequest`s; database sessions through the SQLite adapter.
  */
-import { current, jwtConfig, newRequest, aliceCredentials, secret } from "./next-request.js"
+import { current, jwtConfig, newRequest, aliceCredentials, pagesResponse, secret } from "./next-request.js"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { NextRequest } from "next/server.js"
 import SqliteAdapter from "@sesame/adapter-sqlite"
@@ -190,15 +190,6 @@ describe("database sessions in the proxy (Node.js)", () => {
 })
 
 describe("pages router", () => {
-  function pagesResponse() {
-    const headers = new Map<string, number | string | readonly string[]>()
-    return {
-      headers,
-      getHeader: (name: string) => headers.get(name.toLowerCase()),
-      setHeader: (name: string, value: number | string | readonly string[]) => headers.set(name.toLowerCase(), value),
-    }
-  }
-
   it("auth(req, res) and auth({ req, res }) return the session and append the refreshed cookie", async () => {
     const config = jwtConfig(everyRead)
     const cookie = await signedIn(config)

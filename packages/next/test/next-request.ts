@@ -72,3 +72,23 @@ export function redirectTarget(error: unknown): string | null {
   if (typeof digest !== "string" || !digest.startsWith("NEXT_REDIRECT")) return null
   return digest.split(";")[2] ?? null
 }
+
+/** What `promise` rejects with; throws when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error("expected a rejection")
+}
+
+/** A pages-router response (`res` of `getServerSideProps`), its headers kept by lower-case name. */
+export function pagesResponse() {
+  const headers = new Map<string, number | string | readonly string[]>()
+  return {
+    headers,
+    getHeader: (name: string) => headers.get(name.toLowerCase()),
+    setHeader: (name: string, value: number | string | readonly string[]) => headers.set(name.toLowerCase(), value),
+  }
+}

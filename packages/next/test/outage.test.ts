@@ -4,7 +4,7 @@
  * when nothing listens (`connect ECONNREFUSED`): the guard, a wrapped route handler, `auth()` and
  * the pages-router form, each beside the same request while the storage answers.
  */
-import { current, aliceCredentials, newRequest, secret } from "./next-request.js"
+import { current, aliceCredentials, newRequest, pagesResponse, rejection, secret } from "./next-request.js"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { NextRequest } from "next/server.js"
 import { MemoryAdapter } from "@sesame/core/adapters"
@@ -52,15 +52,6 @@ function proxied(path: string, cookie: string, accept = "text/html,application/x
   return new NextRequest(`http://localhost:3000${path}`, {
     headers: { host: "app.example.test:8443", "x-forwarded-proto": "https", accept, cookie },
   })
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error("expected a rejection")
 }
 
 /** The lines logged while `action` runs. */
@@ -271,15 +262,6 @@ describe("auth() during a storage outage", () => {
 })
 
 describe("auth(req, res) in the pages router during a storage outage", () => {
-  function pagesResponse() {
-    const headers = new Map<string, number | string | readonly string[]>()
-    return {
-      headers,
-      getHeader: (name: string) => headers.get(name.toLowerCase()),
-      setHeader: (name: string, value: number | string | readonly string[]) => headers.set(name.toLowerCase(), value),
-    }
-  }
-
   it("throws StorageUnavailable with the Retry-After, and sets no cookie", async () => {
     const config = databaseConfig()
     const cookie = await signedIn(config)

@@ -2,7 +2,7 @@
  * `auth()` with no arguments, the server actions and the route handlers, with `next/headers`
  * standing in for Next.js and everything of Sesame's running for real.
  */
-import { current, cookieHeader, jwtConfig, newRequest, redirectTarget, secret } from "./next-request.js"
+import { current, cookieHeader, jwtConfig, newRequest, redirectTarget, rejection, secret } from "./next-request.js"
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { NextRequest } from "next/server.js"
 import Sesame, { CredentialsSignin } from "@sesame/next"
@@ -19,15 +19,6 @@ afterEach(() => {
   vi.unstubAllEnvs()
   vi.restoreAllMocks()
 })
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error("expected a rejection")
-}
 
 describe("signIn (server action)", () => {
   it("signs in with credentials and redirects with Next's redirect() to redirectTo", async () => {
