@@ -40,7 +40,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "web",
-          include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "test/**/*.test.ts"],
+          include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "docs/test/**/*.test.ts", "test/**/*.test.ts"],
         },
       },
       {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes docs/providers.md, the list of built-in providers, from the providers themselves: each
+ * Writes docs/reference/providers.md, the list of built-in providers, from the providers themselves: each
  * provider's configuration (called with no options) gives its kind, issuer and env variables, and
  * the `@remarks` of its module's TSDoc give its quirks. `--check` writes nothing and exits 1 when
  * the page is out of date. Runs on the built package (`node scripts/build.mjs` first);
@@ -11,7 +11,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-export const pagePath = join(root, "docs", "providers.md")
+export const pagePath = join(root, "docs", "reference", "providers.md")
 
 /** The bullets under `@remarks` in the first TSDoc block of `source`, each on one line. */
 export function remarksOf(source) {
@@ -120,7 +120,7 @@ async function main() {
   if (process.argv.includes("--check")) {
     const current = readFileSync(pagePath, "utf8")
     if (current !== page) {
-      console.error("docs/providers.md is out of date: run `node scripts/build.mjs && node scripts/providers-doc.mjs`.")
+      console.error("docs/reference/providers.md is out of date: run `node scripts/build.mjs && node scripts/providers-doc.mjs`.")
       process.exit(1)
     }
     return

@@ -1,5 +1,5 @@
 /**
- * What the Express and Hono newcomer tests share: both guides (docs/express.md, docs/hono.md) make
+ * What the Express and Hono newcomer tests share: both guides (docs/start/express.md, docs/start/hono.md) make
  * the same app, a Node.js server in TypeScript compiled by `tsc` under NodeNext, with Sesame's
  * built-in pages (a `Credentials` provider named "Staff account" and `Password()` with sign-up), a
  * guarded page `/account`, a guarded JSON route `/api/me` and a sign-out form posting to `/logout`.
@@ -240,7 +240,7 @@ export async function newcomerFlow(browser: Browser, origin: string, suite: stri
 
 export interface SuiteOptions {
   framework: Framework
-  /** docs/<framework>.md */
+  /** docs/start/<framework>.md */
   guidePath: string
   /** packages/<framework>/README.md, whose TypeScript blocks are compiled beside the app. */
   readmePath: string

@@ -1,5 +1,5 @@
 /**
- * A newcomer's first hour with Sesame in their own Express app, as docs/express.md tells it: a
+ * A newcomer's first hour with Sesame in their own Express app, as docs/start/express.md tells it: a
  * fresh Express 5 app in TypeScript outside this repository, made the way `npm init` and npm make
  * it, written from the guide's code blocks only, installed from the packed tarballs, compiled with
  * `tsc` under NodeNext (with every TypeScript block of packages/express/README.md), then driven in
@@ -39,7 +39,7 @@ function scaffold(dir: string, blocks: readonly GuideBlock[]): void {
 
 newcomerSuite({
   framework: "express",
-  guidePath: join(repositoryRoot, "docs", "express.md"),
+  guidePath: join(repositoryRoot, "docs", "start", "express.md"),
   readmePath: join(repositoryRoot, "packages", "express", "README.md"),
   scaffold,
   startLines: ["npm run build", "NODE_ENV=production AUTH_URL=http://localhost:3000 node --env-file=.env.local dist/server.js"],

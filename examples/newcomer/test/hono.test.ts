@@ -1,5 +1,5 @@
 /**
- * A newcomer's first hour with Sesame in their own Hono app on Node.js, as docs/hono.md tells it:
+ * A newcomer's first hour with Sesame in their own Hono app on Node.js, as docs/start/hono.md tells it:
  * a fresh app outside this repository, made as `npm create hono` makes it with its `nodejs`
  * template, written from the guide's code blocks only, installed from the packed tarballs,
  * compiled with `tsc` under NodeNext (with every TypeScript block of packages/hono/README.md),
@@ -49,7 +49,7 @@ function scaffold(dir: string): void {
 
 newcomerSuite({
   framework: "hono",
-  guidePath: join(repositoryRoot, "docs", "hono.md"),
+  guidePath: join(repositoryRoot, "docs", "start", "hono.md"),
   readmePath: join(repositoryRoot, "packages", "hono", "README.md"),
   scaffold,
   startLines: ["npm run build", "NODE_ENV=production AUTH_URL=http://localhost:3000 node --env-file=.env.local dist/index.js"],

@@ -1,5 +1,5 @@
 /**
- * The app a newcomer makes by following docs/next.md, made by the test the same way: in a
+ * The app a newcomer makes by following docs/start/next.md, made by the test the same way: in a
  * temporary folder that stands for the reader's home (`~` in the guide), outside this repository,
  * so nothing of the workspace (its node_modules, its tsconfig) can help it.
  *
@@ -21,7 +21,7 @@ import { block, expandHome, guideBlocks, installStep, manifestOf, newcomerHome, 
 import { packInto, repositoryRoot } from "./pack.js"
 import { npmInstall, runLine, userEnv } from "./processes.js"
 
-export const guidePath = join(repositoryRoot, "docs", "next.md")
+export const guidePath = join(repositoryRoot, "docs", "start", "next.md")
 
 export interface NextApp {
   /** Stands for `~` in the guide. */

@@ -1,5 +1,5 @@
 /**
- * A newcomer's first hour with Sesame in their own Next.js app, as docs/next.md tells it: a fresh
+ * A newcomer's first hour with Sesame in their own Next.js app, as docs/start/next.md tells it: a fresh
  * Next.js 16 app outside this repository, made of the guide's code blocks (see next-app.ts),
  * installed from the packed tarballs, then driven in Chromium:
  *
@@ -135,7 +135,7 @@ async function newcomerFlow(origin: string, label: string): Promise<void> {
   await context.close()
 }
 
-describe("docs/next.md, followed by a newcomer", () => {
+describe("docs/start/next.md, followed by a newcomer", () => {
   it("has a marker on every code block, and a file or a command for each", () => {
     // guideBlocks() throws on a block without a marker; here, each one is used by this test.
     const used = new Set(["create-app", "tsconfig-paths", "install", "secret", "dev", "start"])

@@ -1,5 +1,5 @@
 /**
- * The app a newcomer makes by following docs/solid-start.md, made by the test the same way: in a
+ * The app a newcomer makes by following docs/start/solid-start.md, made by the test the same way: in a
  * temporary folder that stands for the reader's home (`~` in the guide), outside this repository,
  * so nothing of the workspace (its node_modules, its tsconfig) can help it.
  *
@@ -25,7 +25,7 @@ import { expandHome, guideBlocks, installStep, manifestOf, newcomerHome, writeGu
 import { packInto, repositoryRoot } from "./pack.js"
 import { npmInstall, runLine, userEnv } from "./processes.js"
 
-export const guidePath = join(repositoryRoot, "docs", "solid-start.md")
+export const guidePath = join(repositoryRoot, "docs", "start", "solid-start.md")
 const template = join(repositoryRoot, "examples", "newcomer", "solid-start")
 const example = join(repositoryRoot, "examples", "solid-start")
 

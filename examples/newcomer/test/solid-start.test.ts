@@ -1,5 +1,5 @@
 /**
- * A newcomer's first hour with Sesame in their own SolidStart app, as docs/solid-start.md tells
+ * A newcomer's first hour with Sesame in their own SolidStart app, as docs/start/solid-start.md tells
  * it: a fresh SolidStart 2 app outside this repository, made of the guide's code blocks (see
  * solid-start-app.ts), installed from the packed tarballs and type-checked, then driven in
  * Chromium:
@@ -210,7 +210,7 @@ async function newcomerFlow(origin: string, label: string): Promise<string[]> {
   return errors
 }
 
-describe("docs/solid-start.md, followed by a newcomer", () => {
+describe("docs/start/solid-start.md, followed by a newcomer", () => {
   it("has a marker on every code block, and a file or a command for each", () => {
     // guideBlocks() throws on a block without a marker; here, each one is used by this test.
     const used = new Set(["install", "dev", "secret", "start", "solidstart-1-config"])

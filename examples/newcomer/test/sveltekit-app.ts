@@ -1,5 +1,5 @@
 /**
- * The app a newcomer makes by following docs/sveltekit.md, made by the test the same way: in a
+ * The app a newcomer makes by following docs/start/sveltekit.md, made by the test the same way: in a
  * temporary folder that stands for the reader's home (`~` in the guide), outside this repository,
  * so nothing of the workspace (its node_modules, its tsconfig) can help it.
  *
@@ -29,7 +29,7 @@ import { block, commandLines, expandHome, guideBlocks, installStep, manifestOf, 
 import { packInto, repositoryRoot } from "./pack.js"
 import { npmInstall, runLine, userEnv } from "./processes.js"
 
-export const guidePath = join(repositoryRoot, "docs", "sveltekit.md")
+export const guidePath = join(repositoryRoot, "docs", "start", "sveltekit.md")
 
 /** The Svelte CLI that makes the app (`npx sv create`); the guide's line names no version. */
 export const svVersion = "0.17.1"

@@ -1,5 +1,5 @@
 /**
- * A newcomer's first hour with Sesame in their own SvelteKit app, as docs/sveltekit.md tells it: a
+ * A newcomer's first hour with Sesame in their own SvelteKit app, as docs/start/sveltekit.md tells it: a
  * fresh SvelteKit 2 app made by `sv create` (minimal template, TypeScript, adapter-node, SvelteKit
  * in `devDependencies` where the CLI puts it) outside this repository, with the guide's code
  * blocks (see sveltekit-app.ts), installed from the packed tarballs and type-checked
@@ -239,7 +239,7 @@ async function expectRefusedWithout(missing: "AUTH_SECRET" | "AUTH_URL", launch:
   expect(output.split("\n").filter((line) => line.startsWith("[sesame][error]") && line.includes(missing)).length, output).toBeGreaterThan(0)
 }
 
-describe("docs/sveltekit.md, followed by a newcomer", () => {
+describe("docs/start/sveltekit.md, followed by a newcomer", () => {
   it("has a marker on every code block, and a file or a command for each", () => {
     // guideBlocks() throws on a block without a marker; here, each one is used by this test.
     const used = new Set(["create-app", "install", "dev", "secret", "start"])

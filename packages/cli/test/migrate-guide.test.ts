@@ -1,5 +1,5 @@
 /**
- * docs/migrate-from-authjs.md, block by block. Every fenced block of the guide has a marker naming
+ * docs/migrate/from-authjs.md, block by block. Every fenced block of the guide has a marker naming
  * this file, and each is exercised here:
  *
  * - `check`: run with `sh` (as the guide writes it, `npx sesame …`) on a PostgreSQL schema holding
@@ -29,7 +29,7 @@ import { block, commandLines, guideBlocks, type GuideBlock } from "../../../exam
 import { dataset, fillPg, uuid } from "./authjs-database.js"
 import { root, type Run } from "./run.js"
 
-const guidePath = join(root, "docs", "migrate-from-authjs.md")
+const guidePath = join(root, "docs", "migrate", "from-authjs.md")
 const guide = readFileSync(guidePath, "utf8")
 const blocks = guideBlocks(guidePath)
 const scratch = join(import.meta.dirname, ".scratch", "migrate-guide")
@@ -206,7 +206,7 @@ async function authjsCarriesOver(result: SesameResult, store: Store, verificatio
   expect(String((await userRow(store, "eve@example.com"))!.id)).toBe("5")
 }
 
-describe("docs/migrate-from-authjs.md", () => {
+describe("docs/migrate/from-authjs.md", () => {
   it("has the blocks this test exercises, each with its marker", () => {
     expect(blocks.map((b) => `${b.name}:${b.lang}`)).toEqual([
       "check:sh",

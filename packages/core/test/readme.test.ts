@@ -1,5 +1,7 @@
 /**
- * The README's quick-start example, extracted and run as written.
+ * The code blocks of the documentation's pages (docs/) and of this package's README, extracted
+ * and run as written: each block's `<!-- example: name (exercised by this file) -->` marker names
+ * it, and `page()` says on which page of the site it is.
  */
 import { once } from "node:events"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -19,6 +21,30 @@ import { storePassword } from "../src/password/storage.js"
 
 const root = join(import.meta.dirname, "..", "..", "..")
 const scratch = join(import.meta.dirname, ".scratch")
+
+/** The examples of the documentation site's pages, by the page that holds them (docs/<path>). */
+const pages: Record<string, string> = {
+  "quick-start": "start/node.md",
+  "node-handler": "start/node.md",
+  messages: "features/pages.md",
+  plugin: "features/plugins.md",
+  "user-fields": "features/user-fields.md",
+  "session-management": "concepts/sessions.md",
+  "account-management": "concepts/accounts.md",
+  "password-accounts": "features/passwords.md",
+  "password-without-mail": "features/passwords.md",
+  "two-factor": "features/two-factor.md",
+  "email-codes": "features/email.md",
+  "api-tokens": "features/api-tokens.md",
+  "native-apps": "features/native-apps.md",
+}
+
+/** The page of docs/ that holds the example `name`. */
+function docPage(name: string): string {
+  const path = pages[name]
+  if (!path) throw new Error(`no page is known for the example "${name}"`)
+  return join(root, "docs", path)
+}
 
 /** The code block that follows `<!-- example: <name> ... -->` in a Markdown file. */
 export function readmeExample(file: string, name: string): string {
@@ -88,11 +114,11 @@ describe("package README: getToken", () => {
   })
 })
 
-describe("README plugins", () => {
+describe("docs: plugins", () => {
   it("counts sign-ins per user, as written: its event, its endpoint and its server function, with the memory adapter's store", async () => {
     mkdirSync(scratch, { recursive: true })
     const file = join(scratch, "plugin.ts")
-    writeFileSync(file, readmeExample(join(root, "README.md"), "plugin"))
+    writeFileSync(file, readmeExample(docPage("plugin"), "plugin"))
     const { signInCount } = (await import(file)) as { signInCount: () => SesameModule }
     const config: AuthConfig = { secret, trustHost: true, adapter: MemoryAdapter(), providers: [aliceCredentials({ createUser: true })], plugins: [signInCount()] }
     const jar = new CookieJar()
@@ -105,9 +131,9 @@ describe("README plugins", () => {
   })
 })
 
-describe("README user fields", () => {
+describe("docs: user fields", () => {
   it("stores, shows and sets the fields as written", async () => {
-    const example = (await importExample(join(root, "README.md"), "user-fields")) as {
+    const example = (await importExample(docPage("user-fields"), "user-fields")) as {
       config: AuthConfig
       chooseLocale: (r: Request, locale: string) => Promise<unknown>
       promote: (userId: string) => Promise<unknown>
@@ -128,11 +154,11 @@ describe("README user fields", () => {
   })
 })
 
-describe("README session management", () => {
+describe("docs: session management", () => {
   it("lists, revokes one and revokes the others, as written", async () => {
     mkdirSync(scratch, { recursive: true })
     const file = join(scratch, "session-management.ts")
-    writeFileSync(file, readmeExample(join(root, "README.md"), "session-management"))
+    writeFileSync(file, readmeExample(docPage("session-management"), "session-management"))
     const example = (await import(file)) as {
       devices: (r: Request, c: AuthConfig) => Promise<{ id: string; current: boolean }[] | null>
       signOutDevice: (r: Request, c: AuthConfig, id: string) => Promise<boolean>
@@ -172,13 +198,13 @@ describe("package README: passwords you keep yourself", () => {
   })
 })
 
-describe("README password accounts", () => {
+describe("docs: password accounts", () => {
   it("signs up, confirms, signs in and changes the password, as written (the emails go to a recording SMTP server)", async () => {
     const { startMailbox } = await import("@sesame/dev-mailbox")
     const mailbox = await startMailbox()
     vi.stubEnv("SMTP_URL", mailbox.url)
     try {
-      const example = (await importExample(join(root, "README.md"), "password-accounts")) as {
+      const example = (await importExample(docPage("password-accounts"), "password-accounts")) as {
         config: AuthConfig
         newPassword: (request: Request, current: string, next: string) => Promise<unknown>
       }
@@ -200,13 +226,13 @@ describe("README password accounts", () => {
   })
 })
 
-describe("README password accounts without a mail server", () => {
+describe("docs: password accounts without a mail server", () => {
   it("signs up straight in, prints the reset link in development, and sends nothing in production, as written", async () => {
     const printed: string[] = []
     const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void printed.push(args.join(" ")))
     try {
       vi.stubEnv("NODE_ENV", "development")
-      const example = (await importExample(join(root, "README.md"), "password-without-mail")) as { config: AuthConfig }
+      const example = (await importExample(docPage("password-without-mail"), "password-without-mail")) as { config: AuthConfig }
       const errors: Error[] = []
       const config = { ...example.config, secret, trustHost: true, logger: { error: (e: Error) => void errors.push(e), warn: () => {} } }
       const jar = new CookieJar()
@@ -244,7 +270,7 @@ describe("README password accounts without a mail server", () => {
   })
 })
 
-describe("README two-factor sign-in", () => {
+describe("docs: two-factor sign-in", () => {
   it("turns an authenticator app on, asks for its code at the next sign-in, reports the status, and sends a stale session to re-authenticate, as written", async () => {
     const { startMailbox } = await import("@sesame/dev-mailbox")
     const { generateHOTP } = await import("@oslojs/otp")
@@ -252,7 +278,7 @@ describe("README two-factor sign-in", () => {
     const mailbox = await startMailbox()
     vi.stubEnv("SMTP_URL", mailbox.url)
     try {
-      const example = (await importExample(join(root, "README.md"), "two-factor")) as {
+      const example = (await importExample(docPage("two-factor"), "two-factor")) as {
         config: AuthConfig
         secondFactor: (request: Request) => Promise<unknown>
         closeAccount: (request: Request) => Promise<Response>
@@ -299,11 +325,11 @@ describe("README two-factor sign-in", () => {
   })
 })
 
-describe("README account management", () => {
+describe("docs: account management", () => {
   it("lists, unlinks (never the last way in) and deletes, as written", async () => {
     mkdirSync(scratch, { recursive: true })
     const file = join(scratch, "account-management.ts")
-    writeFileSync(file, readmeExample(join(root, "README.md"), "account-management"))
+    writeFileSync(file, readmeExample(docPage("account-management"), "account-management"))
     const example = (await import(file)) as {
       linkedAccounts: (r: Request, c: AuthConfig) => Promise<{ provider: string; providerAccountId: string }[] | null>
       disconnect: (r: Request, c: AuthConfig, provider: string, id: string) => Promise<unknown>
@@ -329,9 +355,13 @@ describe("README account management", () => {
   })
 })
 
-describe("README quick start", () => {
+describe("docs: quick start", () => {
+  it("is the repository README's quick start too, word for word", () => {
+    expect(readmeExample(join(root, "README.md"), "quick-start")).toBe(readmeExample(docPage("quick-start"), "quick-start"))
+  })
+
   it("runs as written: sign-in page, credentials sign-in, session", async () => {
-    const app = (await importExample(join(root, "README.md"), "quick-start")).default as { fetch: (r: Request) => Promise<Response> }
+    const app = (await importExample(docPage("quick-start"), "quick-start")).default as { fetch: (r: Request) => Promise<Response> }
     const call = browserOf(app)
     const page = await (await call("/auth/signin")).text()
     expect(page).toContain('name="username"')
@@ -346,12 +376,12 @@ describe("README quick start", () => {
   })
 })
 
-describe("README Node.js handler", () => {
+describe("docs: Node.js handler", () => {
   it("runs as written: the endpoints over node:http beside the app, a credentials sign-in and its session", async () => {
     // The example imports the quick start's configuration from ./auth-config.js.
     mkdirSync(scratch, { recursive: true })
-    writeFileSync(join(scratch, "auth-config.ts"), readmeExample(join(root, "README.md"), "quick-start"))
-    const { server } = (await importExample(join(root, "README.md"), "node-handler")) as { server: Server }
+    writeFileSync(join(scratch, "auth-config.ts"), readmeExample(docPage("quick-start"), "quick-start"))
+    const { server } = (await importExample(docPage("node-handler"), "node-handler")) as { server: Server }
     server.listen(0, "127.0.0.1")
     await once(server, "listening")
     try {
@@ -377,9 +407,9 @@ describe("README Node.js handler", () => {
   })
 })
 
-describe("README messages example", () => {
+describe("docs: messages example", () => {
   it("runs as written: per-language overrides, an added language, the theme", async () => {
-    const app = (await importExample(join(root, "README.md"), "messages")).default as { fetch: (r: Request) => Promise<Response> }
+    const app = (await importExample(docPage("messages"), "messages")).default as { fetch: (r: Request) => Promise<Response> }
     const page = async (language: string) =>
       (await app.fetch(new Request("http://localhost:3000/auth/signin?error=SessionRequired", { headers: { "accept-language": language } }))).text()
     const french = await page("fr-CA,fr;q=0.9")
@@ -396,9 +426,9 @@ describe("README messages example", () => {
   })
 })
 
-describe("package README: passkeys", () => {
+describe("docs: passkeys", () => {
   it("runs as written: register through Auth(), then list, rename and (not) delete the passkey", async () => {
-    const app = (await importExample(join(root, "packages", "core", "README.md"), "passkeys")).default as { fetch: (r: Request) => Promise<Response> }
+    const app = (await importExample(join(root, "docs", "features", "passkeys.md"), "passkeys")).default as { fetch: (r: Request) => Promise<Response> }
     const call = browserOf(app)
     expect((await call("/account/passkeys")).status).toBe(401)
     const key = new SoftAuthenticator()
@@ -513,13 +543,13 @@ describe("package README: email sign-in", () => {
   })
 })
 
-describe("README email one-time codes", () => {
+describe("docs: email one-time codes", () => {
   it("runs as written: the code arrives over SMTP without a link, the page asks for it, typing it signs in", async () => {
     const { startMailbox } = await import("@sesame/dev-mailbox")
     const mailbox = await startMailbox()
     try {
       vi.stubEnv("EMAIL_SERVER", mailbox.url)
-      const app = (await importExample(join(root, "README.md"), "email-codes")).default as { fetch: (r: Request) => Promise<Response> }
+      const app = (await importExample(docPage("email-codes"), "email-codes")).default as { fetch: (r: Request) => Promise<Response> }
       const call = browserOf(app)
       const post = (path: string, fields: Record<string, string>) =>
         call(path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() })
@@ -541,7 +571,7 @@ describe("README email one-time codes", () => {
   })
 })
 
-describe("README API tokens", () => {
+describe("docs: API tokens", () => {
   /** A port that was free a moment ago on 127.0.0.1. */
   async function freePort(): Promise<number> {
     const probe = createServer()
@@ -553,7 +583,7 @@ describe("README API tokens", () => {
   }
 
   it("runs as written: the app's server gets a token for its user, and an API server in another process trusts it", async () => {
-    const example = (await importExample(join(root, "README.md"), "api-tokens")) as {
+    const example = (await importExample(docPage("api-tokens"), "api-tokens")) as {
       config: AuthConfig
       callApi: (request: Request, url: string) => Promise<Response>
       wellKnownJwks: () => Promise<Response>
@@ -609,7 +639,7 @@ describe("README API tokens", () => {
     // The example's GitHub provider reads its credentials from the environment, as apps set them.
     vi.stubEnv("AUTH_GITHUB_ID", "github-client-id")
     vi.stubEnv("AUTH_GITHUB_SECRET", "github-client-secret")
-    const { config } = (await importExample(join(root, "README.md"), "native-apps")) as { config: AuthConfig }
+    const { config } = (await importExample(docPage("native-apps"), "native-apps")) as { config: AuthConfig }
     const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
     const authorize = (redirectUri: string) =>
       send(config, `/auth/native/authorize?${new URLSearchParams({ redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256" })}`)

@@ -15,7 +15,6 @@ import type { Outage } from "@sesame/testing"
 import { call, CookieJar, origin, users } from "./helpers.js"
 
 const readme = join(import.meta.dirname, "..", "README.md")
-const rootReadme = join(import.meta.dirname, "..", "..", "..", "README.md")
 const scratch = join(import.meta.dirname, ".scratch", "readme")
 
 /** The code block that follows `<!-- example: <name> (…) -->` in `file`. */
@@ -151,10 +150,5 @@ describe("README examples", () => {
 
     storage.up()
     expect(await (await call(app, "/account", { jar })).text()).toBe(`Your account, ${users.alice.email}`)
-  })
-
-  it("the repository README's Hono quick start is this README's", () => {
-    expect(example(rootReadme, "hono-install")).toBe(example(readme, "install"))
-    expect(example(rootReadme, "hono-quick-start")).toBe(example(readme, "quick-start"))
   })
 })

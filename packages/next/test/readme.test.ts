@@ -8,19 +8,11 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { NextRequest } from "next/server.js"
-import { CredentialsSignin, type SesameResult } from "@sesame/next"
+import type { SesameResult } from "@sesame/next"
 
 const root = join(import.meta.dirname, "..", "..", "..")
 const readme = join(import.meta.dirname, "..", "README.md")
-const guide = join(root, "docs", "next.md")
 const scratch = join(import.meta.dirname, ".scratch", "readme")
-
-/** The code block that follows `<!-- example: <name> (…) -->` in `file`, without the indentation of a list item. */
-function markedBlock(file: string, name: string): string | undefined {
-  const match = new RegExp(`<!-- example: ${name} \\([^)]*\\) -->\\n([ ]*)\`\`\`\\w+\\n([\\s\\S]*?)^\\1\`\`\``, "m").exec(readFileSync(file, "utf8"))
-  if (!match) return undefined
-  return match[2]!.replace(new RegExp(`^${match[1]!}`, "gm"), "")
-}
 
 /** Each `<!-- example: name (… saved as file) -->` code block, by file name. */
 function examples(): Map<string, string> {
@@ -64,37 +56,6 @@ beforeAll(() => {
 
 afterAll(() => {
   vi.unstubAllEnvs()
-})
-
-describe("root README: quick start with Next.js", () => {
-  it("is the short version of docs/next.md: the same auth.ts and install commands", () => {
-    const auth = markedBlock(join(root, "README.md"), "next-quick-start")
-    const install = markedBlock(join(root, "README.md"), "next-install")
-    expect(auth).toBeDefined()
-    expect(install).toBeDefined()
-    expect(auth).toBe(markedBlock(guide, "auth"))
-    expect(install).toBe(markedBlock(guide, "install"))
-  })
-
-  it("runs as written: sign-in with the server action, auth() with the user's id, and the guard", async () => {
-    const text = readFileSync(join(root, "README.md"), "utf8")
-    const code = /<!-- example: next-quick-start[^>]*-->\n```ts\n([\s\S]*?)```/.exec(text)?.[1]
-    expect(code).toBeDefined()
-    writeFileSync(join(scratch, "quick-start.mts"), code!)
-    current.jar.clear()
-    newRequest({ host: "localhost:3000" })
-    current.headers.delete("x-forwarded-proto")
-    const { auth, signIn } = (await import(join(scratch, "quick-start.mts"))) as SesameResult
-    const signedOut = await auth(new NextRequest("http://localhost:3000/account", { headers: { host: "localhost:3000" } }))
-    expect(signedOut.headers.get("location")).toBe("http://localhost:3000/api/auth/signin?callbackUrl=%2Faccount")
-    expect(await signIn("credentials", { email: "ada@example.com", password: "wrong", redirect: false }).catch((error: unknown) => error)).toBeInstanceOf(
-      CredentialsSignin,
-    )
-    expect(await auth()).toBeNull()
-    expect(await signIn("credentials", { email: "ada@example.com", password: "analytical engine", redirect: false })).toBe("http://localhost:3000/")
-    // The session callback puts the user's id in the session.
-    expect(await auth()).toMatchObject({ user: { id: "1", name: "Ada Lovelace", email: "ada@example.com" } })
-  })
 })
 
 describe("package README", () => {

@@ -89,6 +89,11 @@ if (names.actions.size !== Object.keys(coreActions).length || [...names.withProv
   throw new Error("The core's rows and `coreActions` (http/request.ts) disagree.")
 }
 
+/** Every row's key (`"POST callback/:provider"`), the core's and the built-in capabilities': for the endpoint documentation's check (`test/docs/endpoints.test.ts`). */
+export function routeKeys(): string[] {
+  return [...Object.keys(coreRoutes), ...Object.keys(featureRoutes())]
+}
+
 /** The row of `key`: the core's, or a built-in capability's. */
 function rowOf(key: string): Route | undefined {
   if (Object.hasOwn(coreRoutes, key)) return coreRoutes[key]

@@ -1,5 +1,5 @@
 /**
- * docs/providers.md is generated from the providers (scripts/providers-doc.mjs); this renders it
+ * docs/reference/providers.md is generated from the providers (scripts/providers-doc.mjs); this renders it
  * from the sources and fails when the committed page differs, naming the command that fixes it.
  */
 import { readFileSync } from "node:fs"
@@ -18,7 +18,7 @@ const providers = factories.map(([id, factory]) => ({
 }))
 const page = renderProvidersPage(providers, providerEnvName)
 
-describe("docs/providers.md", () => {
+describe("docs/reference/providers.md", () => {
   it("is up to date with the providers (regenerate: node scripts/build.mjs && node scripts/providers-doc.mjs)", () => {
     expect(readFileSync(pagePath, "utf8")).toBe(page)
   })

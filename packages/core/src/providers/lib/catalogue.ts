@@ -1,6 +1,6 @@
 /**
  * The built-in providers of third-party services, by id: the one list that the id types, the
- * documentation page (`docs/providers.md`) and the catalogue tests are made from. Not exported as
+ * documentation page (`docs/reference/providers.md`) and the catalogue tests are made from. Not exported as
  * a subpath: apps import each provider from `@sesame/core/providers/<id>`.
  *
  * @module
