@@ -176,9 +176,9 @@ describe("docs: session management", () => {
   })
 })
 
-describe("package README: passwords you keep yourself", () => {
+describe("docs: passwords you keep yourself", () => {
   it("runs as written: sign-up refuses a weak password, sign-in verifies, throttling refuses the sixth guess", async () => {
-    const example = (await importExample(join(root, "packages", "core", "README.md"), "password-credentials")) as {
+    const example = (await importExample(join(root, "docs", "features", "passwords.md"), "password-credentials")) as {
       signUp: (email: string, password: string) => Promise<{ ok: boolean; reason?: string }>
       config: AuthConfig
     }
@@ -447,7 +447,7 @@ describe("docs: passkeys", () => {
   })
 })
 
-describe("package README: OAuth and getAccessToken", () => {
+describe("docs: OAuth and getAccessToken", () => {
   it("runs as written: signs in with the OIDC provider, then calls its API with a refreshed token", async () => {
     const idp = await startDevIdp({ clients: [client("company")], accounts, accessTokenTtl: 1 })
     try {
@@ -455,7 +455,7 @@ describe("package README: OAuth and getAccessToken", () => {
       vi.stubEnv("AUTH_COMPANY_ID", "company")
       vi.stubEnv("AUTH_COMPANY_SECRET", clientSecret)
       vi.stubEnv("AUTH_COMPANY_ISSUER", idp.issuer)
-      const example = (await importExample(join(root, "packages", "core", "README.md"), "oauth")) as {
+      const example = (await importExample(join(root, "docs", "concepts", "providers.md"), "oauth")) as {
         config: AuthConfig
         callAsUser: (userId: string, url: string) => Promise<Response>
       }
@@ -476,13 +476,13 @@ describe("package README: OAuth and getAccessToken", () => {
   })
 })
 
-describe("package README: email sign-in", () => {
+describe("docs: email sign-in", () => {
   it("runs as written: the email arrives over SMTP, its link is confirmed, the session starts", async () => {
     const { startMailbox } = await import("@sesame/dev-mailbox")
     const mailbox = await startMailbox()
     try {
       vi.stubEnv("EMAIL_SERVER", mailbox.url)
-      const app = (await importExample(join(root, "packages", "core", "README.md"), "email-sign-in")).default as {
+      const app = (await importExample(join(root, "docs", "features", "email.md"), "email-sign-in")).default as {
         fetch: (r: Request) => Promise<Response>
       }
       const jar = new CookieJar()
@@ -519,7 +519,7 @@ describe("package README: email sign-in", () => {
   })
 
   it("the Redis rate-limit store counts per key in a window that starts at the first hit", async () => {
-    const { redisStore } = (await importExample(join(root, "packages", "core", "README.md"), "redis-rate-limit")) as {
+    const { redisStore } = (await importExample(join(root, "docs", "features", "email.md"), "redis-rate-limit")) as {
       redisStore: (redis: object) => { increment(key: string, ms: number): Promise<number> }
     }
     const counts = new Map<string, number>()
