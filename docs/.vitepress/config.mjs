@@ -18,10 +18,11 @@ function apiSidebar() {
 
 /**
  * Heading ids as GitHub makes them, so that a link to `page.md#anchor` works on the site and in
- * the repository alike.
+ * the repository alike; but `_` becomes `-`, as in the anchors of TypeDoc's pages (`auth_time` →
+ * `#auth-time`). No heading of the hand-written pages has an underscore.
  */
 function githubSlug(text) {
-  return text.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "").replace(/ /g, "-")
+  return text.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "").replace(/[ _]/g, "-")
 }
 
 const readme = (group, name, text) => ({ text, link: `/${group}/${name}` })
@@ -41,6 +42,8 @@ export default defineConfig({
   // The pages are written for GitHub too, and speak of `<basePath>` and "Sign in with <name>" in
   // prose and in TSDoc: text, never HTML. (Their `<!-- example -->` markers are left out when staged.)
   markdown: { html: false, anchor: { slugify: githubSlug }, theme: { light: "github-light", dark: "github-dark" } },
+  // The local search index is one chunk of a few megabytes, loaded when the search opens.
+  vite: { build: { chunkSizeWarningLimit: 8000 } },
   themeConfig: {
     search: { provider: "local" },
     outline: { level: [2, 3] },

@@ -69,18 +69,52 @@ export async function apiReference(out) {
       skipErrorChecking: true,
       disableSources: true,
       logLevel: LogLevel.Error,
-      docsRoot: join(out, ".."),
+      // The site's root, which the sidebar's and pages' links start from.
+      docsRoot: join(out, "..", ".."),
       sidebar: { autoConfiguration: true, format: "vitepress", pretty: false, collapsed: true },
     })
     const project = await app.convert()
     if (!project) throw new Error(`TypeDoc could not read ${pkg.name}'s entry points`)
     await app.generateOutputs(project)
+    mendAnchors(dir)
     const items = JSON.parse(readFileSync(join(dir, "typedoc-sidebar.json"), "utf8"))
     sidebar.push({ text: pkg.name, link: `/${relative(join(out, "..", ".."), join(dir, "index.md")).replace(/\\/g, "/").replace(/\.md$/, "")}`, collapsed: true, items })
     pages += countPages(dir)
   }
   writeFileSync(join(out, "sidebar.json"), JSON.stringify(sidebar))
   return pages
+}
+
+/** A heading's id as the site makes it (`githubSlug` in .vitepress/config.mjs). */
+function slug(text) {
+  return text.replace(/`/g, "").trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "").replace(/[ _]/g, "-")
+}
+
+/**
+ * typedoc-plugin-markdown numbers an anchor (`#accesstokenerrorcode-1`) when a name is used twice
+ * in a module, even when only one of the two has a heading on the page (a type alias beside the
+ * class's property of that type): such a link is pointed at the one heading there is.
+ */
+function mendAnchors(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) {
+      mendAnchors(path)
+      continue
+    }
+    if (!entry.name.endsWith(".md")) continue
+    const text = readFileSync(path, "utf8")
+    const seen = new Map()
+    const ids = new Set()
+    for (const [, heading] of text.matchAll(/^#+ (.*)$/gm)) {
+      const base = slug(heading.replace(/\\/g, ""))
+      const count = seen.get(base) ?? 0
+      seen.set(base, count + 1)
+      ids.add(count === 0 ? base : `${base}-${count}`)
+    }
+    const mended = text.replace(/\]\(#([^)\s]+)-(\d+)\)/g, (link, base, n) => (ids.has(`${base}-${n}`) || !ids.has(base) ? link : `](#${base})`))
+    if (mended !== text) writeFileSync(path, mended)
+  }
 }
 
 function countPages(dir) {
