@@ -15,4 +15,4 @@ const { buildSite } = await import("./build.mjs")
 await buildSite()
 const port = Number(process.env.PORT ?? 4173)
 await serve({ root: docsDir, port })
-console.log(`The documentation is served on http://localhost:${port}/ (Ctrl-C stops it).`)
+
