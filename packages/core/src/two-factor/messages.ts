@@ -45,6 +45,8 @@ export interface TwoFactorMessages {
   /** Too many attempts, when the wait is known; `{when}` is a relative time ("in 5 minutes"). */
   "twofactor.error.TooManyAttempts.wait": string
   "twofactor.error.SendFailed": string
+  "twofactor.error.CodeExpired": string
+  "twofactor.error.SetupExpired": string
   "twofactor.error.Default": string
   /** Turning the second factor on: the QR code, the key as text, the code that confirms it. */
   "twofactor.setup.heading": string
@@ -115,6 +117,8 @@ export const twoFactorMessages: Catalogues<TwoFactorMessages> = {
     "twofactor.error.TooManyAttempts": "Too many wrong codes. Wait a little, then try again.",
     "twofactor.error.TooManyAttempts.wait": "Too many wrong codes. Try again {when}.",
     "twofactor.error.SendFailed": "We couldn’t send the code. Try again in a moment.",
+    "twofactor.error.CodeExpired": "That code has expired. Send a new one, then enter it.",
+    "twofactor.error.SetupExpired": "The setup took too long. Scan the new QR code, then enter a code from your app.",
     "twofactor.error.Default": "Something went wrong. Please try again.",
     "twofactor.setup.heading": "Set up two-factor authentication",
     "twofactor.setup.lead": "Scan this QR code with your authenticator app, then enter the code the app shows.",
@@ -171,6 +175,8 @@ export const twoFactorMessages: Catalogues<TwoFactorMessages> = {
     "twofactor.error.TooManyAttempts": "Zu viele falsche Codes. Warten Sie kurz und versuchen Sie es dann erneut.",
     "twofactor.error.TooManyAttempts.wait": "Zu viele falsche Codes. Versuchen Sie es {when} erneut.",
     "twofactor.error.SendFailed": "Der Code konnte nicht gesendet werden. Versuchen Sie es gleich noch einmal.",
+    "twofactor.error.CodeExpired": "Dieser Code ist abgelaufen. Lassen Sie sich einen neuen senden und geben Sie ihn ein.",
+    "twofactor.error.SetupExpired": "Die Einrichtung hat zu lange gedauert. Scannen Sie den neuen QR-Code und geben Sie dann einen Code aus Ihrer App ein.",
     "twofactor.error.Default": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
     "twofactor.setup.heading": "Zwei-Faktor-Authentifizierung einrichten",
     "twofactor.setup.lead": "Scannen Sie diesen QR-Code mit Ihrer Authenticator-App und geben Sie dann den Code ein, den die App anzeigt.",
@@ -228,6 +234,8 @@ export const twoFactorMessages: Catalogues<TwoFactorMessages> = {
     "twofactor.error.TooManyAttempts": "Demasiados códigos incorrectos. Espera un poco y vuelve a intentarlo.",
     "twofactor.error.TooManyAttempts.wait": "Demasiados códigos incorrectos. Vuelve a intentarlo {when}.",
     "twofactor.error.SendFailed": "No hemos podido enviar el código. Inténtalo de nuevo en un momento.",
+    "twofactor.error.CodeExpired": "Ese código ha caducado. Pide uno nuevo e introdúcelo.",
+    "twofactor.error.SetupExpired": "La configuración ha tardado demasiado. Escanea el nuevo código QR e introduce un código de tu aplicación.",
     "twofactor.error.Default": "Algo ha fallado. Inténtalo de nuevo.",
     "twofactor.setup.heading": "Configurar la verificación en dos pasos",
     "twofactor.setup.lead": "Escanea este código QR con tu aplicación de autenticación y después introduce el código que muestre.",
@@ -285,6 +293,8 @@ export const twoFactorMessages: Catalogues<TwoFactorMessages> = {
     "twofactor.error.TooManyAttempts": "Trop de codes erronés. Patientez un peu, puis réessayez.",
     "twofactor.error.TooManyAttempts.wait": "Trop de codes erronés. Réessayez {when}.",
     "twofactor.error.SendFailed": "Nous n’avons pas pu envoyer le code. Réessayez dans un instant.",
+    "twofactor.error.CodeExpired": "Ce code a expiré. Demandez-en un nouveau, puis saisissez-le.",
+    "twofactor.error.SetupExpired": "La configuration a pris trop de temps. Scannez le nouveau code QR, puis saisissez un code de votre application.",
     "twofactor.error.Default": "Un problème est survenu. Veuillez réessayer.",
     "twofactor.setup.heading": "Configurer l’authentification à deux facteurs",
     "twofactor.setup.lead": "Scannez ce code QR avec votre application d’authentification, puis saisissez le code qu’elle affiche.",
@@ -341,6 +351,8 @@ export const twoFactorMessages: Catalogues<TwoFactorMessages> = {
     "twofactor.error.TooManyAttempts": "間違ったコードが多すぎます。しばらく待ってから、もう一度お試しください。",
     "twofactor.error.TooManyAttempts.wait": "間違ったコードが多すぎます。{when}にもう一度お試しください。",
     "twofactor.error.SendFailed": "コードを送信できませんでした。少し待ってから、もう一度お試しください。",
+    "twofactor.error.CodeExpired": "このコードは有効期限が切れました。新しいコードを送信して入力してください。",
+    "twofactor.error.SetupExpired": "設定に時間がかかりすぎました。新しい QR コードを読み取り、アプリのコードを入力してください。",
     "twofactor.error.Default": "問題が発生しました。もう一度お試しください。",
     "twofactor.setup.heading": "2段階認証を設定",
     "twofactor.setup.lead": "認証アプリでこのQRコードをスキャンし、アプリに表示されたコードを入力してください。",

@@ -56,8 +56,8 @@ function waitText(seconds: number, lang: string): string {
 }
 
 /** The error reasons each page knows; any other value shows the default message. */
-const challengeErrors: ReadonlySet<string> = new Set(["InvalidCode", "TooManyAttempts", "SendFailed"])
-const setupErrors: ReadonlySet<string> = challengeErrors
+const challengeErrors: ReadonlySet<string> = new Set(["InvalidCode", "TooManyAttempts", "SendFailed", "CodeExpired"])
+const setupErrors: ReadonlySet<string> = new Set(["InvalidCode", "TooManyAttempts", "SendFailed", "SetupExpired"])
 const reauthErrors: ReadonlySet<string> = new Set(["InvalidCode", "TooManyAttempts"])
 
 /** The alert for an `?error=` reason: a known one's text (with the wait, when known), else the default. */
@@ -124,7 +124,7 @@ export interface ChallengePageParams {
   sent: boolean
   /** When remembering the device is offered: for how many seconds (checkbox name="remember" value="1"). */
   rememberFor?: number
-  /** `?error=`: "InvalidCode", "TooManyAttempts" (with retryAfter seconds when known), "SendFailed"; unknown values show a default message, never the value. */
+  /** `?error=`: "InvalidCode", "TooManyAttempts" (with retryAfter seconds when known), "SendFailed", "CodeExpired"; unknown values show a default message, never the value. */
   error: string | undefined
   retryAfter?: number
   /** "Cancel" / "sign in another way": the sign-in page. */
@@ -185,7 +185,7 @@ ${form}
 export interface SetupPageParams {
   csrfToken: string
   theme: Readonly<Required<Theme>>
-  /** `?error=`: "InvalidCode", "TooManyAttempts"; anything else shows the default message. */
+  /** `?error=`: "InvalidCode", "TooManyAttempts", "SendFailed", "SetupExpired"; anything else shows the default message. */
   error: string | undefined
   /** `?notice=`: "disabled" | "enabled" (a status message); unknown values show nothing. */
   notice: string | undefined

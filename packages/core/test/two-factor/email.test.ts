@@ -108,6 +108,17 @@ describe("codes by email as the second factor", () => {
     expect(hasSession(jar)).toBe(false)
   })
 
+  it("the challenge page says a code expired (error=CodeExpired) in words of its own, never the default message", async () => {
+    const a = emailApp()
+    await ada(a)
+    await enrolEmail(a)
+    const jar = new CookieJar()
+    await signInWithPassword(a.config, jar)
+    const page = await (await send(a.config, "/auth/two-factor?error=CodeExpired", { jar })).text()
+    expect(page).toContain("That code has expired. Send a new one, then enter it.")
+    expect(page).not.toContain("Something went wrong")
+  })
+
   it("resending is limited: at most five codes per user in 15 minutes, then the page says sending failed", async () => {
     const a = emailApp()
     await ada(a)

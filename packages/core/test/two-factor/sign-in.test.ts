@@ -96,6 +96,10 @@ describe("enrolment", () => {
     const posted = await post(a.config, "/auth/two-factor/setup", { code: authenticator.code() }, jar)
     expect(posted.location).toBe(`${origin}/auth/two-factor/setup?error=SetupExpired`)
     expect(await storedTwoFactor(a.adapter, bob.id)).toBeNull()
+    // The page says what happened and shows a new secret, rather than "Something went wrong".
+    const again = await (await send(a.config, "/auth/two-factor/setup?error=SetupExpired", { jar })).text()
+    expect(again).toContain("The setup took too long. Scan the new QR code, then enter a code from your app.")
+    expect(again).not.toContain("Something went wrong")
   })
 })
 
