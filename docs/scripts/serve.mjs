@@ -2,17 +2,17 @@
 /**
  * `npm run docs`: builds the documentation site when it is missing or out of date
  * (docs/scripts/build.mjs), then serves it on http://localhost:4173 (`PORT` changes it) until
- * Ctrl-C. It installs what is missing first, so it works on a fresh clone.
+ * Ctrl-C. It installs what is missing and builds the packages first (the API reference reads their
+ * declarations across packages), so it works on a fresh clone: VitePress is loaded only after that.
  *
  * @module
  */
-import { serve } from "vitepress"
-import { ensureInstalled } from "../../scripts/lib.mjs"
+import { build, ensureInstalled } from "../../scripts/lib.mjs"
 import { docsDir } from "./paths.mjs"
 
 ensureInstalled()
+if (build({ ifChanged: true }) !== 0) process.exit(1)
 const { buildSite } = await import("./build.mjs")
+const { serve } = await import("vitepress")
 await buildSite()
-const port = Number(process.env.PORT ?? 4173)
-await serve({ root: docsDir, port })
-
+await serve({ root: docsDir, port: Number(process.env.PORT ?? 4173) })
