@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url"
 export const docsDir = join(dirname(fileURLToPath(import.meta.url)), "..")
 export const root = join(docsDir, "..")
 export const buildDir = join(docsDir, "build")
-/** The staged pages VitePress reads (`srcDir` in .vitepress/config.ts). */
+/** The staged pages VitePress reads (`srcDir` in .vitepress/config.mjs). */
 export const sourceDir = join(buildDir, "src")
 export const distDir = join(buildDir, "dist")
 
@@ -61,7 +61,8 @@ export function fingerprint() {
   const hash = createHash("sha256")
   const inputs = [
     ...docPages().map((page) => join(docsDir, page)),
-    ...files(join(docsDir, ".vitepress"), (p) => !p.includes(`${join(".vitepress", "cache")}`)),
+    // The config and the theme; not what VitePress writes there itself while it builds.
+    ...files(join(docsDir, ".vitepress"), (p) => !/[\\/]\.vitepress[\\/](cache|\.temp)[\\/]/.test(p)),
     ...files(join(docsDir, "scripts"), () => true),
     ...readmes().map((readme) => join(root, readme)),
     ...readdirSync(join(root, "packages")).flatMap((name) => [
