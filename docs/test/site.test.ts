@@ -22,7 +22,7 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { describeViolations, freePort, launchBrowser, runAxe, saveScreenshot } from "@sesame/testing"
+import { describeViolations, launchBrowser, runAxe, saveScreenshot, type TestServer } from "@sesame/testing"
 import { buildSite } from "../scripts/build.mjs"
 import { distDir } from "../scripts/paths.mjs"
 import {
@@ -38,7 +38,6 @@ import {
   resolveFile,
   serveStatic,
   type LoadedPage,
-  type StaticServer,
 } from "./site.js"
 
 const suite = "docs-site"
@@ -58,7 +57,7 @@ const searchTerms: readonly { term: string; page: string }[] = [
   { term: "storage fails", page: "/deploy/outages.html" },
 ]
 
-let server: StaticServer
+let server: TestServer
 let browser: Browser
 let pages: string[] = []
 /** Seconds each part took, and what it counted, for the summary printed at the end. */
@@ -94,7 +93,7 @@ async function build(): Promise<void> {
 beforeAll(async () => {
   await timed("build", build)
   pages = htmlPages(distDir)
-  server = await serveStatic(distDir, await freePort())
+  server = await serveStatic(distDir)
   browser = await launchBrowser()
 }, 10 * minutes)
 

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { createReadStream, readdirSync, statSync } from "node:fs"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
+import { readdirSync, statSync } from "node:fs"
+import { readFile } from "node:fs/promises"
 import { extname, join, posix, relative } from "node:path"
+import { serve, type TestServer } from "@sesame/testing"
 
 // ---------------------------------------------------------------------------------------------
 // The static server
@@ -58,43 +58,18 @@ export function resolveFile(dir: string, pathname: string): string | undefined {
   return undefined
 }
 
-export interface StaticServer {
-  /** `http://127.0.0.1:<port>`. */
-  readonly origin: string
-  close(): Promise<void>
-}
-
-/** Serves the files of `dir` on 127.0.0.1:`port` (GET and HEAD; 404 for anything else that is not a file). */
-export async function serveStatic(dir: string, port: number): Promise<StaticServer> {
-  const server = createServer((req, res) => {
-    const pathname = new URL(req.url ?? "/", "http://localhost").pathname
-    const file = req.method === "GET" || req.method === "HEAD" ? resolveFile(dir, pathname) : undefined
-    if (!file) {
-      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" })
-      res.end(`404: no ${pathname}\n`)
-      return
-    }
-    res.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" })
-    if (req.method === "HEAD") {
-      res.end()
-      return
-    }
-    createReadStream(file)
-      .on("error", () => res.destroy())
-      .pipe(res)
+/**
+ * Serves the files of `dir` on 127.0.0.1 (GET and HEAD; 404 for anything else that is not a file),
+ * through the repository's test server (`serve` of `@sesame/testing`).
+ */
+export function serveStatic(dir: string): Promise<TestServer> {
+  return serve(async (request) => {
+    const { pathname } = new URL(request.url)
+    const file = request.method === "GET" || request.method === "HEAD" ? resolveFile(dir, pathname) : undefined
+    if (!file) return new Response(`404: no ${pathname}\n`, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } })
+    const headers = { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" }
+    return new Response(request.method === "HEAD" ? null : await readFile(file), { headers })
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(port, "127.0.0.1", () => resolve())
-  })
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections()
-        server.close((error) => (error ? reject(error) : resolve()))
-      }),
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
