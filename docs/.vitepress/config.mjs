@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { defineConfig } from "vitepress"
+import { headingId } from "../scripts/heading-id.mjs"
 
 const buildDir = join(import.meta.dirname, "..", "build")
 const srcDir = join(buildDir, "src")
@@ -14,15 +15,6 @@ const srcDir = join(buildDir, "src")
 function apiSidebar() {
   const file = join(srcDir, "reference", "api", "sidebar.json")
   return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : []
-}
-
-/**
- * Heading ids as GitHub makes them, so that a link to `page.md#anchor` works on the site and in
- * the repository alike; but `_` becomes `-`, as in the anchors of TypeDoc's pages (`auth_time` →
- * `#auth-time`). No heading of the hand-written pages has an underscore.
- */
-function githubSlug(text) {
-  return text.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "").replace(/[ _]/g, "-")
 }
 
 const readme = (group, name, text) => ({ text, link: `/${group}/${name}` })
@@ -41,7 +33,7 @@ export default defineConfig({
   ignoreDeadLinks: "localhostLinks",
   // The pages are written for GitHub too, and speak of `<basePath>` and "Sign in with <name>" in
   // prose and in TSDoc: text, never HTML. (Their `<!-- example -->` markers are left out when staged.)
-  markdown: { html: false, anchor: { slugify: githubSlug }, theme: { light: "github-light", dark: "github-dark" } },
+  markdown: { html: false, anchor: { slugify: headingId }, theme: { light: "github-light", dark: "github-dark" } },
   // The local search index is one chunk of a few megabytes, loaded when the search opens.
   vite: { build: { chunkSizeWarningLimit: 8000 } },
   themeConfig: {

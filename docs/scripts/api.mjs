@@ -12,6 +12,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { Application, LogLevel } from "typedoc"
+import { headingId } from "./heading-id.mjs"
 import { root } from "./paths.mjs"
 
 /** The published packages: `{ folder, name, entryPoints }`. */
@@ -85,11 +86,6 @@ export async function apiReference(out) {
   return pages
 }
 
-/** A heading's id as the site makes it (`githubSlug` in .vitepress/config.mjs). */
-function slug(text) {
-  return text.replace(/`/g, "").trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "").replace(/[ _]/g, "-")
-}
-
 /**
  * typedoc-plugin-markdown numbers an anchor (`#accesstokenerrorcode-1`) when a name is used twice
  * in a module, even when only one of the two has a heading on the page (a type alias beside the
@@ -107,7 +103,7 @@ function mendAnchors(dir) {
     const seen = new Map()
     const ids = new Set()
     for (const [, heading] of text.matchAll(/^#+ (.*)$/gm)) {
-      const base = slug(heading.replace(/\\/g, ""))
+      const base = headingId(heading.replace(/\\/g, ""))
       const count = seen.get(base) ?? 0
       seen.set(base, count + 1)
       ids.add(count === 0 ? base : `${base}-${count}`)
