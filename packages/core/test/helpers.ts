@@ -3,7 +3,9 @@
  */
 import { Auth } from "@sesame/core"
 import type { AuthConfig } from "@sesame/core"
+import type { Adapter } from "@sesame/core/adapters"
 import Credentials from "@sesame/core/providers/credentials"
+import Email from "@sesame/core/providers/email"
 import { afterEach, beforeEach, vi } from "vitest"
 import { throughNodeHandler } from "./node-transport.js"
 
@@ -111,6 +113,19 @@ export function aliceCredentials(overrides: Partial<Parameters<typeof Credential
 /** A JWT-session configuration with the alice credentials provider. */
 export function jwtConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
   return { secret, trustHost: true, providers: [aliceCredentials()], ...overrides }
+}
+
+/** An email sign-in configuration on `adapter` whose links are kept in `links` instead of sent, and whose log is recorded, not printed. */
+export function emailLinkConfig(adapter: Adapter): { config: AuthConfig; links: string[] } {
+  const links: string[] = []
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter,
+    providers: [Email({ sendVerificationRequest: ({ url }) => void links.push(url) })],
+    logger: recordingLogger().logger,
+  }
+  return { config, links }
 }
 
 /** Signs alice in; returns the response of the credentials callback. */

@@ -14,7 +14,7 @@ import Password from "@sesame/core/providers/password"
 import { outage } from "@sesame/testing"
 import { describe, expect, it, vi } from "vitest"
 import { storePassword } from "../../src/password/storage.js"
-import { aliceCredentials, CookieJar, csrfToken, recordingLogger, request, secret, send, signInAlice } from "../helpers.js"
+import { aliceCredentials, CookieJar, csrfToken, emailLinkConfig, recordingLogger, request, secret, send, signInAlice } from "../helpers.js"
 
 const hasher = argon2id({ memoryCost: 64, timeCost: 1 })
 const victim = "alice@example.com"
@@ -153,14 +153,7 @@ describe("put-back: a one-time link is never usable twice", () => {
       if (failSession-- > 0) throw died()
       return createSession(session)
     }
-    const links: string[] = []
-    const config: AuthConfig = {
-      secret,
-      trustHost: true,
-      adapter,
-      providers: [Email({ sendVerificationRequest: ({ url }) => void links.push(url) })],
-      logger: recordingLogger().logger,
-    }
+    const { config, links } = emailLinkConfig(adapter)
     return { config, links, failOnce: () => void (failSession = 1) }
   }
 

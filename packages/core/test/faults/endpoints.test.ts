@@ -14,7 +14,7 @@ import Email from "@sesame/core/providers/email"
 import Password from "@sesame/core/providers/password"
 import { checkUnavailable, connectionRefused, outage } from "@sesame/testing"
 import { describe, expect, it, vi } from "vitest"
-import { aliceCredentials, CookieJar, csrfToken, origin, recordingLogger, request, secret, send, signInAlice } from "../helpers.js"
+import { aliceCredentials, CookieJar, csrfToken, emailLinkConfig, origin, recordingLogger, request, secret, send, signInAlice } from "../helpers.js"
 
 const html = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" }
 
@@ -247,14 +247,7 @@ describe("trying again", () => {
 
   it("a sign-in link used up by an attempt the storage could not finish is put back: trying again signs in", async () => {
     const { adapter, calls } = failingOnce("createSession", died, 0)
-    const links: string[] = []
-    const config: AuthConfig = {
-      secret,
-      trustHost: true,
-      adapter,
-      providers: [Email({ sendVerificationRequest: ({ url }) => void links.push(url) })],
-      logger: recordingLogger().logger,
-    }
+    const { config, links } = emailLinkConfig(adapter)
     const jar = new CookieJar()
     const csrf = await csrfToken(config, jar)
     await send(config, "/auth/signin/email", { jar, form: { csrfToken: csrf, email: "bob@example.com" } })
