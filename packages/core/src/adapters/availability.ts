@@ -9,7 +9,10 @@
  *   the next one works): reads are idempotent. A write is tried again only when it certainly never
  *   reached the server (the connection was refused), since one that may have run must not run twice;
  * - logs one line when an outage begins and one when the storage answers again, not one per
- *   request: a four-second restart under load would otherwise print thousands.
+ *   request: a four-second restart under load would otherwise print thousands. Only an operation
+ *   sent after the outage began can end it: during a fast shutdown, a query already running on a
+ *   connection the server has not terminated yet still succeeds a moment after another connection
+ *   failed, and taking that for the end printed the outage twice.
  *
  * One per adapter object, shared by every configuration made with it (an integration may resolve
  * several) and by its store and transactions, so that an outage is one outage in the log.
@@ -52,18 +55,18 @@ export function reportedOutage(error: Error): boolean {
 }
 
 function track(logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availability {
-  /** When the current outage began (ms), undefined while the storage answers. */
-  let since: number | undefined
-  let failures = 0
+  /** The current outage, undefined while the storage answers. */
+  let outage: { since: number; failures: number } | undefined
   return {
     async run(operation, retry) {
       for (let attempt = 0; ; attempt++) {
+        const sentDuring = outage
         try {
           const value = await operation()
-          if (since !== undefined) {
-            logger.debug("storage outage ended", { seconds: (Date.now() - since) / 1000, failures })
+          if (outage && outage === sentDuring) {
+            logger.debug("storage outage ended", { seconds: (Date.now() - outage.since) / 1000, failures: outage.failures })
             logger.warn("storage-available-again")
-            since = undefined
+            outage = undefined
           }
           return value
         } catch (error) {
@@ -74,12 +77,11 @@ function track(logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availa
             await new Promise((resolve) => setTimeout(resolve, delay))
             continue
           }
-          if (since === undefined) {
-            since = Date.now()
-            failures = 1
+          if (!outage) {
+            outage = { since: Date.now(), failures: 1 }
             logger.error(unavailable)
           } else {
-            failures++
+            outage.failures++
             logger.debug("storage still unavailable", { error: unavailable.message })
           }
           reported.add(unavailable)
