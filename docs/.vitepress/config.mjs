@@ -79,6 +79,7 @@ export default defineConfig({
           { text: "User fields", link: "/features/user-fields" },
           { text: "Built-in pages", link: "/features/pages" },
           { text: "Plugins", link: "/features/plugins" },
+          { text: "Permissions", link: "/features/permissions" },
         ],
       },
       {
