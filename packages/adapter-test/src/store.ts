@@ -14,10 +14,11 @@
  * @module
  */
 import type { Adapter, AdapterUser, ModelDeclaration, Store } from "@sesame/core/adapters"
-import { op, StoreConflict } from "@sesame/core/adapters"
+import { op, sessionPartModel, StoreConflict } from "@sesame/core/adapters"
 import { beforeAll, describe, expect, it } from "vitest"
+import { sessionPartTests } from "./session-parts.js"
 
-/** The models the suite stores; `prepare` receives them. */
+/** The models the suite stores; `prepare` receives them, and the core's `sessionPartModel`. */
 export const storeTestModels = {
   note: {
     name: "storeTestNote",
@@ -92,7 +93,7 @@ export function runStoreTests(options: StoreTestOptions): void {
 
   describe(options.name ?? "store", () => {
     beforeAll(async () => {
-      await options.prepare?.(Object.values(storeTestModels))
+      await options.prepare?.([...Object.values(storeTestModels), sessionPartModel])
     })
 
     describe("create and read", () => {
@@ -368,5 +369,7 @@ export function runStoreTests(options: StoreTestOptions): void {
         expect(await store().findOne(counter, { key: id })).toBeNull()
       })
     })
+
+    sessionPartTests(adapter, store)
   })
 }

@@ -24,6 +24,7 @@ import { decodeBase32IgnorePadding } from "@oslojs/encoding"
 import { generateHOTP } from "@oslojs/otp"
 import { describe, expect, it } from "vitest"
 import type { AdapterTestDb } from "./index.js"
+import { CookieJar } from "./browser.js"
 import { method } from "./method.js"
 
 const origin = "http://localhost:3000"
@@ -33,31 +34,6 @@ const sessionCookie = "sesame.session-token"
 const password = "correct horse battery staple"
 // Cheap on purpose: the hash is not what is tested, and the suite runs once per adapter.
 const hasher = argon2id({ memoryCost: 64, timeCost: 1 })
-
-/** A browser's cookies: applies `Set-Cookie` (deletions included) and sends `Cookie`. */
-class CookieJar {
-  readonly cookies = new Map<string, string>()
-
-  apply(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = "", ...attributes] = line.split(";")
-      const eq = pair.indexOf("=")
-      const name = pair.slice(0, eq).trim()
-      const maxAge = attributes.map((a) => a.trim().toLowerCase()).find((a) => a.startsWith("max-age="))
-      if (maxAge !== undefined && Number(maxAge.slice("max-age=".length)) <= 0) this.cookies.delete(name)
-      else this.cookies.set(name, pair.slice(eq + 1).trim())
-    }
-  }
-
-  get(name: string): string | undefined {
-    const value = this.cookies.get(name)
-    return value === undefined ? undefined : decodeURIComponent(value)
-  }
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
-  }
-}
 
 /** The user's authenticator app: the key read from the setup page, and the code of a step. */
 class AuthenticatorApp {

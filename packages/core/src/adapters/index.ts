@@ -25,6 +25,7 @@ export type {
 export { checkModel, columnOf, comparisonOf, conditionBrand, isUserModel, op, primaryKeyOf, StoreConflict, type Operator } from "../store/model.js"
 export { resolveUserFields, userModel, type UserFieldDeclaration, type UserFieldDeclarations } from "../user/fields.js"
 export { builtInModels } from "../registry.js"
+export { sessionPartModel } from "../modules/session-parts.js"
 // For stores that decide conditions and order in JavaScript (the memory store, Redis).
 export { conditionsOf, fieldOf, matches, ordered, sortRows, type Conditions } from "../store/evaluate.js"
 export type { MemoryAdapter as MemoryAdapterInstance } from "./memory.js"

@@ -201,7 +201,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
         path: (segment) => isActionSegment(segment, endpointNames()),
         models: builtInModelNames,
         sessionKeys: takenSessionKeys(userFields),
-      }),
+      }, adapter && { get: (id) => adapter.getUser(id), getByEmail: (email) => adapter.getUserByEmail(email) }),
     )
     if (modules.off.size > 0) warnings.push("plugin-storage-missing")
     const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))

@@ -9,6 +9,7 @@ import type { ModelDeclaration } from "../store/model.js"
 import { serverContext } from "../http/server-context.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { moduleRequest } from "./request.js"
+import { withSessionParts } from "./resolve.js"
 
 /**
  * Runs the server function `name` of the configuration's modules for `request`, with `args`.
@@ -25,16 +26,16 @@ export async function callModuleApi(request: Request, config: AuthConfig | LazyA
   const found = ctx.config.modules.api.get(name)
   if (!found) throw new TypeError(`No plugin has a server function "${name}".`)
   if (found.off) throw new MissingAdapterMethods(`Plugin "${found.module.id}" is off: ${found.off}.`)
-  return (found.fn as (...all: unknown[]) => Promise<unknown>)(moduleRequest(ctx), ...args)
+  return (found.fn as (...all: unknown[]) => Promise<unknown>)(moduleRequest(ctx, found.module, false), ...args)
 }
 
 /**
  * The models of a configuration's modules, for an adapter's `migrate(db, { models })` or
  * `sesame migrate`: those of modules that are off too, so that the tables exist when the adapter
- * gains a store.
+ * gains a store; and the core's model of session parts (`sessionPart`) when a module keeps them.
  */
 export function modelsOf(config: Pick<AuthConfig, "plugins">): ModelDeclaration[] {
-  return (config.plugins ?? []).flatMap((module) => [...(module.models ?? [])])
+  return withSessionParts(config.plugins, (config.plugins ?? []).flatMap((module) => [...(module.models ?? [])]))
 }
 
 /** Server functions of the configuration's modules, by name, as an integration exposes them: the request supplied. */

@@ -6,27 +6,49 @@
  */
 import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
-import { signedInUser } from "../session/index.js"
-import type { ModuleRequest, ModuleResponse, ModuleRoute } from "./types.js"
+import { checkMaxAge, recentlySignedIn } from "../session/fresh.js"
+import { signedInUser, signedInUserId } from "../session/index.js"
+import { isJson } from "../store/json.js"
+import type { ResolvedRoute } from "./resolve.js"
+import type { ModuleRequest, ModuleResponse, SesameModule } from "./types.js"
 
-/** The request as a module reads it. */
-export function moduleRequest(ctx: RequestContext): ModuleRequest {
-  const { store, logger } = ctx.config.modules.context
+/**
+ * The request as `module` reads it. `setsCookies`: whether cookies queued on `ctx` reach the
+ * browser (an endpoint's answer), which a server function's call does not.
+ */
+export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCookies: boolean): ModuleRequest {
+  const { store, logger, users } = ctx.config.modules.context
   return {
     store,
     logger,
+    ...(users ? { users } : {}),
     method: ctx.method,
     url: new URL(`${ctx.url.pathname}${ctx.url.search}`, ctx.origin),
     headers: ctx.headers,
     query: ctx.query,
     body: ctx.body,
     user: () => signedInUser(ctx),
+    async recentSignIn(maxAge) {
+      checkMaxAge(maxAge)
+      return (await signedInUserId(ctx)) !== null && recentlySignedIn(ctx, maxAge)
+    },
+    async setSessionPart(value) {
+      if (!ctx.config.modules.keeping.has(module.id)) throw new TypeError(`Plugin "${module.id}" sets its part of the session, but does not say \`keepsSessionPart: true\`.`)
+      // A JWT session changes only with its cookie, which a server function's caller never sends on.
+      if (!setsCookies && ctx.config.session.strategy === "jwt") {
+        throw new TypeError(`Plugin "${module.id}": with JWT sessions, its part of the session is set from one of its endpoints, which can send the re-issued cookie; a server function cannot.`)
+      }
+      if (value !== undefined && !isJson(value)) throw new TypeError(`Plugin "${module.id}"'s part of the session must be JSON (plain objects, arrays, strings, finite numbers, booleans, null).`)
+      // The same rule as every decision made for the signed-in user: a planted second cookie is no one.
+      if (!(await signedInUser(ctx))) return false
+      return ctx.config.sessionStrategy.setModulePart(ctx, module.id, value)
+    },
   }
 }
 
 /** Runs the endpoint; its answer with the request's cookies (a CSRF cookie, a refreshed session). */
-export async function runModuleRoute(ctx: RequestContext, route: ModuleRoute): Promise<InternalResponse> {
-  const answer: ModuleResponse = await route.run(moduleRequest(ctx))
+export async function runModuleRoute(ctx: RequestContext, { module, route }: ResolvedRoute): Promise<InternalResponse> {
+  const answer: ModuleResponse = await route.run(moduleRequest(ctx, module, true))
   // A redirect goes through `redirect`, which keeps it on the app's origin; never through headers.
   const headers = Object.fromEntries(Object.entries(answer.headers ?? {}).filter(([name]) => name.toLowerCase() !== "location"))
   if (answer.status !== undefined && answer.status >= 300 && answer.status < 400 && answer.redirect === undefined) {

@@ -10,7 +10,8 @@ import type { Adapter } from "../adapters/types.js"
 import type { Logger } from "../logger.js"
 import { checkModel, type ModelDeclaration, type Store } from "../store/model.js"
 import type { EventCallbacks } from "../types.js"
-import type { ModuleContext, ModuleFunction, ModuleRoute, SesameModule } from "./types.js"
+import { sessionPartModel } from "./session-parts.js"
+import type { ModuleContext, ModuleFunction, ModuleRoute, ModuleUsers, SesameModule } from "./types.js"
 
 /** One of a module's endpoints, with the module. */
 export interface ResolvedRoute {
@@ -36,7 +37,12 @@ export interface ResolvedModules {
   readonly api: ReadonlyMap<string, { module: SesameModule; fn: ModuleFunction; off?: string }>
   /** The modules with a part of the session (`session`), in the configured order. */
   readonly sessions: readonly SesameModule[]
-  /** Every model the modules declare, the modules that are off included (so `migrate` makes their tables). */
+  /** The ids of the modules that set their part of a session themselves (`keepsSessionPart`). */
+  readonly keeping: ReadonlySet<string>
+  /**
+   * Every model the modules declare, the modules that are off included (so `migrate` makes their
+   * tables), and the core's `sessionPart` when one of them keeps parts of sessions.
+   */
   readonly models: readonly ModelDeclaration[]
   /** What each part of a module works with. */
   readonly context: ModuleContext
@@ -57,6 +63,7 @@ export function resolveModules(
   adapter: Adapter | undefined,
   logger: Logger,
   reserved: { path(segment: string): boolean; models: ReadonlySet<string>; sessionKeys: ReadonlySet<string> },
+  users?: ModuleUsers,
 ): ResolvedModules {
   if (plugins !== undefined && !Array.isArray(plugins)) throw new TypeError("`plugins` must be an array of modules.")
   const list: SesameModule[] = []
@@ -66,6 +73,7 @@ export function resolveModules(
   const api = new Map<string, { module: SesameModule; fn: ModuleFunction; off?: string }>()
   const models: ModelDeclaration[] = []
   const sessions: SesameModule[] = []
+  const keeping = new Set<string>()
   const modelNames = new Set<string>()
   const store: Store | undefined = adapter?.store
 
@@ -79,12 +87,16 @@ export function resolveModules(
     if (reserved.path(module.id)) throw new TypeError(`${named}: "${module.id}" is the path of one of Sesame's endpoints; choose another id.`)
     for (const model of module.models ?? []) {
       checkModel(model)
-      if (reserved.models.has(model.name)) throw new TypeError(`${named}: model "${model.name}" is one of Sesame's own; choose another name.`)
+      if (reserved.models.has(model.name) || model.name === sessionPartModel.name) throw new TypeError(`${named}: model "${model.name}" is one of Sesame's own; choose another name.`)
       if (modelNames.has(model.name)) throw new TypeError(`${named}: model "${model.name}" is declared twice.`)
       modelNames.add(model.name)
       models.push(model)
     }
-    const reason = module.models?.length && !store ? "its models need an adapter with a generic store (`adapter.store`)" : undefined
+    if (module.keepsSessionPart !== undefined && typeof module.keepsSessionPart !== "boolean") throw new TypeError(`${named}: \`keepsSessionPart\` must be a boolean.`)
+    if (module.keepsSessionPart && typeof module.session !== "function") throw new TypeError(`${named}: \`keepsSessionPart\` needs \`session\`, which is asked with the value set.`)
+    const reason = !store && module.models?.length ? "its models need an adapter with a generic store (`adapter.store`)"
+      : !store && module.keepsSessionPart ? "it keeps parts of sessions (`keepsSessionPart`), which needs an adapter with a generic store (`adapter.store`)"
+      : undefined
     for (const [name, fn] of Object.entries(module.api ?? {})) {
       if (!apiName.test(name) || typeof fn !== "function") throw new TypeError(`${named}: server function "${name}" must be a function with a JavaScript identifier for a name.`)
       if (api.has(name)) throw new TypeError(`${named}: server function "${name}" is also ${api.get(name)!.module.id}'s.`)
@@ -107,6 +119,7 @@ export function resolveModules(
       if (typeof module.session !== "function") throw new TypeError(`${named}: \`session\` must be a function.`)
       if (reserved.sessionKeys.has(module.id)) throw new TypeError(`${named}: its part of the session would be \`${module.id}\`, a key Sesame or \`user.fields\` uses; choose another id.`)
       sessions.push(module)
+      if (module.keepsSessionPart) keeping.add(module.id)
     }
     for (const [event, handler] of Object.entries(module.events ?? {})) {
       if (typeof handler !== "function") throw new TypeError(`${named}: the "${event}" event handler must be a function.`)
@@ -124,7 +137,13 @@ export function resolveModules(
     events,
     api,
     sessions,
-    models,
-    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error } }),
+    keeping,
+    models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
+    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, ...(users ? { users } : {}) }),
   })
+}
+
+/** `models`, with the core's model of session parts when one of `plugins` keeps them (`keepsSessionPart`). */
+export function withSessionParts(plugins: readonly SesameModule[] | undefined, models: readonly ModelDeclaration[]): ModelDeclaration[] {
+  return (plugins ?? []).some((module) => module?.keepsSessionPart === true) ? [...models, sessionPartModel] : [...models]
 }

@@ -8,17 +8,27 @@
 import { storageUnavailable } from "../adapters/unavailable.js"
 import type { AdapterUser } from "../adapters/types.js"
 import { EventError } from "../errors.js"
+import type { JsonValue } from "../store/model.js"
 import type { User } from "../types.js"
 import type { ResolvedModules } from "./resolve.js"
 import type { ModuleSessionInput } from "./types.js"
 
-/** `{ [id]: part }` for each module with a part for `user`. */
-export async function moduleSessionParts(modules: ResolvedModules, user: User | AdapterUser, trigger: ModuleSessionInput["trigger"]): Promise<Record<string, unknown>> {
+/**
+ * `{ [id]: part }` for each module with a part for `user`; `previous` holds what the session held
+ * for each (a JWT's claims, a database session's kept parts).
+ */
+export async function moduleSessionParts(
+  modules: ResolvedModules,
+  user: User | AdapterUser,
+  trigger: ModuleSessionInput["trigger"],
+  previous: Readonly<Record<string, unknown>> = {},
+): Promise<Record<string, unknown>> {
   if (modules.sessions.length === 0) return {}
   const parts: Record<string, unknown> = {}
   for (const module of modules.sessions) {
     try {
-      const part = await module.session!({ ...modules.context, user, trigger })
+      const held = Object.hasOwn(previous, module.id) ? { previous: previous[module.id] as JsonValue } : {}
+      const part = await module.session!({ ...modules.context, user, trigger, ...held })
       if (part !== undefined) parts[module.id] = part
     } catch (error) {
       // A plugin's storage that cannot be reached is the request's 503, not a session without its part.
@@ -34,4 +44,11 @@ export async function moduleSessionParts(modules: ResolvedModules, user: User | 
 export function tokenSessionParts(modules: ResolvedModules, token: Record<string, unknown>): Record<string, unknown> {
   if (modules.sessions.length === 0) return {}
   return Object.fromEntries(modules.sessions.flatMap((m) => (Object.hasOwn(token, m.id) && token[m.id] !== undefined ? [[m.id, token[m.id]]] : [])))
+}
+
+/** `token` with the modules' claims replaced by `parts`: a module's claim is only ever its own answer. */
+export function withModuleClaims<T extends Record<string, unknown>>(modules: ResolvedModules, token: T, parts: Record<string, unknown>): T {
+  if (modules.sessions.length === 0) return token
+  const rest = Object.fromEntries(Object.entries(token).filter(([claim]) => !modules.sessions.some((m) => m.id === claim)))
+  return { ...rest, ...parts } as T
 }

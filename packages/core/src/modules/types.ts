@@ -35,6 +35,17 @@ export interface ModuleContext {
   store: Store | undefined
   /** The configuration's logger: `debug` for details, `error` for failures (never log secrets). */
   logger: Pick<LoggerInstance, "debug" | "error">
+  /**
+   * The adapter's users, for a module that shows who someone is (a list of members) or finds a
+   * user by address: undefined without an adapter.
+   */
+  users?: ModuleUsers
+}
+
+/** Reading the adapter's users (`getUser`, `getUserByEmail`), as a module may. */
+export interface ModuleUsers {
+  get(id: string): Promise<AdapterUser | null>
+  getByEmail(email: string): Promise<AdapterUser | null>
 }
 
 /** The request a module's endpoint or server function handles. */
@@ -52,6 +63,26 @@ export interface ModuleRequest extends ModuleContext {
    * by a sibling subdomain), as everywhere in Sesame.
    */
   user(): Promise<User | AdapterUser | null>
+  /**
+   * Whether the signed-in user's sign-in is recent: within `maxAge` seconds (default
+   * `session.freshAge`) of the sign-in, or of the last time they proved who they are again. What a
+   * sensitive action asks first (deleting something shared); when not, answer so, and the app sends
+   * the browser to re-authenticate (`requireRecentSignIn` gives the URL). False when no one is signed in.
+   */
+  recentSignIn(maxAge?: number): Promise<boolean>
+  /**
+   * Sets this module's part of the signed-in session from now on (`undefined` removes it): what
+   * its `session` is asked with as `previous` at every later read (database sessions) or re-issue
+   * (JWT sessions), so that it can check the value still holds (the user is still a member of the
+   * organization) before it answers it. A JWT session is re-issued at once, carrying `value` as the
+   * claim of the module's id; a database session keeps it in the store (the model
+   * `sessionPart`). Only for a module that says `keepsSessionPart`. Check `value` first: it
+   * reaches the session as it is until the next read or re-issue. With JWT sessions, call it from
+   * the module's endpoint: a server function sends no cookie, so there it throws a `TypeError`.
+   *
+   * @returns false when no one is signed in (nothing is set).
+   */
+  setSessionPart(value: JsonValue | undefined): Promise<boolean>
 }
 
 /**
@@ -94,10 +125,19 @@ export interface ModuleSessionInput extends ModuleContext {
   /** The signed-in user: the stored user with an adapter, else the one the provider or `authorize` gave. */
   user: User | AdapterUser
   /**
-   * `"signIn"`: a JWT session starts, and what the module answers is kept in the token until the
-   * next sign-in; `"read"`: a database session is read (every request that reads it).
+   * `"signIn"`: a JWT session starts; `"refresh"`: a JWT session is re-issued (its expiry extended
+   * after `session.updateAge`, or updated), and what the module answers is kept in the token until
+   * the next one; `"read"`: a database session is read (every request that reads it).
    */
-  trigger: "signIn" | "read"
+  trigger: "signIn" | "read" | "refresh"
+  /**
+   * What this session holds for the module: for a JWT session at `"refresh"`, the token's claim
+   * (the module's last answer, or what it set with `setSessionPart`); for a database session, what
+   * the module set with `setSessionPart` (only for a module that `keepsSessionPart`). Undefined at
+   * `"signIn"`. It is the module's own earlier answer, never the browser's (a JWT `update()` cannot
+   * change it), but it may be out of date: check it before answering it again.
+   */
+  previous?: JsonValue
 }
 
 /** A feature module, built in or the app's (`plugins`). */
@@ -127,6 +167,14 @@ export interface SesameModule {
    * session goes on.
    */
   session?(input: ModuleSessionInput): Awaitable<JsonValue | undefined>
+  /**
+   * Whether the module sets its part of a session itself (`ModuleRequest.setSessionPart`): a
+   * choice made for one session, such as the active organization. It needs `session`, which is
+   * asked with the value as `previous`. Database sessions keep the values in the store, in the
+   * model `sessionPart` (`sesame_session_parts`, made by `migrate` with the plugins' models), so
+   * such a module is off without a store, as one with models is.
+   */
+  keepsSessionPart?: boolean
 }
 
 /**

@@ -17,6 +17,7 @@
  * @module
  */
 import { moduleSessionParts } from "../modules/session.js"
+import { dropParts, extendParts, keepPart, keptParts } from "../modules/session-parts.js"
 import { sessionUserFields } from "../user/fields.js"
 import type { AdapterSession, AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
@@ -30,7 +31,7 @@ import { clearSessionCookie } from "./cookie.js"
 import { absoluteEnd, cappedExpiry, dueForExtension, storedSessionLive, storedStart } from "./lifetime.js"
 import { setStartCookie, startFromCookie } from "./start-cookie.js"
 import { hashSessionToken, maxSessionTokenLength } from "./token.js"
-import type { SessionStrategy } from "./types.js"
+import type { SessionStrategy, SignInResult } from "./types.js"
 
 /** The hash of the request's session token, or null when it has none (or an absurd one). */
 async function requestTokenHash(ctx: RequestContext): Promise<string | null> {
@@ -157,11 +158,12 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
             ...(tracksMetadata(adapter) ? { lastUsedAt: new Date(now) } : {}),
           })
           extended = true
+          await extendParts(config.modules, config.modules.context.store!, hash, expires)
         }
         const defaults: Session = {
           user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null, ...sessionUserFields(config.userFields, user) },
           expires: expires.toISOString(),
-          ...(await moduleSessionParts(config.modules, user, "read")),
+          ...(await moduleSessionParts(config.modules, user, "read", await keptParts(config.modules, config.modules.context.store!, hash))),
         }
         const token = tokenView(user)
         const factors = found.session.factors ? { factors: found.session.factors } : {}
@@ -182,22 +184,8 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       }
     },
 
-    async start(ctx, { user, recheck, factors }) {
-      const { config } = ctx
-      const previous = await requestTokenHash(ctx)
-      if (previous) {
-        // The browser's old session is replaced; do not leave it usable.
-        await adapter.deleteSession(previous).catch((error: unknown) => config.logger.error(error as Error))
-      }
-      const { token, hash, expires } = await storeSession(ctx, adapter, String(user.id), { factors })
-      // What the sign-in rested on may have gone meanwhile (its account unlinked, its password
-      // changed): asked after the session is stored, so that a removal that follows ends it too.
-      if (recheck && !(await recheck())) {
-        await adapter.deleteSession(hash)
-        throw new AccessDenied("What this sign-in rested on was removed from the user while signing in.")
-      }
-      setSessionCookie(ctx, token, expires)
-      if (!tracksMetadata(adapter)) await setStartCookie(ctx, hash, Date.now(), expires)
+    async start(ctx, result) {
+      await begin(ctx, result)
     },
 
     async end(ctx) {
@@ -206,6 +194,7 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       if (hash) {
         try {
           const session = await adapter.deleteSession(hash)
+          await dropPartsOf(ctx, hash)
           await emit(config, "signOut", { session: session ?? null })
         } catch (error) {
           // The session would outlive a cookie cleared now: the browser keeps it and tries again.
@@ -235,9 +224,49 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       const found = await liveStoredSession(ctx, adapter)
       if (!found) return false
       // A new session in place of the old: its start is now, and a token that leaked before this
-      // proof is worth nothing after it.
-      await this.start(ctx, { user: found.user, account: null, isNewUser: false, ...(found.session.factors ? { factors: found.session.factors } : {}) })
+      // proof is worth nothing after it. What modules kept for the session goes with it.
+      const { config } = ctx
+      const kept = await keptParts(config.modules, config.modules.context.store!, found.hash)
+      const { hash, expires } = await begin(ctx, { user: found.user, account: null, isNewUser: false, ...(found.session.factors ? { factors: found.session.factors } : {}) })
+      for (const [module, value] of Object.entries(kept)) await keepPart(config.modules.context.store!, hash, module, value, expires)
+      return true
+    },
+
+    async setModulePart(ctx, module, value) {
+      const found = await liveStoredSession(ctx, adapter)
+      if (!found) return false
+      await keepPart(ctx.config.modules.context.store!, found.hash, module, value, new Date(found.session.expires))
       return true
     },
   }
+
+  /** Starts a session for `result` in place of the browser's: its hash and expiry. */
+  async function begin(ctx: RequestContext, { user, recheck, factors }: SignInResult): Promise<{ hash: string; expires: Date }> {
+    const { config } = ctx
+    const previous = await requestTokenHash(ctx)
+    if (previous) {
+      // The browser's old session is replaced; do not leave it usable.
+      await adapter.deleteSession(previous).catch((error: unknown) => config.logger.error(error as Error))
+      await dropPartsOf(ctx, previous)
+    }
+    const { token, hash, expires } = await storeSession(ctx, adapter, String(user.id), { factors })
+    // What the sign-in rested on may have gone meanwhile (its account unlinked, its password
+    // changed): asked after the session is stored, so that a removal that follows ends it too.
+    if (recheck && !(await recheck())) {
+      await adapter.deleteSession(hash)
+      throw new AccessDenied("What this sign-in rested on was removed from the user while signing in.")
+    }
+    setSessionCookie(ctx, token, expires)
+    if (!tracksMetadata(adapter)) await setStartCookie(ctx, hash, Date.now(), expires)
+    return { hash, expires }
+  }
+}
+
+/**
+ * Forgets what modules kept for the session stored under `hash`, which has ended. The rows expire
+ * with it anyway, so a failure is logged and the sign-out goes on.
+ */
+async function dropPartsOf(ctx: RequestContext, hash: string): Promise<void> {
+  const { modules, logger } = ctx.config
+  await dropParts(modules, modules.context.store!, hash).catch((error: unknown) => logger.error(error as Error))
 }

@@ -35,7 +35,7 @@
  * @module
  */
 import { storageUnavailable } from "../adapters/unavailable.js"
-import { moduleSessionParts, tokenSessionParts } from "../modules/session.js"
+import { moduleSessionParts, tokenSessionParts, withModuleClaims } from "../modules/session.js"
 import { sessionUserFields } from "../user/fields.js"
 import type { AdapterUser } from "../adapters/types.js"
 import { defaultCallbacks } from "../config/defaults.js"
@@ -71,6 +71,11 @@ function ownClaims(token: JWT): OwnClaims {
 function withOwnClaims(token: JWT, own: OwnClaims): JWT {
   const { auth_time: _authTime, email_unverified: _unverified, factors: _factors, ...rest } = token
   return { ...rest, ...own }
+}
+
+/** The user a token names, as the modules' `session` is asked with at a re-issue (no adapter call). */
+function tokenUser(token: JWT): User {
+  return { ...(token.sub !== undefined ? { id: String(token.sub) } : {}), name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null }
 }
 
 /** When the token's session ends for good (ms): see `lifetime.ts`. */
@@ -202,14 +207,17 @@ export const jwtStrategy: SessionStrategy = {
     // Taken before the callback runs, which may change the token in place; the built-in callback
     // changes nothing, so there is nothing to compare.
     const before = config.callbacks.jwt === defaultCallbacks.jwt ? undefined : JSON.stringify(withOwnClaims(token, own))
+    // The modules' claims as they came in: at a re-issue each module is asked again with its own, whatever the callback did.
+    const previousParts = tokenSessionParts(config.modules, token)
     try {
       const returned = await config.callbacks.jwt(update ? { token, trigger: "update", session: update.data } : { token })
       if (!returned) {
         clearSessionCookie(ctx)
         return null
       }
-      const next = withOwnClaims(returned, own)
+      let next = withOwnClaims(returned, own)
       const reissue = update !== undefined || stale === true || mustReissue(ctx, before, next, now)
+      if (reissue) next = withModuleClaims(config.modules, next, await moduleSessionParts(config.modules, tokenUser(next), "refresh", previousParts))
       const expires = reissue ? cappedExpiry(now, config.session.maxAge, end) : new Date(Math.min(issuedUntil(ctx, next), end))
       const defaults: Session = {
         user: { name: next.name ?? null, email: next.email ?? null, image: next.picture ?? null, ...sessionUserFields(config.userFields, next) },
@@ -310,6 +318,19 @@ export const jwtStrategy: SessionStrategy = {
     const own = ownClaims(token)
     if (own.auth_time === undefined || !(Date.now() < endOf(ctx, own))) return undefined
     return own.auth_time * 1000
+  },
+
+  async setModulePart(ctx, module, value) {
+    const { token } = await decodeCookie(ctx)
+    if (!token?.sub) return false
+    const now = Date.now()
+    const own = ownClaims(token)
+    const end = endOf(ctx, own)
+    if (!(now < end)) return false
+    // No callback runs: the claim is the module's, and the app's claims stay as they are.
+    const { [module]: _previous, ...rest } = token
+    const next = value === undefined ? rest : { ...rest, [module]: value }
+    return (await writeSessionCookie(ctx, withOwnClaims(next, own), now, end)) !== null
   },
 
   async refreshSignIn(ctx) {

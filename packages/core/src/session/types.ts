@@ -5,6 +5,7 @@
  */
 import type { AdapterUser } from "../adapters/types.js"
 import type { RequestContext } from "../http/context.js"
+import type { JsonValue } from "../store/model.js"
 import type { Account, AuthFactor, Profile, Session, User } from "../types.js"
 
 /** Who signed in, as the sign-in decision left it. */
@@ -49,4 +50,10 @@ export interface SessionStrategy {
    * the old one deleted), JWT sessions get a new sign-in time. False when there is no valid session.
    */
   refreshSignIn(ctx: RequestContext): Promise<boolean>
+  /**
+   * Sets module `module`'s part of the request's valid session (`ModuleRequest.setSessionPart`):
+   * a JWT is re-issued with it as the claim of the module's id, a database session keeps it in the
+   * store. False when there is no valid session.
+   */
+  setModulePart(ctx: RequestContext, module: string, value: JsonValue | undefined): Promise<boolean>
 }

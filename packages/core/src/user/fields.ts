@@ -14,6 +14,7 @@
  * @module
  */
 import type { FieldDeclaration, FieldType, JsonValue, ModelDeclaration } from "../store/model.js"
+import { isJson } from "../store/json.js"
 import { checkModel, userModelBrand } from "../store/model.js"
 
 /** One of the app's user fields. */
@@ -160,13 +161,12 @@ export function resolveUserFields(options: UserOptions | undefined): ResolvedUse
 
 /**
  * Bounds on a value, whoever sets it: a `string` fits MySQL's `VARCHAR(255)`; a `text` or `json`
- * field is at most 64 KiB (as text), a JSON value at most 32 levels deep (a deeper one would exhaust
- * the stack of whoever walks it: this check, `JSON.stringify`, a structured clone); a date is a real
+ * field is at most 64 KiB (as text), a JSON value at most 32 levels deep (`store/json.ts`: a deeper one
+ * would exhaust the stack of whoever walks it); a date is a real
  * day of the years 1000 to 9999, which every SQL column holds.
  */
 const maxString = 255
 const maxText = 65_536
-const maxJsonDepth = 32
 const isoDate = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/
 
 /** Whether `value` is a value of a field of `type` within the bounds above (a date as a `Date`, or its ISO 8601 text). */
@@ -183,7 +183,7 @@ function holdsType(type: FieldType, value: unknown): boolean {
     case "date":
       return isDate(value)
     case "json":
-      return value !== undefined && isJson(value, 0) && JSON.stringify(value).length <= maxText
+      return value !== undefined && isJson(value) && JSON.stringify(value).length <= maxText
   }
 }
 
@@ -198,15 +198,6 @@ function isDate(value: unknown): boolean {
   if (!(value instanceof Date) || Number.isNaN(value.getTime())) return false
   const year = value.getUTCFullYear()
   return year >= 1000 && year <= 9999
-}
-
-function isJson(value: unknown, depth: number): boolean {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return true
-  if (typeof value === "number") return Number.isFinite(value)
-  if (depth >= maxJsonDepth) return false
-  if (Array.isArray(value)) return value.every((item) => isJson(item, depth + 1))
-  if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value as object).every((item) => isJson(item, depth + 1))
-  return false
 }
 
 /** A user field's value that does not fit its declaration. */

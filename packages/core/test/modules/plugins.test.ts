@@ -3,10 +3,10 @@
  * dispatcher's checks (same origin, CSRF), its answers kept on the app's origin and out of caches,
  * its event handlers unable to change a sign-in.
  */
-import { Auth, type AuthConfig, type SesameModule } from "@sesame/core"
+import { Auth, callModuleApi, type AuthConfig, type SesameModule } from "@sesame/core"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import { describe, expect, it } from "vitest"
-import { CookieJar, aliceCredentials, csrfToken, origin, recordingLogger, secret, send, signInAlice } from "../helpers.js"
+import { CookieJar, aliceCredentials, csrfToken, frozenClock, origin, recordingLogger, secret, send, signInAlice } from "../helpers.js"
 
 function config(plugins: SesameModule[], overrides: Partial<AuthConfig> = {}): AuthConfig {
   return { secret, trustHost: true, providers: [aliceCredentials()], plugins, ...overrides }
@@ -168,5 +168,23 @@ describe("a plugin's event handlers", () => {
     const c = config([{ id: "probe", events: { signIn: (_, { store }) => void seen.push(store !== undefined) } }], { adapter, providers: [aliceCredentials({ createUser: true })] })
     await signInAlice(c, new CookieJar())
     expect(seen).toEqual([true])
+  })
+})
+
+describe("a plugin asks whether the sign-in is recent (recentSignIn), before a sensitive action", () => {
+  const advance = frozenClock("2026-12-02T10:00:00Z")
+  const probe: SesameModule = { id: "probe", api: { recent: (request, maxAge?: number) => request.recentSignIn(maxAge) } }
+
+  it.each(["jwt", "database"] as const)("%s sessions: true after the sign-in, false once session.freshAge has passed or for a visitor", async (strategy) => {
+    const c = config([probe], { adapter: MemoryAdapter(), session: { strategy }, providers: [aliceCredentials({ createUser: true })] })
+    const jar = new CookieJar()
+    const asked = (maxAge?: number, cookie = jar.header()) => callModuleApi(new Request(`${origin}/`, { headers: { cookie } }), c, "recent", maxAge)
+    expect(await asked(undefined, "")).toBe(false)
+    await signInAlice(c, jar)
+    expect(await asked()).toBe(true)
+    advance(11 * 60_000)
+    expect(await asked()).toBe(false)
+    expect(await asked(3600)).toBe(true)
+    await expect(asked(-1)).rejects.toThrow(TypeError)
   })
 })

@@ -1,7 +1,7 @@
 /**
  * A plugin's part of the session (`SesameModule.session`): under the plugin's id in `GET session`
- * and `auth()`, asked at every read with database sessions and once at sign-in with JWT sessions
- * (kept in the token); a plugin that throws is logged and left out without ending the session; an
+ * and `auth()`, asked at every read with database sessions and at sign-in with JWT sessions (kept
+ * in the token, asked again only when it is re-issued: `session-parts.test.ts`); a plugin that throws is logged and left out without ending the session; an
  * id that would take a key of the session or a claim of its token is refused.
  */
 import { Auth, type AuthConfig, type SesameModule } from "@sesame/core"
