@@ -80,6 +80,7 @@ export default defineConfig({
           { text: "Built-in pages", link: "/features/pages" },
           { text: "Plugins", link: "/features/plugins" },
           { text: "Permissions", link: "/features/permissions" },
+          { text: "Organizations", link: "/features/organizations" },
         ],
       },
       {
@@ -113,6 +114,7 @@ export default defineConfig({
               readme("packages", "express", "@sesame/express"),
               readme("packages", "hono", "@sesame/hono"),
               readme("packages", "sveltekit", "@sesame/sveltekit"),
+              readme("packages", "organizations", "@sesame/organizations"),
               readme("packages", "adapter-sqlite", "@sesame/adapter-sqlite"),
               readme("packages", "adapter-pg", "@sesame/adapter-pg"),
               readme("packages", "adapter-mysql", "@sesame/adapter-mysql"),

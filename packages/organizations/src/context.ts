@@ -1,0 +1,116 @@
+/**
+ * What every action works with, and the checks every action that names an organization makes
+ * first: the signed-in user, their membership of that organization (none: `NotFound`, whether the
+ * organization exists or not), and what their roles grant. Every id a request names is looked up
+ * together with the organization it must belong to, never on its own, so another organization's
+ * member or invitation id matches nothing.
+ *
+ * @module
+ */
+import type { ModuleRequest, ModuleUsers, Store, StoredRow } from "@sesame/core"
+import type { Grants, Statements } from "@sesame/core/access"
+import { OrganizationError } from "./errors.js"
+import { memberModel, organizationModel } from "./models.js"
+import type { ResolvedOptions } from "./options.js"
+import type { RoleBook } from "./roles.js"
+
+/** The module's configuration, as each action gets it. */
+export interface Deps {
+  options: ResolvedOptions
+  book: RoleBook
+}
+
+/** The signed-in user as the actions need them. */
+export interface Actor {
+  id: string
+  email: string | null
+  emailVerified: boolean
+  name: string | null
+}
+
+/** A stored organization, as the module answers it. */
+export interface Organization {
+  id: string
+  name: string
+  slug: string
+  logo: string | null
+  metadata: Record<string, unknown> | null
+  createdAt: Date
+}
+
+/** A stored membership. */
+export interface Membership {
+  id: string
+  organizationId: string
+  userId: string
+  roles: string[]
+  createdAt: Date
+}
+
+/** The store, or the error that says the module cannot work (it is off without one, so this is a bug guard). */
+export function storeOf(request: Pick<ModuleRequest, "store">): Store {
+  if (!request.store) throw new TypeError("organizations: no store (the module is off without one).")
+  return request.store
+}
+
+/** The adapter's users (an adapter is needed for a store, so this is a bug guard). */
+export function usersOf(request: Pick<ModuleRequest, "users">): ModuleUsers {
+  if (!request.users) throw new TypeError("organizations: no adapter to read users from.")
+  return request.users
+}
+
+/** The signed-in user, or `NotSignedIn`. A user the adapter does not store (a credentials user of a JWT session) cannot be a member. */
+export async function actorOf(request: ModuleRequest): Promise<Actor> {
+  const user = await request.user()
+  if (!user?.id) throw new OrganizationError("NotSignedIn", "Sign in first.")
+  const stored = await usersOf(request).get(user.id)
+  if (!stored) throw new OrganizationError("NotSignedIn", "Sign in first.")
+  return { id: stored.id, email: stored.email ?? null, emailVerified: !!stored.emailVerified, name: stored.name ?? null }
+}
+
+export function organizationFrom(row: StoredRow): Organization {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    slug: String(row.slug),
+    logo: (row.logo as string | null) ?? null,
+    metadata: (row.metadata as Record<string, unknown> | null) ?? null,
+    createdAt: row.createdAt as Date,
+  }
+}
+
+/** A stored roles value as a list of names; anything else (a row written by hand) is no role. */
+export function rolesFrom(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((role): role is string => typeof role === "string") : []
+}
+
+export function membershipFrom(row: StoredRow): Membership {
+  return { id: String(row.id), organizationId: String(row.organizationId), userId: String(row.userId), roles: rolesFrom(row.roles), createdAt: row.createdAt as Date }
+}
+
+/** `userId`'s membership of `organizationId`, or null. */
+export async function membershipOf(store: Store, organizationId: string, userId: string): Promise<Membership | null> {
+  const row = await store.findOne(memberModel, { organizationId, userId })
+  return row ? membershipFrom(row) : null
+}
+
+/** The organization and the actor's membership of it; `NotFound` when they are not a member (or it does not exist). */
+export async function asMember(store: Store, actor: Actor, organizationId: string): Promise<{ organization: Organization; membership: Membership }> {
+  const membership = await membershipOf(store, organizationId, actor.id)
+  const row = membership && (await store.findOne(organizationModel, { id: organizationId }))
+  if (!membership || !row) throw new OrganizationError("NotFound", "No such organization.")
+  return { organization: organizationFrom(row), membership }
+}
+
+/** As {@link asMember}, and `Forbidden` unless the actor's roles grant `wanted`. */
+export async function withGrant(deps: Deps, store: Store, actor: Actor, organizationId: string, wanted: Grants<Statements>): Promise<{ organization: Organization; membership: Membership }> {
+  const found = await asMember(store, actor, organizationId)
+  if (!deps.book.can(found.membership.roles, wanted)) throw new OrganizationError("Forbidden", "Your roles in this organization do not allow this.")
+  return found
+}
+
+/** How many members of `organizationId` are owners. */
+export async function ownerCount(store: Store, organizationId: string): Promise<number> {
+  const members = await store.findMany(memberModel, { where: { organizationId } })
+  return members.filter((row) => rolesFrom(row.roles).includes("owner")).length
+}

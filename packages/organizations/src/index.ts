@@ -1,0 +1,84 @@
+/**
+ * Organizations for Sesame, as a feature module: organizations with members, several roles per
+ * member, typed permissions, invitations by email, and the active organization in the session.
+ *
+ * ```ts
+ * import { organizations } from "@sesame/organizations"
+ *
+ * export const orgs = organizations({
+ *   statements: { project: ["create", "read", "delete"] },
+ *   roles: { member: { project: ["read"] }, admin: { project: ["create", "read"] } },
+ *   invitations: { send: ({ email, url }) => mailer.send(email, url), acceptUrl: "/invitations/accept" },
+ * })
+ * // plugins: [orgs] in the Sesame configuration
+ * ```
+ *
+ * @module
+ */
+import type { ModuleRequest, SesameModule } from "@sesame/core"
+import type { Grants, Statements } from "@sesame/core/access"
+import { activeSessionPart, setActiveOrganization, type ActiveOrganization } from "./active.js"
+import type { Deps } from "./context.js"
+import { acceptInvitation, cancelInvitation, declineInvitation, getInvitation, inviteMember, listInvitations, listReceivedInvitations, resendInvitation } from "./invitations.js"
+import { listMembers, removeMember, setMemberRoles } from "./members.js"
+import { organizationModels } from "./models.js"
+import { resolveOptions, type OrganizationsOptions } from "./options.js"
+import { createOrganization, deleteOrganization, getOrganization, leaveOrganization, listOrganizations, updateOrganization, type CreateOrganizationInput, type UpdateOrganizationInput } from "./organizations.js"
+import { hasPermission } from "./permissions.js"
+import { roleBook, type OrganizationStatements } from "./roles.js"
+import { organizationRoutes } from "./routes.js"
+
+export { OrganizationError, organizationErrorStatus, type OrganizationErrorCode } from "./errors.js"
+export type { OrganizationEvent } from "./events.js"
+export type { ActiveOrganization } from "./active.js"
+export type { Organization, Membership } from "./context.js"
+export type { InvitationInfo, InvitationPreview } from "./invitations.js"
+export type { MemberInfo } from "./members.js"
+export type { InvitationMessage, OrganizationsOptions } from "./options.js"
+export type { CreateOrganizationInput, OrganizationWithRoles, UpdateOrganizationInput } from "./organizations.js"
+export { builtInRoles, organizationStatements, type OrganizationStatements } from "./roles.js"
+export { invitationModel, memberModel, organizationModel } from "./models.js"
+
+/**
+ * The organizations module: add it to `plugins`. Its id, `organization`, is where its endpoints
+ * live (`<basePath>/organization/…`) and the key of the active organization in the session
+ * (`session.organization`).
+ *
+ * Throws a `TypeError` when an option is wrong: an app resource named like the module's own, a
+ * role granting what the statements do not have, an invitation option out of range.
+ */
+export function organizations<const S extends Statements = {}, const R extends string = never>(options: OrganizationsOptions<S, R> = {}) {
+  const resolved = resolveOptions(options as OrganizationsOptions<Statements, string>)
+  const deps: Deps = { options: resolved, book: roleBook(options.statements, options.roles as Record<string, Grants<Statements>> | undefined) }
+  type Wanted = Grants<OrganizationStatements & S>
+  const api = {
+    createOrganization: (request: ModuleRequest, input: CreateOrganizationInput) => createOrganization(deps, request, input),
+    listOrganizations: (request: ModuleRequest) => listOrganizations(request),
+    getOrganization: (request: ModuleRequest, which: { organizationId: string } | { slug: string }) => getOrganization(request, which),
+    updateOrganization: (request: ModuleRequest, organizationId: string, input: UpdateOrganizationInput) => updateOrganization(deps, request, organizationId, input),
+    deleteOrganization: (request: ModuleRequest, organizationId: string) => deleteOrganization(deps, request, organizationId),
+    leaveOrganization: (request: ModuleRequest, organizationId: string) => leaveOrganization(deps, request, organizationId),
+    setActiveOrganization: (request: ModuleRequest, organizationId: string | null): Promise<ActiveOrganization | null> => setActiveOrganization(request, organizationId),
+    listMembers: (request: ModuleRequest, organizationId: string) => listMembers(request, organizationId),
+    setMemberRoles: (request: ModuleRequest, organizationId: string, memberId: string, roles: string[]) => setMemberRoles(deps, request, organizationId, memberId, roles),
+    removeMember: (request: ModuleRequest, organizationId: string, memberId: string) => removeMember(deps, request, organizationId, memberId),
+    inviteMember: (request: ModuleRequest, organizationId: string, email: string, roles?: string[]) => inviteMember(deps, request, organizationId, email, roles),
+    resendInvitation: (request: ModuleRequest, organizationId: string, invitationId: string) => resendInvitation(deps, request, organizationId, invitationId),
+    cancelInvitation: (request: ModuleRequest, organizationId: string, invitationId: string) => cancelInvitation(deps, request, organizationId, invitationId),
+    listInvitations: (request: ModuleRequest, organizationId: string) => listInvitations(deps, request, organizationId),
+    listReceivedInvitations: (request: ModuleRequest) => listReceivedInvitations(request),
+    getInvitation: (request: ModuleRequest, token: string) => getInvitation(request, token),
+    acceptInvitation: (request: ModuleRequest, token: string) => acceptInvitation(deps, request, token),
+    declineInvitation: (request: ModuleRequest, token: string) => declineInvitation(deps, request, token),
+    /** Whether the signed-in user's roles in `organizationId` grant every action of `permissions`. */
+    hasPermission: (request: ModuleRequest, organizationId: string, permissions: Wanted) => hasPermission(deps, request, organizationId, permissions as Grants<Statements>),
+  }
+  return {
+    id: "organization",
+    models: organizationModels,
+    keepsSessionPart: true,
+    session: activeSessionPart,
+    routes: organizationRoutes(deps),
+    api,
+  } satisfies SesameModule
+}

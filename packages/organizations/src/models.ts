@@ -1,0 +1,60 @@
+/**
+ * What the module stores, as declared models (the core's generic store keeps them on every
+ * adapter; `sesame migrate` makes the tables). A member's roles are a JSON array of role names, so
+ * that one member may hold several; an invitation keeps only the SHA-256 of its token, so a copy of
+ * the table holds no link that works, and expires by itself.
+ *
+ * @module
+ */
+import type { ModelDeclaration } from "@sesame/core"
+
+export const organizationModel = {
+  name: "organization",
+  table: "sesame_organizations",
+  primaryKey: "id",
+  fields: {
+    id: { type: "string" },
+    name: { type: "string" },
+    slug: { type: "string", unique: true },
+    logo: { type: "text", optional: true },
+    metadata: { type: "json", optional: true },
+    createdAt: { type: "date" },
+  },
+} as const satisfies ModelDeclaration
+
+export const memberModel = {
+  name: "organizationMember",
+  table: "sesame_organization_members",
+  primaryKey: "id",
+  fields: {
+    id: { type: "string" },
+    organizationId: { type: "string", references: { model: "organization" } },
+    userId: { type: "string", references: { model: "user" }, index: true },
+    roles: { type: "json" },
+    createdAt: { type: "date" },
+  },
+  indexes: [{ fields: ["organizationId", "userId"], unique: true }],
+} as const satisfies ModelDeclaration
+
+export const invitationModel = {
+  name: "organizationInvitation",
+  table: "sesame_organization_invitations",
+  primaryKey: "id",
+  expires: "expires",
+  fields: {
+    id: { type: "string" },
+    organizationId: { type: "string", references: { model: "organization" }, index: true },
+    /** The invited address, trimmed and lowercased. */
+    email: { type: "string", index: true },
+    roles: { type: "json" },
+    /** SHA-256 of the token the link carries, hex. */
+    tokenHash: { type: "string", unique: true },
+    invitedBy: { type: "string", optional: true, references: { model: "user", onDelete: "set null" } },
+    /** How many times it was sent: the first time and each resend. */
+    sends: { type: "integer", default: 1 },
+    createdAt: { type: "date" },
+    expires: { type: "date" },
+  },
+} as const satisfies ModelDeclaration
+
+export const organizationModels = [organizationModel, memberModel, invitationModel] as const

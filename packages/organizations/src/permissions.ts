@@ -1,0 +1,24 @@
+/**
+ * Whether the signed-in user's roles in an organization grant an action: read from their stored
+ * membership at every check, not from the session (whose roles a JWT may carry a while after they
+ * changed).
+ *
+ * @module
+ */
+import type { ModuleRequest } from "@sesame/core"
+import type { Grants, Statements } from "@sesame/core/access"
+import { actorOf, membershipOf, storeOf, type Deps } from "./context.js"
+import { OrganizationError } from "./errors.js"
+import { idOf } from "./input.js"
+
+/**
+ * True when the signed-in user is a member of `organizationId` whose roles grant every action of
+ * `permissions`; false otherwise (not signed in, not a member, not granted, or `permissions` naming
+ * what the statements do not have).
+ */
+export async function hasPermission(deps: Deps, request: ModuleRequest, organizationId: string, permissions: Grants<Statements>): Promise<boolean> {
+  const actor = await actorOf(request).catch((error: unknown) => (error instanceof OrganizationError ? null : Promise.reject(error)))
+  if (!actor || typeof organizationId !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(organizationId)) return false
+  const membership = await membershipOf(storeOf(request), idOf(organizationId, "organizationId"), actor.id)
+  return membership !== null && deps.book.can(membership.roles, permissions)
+}

@@ -1,0 +1,57 @@
+/**
+ * The module's storage on a real adapter: the flows that write and read every model (create with a
+ * unique slug, invite, accept, roles, the active organization of a database session, the cascade
+ * of a deletion), through `Auth()` as the memory tests do. No adapter has code for the module.
+ */
+import { modelsOf, type StoredRow } from "@sesame/core"
+import type { Adapter } from "@sesame/core/adapters"
+import { invitationModel, memberModel, organizationModel } from "@sesame/organizations"
+import { beforeAll, describe, expect, it } from "vitest"
+import { makeWorld, tokenOf } from "./world.js"
+
+export function adapterTests(name: string, adapter: Adapter, migrate?: (models: ReturnType<typeof modelsOf>) => Promise<unknown>) {
+  describe(`organizations on ${name}`, () => {
+    const w = makeWorld({ adapter })
+    const unique = crypto.randomUUID().slice(0, 8)
+    beforeAll(async () => {
+      await migrate?.(modelsOf(w.config))
+    })
+
+    it("creates, invites, accepts, changes roles, keeps the active organization, and deletes with a cascade", async () => {
+      const ada = await w.user(`ada-${unique}@example.com`)
+      const bob = await w.user(`bob-${unique}@example.com`)
+      const org = await w.organization(ada, `Acme ${unique}`)
+      expect(await ada.post("organization/create", { name: "Other", slug: org.slug })).toMatchObject({ status: 409, body: { error: "SlugTaken" } })
+      await ada.post("organization/invitations/create", { organizationId: org.id, email: bob.email, roles: ["member"] })
+      const token = tokenOf(w.sent.at(-1)!)
+      const stored = (await adapter.store!.findOne(invitationModel, { organizationId: org.id })) as StoredRow
+      expect(stored.roles).toEqual(["member"])
+      expect(stored.expires).toBeInstanceOf(Date)
+      const accepted = await bob.post("organization/invitations/accept", { token })
+      expect(accepted.status).toBe(200)
+      expect(await bob.post("organization/invitations/accept", { token })).toMatchObject({ status: 404 })
+      expect(await ada.post("organization/members/roles", { organizationId: org.id, memberId: accepted.body.memberId, roles: ["admin", "billing"] })).toMatchObject({ status: 200 })
+      expect((await bob.get("organization/list")).body).toEqual([expect.objectContaining({ id: org.id, roles: ["admin", "billing"] })])
+      await bob.post("organization/active", { organizationId: org.id })
+      expect((await bob.session()).organization).toMatchObject({ id: org.id, roles: ["admin", "billing"] })
+      expect(await ada.post("organization/leave", { organizationId: org.id })).toMatchObject({ status: 409, body: { error: "LastOwner" } })
+      expect((await ada.post("organization/delete", { organizationId: org.id })).status).toBe(204)
+      expect(await adapter.store!.count(memberModel, { organizationId: org.id })).toBe(0)
+      expect(await adapter.store!.count(organizationModel, { id: org.id })).toBe(0)
+      expect((await bob.session()).organization).toBeUndefined()
+    })
+
+    it("two accepts of one invitation at once make one member", async () => {
+      const ada = await w.user(`ada2-${unique}@example.com`)
+      const org = await w.organization(ada, `Race ${unique}`)
+      const email = `cy-${unique}@example.com`
+      await ada.post("organization/invitations/create", { organizationId: org.id, email })
+      const token = tokenOf(w.sent.at(-1)!)
+      const cy = await w.user(email)
+      const phone = await new w.Browser(email).signIn()
+      const results = await Promise.all([cy.post("organization/invitations/accept", { token }), phone.post("organization/invitations/accept", { token })])
+      expect(results.map((r) => r.status).sort()).toEqual([200, 404])
+      expect(await adapter.store!.count(memberModel, { organizationId: org.id })).toBe(2)
+    })
+  })
+}
