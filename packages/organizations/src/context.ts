@@ -44,6 +44,8 @@ export interface Membership {
   organizationId: string
   userId: string
   roles: string[]
+  /** The row's version: a write names it, so that it changes nothing if the row changed since it was read. */
+  version: number
   createdAt: Date
 }
 
@@ -85,7 +87,7 @@ export function rolesFrom(value: unknown): string[] {
 }
 
 export function membershipFrom(row: StoredRow): Membership {
-  return { id: String(row.id), organizationId: String(row.organizationId), userId: String(row.userId), roles: rolesFrom(row.roles), createdAt: row.createdAt as Date }
+  return { id: String(row.id), organizationId: String(row.organizationId), userId: String(row.userId), roles: rolesFrom(row.roles), version: Number(row.version ?? 0), createdAt: row.createdAt as Date }
 }
 
 /** `userId`'s membership of `organizationId`, or null. */

@@ -26,6 +26,8 @@ export const organizationErrorStatus = {
   LastOwner: 409,
   /** The user is a member already. */
   AlreadyMember: 409,
+  /** What the action was decided on changed meanwhile (another admin's change): read again and retry. */
+  Conflict: 409,
   /** The address has an invitation that is still pending: resend it instead. */
   AlreadyInvited: 409,
   /** The invitation cannot be used: unknown, expired, used, declined or cancelled. */

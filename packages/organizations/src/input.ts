@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { normalizeEmail } from "@sesame/core/providers/email"
 import { OrganizationError } from "./errors.js"
 
 const invalid = (message: string) => new OrganizationError("InvalidInput", message)
@@ -67,11 +68,25 @@ export function metadataOf(value: unknown): Record<string, unknown> | null {
   return JSON.parse(text) as Record<string, unknown>
 }
 
-/** An email address as invitations keep it: trimmed, lowercased, one `@`, at most 254 characters. */
+/**
+ * An email address as invitations keep it: the core's normalised form (`normalizeEmail`: trimmed,
+ * NFKC, lowercased, one plain mailbox at a valid host name), the same form email sign-in uses.
+ */
 export function emailOf(value: unknown): string {
-  const email = typeof value === "string" ? value.trim().toLowerCase() : ""
-  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw invalid("`email` must be an email address.")
-  return email
+  try {
+    return normalizeEmail(value as string)
+  } catch {
+    throw invalid("`email` must be an email address.")
+  }
+}
+
+/** A user's stored address in the form of {@link emailOf}, or null when it is not one plain address (it then matches no invitation). */
+export function userEmailOf(email: string | null): string | null {
+  try {
+    return email === null ? null : normalizeEmail(email)
+  } catch {
+    return null
+  }
 }
 
 /** A list of role names (at least one, none twice); whether each is a role is the roles' to say. */

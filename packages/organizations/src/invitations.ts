@@ -9,11 +9,11 @@
  *
  * @module
  */
-import { StoreConflict, type ModuleRequest, type StoredRow } from "@sesame/core"
+import { op, StoreConflict, type ModuleRequest, type StoredRow } from "@sesame/core"
 import { actorOf, membershipOf, organizationFrom, rolesFrom, storeOf, withGrant, type Actor, type Deps } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
-import { emailOf, idOf, roleNamesOf, tokenOf } from "./input.js"
+import { emailOf, idOf, roleNamesOf, tokenOf, userEmailOf } from "./input.js"
 import { invitationModel, memberModel, organizationModel } from "./models.js"
 
 /** An invitation as the organization's members see it (never its token). */
@@ -39,9 +39,6 @@ export interface InvitationPreview {
   /** Why not, when they may not: `NotSignedIn`, `WrongAccount`, `EmailUnverified`, `AlreadyMember`. */
   reason?: "NotSignedIn" | "WrongAccount" | "EmailUnverified" | "AlreadyMember"
 }
-
-/** A user's address as invitations keep theirs (`emailOf`), without refusing one that would not pass as input. */
-const normalized = (email: string) => email.trim().toLowerCase()
 
 const invitationInvalid = () => new OrganizationError("InvitationInvalid", "This invitation cannot be used: it may have expired, been used or been cancelled.")
 
@@ -119,11 +116,20 @@ export async function inviteMember(deps: Deps, request: ModuleRequest, organizat
   if (!deps.book.mayGive(membership.roles, given)) throw new OrganizationError("Forbidden", "You cannot invite with roles beyond your own.")
   const existing = await request.users?.getByEmail(address)
   if (existing && (await membershipOf(store, id, existing.id))) throw new OrganizationError("AlreadyMember", "This address belongs to a member already.")
-  if (await store.findOne(invitationModel, { organizationId: id, email: address })) throw new OrganizationError("AlreadyInvited", "This address has a pending invitation: send it again instead.")
+  const alreadyInvited = () => new OrganizationError("AlreadyInvited", "This address has a pending invitation: send it again instead.")
+  if (await store.findOne(invitationModel, { organizationId: id, email: address })) throw alreadyInvited()
   const { token, hash } = await newToken()
   const now = new Date()
   const row = { id: crypto.randomUUID(), organizationId: id, email: address, roles: given, tokenHash: hash, invitedBy: actor.id, sends: 1, createdAt: now, expires: new Date(now.getTime() + invitations.expiresIn * 1000) }
-  await store.create(invitationModel, row)
+  // An expired invitation of the address still holds its key until the store purges it.
+  await store.delete(invitationModel, { organizationId: id, email: address, expires: op.lte(now) })
+  try {
+    await store.create(invitationModel, row)
+  } catch (error) {
+    // Invited by a concurrent request.
+    if (error instanceof StoreConflict) throw alreadyInvited()
+    throw error
+  }
   const info = infoFrom(row)
   await mail(deps, request, actor, info, token, () => store.delete(invitationModel, { id: row.id }))
   await report(deps.options, request.logger, { type: "invitation.created", organizationId: id, actorId: actor.id, invitationId: row.id, email: address, roles: given })
@@ -138,7 +144,7 @@ async function pendingIn(deps: Deps, request: ModuleRequest, organizationId: str
   const { membership } = await withGrant(deps, store, actor, id, { invitation: [action] })
   const row = await store.findOne(invitationModel, { id: idOf(invitationId, "invitationId"), organizationId: id })
   if (!row) throw new OrganizationError("NotFound", "No such invitation.")
-  const info = infoFrom(row)
+  const info = { ...infoFrom(row), tokenHash: String(row.tokenHash) }
   // Resending or cancelling an invitation with roles beyond one's own is acting with them too.
   if (!deps.book.mayGive(membership.roles, info.roles)) throw new OrganizationError("Forbidden", "This invitation's roles are beyond your own.")
   return { actor, store, id, info }
@@ -152,11 +158,14 @@ export async function resendInvitation(deps: Deps, request: ModuleRequest, organ
   const { token, hash } = await newToken()
   const expires = new Date(Date.now() + invitations.expiresIn * 1000)
   const sends = info.sends + 1
-  const changed = await store.update(invitationModel, { id: info.id, organizationId: id, sends: info.sends }, { tokenHash: hash, sends, expires })
+  // The resender vouches for it from now on (accepting checks that whoever invited may still give its roles).
+  const changed = await store.update(invitationModel, { id: info.id, organizationId: id, sends: info.sends, tokenHash: info.tokenHash }, { tokenHash: hash, sends, expires, invitedBy: actor.id })
   // Accepted, cancelled or resent by someone else meanwhile.
   if (changed !== 1) throw new OrganizationError("NotFound", "No such invitation.")
-  const resent = { ...info, sends, expires }
-  await mail(deps, request, actor, resent, token, async () => {})
+  const resent = { ...info, sends, expires, invitedBy: actor.id }
+  // Not sent: the old link works again, and the send is not counted.
+  const undo = () => store.update(invitationModel, { id: info.id, tokenHash: hash }, { tokenHash: info.tokenHash, sends: info.sends, expires: info.expires, invitedBy: info.invitedBy })
+  await mail(deps, request, actor, resent, token, undo)
   await report(deps.options, request.logger, { type: "invitation.resent", organizationId: id, actorId: actor.id, invitationId: info.id, email: info.email, roles: info.roles })
   return resent
 }
@@ -164,7 +173,8 @@ export async function resendInvitation(deps: Deps, request: ModuleRequest, organ
 /** Cancels a pending invitation: its link stops working. */
 export async function cancelInvitation(deps: Deps, request: ModuleRequest, organizationId: string, invitationId: string): Promise<void> {
   const { actor, store, id, info } = await pendingIn(deps, request, organizationId, invitationId, "cancel")
-  await store.delete(invitationModel, { id: info.id, organizationId: id })
+  // Accepted (or cancelled) meanwhile: nothing was cancelled.
+  if ((await store.delete(invitationModel, { id: info.id, organizationId: id })) !== 1) throw new OrganizationError("NotFound", "No such invitation.")
   await report(deps.options, request.logger, { type: "invitation.cancelled", organizationId: id, actorId: actor.id, invitationId: info.id, email: info.email })
 }
 
@@ -181,9 +191,10 @@ export async function listInvitations(deps: Deps, request: ModuleRequest, organi
 /** The pending invitations to the signed-in user's address, once it is proven. */
 export async function listReceivedInvitations(request: ModuleRequest): Promise<(InvitationInfo & { organization: { id: string; name: string; slug: string } })[]> {
   const actor = await actorOf(request)
-  if (!actor.email || !actor.emailVerified) return []
+  const email = userEmailOf(actor.email)
+  if (!email || !actor.emailVerified) return []
   const store = storeOf(request)
-  const rows = await store.findMany(invitationModel, { where: { email: normalized(actor.email) }, orderBy: [{ field: "createdAt" }], limit: 100 })
+  const rows = await store.findMany(invitationModel, { where: { email }, orderBy: [{ field: "createdAt" }], limit: 100 })
   const out = []
   for (const row of rows) {
     const organization = await store.findOne(organizationModel, { id: String(row.organizationId) })
@@ -205,7 +216,8 @@ async function byToken(request: ModuleRequest, token: unknown): Promise<StoredRo
 /** Why `actor` may not accept `row`, or undefined when they may. */
 async function refusal(request: ModuleRequest, actor: Actor | null, row: StoredRow): Promise<InvitationPreview["reason"]> {
   if (!actor) return "NotSignedIn"
-  if (!actor.email || normalized(actor.email) !== row.email) return "WrongAccount"
+  const email = userEmailOf(actor.email)
+  if (!email || email !== row.email) return "WrongAccount"
   if (!actor.emailVerified) return "EmailUnverified"
   if (await membershipOf(storeOf(request), String(row.organizationId), actor.id)) return "AlreadyMember"
   return undefined
@@ -232,9 +244,13 @@ export async function acceptInvitation(deps: Deps, request: ModuleRequest, token
   if (reason === "EmailUnverified") throw new OrganizationError("EmailUnverified", "Prove your address first: sign in with a link sent to it.")
   if (reason === "AlreadyMember") throw new OrganizationError("AlreadyMember", "You are a member already.")
   const organizationId = String(row.organizationId)
+  const roles = rolesFrom(row.roles)
+  // Whoever invited (or last resent it) must still be a member who may give its roles: an admin who
+  // was removed or demoted cannot come back, or keep their rights, through a link to another address.
+  const inviter = typeof row.invitedBy === "string" ? await membershipOf(store, organizationId, row.invitedBy) : null
+  if (!inviter || !deps.book.can(inviter.roles, { invitation: ["create"] }) || !deps.book.mayGive(inviter.roles, roles)) throw invitationInvalid()
   // The claim: of two accepts (or an accept and a cancel) only one deletes it.
   if ((await store.delete(invitationModel, { id: String(row.id), tokenHash: String(row.tokenHash) })) !== 1) throw invitationInvalid()
-  const roles = rolesFrom(row.roles)
   const memberId = crypto.randomUUID()
   try {
     await store.create(memberModel, { id: memberId, organizationId, userId: actor.id, roles, createdAt: new Date() })

@@ -6,13 +6,14 @@
  *
  * @module
  */
-import type { ModuleRequest } from "@sesame/core"
-import { actorOf, asMember, membershipFrom, ownerCount, storeOf, usersOf, withGrant, type Deps } from "./context.js"
+import type { ModuleRequest, Store } from "@sesame/core"
+import type { Grants, Statements } from "@sesame/core/access"
+import { actorOf, asMember, membershipFrom, membershipOf, ownerCount, storeOf, usersOf, withGrant, type Actor, type Deps, type Membership } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, roleNamesOf } from "./input.js"
 import { memberModel } from "./models.js"
-import { lastOwner, removeMembership } from "./organizations.js"
+import { changedMeanwhile, lastOwner } from "./organizations.js"
 
 /** A member as lists show them. */
 export interface MemberInfo {
@@ -40,11 +41,33 @@ export async function listMembers(request: ModuleRequest, organizationId: string
   )
 }
 
-/** The member `memberId` of `organizationId` (a member of another organization is `NotFound`). */
-async function memberIn(request: ModuleRequest, organizationId: string, memberId: string) {
-  const row = await storeOf(request).findOne(memberModel, { id: idOf(memberId, "memberId"), organizationId })
-  if (!row) throw new OrganizationError("NotFound", "No such member.")
-  return membershipFrom(row)
+/**
+ * Changes member `memberId` of `organizationId` for `actor`, whose roles must grant `wanted`:
+ * `given` roles, or removal (`null`). Everything is read again and checked inside one transaction
+ * before the write, so that a concurrent change (the target made an owner meanwhile, the actor
+ * demoted) is seen: the target's roles, and any roles given, within the actor's own; the last owner
+ * kept. Returns the member before the change.
+ */
+async function changeMember(deps: Deps, store: Store, actor: Actor, organizationId: string, memberId: string, wanted: Grants<Statements>, given: string[] | null): Promise<Membership> {
+  return store.transaction(async (tx) => {
+    const mine = await membershipOf(tx, organizationId, actor.id)
+    if (!mine) throw new OrganizationError("NotFound", "No such organization.")
+    if (!deps.book.can(mine.roles, wanted)) throw new OrganizationError("Forbidden", "Your roles in this organization do not allow this.")
+    const row = await tx.findOne(memberModel, { id: memberId, organizationId })
+    if (!row) throw new OrganizationError("NotFound", "No such member.")
+    const target = membershipFrom(row)
+    if (!deps.book.mayGive(mine.roles, target.roles) || (given && !deps.book.mayGive(mine.roles, given))) {
+      throw new OrganizationError("Forbidden", "You cannot give or take away roles beyond your own.")
+    }
+    const losesOwner = target.roles.includes("owner") && !given?.includes("owner")
+    if (losesOwner && (await ownerCount(tx, organizationId)) <= 1) throw lastOwner()
+    // Only the row as it was read: a store without isolation (memory, Redis) still refuses a stale write.
+    const asRead = { id: target.id, organizationId, version: target.version }
+    const written = given ? await tx.update(memberModel, asRead, { roles: given, version: target.version + 1 }) : await tx.delete(memberModel, asRead)
+    if (written !== 1) throw changedMeanwhile()
+    if (losesOwner && (await ownerCount(tx, organizationId)) < 1) throw lastOwner()
+    return target
+  })
 }
 
 /** Sets a member's roles (`member: ["update"]`); see the module's rules above. */
@@ -52,24 +75,11 @@ export async function setMemberRoles(deps: Deps, request: ModuleRequest, organiz
   const actor = await actorOf(request)
   const store = storeOf(request)
   const id = idOf(organizationId, "organizationId")
-  const { membership: mine } = await withGrant(deps, store, actor, id, { member: ["update"] })
+  await withGrant(deps, store, actor, id, { member: ["update"] })
   const given = roleNamesOf(roles)
   const unknown = deps.book.unknown(given)
   if (unknown.length > 0) throw new OrganizationError("InvalidInput", `No such role: ${unknown.join(", ")}.`)
-  const target = await memberIn(request, id, memberId)
-  // Both what the member holds now and what they are given must be within the actor's own roles.
-  if (!deps.book.mayGive(mine.roles, target.roles) || !deps.book.mayGive(mine.roles, given)) {
-    throw new OrganizationError("Forbidden", "You cannot give or take away roles beyond your own.")
-  }
-  if (target.roles.includes("owner") && !given.includes("owner")) {
-    await store.transaction(async (tx) => {
-      if ((await ownerCount(tx, id)) <= 1) throw lastOwner()
-      await tx.update(memberModel, { id: target.id, organizationId: id }, { roles: given })
-      if ((await ownerCount(tx, id)) < 1) throw lastOwner()
-    })
-  } else {
-    await store.update(memberModel, { id: target.id, organizationId: id }, { roles: given })
-  }
+  const target = await changeMember(deps, store, actor, id, idOf(memberId, "memberId"), { member: ["update"] }, given)
   await report(deps.options, request.logger, { type: "member.roles-changed", organizationId: id, actorId: actor.id, memberId: target.id, userId: target.userId, roles: given, previous: target.roles })
   const user = await usersOf(request).get(target.userId)
   return { id: target.id, userId: target.userId, roles: given, createdAt: target.createdAt, user: { name: user?.name ?? null, email: user?.email ?? null, image: user?.image ?? null } }
@@ -80,9 +90,7 @@ export async function removeMember(deps: Deps, request: ModuleRequest, organizat
   const actor = await actorOf(request)
   const store = storeOf(request)
   const id = idOf(organizationId, "organizationId")
-  const { membership: mine } = await withGrant(deps, store, actor, id, { member: ["remove"] })
-  const target = await memberIn(request, id, memberId)
-  if (!deps.book.mayGive(mine.roles, target.roles)) throw new OrganizationError("Forbidden", "You cannot remove a member whose roles are beyond your own.")
-  await removeMembership(store, target.id, id, target.roles)
+  await withGrant(deps, store, actor, id, { member: ["remove"] })
+  const target = await changeMember(deps, store, actor, id, idOf(memberId, "memberId"), { member: ["remove"] }, null)
   await report(deps.options, request.logger, { type: "member.removed", organizationId: id, actorId: actor.id, memberId: target.id, userId: target.userId })
 }

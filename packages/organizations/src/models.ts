@@ -31,6 +31,8 @@ export const memberModel = {
     organizationId: { type: "string", references: { model: "organization" } },
     userId: { type: "string", references: { model: "user" }, index: true },
     roles: { type: "json" },
+    /** Counts the changes of the row: each write names the version it read, so a write on a stale read changes nothing. */
+    version: { type: "integer", default: 0 },
     createdAt: { type: "date" },
   },
   indexes: [{ fields: ["organizationId", "userId"], unique: true }],
@@ -43,7 +45,7 @@ export const invitationModel = {
   expires: "expires",
   fields: {
     id: { type: "string" },
-    organizationId: { type: "string", references: { model: "organization" }, index: true },
+    organizationId: { type: "string", references: { model: "organization" } },
     /** The invited address, trimmed and lowercased. */
     email: { type: "string", index: true },
     roles: { type: "json" },
@@ -55,6 +57,8 @@ export const invitationModel = {
     createdAt: { type: "date" },
     expires: { type: "date" },
   },
+  // One pending invitation per address and organization, even when two are made at once.
+  indexes: [{ fields: ["organizationId", "email"], unique: true }],
 } as const satisfies ModelDeclaration
 
 export const organizationModels = [organizationModel, memberModel, invitationModel] as const

@@ -5,7 +5,7 @@
  * @module
  */
 import { StoreConflict, type ModuleRequest, type Store, type StoredRow } from "@sesame/core"
-import { actorOf, asMember, membershipOf, organizationFrom, ownerCount, rolesFrom, storeOf, withGrant, type Actor, type Deps, type Organization } from "./context.js"
+import { actorOf, asMember, membershipOf, organizationFrom, ownerCount, rolesFrom, storeOf, withGrant, type Actor, type Deps, type Membership, type Organization } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, logoOf, metadataOf, nameOf, slugFrom, slugOf } from "./input.js"
@@ -33,6 +33,12 @@ export interface UpdateOrganizationInput {
   metadata?: Record<string, unknown> | null
 }
 
+/** The input object of a server function; anything else (null, a string) is `InvalidInput`. */
+function fieldsOf(input: unknown): Record<string, unknown> {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) throw new OrganizationError("InvalidInput", "Give the fields as an object.")
+  return input as Record<string, unknown>
+}
+
 const slugTaken = () => new OrganizationError("SlugTaken", "Another organization has this slug.")
 
 /** Creates an organization with the signed-in user as its owner. */
@@ -42,7 +48,7 @@ export async function createOrganization(deps: Deps, request: ModuleRequest, inp
   if (!(typeof allowCreate === "function" ? await allowCreate({ id: actor.id, email: actor.email, name: actor.name }) : allowCreate)) {
     throw new OrganizationError("CreateNotAllowed", "You may not create organizations.")
   }
-  const fields = input as unknown as Record<string, unknown>
+  const fields = fieldsOf(input)
   const name = nameOf(fields.name)
   const logo = fields.logo === undefined ? null : logoOf(fields.logo)
   const metadata = fields.metadata === undefined ? null : metadataOf(fields.metadata)
@@ -91,7 +97,7 @@ export async function listOrganizations(request: ModuleRequest): Promise<Organiz
 export async function getOrganization(request: ModuleRequest, which: { organizationId?: string; slug?: string }): Promise<OrganizationWithRoles> {
   const actor = await actorOf(request)
   const store = storeOf(request)
-  const id = await organizationIdOf(store, which)
+  const id = await organizationIdOf(store, fieldsOf(which))
   const { organization, membership } = await asMember(store, actor, id)
   return { ...organization, roles: membership.roles }
 }
@@ -110,7 +116,7 @@ export async function updateOrganization(deps: Deps, request: ModuleRequest, org
   const store = storeOf(request)
   const id = idOf(organizationId, "organizationId")
   const { organization, membership } = await withGrant(deps, store, actor, id, { organization: ["update"] })
-  const fields = (input ?? {}) as Record<string, unknown>
+  const fields = fieldsOf(input)
   const values: Record<string, string | null | Record<string, unknown>> = {}
   if (fields.name !== undefined) values.name = nameOf(fields.name)
   if (fields.slug !== undefined) values.slug = slugOf(fields.slug)
@@ -153,26 +159,26 @@ export async function leaveOrganization(deps: Deps, request: ModuleRequest, orga
   const store = storeOf(request)
   const id = idOf(organizationId, "organizationId")
   const { membership } = await asMember(store, actor, id)
-  await removeMembership(store, membership.id, id, membership.roles)
+  await removeMembership(store, membership)
   await report(deps.options, request.logger, { type: "member.left", organizationId: id, actorId: actor.id, memberId: membership.id, userId: actor.id })
 }
 
 /**
- * Deletes membership `memberId` of `organizationId`, refusing when it is the last owner's. Checked
- * again after the deletion, when the store has transactions, so that two owners who leave at once
- * do not both succeed.
+ * Deletes `membership` as it was read (a changed row is `Conflict`), refusing when it is the last
+ * owner's. Checked again after the deletion, when the store has transactions, so that two owners
+ * who leave at once do not both succeed.
  */
-export async function removeMembership(store: Store, memberId: string, organizationId: string, roles: readonly string[]): Promise<void> {
-  if (!roles.includes("owner")) {
-    await store.delete(memberModel, { id: memberId, organizationId })
-    return
-  }
+export async function removeMembership(store: Store, membership: Membership): Promise<void> {
+  const { id, organizationId, roles, version } = membership
   await store.transaction(async (tx) => {
-    if ((await ownerCount(tx, organizationId)) <= 1) throw lastOwner()
-    await tx.delete(memberModel, { id: memberId, organizationId })
-    if ((await ownerCount(tx, organizationId)) < 1) throw lastOwner()
+    const owner = roles.includes("owner")
+    if (owner && (await ownerCount(tx, organizationId)) <= 1) throw lastOwner()
+    if ((await tx.delete(memberModel, { id, organizationId, version })) !== 1) throw changedMeanwhile()
+    if (owner && (await ownerCount(tx, organizationId)) < 1) throw lastOwner()
   })
 }
+
+export const changedMeanwhile = () => new OrganizationError("Conflict", "The member changed meanwhile: read it again and try again.")
 
 export const lastOwner = () => new OrganizationError("LastOwner", "An organization keeps at least one owner: make someone else an owner first.")
 

@@ -19,7 +19,7 @@ import { hasPermission } from "./permissions.js"
 /** A field as the action takes it: a string from a form or query, or any JSON value. */
 const field = (request: ModuleRequest, name: string): unknown => (request.method === "GET" ? request.query[name] : request.body[name])
 
-/** `roles` from a form (`roles=admin&roles=…` arrive as one or as a list) or JSON. */
+/** `roles`: one role name from a form, or a JSON list of them. */
 const rolesField = (request: ModuleRequest): string[] => field(request, "roles") as string[]
 
 /** The fields of `names` the request has. */

@@ -7,27 +7,12 @@ import { Auth, callModuleApi, type AuthConfig } from "@sesame/core"
 import { MemoryAdapter, type Adapter } from "@sesame/core/adapters"
 import Credentials from "@sesame/core/providers/credentials"
 import { organizations, type InvitationMessage, type OrganizationEvent } from "@sesame/organizations"
+import { CookieJar } from "../../core/test/helpers.js"
 
 export const origin = "http://localhost:3000"
 export const secret = "organizations-test-secret-0123456789abcdefghij"
 
-/** A browser's cookies. */
-export class CookieJar {
-  readonly cookies = new Map<string, string>()
-  apply(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = "", ...attributes] = line.split(";")
-      const eq = pair.indexOf("=")
-      const name = pair.slice(0, eq).trim()
-      const gone = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || /^\s*expires=thu, 01 jan 1970/i.test(a))
-      if (gone) this.cookies.delete(name)
-      else this.cookies.set(name, pair.slice(eq + 1).trim())
-    }
-  }
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
-  }
-}
+export { CookieJar }
 
 export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: number; allowCreate?: boolean; adapter?: Adapter } = {}) {
   const adapter = options.adapter ?? MemoryAdapter()

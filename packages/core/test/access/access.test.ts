@@ -4,10 +4,11 @@
  * `Object.prototype`, roles nobody defines any more, mutation after definition, and the example
  * of docs/features/permissions.md, run as written. (What the compiler refuses: ./types.test.ts.)
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { accessControl } from "@sesame/core/access"
+import { readmeExample } from "@sesame/testing"
 
 const ac = accessControl({
   project: ["create", "read", "update", "delete"],
@@ -357,20 +358,10 @@ describe("docs/features/permissions.md", () => {
   const page = join(import.meta.dirname, "..", "..", "..", "..", "docs", "features", "permissions.md")
   const scratch = join(import.meta.dirname, "..", ".scratch", "access")
 
-  /** The code block after `<!-- example: <name> … -->` on the page. */
-  function example(name: string): string {
-    const text = readFileSync(page, "utf8")
-    const marker = text.indexOf(`<!-- example: ${name} (exercised by packages/core/test/access/access.test.ts`)
-    if (marker === -1) throw new Error(`no example "${name}" in docs/features/permissions.md`)
-    const match = /```ts\n([\s\S]*?)```/.exec(text.slice(marker))
-    if (!match) throw new Error(`example "${name}" has no code block`)
-    return match[1]!
-  }
-
   it("runs the example as written: checks, roles stored as JSON, and a custom role no larger than its author", async () => {
     mkdirSync(scratch, { recursive: true })
     const file = join(scratch, "permissions.ts")
-    writeFileSync(file, example("permissions"))
+    writeFileSync(file, readmeExample(page, "permissions"))
     const written = (await import(file)) as {
       canDeleteProjects: (memberRoles: string[]) => boolean
       withCustomRole: (authorRoles: string[], name: string, stored: unknown) => { hasPermission: (roles: string[], wanted: Record<string, string[]>) => boolean }
