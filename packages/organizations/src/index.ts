@@ -1,6 +1,6 @@
 /**
  * Organizations for Sesame, as a feature module: organizations with members, several roles per
- * member, typed permissions, invitations by email, and the active organization in the session.
+ * member, typed permissions, invitations by email, teams, and the active organization in the session.
  *
  * ```ts
  * import { organizations } from "@sesame/organizations"
@@ -27,6 +27,7 @@ import { createOrganization, deleteOrganization, getOrganization, leaveOrganizat
 import { hasPermission } from "./permissions.js"
 import { roleBook, type OrganizationStatements } from "./roles.js"
 import { organizationRoutes } from "./routes.js"
+import { teamApi, teamModels, teamRoutes } from "./teams.js"
 
 export { OrganizationError, organizationErrorStatus, type OrganizationErrorCode } from "./errors.js"
 export type { OrganizationEvent } from "./events.js"
@@ -38,6 +39,7 @@ export type { InvitationMessage, OrganizationsOptions } from "./options.js"
 export type { CreateOrganizationInput, OrganizationWithRoles, UpdateOrganizationInput } from "./organizations.js"
 export { builtInRoles, organizationStatements, type OrganizationStatements } from "./roles.js"
 export { invitationModel, memberModel, organizationModel } from "./models.js"
+export { teamMemberModel, teamModel, teamRoles, type MyTeamInfo, type TeamInfo, type TeamMemberInfo, type TeamRole } from "./teams.js"
 
 /**
  * The organizations module: add it to `plugins`. Its id, `organization`, is where its endpoints
@@ -72,13 +74,14 @@ export function organizations<const S extends Statements = {}, const R extends s
     declineInvitation: (request: ModuleRequest, token: string) => declineInvitation(deps, request, token),
     /** Whether the signed-in user's roles in `organizationId` grant every action of `permissions`. */
     hasPermission: (request: ModuleRequest, organizationId: string, permissions: Wanted) => hasPermission(deps, request, organizationId, permissions as Grants<Statements>),
+    ...teamApi(deps),
   }
   return {
     id: "organization",
-    models: organizationModels,
+    models: [...organizationModels, ...teamModels],
     keepsSessionPart: true,
     session: activeSessionPart,
-    routes: organizationRoutes(deps),
+    routes: { ...organizationRoutes(deps), ...teamRoutes(deps) },
     api,
   } satisfies SesameModule
 }

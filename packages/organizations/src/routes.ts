@@ -6,39 +6,15 @@
  *
  * @module
  */
-import type { ModuleRequest, ModuleResponse, ModuleRoute } from "@sesame/core"
+import type { ModuleRequest, ModuleRoute } from "@sesame/core"
 import type { Grants, Statements } from "@sesame/core/access"
 import { setActiveOrganization } from "./active.js"
 import type { Deps } from "./context.js"
-import { OrganizationError } from "./errors.js"
 import { acceptInvitation, cancelInvitation, declineInvitation, getInvitation, inviteMember, listInvitations, listReceivedInvitations, resendInvitation } from "./invitations.js"
 import { listMembers, removeMember, setMemberRoles } from "./members.js"
 import { createOrganization, deleteOrganization, getOrganization, leaveOrganization, listOrganizations, updateOrganization } from "./organizations.js"
 import { hasPermission } from "./permissions.js"
-
-/** A field as the action takes it: a string from a form or query, or any JSON value. */
-const field = (request: ModuleRequest, name: string): unknown => (request.method === "GET" ? request.query[name] : request.body[name])
-
-/** `roles`: one role name from a form, or a JSON list of them. */
-const rolesField = (request: ModuleRequest): string[] => field(request, "roles") as string[]
-
-/** The fields of `names` the request has. */
-const present = (request: ModuleRequest, names: string[]) => Object.fromEntries(names.flatMap((name) => (field(request, name) === undefined ? [] : [[name, field(request, name)]])))
-
-/** Runs `action` and answers its result as JSON, or its refusal. */
-function route(action: (request: ModuleRequest) => Promise<unknown>): ModuleRoute {
-  return {
-    async run(request): Promise<ModuleResponse> {
-      try {
-        const result = await action(request)
-        return result === undefined ? { status: 204 } : { body: result }
-      } catch (error) {
-        if (error instanceof OrganizationError) return { status: error.status, body: { error: error.code, message: error.message } }
-        throw error
-      }
-    },
-  }
-}
+import { field, present, rolesField, route } from "./route.js"
 
 /** The endpoints of the module for `deps`. */
 export function organizationRoutes(deps: Deps): Record<string, ModuleRoute> {

@@ -5,7 +5,7 @@
  */
 import { modelsOf, type StoredRow } from "@sesame/core"
 import type { Adapter } from "@sesame/core/adapters"
-import { invitationModel, memberModel, organizationModel } from "@sesame/organizations"
+import { invitationModel, memberModel, organizationModel, teamMemberModel, teamModel } from "@sesame/organizations"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeWorld, tokenOf } from "./world.js"
 
@@ -39,6 +39,22 @@ export function adapterTests(name: string, adapter: Adapter, migrate?: (models: 
       expect(await adapter.store!.count(memberModel, { organizationId: org.id })).toBe(0)
       expect(await adapter.store!.count(organizationModel, { id: org.id })).toBe(0)
       expect((await bob.session()).organization).toBeUndefined()
+    })
+
+    it("teams: made, joined by a member, and gone with the member who leaves and with the organization", async () => {
+      const ada = await w.user(`ada3-${unique}@example.com`)
+      const dan = await w.user(`dan-${unique}@example.com`)
+      const org = await w.organization(ada, `Teams ${unique}`)
+      const danId = await w.join(ada, org, dan)
+      const team = (await ada.post("organization/teams/create", { organizationId: org.id, name: "Web" })).body as { id: string }
+      expect(await ada.post("organization/teams/create", { organizationId: org.id, name: "Web" })).toMatchObject({ status: 400 })
+      expect((await ada.post("organization/teams/members/add", { organizationId: org.id, teamId: team.id, memberId: danId, roles: ["lead"] })).status).toBe(200)
+      expect((await dan.get("organization/teams/mine", { organizationId: org.id })).body).toEqual([expect.objectContaining({ id: team.id, roles: ["lead"] })])
+      expect(await adapter.store!.count(teamMemberModel, { teamId: team.id })).toBe(1)
+      expect((await dan.post("organization/leave", { organizationId: org.id })).status).toBe(204)
+      expect(await adapter.store!.count(teamMemberModel, { teamId: team.id })).toBe(0)
+      expect((await ada.post("organization/delete", { organizationId: org.id })).status).toBe(204)
+      expect(await adapter.store!.count(teamModel, { organizationId: org.id })).toBe(0)
     })
 
     it("two accepts of one invitation at once make one member", async () => {
