@@ -39,6 +39,8 @@ export interface ResolvedModules {
   readonly sessions: readonly SesameModule[]
   /** The ids of the modules that set their part of a session themselves (`keepsSessionPart`). */
   readonly keeping: ReadonlySet<string>
+  /** The modules that add claims to API tokens (`tokenClaims`), in the configured order. */
+  readonly claimers: readonly SesameModule[]
   /**
    * Every model the modules declare, the modules that are off included (so `migrate` makes their
    * tables), and the core's `sessionPart` when one of them keeps parts of sessions.
@@ -74,6 +76,7 @@ export function resolveModules(
   const models: ModelDeclaration[] = []
   const sessions: SesameModule[] = []
   const keeping = new Set<string>()
+  const claimers: SesameModule[] = []
   const modelNames = new Set<string>()
   const store: Store | undefined = adapter?.store
 
@@ -121,6 +124,10 @@ export function resolveModules(
       sessions.push(module)
       if (module.keepsSessionPart) keeping.add(module.id)
     }
+    if (module.tokenClaims !== undefined) {
+      if (typeof module.tokenClaims !== "function") throw new TypeError(`${named}: \`tokenClaims\` must be a function.`)
+      claimers.push(module)
+    }
     for (const [event, handler] of Object.entries(module.events ?? {})) {
       if (typeof handler !== "function") throw new TypeError(`${named}: the "${event}" event handler must be a function.`)
       const handlers = events.get(event as keyof EventCallbacks) ?? []
@@ -138,6 +145,7 @@ export function resolveModules(
     api,
     sessions,
     keeping,
+    claimers,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
     context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, ...(users ? { users } : {}) }),
   })

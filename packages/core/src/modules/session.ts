@@ -52,3 +52,26 @@ export function withModuleClaims<T extends Record<string, unknown>>(modules: Res
   const rest = Object.fromEntries(Object.entries(token).filter(([claim]) => !modules.sessions.some((m) => m.id === claim)))
   return { ...rest, ...parts } as T
 }
+
+/**
+ * The claims the modules add to an API token for `session` (`SesameModule.tokenClaims`), in the
+ * configured order. A module that throws, or answers what is not an object, adds nothing: a token
+ * with fewer claims grants less, never more.
+ */
+export async function moduleTokenClaims(modules: ResolvedModules, userId: string, session: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const claims: Record<string, unknown> = {}
+  for (const module of modules.claimers) {
+    try {
+      const part = Object.hasOwn(session, module.id) ? (session[module.id] as JsonValue) : undefined
+      const added = await module.tokenClaims!({ userId, part })
+      if (added === undefined) continue
+      if (added === null || typeof added !== "object" || Array.isArray(added)) throw new TypeError("`tokenClaims` must answer an object of claims.")
+      Object.assign(claims, added)
+    } catch (error) {
+      const unavailable = storageUnavailable(error)
+      if (unavailable) throw unavailable
+      modules.context.logger.error(new EventError(`Plugin "${module.id}"'s \`tokenClaims\` failed; it adds no claim.`, { cause: error }))
+    }
+  }
+  return claims
+}

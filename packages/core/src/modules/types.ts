@@ -175,6 +175,13 @@ export interface SesameModule {
    * such a module is off without a store, as one with models is.
    */
   keepsSessionPart?: boolean
+  /**
+   * Claims the module adds to the API tokens issued for a session (`GET <basePath>/token`,
+   * `getApiToken`), from its part of that session (`part`, as `session[<id>]` has it): the active
+   * organization's id, say. The app's `apiTokens.claims` may replace them, and the registered claims
+   * (`iss`, `sub`, `exp`, …) always do. One that throws is logged as `EventError` and adds nothing.
+   */
+  tokenClaims?(input: { userId: string; part: JsonValue | undefined }): Awaitable<Record<string, JsonValue> | undefined>
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Making an API token for the request's signed-in user: a JWT (`typ: at+jwt`, RFC 9068) signed
  * with the key ring's current key, carrying `iss`, `aud`, `sub` (the user's id), `iat`, `nbf`,
- * `exp` and a random `jti`, plus the app's own claims (`apiTokens.claims`), which may not replace
- * those.
+ * `exp` and a random `jti`, plus the plugins' claims (`tokenClaims`) and the app's own
+ * (`apiTokens.claims`), which may replace the plugins' but not those.
  *
  * The subject is the user `signedInUserId` names (a session cookie sent twice, the sign of one
  * planted by a sibling subdomain, counts as nobody), and the session read runs as for `GET session`,
@@ -14,6 +14,7 @@ import { SignJWT, type JWK } from "jose"
 import { randomToken } from "../crypto/encoding.js"
 import { CallbackRouteError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
+import { moduleTokenClaims } from "../modules/session.js"
 import { signedInUserId } from "../session/index.js"
 import type { ResolvedApiTokens } from "./settings.js"
 
@@ -37,6 +38,8 @@ export async function issueApiToken(ctx: RequestContext, settings: ResolvedApiTo
   if (!session) return null
   const userId = await signedInUserId(ctx)
   if (!userId) return null
+  // The plugins' claims first (the active organization, say): the app's, then the registered ones, win over them.
+  const plugins = await moduleTokenClaims(ctx.config.modules, userId, session as unknown as Record<string, unknown>)
   let extra: Record<string, unknown> = {}
   if (settings.claims) {
     try {
@@ -46,6 +49,7 @@ export async function issueApiToken(ctx: RequestContext, settings: ResolvedApiTo
     }
     if (typeof extra !== "object" || Array.isArray(extra)) throw new CallbackRouteError("The apiTokens.claims callback must return an object of claims.")
   }
+  extra = { ...plugins, ...extra }
   const key = await settings.keys.signing()
   const now = Math.floor(Date.now() / 1000)
   const exp = now + settings.maxAge

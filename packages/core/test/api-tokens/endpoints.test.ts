@@ -5,11 +5,11 @@
  */
 import { describe, expect, it, vi } from "vitest"
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose"
-import type { AuthConfig } from "@sesame/core"
+import type { AuthConfig, SesameModule } from "@sesame/core"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import { apiTokenKeys, getApiToken } from "@sesame/core/api-tokens"
 import { verifyApiToken } from "@sesame/core/verify"
-import { CookieJar, jwtConfig, origin, send, signInAlice, users } from "../helpers.js"
+import { CookieJar, jwtConfig, origin, recordingLogger, send, signInAlice, users } from "../helpers.js"
 import { storeSigningKeys } from "../../src/tokens/storage.js"
 
 const audience = "https://api.example.com"
@@ -189,5 +189,33 @@ describe("configuration", () => {
       expect(response.status).toBe(500)
       expect(errors.map((error) => error.message).join("\n")).toMatch(message)
     }
+  })
+})
+
+describe("plugins' claims (tokenClaims)", () => {
+  const plan: SesameModule = {
+    id: "plan",
+    session: () => ({ tier: "pro" }),
+    tokenClaims: ({ part, userId }) => ({ tier: (part as { tier: string }).tier, owner: userId, sub: "someone-else", exp: 1 }),
+  }
+
+  it("come from the plugin's part of the session; the app's claims replace them, and the registered claims always do", async () => {
+    const config = withTokens({ plugins: [plan] }, { claims: () => ({ owner: "the-app" }) })
+    const jar = await signedIn(config)
+    const issued = (await (await send(config, "/auth/token", { jar })).json()) as Issued
+    const { payload } = await jwtVerify(issued.token, createLocalJWKSet(await keySet(config)), { audience })
+    expect(payload).toMatchObject({ tier: "pro", owner: "the-app", sub: users.alice.id })
+    expect(payload.exp).toBeGreaterThan(Date.now() / 1000)
+  })
+
+  it("a plugin that throws adds nothing, and the token is still issued", async () => {
+    const broken: SesameModule = { id: "broken", tokenClaims: () => Promise.reject(new Error("down")) }
+    const { logger, lines } = recordingLogger()
+    const config = withTokens({ plugins: [broken, plan], logger })
+    const jar = await signedIn(config)
+    const issued = (await (await send(config, "/auth/token", { jar })).json()) as Issued
+    const { payload } = await jwtVerify(issued.token, createLocalJWKSet(await keySet(config)), { audience })
+    expect(payload).toMatchObject({ tier: "pro", sub: users.alice.id })
+    expect(lines.join("\n")).toMatch(/EventError: Plugin "broken"'s `tokenClaims` failed/)
   })
 })
