@@ -53,3 +53,14 @@ export async function setActiveOrganization(request: ModuleRequest, organization
   await request.setSessionPart({ ...active })
   return active
 }
+
+/**
+ * The claims of the active organization in an API token issued for the session: `org_id` and
+ * `org_roles` (the user's roles there when the token was made). Checked like the session, so a
+ * removed member's next token has none; a token already issued keeps them until it expires
+ * (`apiTokens.maxAge`): an API that must know at once asks `hasPermission`.
+ */
+export function activeTokenClaims({ part }: { part: unknown }): { org_id: string; org_roles: string[] } | undefined {
+  const active = part as Partial<ActiveOrganization> | undefined
+  return typeof active?.id === "string" && Array.isArray(active.roles) ? { org_id: active.id, org_roles: active.roles } : undefined
+}

@@ -17,7 +17,7 @@
  */
 import type { ModuleRequest, SesameModule } from "@sesame/core"
 import type { Grants, Statements } from "@sesame/core/access"
-import { activeSessionPart, setActiveOrganization, type ActiveOrganization } from "./active.js"
+import { activeSessionPart, activeTokenClaims, setActiveOrganization, type ActiveOrganization } from "./active.js"
 import type { Deps } from "./context.js"
 import { acceptInvitation, cancelInvitation, declineInvitation, getInvitation, inviteMember, listInvitations, listReceivedInvitations, resendInvitation } from "./invitations.js"
 import { listMembers, removeMember, setMemberRoles } from "./members.js"
@@ -81,6 +81,7 @@ export function organizations<const S extends Statements = {}, const R extends s
     models: [...organizationModels, ...teamModels],
     keepsSessionPart: true,
     session: activeSessionPart,
+    tokenClaims: activeTokenClaims,
     routes: { ...organizationRoutes(deps), ...teamRoutes(deps) },
     api,
   } satisfies SesameModule

@@ -3,6 +3,7 @@
  * organizations, members and roles, each rule beside the attack that tries to walk around it.
  */
 import { describe, expect, it, vi, afterEach } from "vitest"
+import { decodeJwt } from "jose"
 import { makeWorld } from "./world.js"
 
 afterEach(() => vi.useRealTimers())
@@ -283,6 +284,22 @@ describe("the active organization", () => {
     const updated = await ada.send("session", { json: { csrfToken: await ada.csrf(), data: { organization: { id: evil.id, roles: ["owner"] } } } })
     expect((await updated.json()).organization).toMatchObject({ id: mine.id, roles: ["owner"] })
     expect((await ada.session()).organization).toMatchObject({ id: mine.id })
+  })
+})
+
+describe("API tokens", () => {
+  it("carry the active organization (org_id, org_roles); a removed member's next token does not", async () => {
+    const w = makeWorld()
+    const ada = await w.user("ada@example.com")
+    const bob = await w.user("bob@example.com")
+    const org = await w.organization(ada, "Acme")
+    const bobId = await w.join(ada, org, bob, ["admin"])
+    const claims = async () => decodeJwt(((await bob.get("token")).body as { token: string }).token)
+    expect(await claims()).not.toHaveProperty("org_id")
+    await bob.post("organization/active", { organizationId: org.id })
+    expect(await claims()).toMatchObject({ org_id: org.id, org_roles: ["admin"], sub: bob.id })
+    await ada.post("organization/members/remove", { organizationId: org.id, memberId: bobId })
+    expect(await claims()).not.toHaveProperty("org_id")
   })
 })
 

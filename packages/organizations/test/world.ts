@@ -37,6 +37,7 @@ export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: 
       }),
     ],
     plugins: [orgs],
+    apiTokens: { audience: "https://api.example.com" },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
   }
 
