@@ -61,8 +61,32 @@ function aptGet(args) {
 const japaneseFont = "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf"
 
 /**
- * The browser tests drive Debian's Chromium. When it is missing, installs it with apt-get (as
- * root only: a test command must not stop to ask for a password), or stops with the command to run.
+ * Makes sure `path` exists, installing Debian's `packages` with apt-get when it does not (as root
+ * only: a test command must not stop to ask for a password), or stops with the command to run.
+ * `needs` says which tests need it; `what` names it.
+ */
+function ensureDebianPackage(path, packages, { what, needs, note = "" }) {
+  if (existsSync(path)) return
+  const manual = `Install it, then run the tests again: sudo apt-get update && sudo apt-get install -y ${packages.join(" ")}`
+  if (process.getuid?.() !== 0) {
+    console.error(`${needs} need ${what} at ${path}, and it is missing. ${manual}`)
+    process.exit(1)
+  }
+  step(`Installing ${what} for ${needs.toLowerCase()} (apt-get install -y ${packages.join(" ")}${note})`)
+  let status = aptGet(["install", "-y", ...packages])
+  if (status !== 0) {
+    // A fresh machine may have no package lists yet.
+    step("Refreshing the package lists (apt-get update) and trying again")
+    status = aptGet(["update"]) === 0 ? aptGet(["install", "-y", ...packages]) : 1
+  }
+  if (status !== 0 || !existsSync(path)) {
+    console.error(`Installing ${what} failed: see the apt-get messages above. ${manual}`)
+    process.exit(1)
+  }
+}
+
+/**
+ * The browser tests drive Debian's Chromium, installed when missing ({@link ensureDebianPackage}).
  * As root, a missing Japanese font is installed too (fonts-ipafont-gothic); without it only the
  * Japanese screenshots suffer, so it is never a reason to stop.
  */
@@ -71,23 +95,14 @@ export function ensureChromium() {
     step("Installing a Japanese font for the page screenshots (apt-get install -y fonts-ipafont-gothic)")
     aptGet(["install", "-y", "fonts-ipafont-gothic"])
   }
-  if (existsSync(chromiumPath)) return
-  const manual = "Install it, then run the tests again: sudo apt-get update && sudo apt-get install -y chromium"
-  if (process.getuid?.() !== 0) {
-    console.error(`The browser tests need Chromium at ${chromiumPath}, and it is missing. ${manual}`)
-    process.exit(1)
-  }
-  step("Installing Chromium for the browser tests (apt-get install -y chromium, about 30 s)")
-  let status = aptGet(["install", "-y", "chromium", "fonts-ipafont-gothic"])
-  if (status !== 0) {
-    // A fresh machine may have no package lists yet.
-    step("Refreshing the package lists (apt-get update) and trying again")
-    status = aptGet(["update"]) === 0 ? aptGet(["install", "-y", "chromium", "fonts-ipafont-gothic"]) : 1
-  }
-  if (status !== 0 || !existsSync(chromiumPath)) {
-    console.error(`Installing Chromium failed: see the apt-get messages above. ${manual}`)
-    process.exit(1)
-  }
+  ensureDebianPackage(chromiumPath, ["chromium", "fonts-ipafont-gothic"], { what: "Chromium", needs: "The browser tests", note: ", about 30 s" })
+}
+
+export const dnsmasqPath = "/usr/sbin/dnsmasq"
+
+/** The tests of verified domains (packages/organizations) answer DNS with a real dnsmasq on a loopback port. */
+export function ensureDnsmasq() {
+  ensureDebianPackage(dnsmasqPath, ["dnsmasq-base"], { what: "dnsmasq", needs: "The verified-domain tests" })
 }
 
 /**

@@ -28,6 +28,8 @@ export const organizationErrorStatus = {
   AlreadyMember: 409,
   /** What the action was decided on changed meanwhile (another admin's change): read again and retry. */
   Conflict: 409,
+  /** Another organization has verified this domain. */
+  DomainTaken: 409,
   /** The address has an invitation that is still pending: resend it instead. */
   AlreadyInvited: 409,
   /** The invitation cannot be used: unknown, expired, used, declined or cancelled. */

@@ -1,6 +1,6 @@
 /**
  * Organizations for Sesame, as a feature module: organizations with members, several roles per
- * member, typed permissions, invitations by email, teams, and the active organization in the session.
+ * member, typed permissions, invitations by email, teams, verified domains, and the active organization in the session.
  *
  * ```ts
  * import { organizations } from "@sesame/organizations"
@@ -28,6 +28,7 @@ import { hasPermission } from "./permissions.js"
 import { roleBook, type OrganizationStatements } from "./roles.js"
 import { organizationRoutes } from "./routes.js"
 import { teamApi, teamModels, teamRoutes } from "./teams.js"
+import { domainApi, domainModel, domainRoutes, domainSignIn } from "./domains.js"
 
 export { OrganizationError, organizationErrorStatus, type OrganizationErrorCode } from "./errors.js"
 export type { OrganizationEvent } from "./events.js"
@@ -39,6 +40,7 @@ export type { InvitationMessage, OrganizationsOptions } from "./options.js"
 export type { CreateOrganizationInput, OrganizationWithRoles, UpdateOrganizationInput } from "./organizations.js"
 export { builtInRoles, organizationStatements, type OrganizationStatements } from "./roles.js"
 export { invitationModel, memberModel, organizationModel } from "./models.js"
+export { domainModel, type DomainInfo, type DomainOptions } from "./domains.js"
 export { teamMemberModel, teamModel, teamRoles, type MyTeamInfo, type TeamInfo, type TeamMemberInfo, type TeamRole } from "./teams.js"
 
 /**
@@ -75,14 +77,16 @@ export function organizations<const S extends Statements = {}, const R extends s
     /** Whether the signed-in user's roles in `organizationId` grant every action of `permissions`. */
     hasPermission: (request: ModuleRequest, organizationId: string, permissions: Wanted) => hasPermission(deps, request, organizationId, permissions as Grants<Statements>),
     ...teamApi(deps),
+    ...domainApi(deps, options.domains),
   }
   return {
     id: "organization",
-    models: [...organizationModels, ...teamModels],
+    models: [...organizationModels, ...teamModels, domainModel],
     keepsSessionPart: true,
     session: activeSessionPart,
     tokenClaims: activeTokenClaims,
-    routes: { ...organizationRoutes(deps), ...teamRoutes(deps) },
+    routes: { ...organizationRoutes(deps), ...teamRoutes(deps), ...domainRoutes(deps, options.domains) },
+    events: { signIn: domainSignIn(deps) },
     api,
   } satisfies SesameModule
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Grants, Statements } from "@sesame/core/access"
+import type { DomainOptions } from "./domains.js"
 import type { OrganizationEvent } from "./events.js"
 import type { OrganizationStatements } from "./roles.js"
 
@@ -57,6 +58,8 @@ export interface OrganizationsOptions<S extends Statements = Statements, R exten
     /** How many times one invitation may be sent, the first included. Default 3. */
     maxSends?: number
   }
+  /** Verified domains: where their DNS is looked up, and the TXT record's name. */
+  domains?: DomainOptions
   /** Called after every change (created, renamed, a member added…). A failure is logged and changes nothing. */
   onChange?(event: OrganizationEvent): Awaitable<void>
 }

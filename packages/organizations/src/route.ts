@@ -31,3 +31,11 @@ export function route(action: (request: ModuleRequest) => Promise<unknown>): Mod
     },
   }
 }
+
+/** A yes-or-no field: a JSON boolean, or "true" / "false" from a form; anything else is `InvalidInput`. */
+export function booleanField(request: ModuleRequest, name: string): boolean {
+  const value = field(request, name)
+  if (value === true || value === "true") return true
+  if (value === false || value === "false") return false
+  throw new OrganizationError("InvalidInput", `\`${name}\` must be true or false.`)
+}

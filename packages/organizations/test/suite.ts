@@ -5,7 +5,7 @@
  */
 import { modelsOf, type StoredRow } from "@sesame/core"
 import type { Adapter } from "@sesame/core/adapters"
-import { invitationModel, memberModel, organizationModel, teamMemberModel, teamModel } from "@sesame/organizations"
+import { domainModel, invitationModel, memberModel, organizationModel, teamMemberModel, teamModel } from "@sesame/organizations"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeWorld, tokenOf } from "./world.js"
 
@@ -55,6 +55,17 @@ export function adapterTests(name: string, adapter: Adapter, migrate?: (models: 
       expect(await adapter.store!.count(teamMemberModel, { teamId: team.id })).toBe(0)
       expect((await ada.post("organization/delete", { organizationId: org.id })).status).toBe(204)
       expect(await adapter.store!.count(teamModel, { organizationId: org.id })).toBe(0)
+    })
+
+    it("domains: added with the record to publish (a second add answers the same), listed, removed", async () => {
+      const ada = await w.user(`ada4-${unique}@example.com`)
+      const org = await w.organization(ada, `Domains ${unique}`)
+      const added = await ada.post("organization/domains/add", { organizationId: org.id, domain: `d-${unique}.example` })
+      expect(added).toMatchObject({ status: 200, body: { verified: false, record: { name: `_sesame-verification.d-${unique}.example` } } })
+      expect(await ada.post("organization/domains/add", { organizationId: org.id, domain: `D-${unique}.example` })).toMatchObject({ status: 200, body: { id: added.body.id } })
+      expect((await ada.get("organization/domains", { organizationId: org.id })).body).toEqual([expect.objectContaining({ id: added.body.id })])
+      expect((await ada.post("organization/domains/remove", { organizationId: org.id, domainId: added.body.id })).status).toBe(204)
+      expect(await adapter.store!.count(domainModel, { organizationId: org.id })).toBe(0)
     })
 
     it("two accepts of one invitation at once make one member", async () => {

@@ -6,7 +6,7 @@
 import { Auth, callModuleApi, type AuthConfig } from "@sesame/core"
 import { MemoryAdapter, type Adapter } from "@sesame/core/adapters"
 import Credentials from "@sesame/core/providers/credentials"
-import { organizations, type InvitationMessage, type OrganizationEvent } from "@sesame/organizations"
+import { organizations, type DomainOptions, type InvitationMessage, type OrganizationEvent } from "@sesame/organizations"
 import { CookieJar } from "../../core/test/helpers.js"
 
 export const origin = "http://localhost:3000"
@@ -14,7 +14,7 @@ export const secret = "organizations-test-secret-0123456789abcdefghij"
 
 export { CookieJar }
 
-export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: number; allowCreate?: boolean; adapter?: Adapter } = {}) {
+export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: number; allowCreate?: boolean; adapter?: Adapter; domains?: DomainOptions } = {}) {
   const adapter = options.adapter ?? MemoryAdapter()
   const sent: InvitationMessage[] = []
   const events: OrganizationEvent[] = []
@@ -24,6 +24,7 @@ export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: 
     invitations: { send: (message) => void sent.push(message), acceptUrl: "/invite", maxSends: 2 },
     onChange: (event) => void events.push(event),
     ...(options.allowCreate === undefined ? {} : { allowCreate: options.allowCreate }),
+    ...(options.domains ? { domains: options.domains } : {}),
   })
   const config: AuthConfig = {
     secret,
