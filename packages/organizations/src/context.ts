@@ -13,6 +13,7 @@ import { OrganizationError } from "./errors.js"
 import { memberModel, organizationModel } from "./models.js"
 import type { ResolvedOptions } from "./options.js"
 import type { RoleBook } from "./roles.js"
+import { rolesIn } from "./stored-roles.js"
 
 /** The module's configuration, as each action gets it. */
 export interface Deps {
@@ -104,11 +105,12 @@ export async function asMember(store: Store, actor: Actor, organizationId: strin
   return { organization: organizationFrom(row), membership }
 }
 
-/** As {@link asMember}, and `Forbidden` unless the actor's roles grant `wanted`. */
-export async function withGrant(deps: Deps, store: Store, actor: Actor, organizationId: string, wanted: Grants<Statements>): Promise<{ organization: Organization; membership: Membership }> {
+/** As {@link asMember}, and `Forbidden` unless the actor's roles grant `wanted`; with the roles that hold there. */
+export async function withGrant(deps: Deps, store: Store, actor: Actor, organizationId: string, wanted: Grants<Statements>): Promise<{ organization: Organization; membership: Membership; book: RoleBook }> {
   const found = await asMember(store, actor, organizationId)
-  if (!deps.book.can(found.membership.roles, wanted)) throw new OrganizationError("Forbidden", "Your roles in this organization do not allow this.")
-  return found
+  const book = await rolesIn(deps, store, organizationId)
+  if (!book.can(found.membership.roles, wanted)) throw new OrganizationError("Forbidden", "Your roles in this organization do not allow this.")
+  return { ...found, book }
 }
 
 /** How many members of `organizationId` are owners. */

@@ -22,6 +22,7 @@ import { report } from "./events.js"
 import { idOf, roleNamesOf } from "./input.js"
 import { memberModel } from "./models.js"
 import { booleanField, field, route } from "./route.js"
+import { rolesIn } from "./stored-roles.js"
 
 export const domainModel = {
   name: "organizationDomain",
@@ -288,17 +289,17 @@ export function domainApi(deps: Deps, options?: DomainOptions) {
     const actor = await actorOf(request)
     const store = storeOf(request)
     const id = idOf(organizationId, "organizationId")
-    const { membership } = await withGrant(deps, store, actor, id, { organization: ["update"] })
+    const { membership, book } = await withGrant(deps, store, actor, id, { organization: ["update"] })
     if (typeof autoJoin !== "boolean") throw invalid("`autoJoin` must be true or false.")
     const row = await domainIn(request, id, domainId)
     const given = roles === undefined ? rolesFrom(row.joinRoles) : roleNamesOf(roles)
     // Turning auto-join off keeps the roles as they are, whoever does it; giving them is checked.
     if (autoJoin || roles !== undefined) {
-      const unknown = deps.book.unknown(given)
+      const unknown = book.unknown(given)
       if (unknown.length > 0) throw invalid(`No such role: ${unknown.join(", ")}.`)
       if (given.length === 0) throw invalid("`roles` must be one role name or a list of them.")
       if (given.includes("owner")) throw new OrganizationError("Forbidden", "Users who join by their address cannot be owners.")
-      if (!deps.book.mayGive(membership.roles, given)) throw new OrganizationError("Forbidden", "You cannot give roles beyond your own.")
+      if (!book.mayGive(membership.roles, given)) throw new OrganizationError("Forbidden", "You cannot give roles beyond your own.")
     }
     if (autoJoin && !(row.verifiedAt instanceof Date)) throw invalid("Verify the domain first.")
     if ((await store.update(domainModel, { id: String(row.id), organizationId: id }, { autoJoin, joinRoles: given })) === 0) throw new OrganizationError("NotFound", "No such domain.")
@@ -341,7 +342,8 @@ export function domainSignIn(deps: Deps): NonNullable<ModuleEvents["signIn"]> {
     const row = await store.findOne(domainModel, { verifiedDomain: domain })
     if (!row || row.autoJoin !== true || !(row.verifiedAt instanceof Date) || row.domain !== domain) return
     const organizationId = String(row.organizationId)
-    const roles = rolesFrom(row.joinRoles).filter((role) => role !== "owner" && deps.book.unknown([role]).length === 0)
+    const book = await rolesIn(deps, store, organizationId)
+    const roles = rolesFrom(row.joinRoles).filter((role) => role !== "owner" && book.unknown([role]).length === 0)
     if (roles.length === 0) return
     if (await membershipOf(store, organizationId, user.id)) return
     const memberId = crypto.randomUUID()

@@ -6,6 +6,7 @@
  */
 import type { ModuleContext } from "@sesame/core"
 import type { ResolvedOptions } from "./options.js"
+import type { RoleEvent } from "./custom-roles.js"
 import type { DomainEvent } from "./domains.js"
 import type { TeamEvent } from "./teams.js"
 
@@ -18,7 +19,7 @@ export type OrganizationEvent = { organizationId: string; actorId: string } & (
   | { type: "member.removed" | "member.left"; memberId: string; userId: string }
   | { type: "invitation.created" | "invitation.resent"; invitationId: string; email: string; roles: string[] }
   | { type: "invitation.cancelled" | "invitation.declined" | "invitation.accepted"; invitationId: string; email: string }
-) | TeamEvent | DomainEvent
+) | TeamEvent | DomainEvent | RoleEvent
 
 /** Reports `event` to `onChange`, if any. */
 export async function report(options: ResolvedOptions, logger: ModuleContext["logger"], event: OrganizationEvent): Promise<void> {

@@ -29,6 +29,8 @@ import { roleBook, type OrganizationStatements } from "./roles.js"
 import { organizationRoutes } from "./routes.js"
 import { teamApi, teamModels, teamRoutes } from "./teams.js"
 import { domainApi, domainModel, domainRoutes, domainSignIn } from "./domains.js"
+import { roleApi, roleRoutes } from "./custom-roles.js"
+import { roleModel } from "./stored-roles.js"
 
 export { OrganizationError, organizationErrorStatus, type OrganizationErrorCode } from "./errors.js"
 export type { OrganizationEvent } from "./events.js"
@@ -41,6 +43,8 @@ export type { CreateOrganizationInput, OrganizationWithRoles, UpdateOrganization
 export { builtInRoles, organizationStatements, type OrganizationStatements } from "./roles.js"
 export { invitationModel, memberModel, organizationModel } from "./models.js"
 export { domainModel, type DomainInfo, type DomainOptions } from "./domains.js"
+export { roleModel } from "./stored-roles.js"
+export type { RoleInfo } from "./custom-roles.js"
 export { teamMemberModel, teamModel, teamRoles, type MyTeamInfo, type TeamInfo, type TeamMemberInfo, type TeamRole } from "./teams.js"
 
 /**
@@ -78,14 +82,15 @@ export function organizations<const S extends Statements = {}, const R extends s
     hasPermission: (request: ModuleRequest, organizationId: string, permissions: Wanted) => hasPermission(deps, request, organizationId, permissions as Grants<Statements>),
     ...teamApi(deps),
     ...domainApi(deps, options.domains),
+    ...roleApi(deps),
   }
   return {
     id: "organization",
-    models: [...organizationModels, ...teamModels, domainModel],
+    models: [...organizationModels, ...teamModels, domainModel, roleModel],
     keepsSessionPart: true,
     session: activeSessionPart,
     tokenClaims: activeTokenClaims,
-    routes: { ...organizationRoutes(deps), ...teamRoutes(deps), ...domainRoutes(deps, options.domains) },
+    routes: { ...organizationRoutes(deps), ...teamRoutes(deps), ...domainRoutes(deps, options.domains), ...roleRoutes(deps) },
     events: { signIn: domainSignIn(deps) },
     api,
   } satisfies SesameModule

@@ -15,6 +15,7 @@ import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { emailOf, idOf, roleNamesOf, tokenOf, userEmailOf } from "./input.js"
 import { invitationModel, memberModel, organizationModel } from "./models.js"
+import { rolesIn } from "./stored-roles.js"
 
 /** An invitation as the organization's members see it (never its token). */
 export interface InvitationInfo {
@@ -108,12 +109,12 @@ export async function inviteMember(deps: Deps, request: ModuleRequest, organizat
   const actor = await actorOf(request)
   const store = storeOf(request)
   const id = idOf(organizationId, "organizationId")
-  const { membership } = await withGrant(deps, store, actor, id, { invitation: ["create"] })
+  const { membership, book } = await withGrant(deps, store, actor, id, { invitation: ["create"] })
   const address = emailOf(email)
   const given = roleNamesOf(roles)
-  const unknown = deps.book.unknown(given)
+  const unknown = book.unknown(given)
   if (unknown.length > 0) throw new OrganizationError("InvalidInput", `No such role: ${unknown.join(", ")}.`)
-  if (!deps.book.mayGive(membership.roles, given)) throw new OrganizationError("Forbidden", "You cannot invite with roles beyond your own.")
+  if (!book.mayGive(membership.roles, given)) throw new OrganizationError("Forbidden", "You cannot invite with roles beyond your own.")
   const existing = await request.users?.getByEmail(address)
   if (existing && (await membershipOf(store, id, existing.id))) throw new OrganizationError("AlreadyMember", "This address belongs to a member already.")
   const alreadyInvited = () => new OrganizationError("AlreadyInvited", "This address has a pending invitation: send it again instead.")
@@ -141,12 +142,12 @@ async function pendingIn(deps: Deps, request: ModuleRequest, organizationId: str
   const actor = await actorOf(request)
   const store = storeOf(request)
   const id = idOf(organizationId, "organizationId")
-  const { membership } = await withGrant(deps, store, actor, id, { invitation: [action] })
+  const { membership, book } = await withGrant(deps, store, actor, id, { invitation: [action] })
   const row = await store.findOne(invitationModel, { id: idOf(invitationId, "invitationId"), organizationId: id })
   if (!row) throw new OrganizationError("NotFound", "No such invitation.")
   const info = { ...infoFrom(row), tokenHash: String(row.tokenHash) }
   // Resending or cancelling an invitation with roles beyond one's own is acting with them too.
-  if (!deps.book.mayGive(membership.roles, info.roles)) throw new OrganizationError("Forbidden", "This invitation's roles are beyond your own.")
+  if (!book.mayGive(membership.roles, info.roles)) throw new OrganizationError("Forbidden", "This invitation's roles are beyond your own.")
   return { actor, store, id, info }
 }
 
@@ -248,7 +249,8 @@ export async function acceptInvitation(deps: Deps, request: ModuleRequest, token
   // Whoever invited (or last resent it) must still be a member who may give its roles: an admin who
   // was removed or demoted cannot come back, or keep their rights, through a link to another address.
   const inviter = typeof row.invitedBy === "string" ? await membershipOf(store, organizationId, row.invitedBy) : null
-  if (!inviter || !deps.book.can(inviter.roles, { invitation: ["create"] }) || !deps.book.mayGive(inviter.roles, roles)) throw invitationInvalid()
+  const book = await rolesIn(deps, store, organizationId)
+  if (!inviter || !book.can(inviter.roles, { invitation: ["create"] }) || !book.mayGive(inviter.roles, roles)) throw invitationInvalid()
   // The claim: of two accepts (or an accept and a cancel) only one deletes it.
   if ((await store.delete(invitationModel, { id: String(row.id), tokenHash: String(row.tokenHash) })) !== 1) throw invitationInvalid()
   const memberId = crypto.randomUUID()

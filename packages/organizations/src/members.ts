@@ -14,6 +14,7 @@ import { report } from "./events.js"
 import { idOf, roleNamesOf } from "./input.js"
 import { memberModel } from "./models.js"
 import { changedMeanwhile, lastOwner } from "./organizations.js"
+import { rolesIn } from "./stored-roles.js"
 
 /** A member as lists show them. */
 export interface MemberInfo {
@@ -52,11 +53,12 @@ async function changeMember(deps: Deps, store: Store, actor: Actor, organization
   return store.transaction(async (tx) => {
     const mine = await membershipOf(tx, organizationId, actor.id)
     if (!mine) throw new OrganizationError("NotFound", "No such organization.")
-    if (!deps.book.can(mine.roles, wanted)) throw new OrganizationError("Forbidden", "Your roles in this organization do not allow this.")
+    const book = await rolesIn(deps, tx, organizationId)
+    if (!book.can(mine.roles, wanted)) throw new OrganizationError("Forbidden", "Your roles in this organization do not allow this.")
     const row = await tx.findOne(memberModel, { id: memberId, organizationId })
     if (!row) throw new OrganizationError("NotFound", "No such member.")
     const target = membershipFrom(row)
-    if (!deps.book.mayGive(mine.roles, target.roles) || (given && !deps.book.mayGive(mine.roles, given))) {
+    if (!book.mayGive(mine.roles, target.roles) || (given && !book.mayGive(mine.roles, given))) {
       throw new OrganizationError("Forbidden", "You cannot give or take away roles beyond your own.")
     }
     const losesOwner = target.roles.includes("owner") && !given?.includes("owner")
@@ -75,9 +77,9 @@ export async function setMemberRoles(deps: Deps, request: ModuleRequest, organiz
   const actor = await actorOf(request)
   const store = storeOf(request)
   const id = idOf(organizationId, "organizationId")
-  await withGrant(deps, store, actor, id, { member: ["update"] })
+  const { book } = await withGrant(deps, store, actor, id, { member: ["update"] })
   const given = roleNamesOf(roles)
-  const unknown = deps.book.unknown(given)
+  const unknown = book.unknown(given)
   if (unknown.length > 0) throw new OrganizationError("InvalidInput", `No such role: ${unknown.join(", ")}.`)
   const target = await changeMember(deps, store, actor, id, idOf(memberId, "memberId"), { member: ["update"] }, given)
   await report(deps.options, request.logger, { type: "member.roles-changed", organizationId: id, actorId: actor.id, memberId: target.id, userId: target.userId, roles: given, previous: target.roles })

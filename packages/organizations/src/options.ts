@@ -43,6 +43,12 @@ export interface OrganizationsOptions<S extends Statements = Statements, R exten
    * holds everything already. Types reject a resource or action the statements do not have.
    */
   roles?: { readonly [K in R]: Grants<OrganizationStatements & S> }
+  /**
+   * Roles an organization defines for itself: its admins (`organization: ["update"]`) write named
+   * sets of grants, within what they hold themselves, beside the configuration's roles. Off by
+   * default: then only the configuration's roles exist, and no check reads the store for roles.
+   */
+  dynamicRoles?: boolean
   /** Invitations by email; without `send`, inviting is off. */
   invitations?: {
     /** Sends the invitation (an email with `url`). A failure is the inviter's error; nothing is stored then. */
@@ -67,6 +73,7 @@ export interface OrganizationsOptions<S extends Statements = Statements, R exten
 /** The options with their defaults. */
 export interface ResolvedOptions {
   allowCreate: NonNullable<OrganizationsOptions["allowCreate"]>
+  dynamicRoles: boolean
   invitations: { send: NonNullable<OrganizationsOptions["invitations"]>["send"]; acceptUrl: string; expiresIn: number; maxSends: number } | undefined
   onChange: OrganizationsOptions["onChange"]
 }
@@ -76,7 +83,8 @@ const week = 7 * 24 * 3600
 /** Checks `options`; throws a `TypeError` naming the option that is wrong. */
 export function resolveOptions(options: OrganizationsOptions<Statements, string>): ResolvedOptions {
   if (options === null || typeof options !== "object") throw new TypeError("organizations: the options must be an object.")
-  const { allowCreate = true, invitations, onChange } = options
+  const { allowCreate = true, invitations, onChange, dynamicRoles = false } = options
+  if (typeof dynamicRoles !== "boolean") throw new TypeError("organizations: `dynamicRoles` must be a boolean.")
   if (typeof allowCreate !== "boolean" && typeof allowCreate !== "function") throw new TypeError("organizations: `allowCreate` must be a boolean or a function.")
   if (onChange !== undefined && typeof onChange !== "function") throw new TypeError("organizations: `onChange` must be a function.")
   let resolvedInvitations: ResolvedOptions["invitations"]
@@ -90,5 +98,5 @@ export function resolveOptions(options: OrganizationsOptions<Statements, string>
     if (!Number.isInteger(maxSends) || maxSends < 1 || maxSends > 20) throw new TypeError("organizations: `invitations.maxSends` must be a whole number from 1 to 20.")
     resolvedInvitations = { send, acceptUrl, expiresIn, maxSends }
   }
-  return { allowCreate, invitations: resolvedInvitations, onChange }
+  return { allowCreate, dynamicRoles, invitations: resolvedInvitations, onChange }
 }

@@ -10,6 +10,7 @@ import type { Grants, Statements } from "@sesame/core/access"
 import { actorOf, membershipOf, storeOf, type Deps } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { idOf } from "./input.js"
+import { rolesIn } from "./stored-roles.js"
 
 /**
  * True when the signed-in user is a member of `organizationId` whose roles grant every action of
@@ -20,5 +21,5 @@ export async function hasPermission(deps: Deps, request: ModuleRequest, organiza
   const actor = await actorOf(request).catch((error: unknown) => (error instanceof OrganizationError ? null : Promise.reject(error)))
   if (!actor || typeof organizationId !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(organizationId)) return false
   const membership = await membershipOf(storeOf(request), idOf(organizationId, "organizationId"), actor.id)
-  return membership !== null && deps.book.can(membership.roles, permissions)
+  return membership !== null && (await rolesIn(deps, storeOf(request), membership.organizationId)).can(membership.roles, permissions)
 }

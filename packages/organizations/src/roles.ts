@@ -30,7 +30,7 @@ const builtInGrants = {
   member: {},
 } as const
 
-/** The roles of a configuration, and the checks on them. */
+/** The roles of a configuration (and of one organization, with its stored roles), and the checks on them. */
 export interface RoleBook {
   /** Every role name, the built-in first. */
   names: readonly string[]
@@ -38,8 +38,16 @@ export interface RoleBook {
   can(roles: readonly string[], wanted: Grants<Statements>): boolean
   /** Whether a member holding `held` may give `given`: their grants cover it, and only an owner gives owner. */
   mayGive(held: readonly string[], given: readonly string[]): boolean
-  /** The role names of `given` that the configuration does not define. */
+  /** Whether a member holding `held` holds every action of `grants` (to write a role that grants them). */
+  covers(held: readonly string[], grants: Grants<Statements>): boolean
+  /** The role names of `given` that the book does not define. */
   unknown(given: readonly string[]): string[]
+  /** Whether `name` is a role of the configuration (not of an organization's own). */
+  configured(name: string): boolean
+  /** `input` read as grants of the statements, or a `TypeError` saying what is wrong. */
+  parse(input: unknown): Grants<Statements>
+  /** This book and an organization's own roles (`stored`, read with `parse`); a name the configuration has is skipped. */
+  with(stored: Readonly<Record<string, Grants<Statements>>>): RoleBook
 }
 
 /**
@@ -60,14 +68,23 @@ export function roleBook(statements: Statements = {}, roles: Readonly<Record<str
     const parsed = ac.parseGrants(grants)
     definitions[name] = Object.hasOwn(definitions, name) ? union(definitions[name]!, parsed) : parsed
   }
-  const book = ac.roles(definitions)
-  const names = book.names as readonly string[]
-  return {
-    names,
-    can: (held, wanted) => book.hasPermission(held as string[], wanted),
-    mayGive: (held, given) => (!given.includes("owner") || held.includes("owner")) && ac.covers(book.grantsOf(held as string[]), book.grantsOf(given as string[])),
-    unknown: (given) => given.filter((role) => !names.includes(role)),
+  const configured = ac.roles(definitions)
+  const configuredNames = new Set<string>(configured.names)
+
+  function book(roles: typeof configured): RoleBook {
+    const names = roles.names as readonly string[]
+    return {
+      names,
+      can: (held, wanted) => roles.hasPermission(held as string[], wanted),
+      mayGive: (held, given) => (!given.includes("owner") || held.includes("owner")) && ac.covers(roles.grantsOf(held as string[]), roles.grantsOf(given as string[])),
+      covers: (held, grants) => ac.covers(roles.grantsOf(held as string[]), grants),
+      unknown: (given) => given.filter((role) => !names.includes(role)),
+      configured: (name) => configuredNames.has(name),
+      parse: (input) => ac.parseGrants(input),
+      with: (stored) => book(roles.with(Object.fromEntries(Object.entries(stored).filter(([name]) => !configuredNames.has(name))))),
+    }
   }
+  return book(configured)
 }
 
 /** Every action of `a` and of `b`. */

@@ -18,6 +18,7 @@ import { report } from "./events.js"
 import { idOf, nameOf, roleNamesOf } from "./input.js"
 import { memberModel } from "./models.js"
 import { field, route } from "./route.js"
+import { rolesIn } from "./stored-roles.js"
 
 export const teamModel = {
   name: "organizationTeam",
@@ -127,7 +128,7 @@ async function teamMemberRow(store: Store, team: TeamInfo, memberId: string): Pr
 async function asTeamManager(deps: Deps, store: Store, actor: Actor, organizationId: string, teamId: unknown): Promise<{ team: TeamInfo; membership: Membership }> {
   const { membership } = await asMember(store, actor, organizationId)
   const team = await teamIn(store, organizationId, teamId)
-  if (deps.book.can(membership.roles, manageGrant)) return { team, membership }
+  if ((await rolesIn(deps, store, organizationId)).can(membership.roles, manageGrant)) return { team, membership }
   const mine = await teamMemberRow(store, team, membership.id)
   if (!mine || !rolesFrom(mine.roles).includes("lead")) throw new OrganizationError("Forbidden", "Only the team's leads and the organization's admins manage this team.")
   return { team, membership }

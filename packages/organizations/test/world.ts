@@ -14,7 +14,7 @@ export const secret = "organizations-test-secret-0123456789abcdefghij"
 
 export { CookieJar }
 
-export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: number; allowCreate?: boolean; adapter?: Adapter; domains?: DomainOptions } = {}) {
+export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: number; allowCreate?: boolean; adapter?: Adapter; domains?: DomainOptions; dynamicRoles?: boolean } = {}) {
   const adapter = options.adapter ?? MemoryAdapter()
   const sent: InvitationMessage[] = []
   const events: OrganizationEvent[] = []
@@ -25,6 +25,7 @@ export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: 
     onChange: (event) => void events.push(event),
     ...(options.allowCreate === undefined ? {} : { allowCreate: options.allowCreate }),
     ...(options.domains ? { domains: options.domains } : {}),
+    ...(options.dynamicRoles ? { dynamicRoles: true } : {}),
   })
   const config: AuthConfig = {
     secret,
