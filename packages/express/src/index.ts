@@ -5,9 +5,9 @@
  * - `getSession(req, config)`: the session or `null`, kept alive on the response;
  * - `sessionLocals(config)`: a middleware putting it in `res.locals.session` for every view;
  * - `api(req, config)`: the plugins' server functions for the request (`api(req, config).<name>(…)`);
- * - `requireSession(config)`: the guard, on a route or in front of a group (a redirect to the
- *   sign-in page for a page, `401` JSON for a client that wants JSON; `503` while the storage
- *   cannot be reached);
+ * - `requireSession(config, { allow }?)`: the guard, on a route or in front of a group (a redirect
+ *   to the sign-in page for a page, `401` JSON for a client that wants JSON; `503` while the
+ *   storage cannot be reached; `403` when the app's `allow` check refuses the signed-in session);
  * - `unavailableHandler(config)`: an error handler answering a `StorageUnavailable` (what
  *   `getSession` throws, and `sessionLocals` passes on, during a storage outage) with the core's
  *   "try again" page or JSON;
@@ -19,7 +19,7 @@
 export { SesameAuth } from "./handler.js"
 export { getSession, sessionLocals, type AuthenticatedSession } from "./session.js"
 export { api } from "./api.js"
-export { requireSession } from "./guard.js"
+export { requireSession, type RequireSessionOptions } from "./guard.js"
 export { unavailableHandler } from "./unavailable.js"
 export { signIn, signOut } from "./actions.js"
 export type { ErrorMiddleware, ExpressRequest, ExpressResponse, Middleware, NextFunction } from "./types.js"

@@ -1,6 +1,6 @@
 /**
  * Writing Sesame's answers onto an Express (or Node.js) response: cookies, redirects, the guard's
- * `401`.
+ * `401` and `403`.
  *
  * Policy:
  * 1. Cookie lines are the core's serialisation (`setCookieLines`): the core decides every attribute.
@@ -79,4 +79,26 @@ export function unauthorized(res: ServerResponse): void {
   res.setHeader("Content-Type", "application/json; charset=utf-8")
   res.setHeader("Cache-Control", "private, no-store")
   res.end(JSON.stringify(unauthorizedBody))
+}
+
+/**
+ * The body of the guard's `403` to a client that wants JSON, in the shape of its `401` (`error`,
+ * and the `message` SvelteKit's errors have): the same in every integration.
+ */
+export const forbiddenBody: { readonly error: "Forbidden"; readonly message: string } = Object.freeze({ error: "Forbidden", message: "Access denied." })
+
+/**
+ * The guard's answer to a signed-in request its `allow` check refused: `403` with
+ * {@link forbiddenBody} for a client that wants JSON, else `403` with a one-line plain-text page.
+ */
+export function forbidden(res: ServerResponse, json: boolean): void {
+  res.statusCode = 403
+  res.setHeader("Cache-Control", "private, no-store")
+  if (json) {
+    res.setHeader("Content-Type", "application/json; charset=utf-8")
+    res.end(JSON.stringify(forbiddenBody))
+  } else {
+    res.setHeader("Content-Type", "text/plain; charset=utf-8")
+    res.end(forbiddenBody.message)
+  }
 }

@@ -2,13 +2,22 @@
  * requireSession in a real Express app (5 and 4), on a route and in front of a group: signed-in
  * requests go on with res.locals.session; pages are sent to the sign-in page with the way back;
  * JSON clients get a 401; and the return address and the origin in the redirect cannot be
- * steered by the request (`//evil.example`, an absolute-form target, a forged Host).
+ * steered by the request (`//evil.example`, an absolute-form target, a forged Host). With
+ * `{ allow }`: a permission asked of a plugin's server function lets the signed-in request on or
+ * answers 403 (JSON or a plain page), a visitor is still sent to sign in, an outage in the check
+ * is the core's 503 and any other error goes to Express's error handlers; and the same with the
+ * real `@sesame/organizations`.
  */
 import { connect } from "node:net"
-import { describe, expect, it } from "vitest"
-import type { AuthConfig, Session } from "@sesame/core"
-import { requireSession, SesameAuth } from "@sesame/express"
-import { alice, config, cookieLine, CookieJar, rawSend, send, serve, signInAlice, versions, type ExpressModule } from "./helpers.js"
+import { describe, expect, it, vi } from "vitest"
+import type { AuthConfig, ModuleRequest, SesameModule, Session } from "@sesame/core"
+import { MemoryAdapter } from "@sesame/core/adapters"
+import { StorageUnavailable } from "@sesame/core/errors"
+import Credentials from "@sesame/core/providers/credentials"
+import { organizations } from "@sesame/organizations"
+import { checkUnavailable } from "@sesame/testing"
+import { api, requireSession, SesameAuth, type AuthenticatedSession, type ErrorMiddleware, type ExpressRequest, type ServerFunctionsOf } from "@sesame/express"
+import { alice, config, cookieLine, CookieJar, csrfOf, rawSend, send, serve, signInAlice, versions, type ExpressModule } from "./helpers.js"
 
 /** The endpoints, a guarded page and API route, a guarded group with a static-like handler, and an open page. */
 function guardedApp(express: ExpressModule, options: AuthConfig) {
@@ -175,5 +184,159 @@ describe.each(versions)("requireSession on $label", ({ express }) => {
         expect(response.headers.location).toBe(`/auth/signin?callbackUrl=${encodeURIComponent("/account")}`)
       }
     })
+  })
+})
+
+/** A plugin with one server function: whether the request's user holds a permission (Alice holds `project:read` only). */
+const permissions = {
+  id: "permissions",
+  api: {
+    async hasPermission(request: ModuleRequest, permission: string) {
+      const user = await request.user()
+      return user?.email === alice.email && permission === "project:read"
+    },
+  },
+} as const satisfies SesameModule
+
+type Allow = (session: AuthenticatedSession, req: ExpressRequest) => Promise<boolean>
+
+/** Routes behind `requireSession(options, { allow })`: the checks, and what ran. */
+function permissionApp(express: ExpressModule) {
+  const options = config({ plugins: [permissions] })
+  const can = (permission: string) => vi.fn<Allow>(async (_session, req) => (await (api(req, options) as ServerFunctionsOf<typeof permissions>).hasPermission(permission)) === true)
+  const read = can("project:read")
+  const create = can("project:create")
+  const ran: string[] = []
+  const app = express()
+  app.use("/auth", SesameAuth(options))
+  app.get("/projects", requireSession(options, { allow: read }), (_req, res) => {
+    res.send(`projects of ${(res.locals.session as Session).user?.email}`)
+  })
+  app.get("/projects/new", requireSession(options, { allow: create }), (_req, res) => {
+    ran.push("/projects/new")
+    res.send("new project")
+  })
+  app.get("/outage", requireSession(options, { allow: () => Promise.reject(new StorageUnavailable()) }), (_req, res) => {
+    ran.push("/outage")
+    res.send("in")
+  })
+  app.get("/broken", requireSession(options, { allow: () => { throw new Error("the permission store broke") } }), (_req, res) => {
+    ran.push("/broken")
+    res.send("in")
+  })
+  // Four parameters: Express hands errors only to a handler that declares them all.
+  const errors: ErrorMiddleware = (error, _req, res, _next) => {
+    res.statusCode = 500
+    res.end(`error handler: ${(error as Error).message}`)
+  }
+  app.use(errors)
+  return { app, read, create, ran }
+}
+
+describe.each(versions)("requireSession(config, { allow }) on $label", ({ express }) => {
+  const json = { accept: "application/json" }
+
+  it("lets a signed-in request on when allow resolves true, with the session and request it was given", async () => {
+    const { app, read } = permissionApp(express)
+    const served = await serve(app)
+    const jar = new CookieJar()
+    await signInAlice(served, jar)
+    const page = await send(served, "/projects", { jar })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toBe(`projects of ${alice.email}`)
+    expect((await send(served, "/projects", { jar, headers: json })).status).toBe(200)
+    expect(read.mock.calls[0]![0].user.email).toBe(alice.email)
+    expect(read.mock.calls[0]![1].url).toBe("/projects")
+  })
+
+  it("answers 403 when allow resolves false: JSON to a client that wants JSON, a plain page to a browser; the route does not run", async () => {
+    const { app, ran } = permissionApp(express)
+    const served = await serve(app)
+    const jar = new CookieJar()
+    await signInAlice(served, jar)
+    for (const headers of [json, { "x-requested-with": "XMLHttpRequest" }] as Record<string, string>[]) {
+      const refused = await send(served, "/projects/new", { jar, headers })
+      expect(refused.status).toBe(403)
+      expect(refused.headers.get("content-type")).toMatch(/^application\/json/)
+      expect(refused.headers.get("cache-control")).toBe("private, no-store")
+      expect(await refused.json()).toEqual({ error: "Forbidden", message: "Access denied." })
+    }
+    const page = await send(served, "/projects/new", { jar, headers: { accept: "text/html,application/json;q=0.9" } })
+    expect(page.status).toBe(403)
+    expect(page.headers.get("content-type")).toMatch(/^text\/plain/)
+    expect(page.headers.get("location")).toBeNull()
+    expect(await page.text()).toBe("Access denied.")
+    expect(ran).toEqual([])
+  })
+
+  it("sends a visitor without a session to sign in (or 401) as before, without asking allow", async () => {
+    const { app, create } = permissionApp(express)
+    const served = await serve(app)
+    const page = await send(served, "/projects/new")
+    expect(page.status).toBe(303)
+    expect(page.headers.get("location")).toBe(`${served.origin}/auth/signin?callbackUrl=${encodeURIComponent("/projects/new")}`)
+    expect((await send(served, "/projects/new", { headers: json })).status).toBe(401)
+    expect(create).not.toHaveBeenCalled()
+  })
+
+  it("answers the core's 503 when allow meets a storage outage, and passes any other error to the error handlers", async () => {
+    const { app, ran } = permissionApp(express)
+    const served = await serve(app)
+    const jar = new CookieJar()
+    await signInAlice(served, jar)
+    expect((await checkUnavailable(await send(served, "/outage", { jar, headers: { accept: "text/html" } }), "page")).problems).toEqual([])
+    expect((await checkUnavailable(await send(served, "/outage", { jar, headers: json }), "json")).problems).toEqual([])
+    const broken = await send(served, "/broken", { jar })
+    expect(broken.status).toBe(500)
+    expect(await broken.text()).toBe("error handler: the permission store broke")
+    expect(ran).toEqual([])
+  })
+
+  it("refuses an allow that is not a function when the guard is made", () => {
+    expect(() => requireSession(config(), { allow: "admin" as never })).toThrow(TypeError)
+  })
+
+  it("checks a permission of the real @sesame/organizations: an owner of the active organization gets in, a user without one is refused", async () => {
+    const adapter = MemoryAdapter()
+    const orgs = organizations({ statements: { project: ["create", "read"] }, roles: { member: { project: ["read"] } } })
+    const options: AuthConfig = {
+      ...config(),
+      adapter,
+      session: { strategy: "database" },
+      providers: [Credentials({ createUser: false, credentials: { email: {} }, authorize: async ({ email }) => (typeof email === "string" ? await adapter.getUserByEmail!(email) : null) })],
+      plugins: [orgs],
+    }
+    const app = express()
+    app.use("/auth", SesameAuth(options))
+    app.post(
+      "/api/projects",
+      requireSession(options, {
+        allow: async (session, req) => {
+          const active = (session as { organization?: { id: string } }).organization
+          return (await (api(req, options) as ServerFunctionsOf<typeof orgs>).hasPermission(active?.id ?? "", { project: ["create"] })) === true
+        },
+      }),
+      (_req, res) => {
+        res.status(201).json({ created: true })
+      },
+    )
+    const served = await serve(app)
+    const browser = async (email: string): Promise<CookieJar> => {
+      await adapter.createUser!({ id: crypto.randomUUID(), email, name: email, emailVerified: new Date() })
+      const jar = new CookieJar()
+      const signedIn = await send(served, "/auth/callback/credentials", { jar, form: { csrfToken: await csrfOf(served, jar), email } })
+      expect(signedIn.status).toBe(302)
+      return jar
+    }
+    const post = async (jar: CookieJar, path: string, fields: Record<string, unknown>) =>
+      send(served, path, { jar, json: { csrfToken: await csrfOf(served, jar), ...fields }, headers: { origin: served.origin, ...json } })
+    const ada = await browser("ada@example.com")
+    const org = (await (await post(ada, "/auth/organization/create", { name: "Acme" })).json()) as { id: string }
+    expect((await post(ada, "/auth/organization/active", { organizationId: org.id })).status).toBe(200)
+    expect((await post(ada, "/api/projects", {})).status).toBe(201)
+    const bob = await browser("bob@example.com")
+    const refused = await post(bob, "/api/projects", {})
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toEqual({ error: "Forbidden", message: "Access denied." })
   })
 })

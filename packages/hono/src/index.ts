@@ -7,8 +7,9 @@
  * - `getSession(c, config?)`: the session, or `null` (it throws `StorageUnavailable` while the
  *   database cannot be reached; the guards then answer the core's `503` "try again");
  * - `api(c, config?)`: the plugins' server functions for the request (`api(c).<name>(…)`);
- * - `requireSession(config)`: the middleware guard (a redirect for pages, `401` JSON for APIs);
- * - `assertSession(c, config?)`: the same check, called by the route itself;
+ * - `requireSession(config, { allow }?)`: the middleware guard (a redirect for pages, `401` JSON for
+ *   APIs; `403` when the app's `allow` check refuses the signed-in session);
+ * - `assertSession(c, config?, { allow }?)`: the same check, called by the route itself;
  * - `signIn(c, provider?, options?, authorizationParams?)`, `signOut(c, options?)`: from the app's routes.
  *
  * `config` is the core's `AuthConfig`, or a function of the context returning it.
@@ -18,7 +19,7 @@
 export { sesame } from "./handler.js"
 export { getSession, sessionMiddleware } from "./session.js"
 export { api } from "./api.js"
-export { assertSession, requireSession } from "./guard.js"
+export { assertSession, requireSession, type GuardOptions } from "./guard.js"
 export { signIn, signOut, type AuthorizationParams, type SignInOptions, type SignOutOptions } from "./actions.js"
 export { defaultBasePath, type SesameConfig } from "./config.js"
 export type { AuthenticatedSession, AuthenticatedVariables, SesameVariables } from "./types.js"

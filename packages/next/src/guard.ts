@@ -33,6 +33,16 @@
  *    the sign-in and error pages, every request when there is no `authorized` and no handler
  *    (the page's own `auth()` throws, for its error boundary), and the pages `authorized` lets
  *    signed-out visitors see. Nothing is logged per request: the core logs an outage once.
+ * 8. `auth(handler, { allow })`: once `authorized` lets a request through (3), `allow(session,
+ *    request)` must resolve to `true` for the handler to run. A request without a signed-in user
+ *    is answered as `authorized` returning `false` (the sign-in redirect) and `allow` is not
+ *    called; the sign-in and error pages (2) and the auth endpoints (1) are not checked. Anything
+ *    but `true` is a refusal: `403` with `{ "error": "Forbidden", "message": "Access denied." }`
+ *    for a client that wants JSON (the core's `wantsJson`, the rule of the other integrations'
+ *    `401`), else `403` with a one-line plain-text page (not the core's `error?error=AccessDenied`
+ *    page, which speaks of signing in, to a user who is signed in); `Cache-Control: private,
+ *    no-store`, with the session's cookies (6). A `StorageUnavailable` thrown by `allow` is the
+ *    core's `503` as in 7; any other error is thrown on, to Next.js.
  *
  * Only web APIs and `next/server` are used: this file is part of the Edge bundle of `middleware.ts`.
  *
@@ -40,12 +50,12 @@
  */
 import type { ResponseCookie, Session } from "@sesame/core"
 import type { StorageUnavailable } from "@sesame/core/errors"
-import { isStorageUnavailable, logFor, readSession, unavailableAnswer } from "@sesame/core/integration"
+import { isStorageUnavailable, logFor, readSession, unavailableAnswer, wantsJson } from "@sesame/core/integration"
 import { NextRequest, NextResponse } from "next/server.js"
 import { load, type Prepared } from "./config.js"
 import { withCookies } from "./cookies.js"
 import { publicOrigin } from "./origin.js"
-import type { AuthenticatedHandler, NextAuthRequest, PrimaryAuthConfigInput } from "./types.js"
+import type { AuthenticatedHandler, AuthenticatedSession, GuardOptions, NextAuthRequest, PrimaryAuthConfigInput } from "./types.js"
 
 /** Redirects followed through `authorized` before a chain counts as a loop. */
 export const maxHops = 10
@@ -119,6 +129,12 @@ async function proceed<Context>(request: NextRequest, auth: Session | null, cont
   return response ?? NextResponse.next()
 }
 
+/** The core's `503` for `request` while the storage cannot be reached (policy 7). */
+function unavailableResponse(prepared: Prepared, request: NextRequest, url: URL, error: StorageUnavailable): Response {
+  const answer = unavailableAnswer(prepared.handlers, { headers: request.headers, url: url.href }, error)
+  return new Response(answer.body, { status: answer.status, headers: answer.headers })
+}
+
 /** Policy 7: the core's `503` for a request that depends on a session nobody can read now; else on, without a session. */
 async function duringOutage<Context>(
   prepared: Prepared,
@@ -129,8 +145,52 @@ async function duringOutage<Context>(
   handler: AuthenticatedHandler<Context> | undefined,
 ): Promise<Response> {
   if (!handler && (await decide(prepared, request, url, origin, null)) === true) return NextResponse.next()
-  const answer = unavailableAnswer(prepared.handlers, { headers: request.headers, url: url.href }, error)
-  return new Response(answer.body, { status: answer.status, headers: answer.headers })
+  return unavailableResponse(prepared, request, url, error)
+}
+
+/** The body of the `403` to a client that wants JSON (policy 8), in the shape of the other integrations' `401`. */
+const forbiddenBody = { error: "Forbidden", message: "Access denied." } as const
+
+/** The answer when `allow` refuses (policy 8). */
+function forbidden(request: NextRequest): Response {
+  const headers = { "cache-control": "private, no-store" }
+  return wantsJson(request.headers)
+    ? new Response(JSON.stringify(forbiddenBody), { status: 403, headers: { ...headers, "content-type": "application/json" } })
+    : new Response(forbiddenBody.message, { status: 403, headers: { ...headers, "content-type": "text/plain; charset=utf-8" } })
+}
+
+/**
+ * Policy 8: `undefined` to go on, or the answer when there is no signed-in user or `allow` refuses
+ * (with the session's cookies), or an outage in the check (the core's `503`, no cookie, as in
+ * policy 7). Only `true` lets the request on; any other error is thrown.
+ */
+async function checkAllow(
+  prepared: Prepared,
+  request: NextRequest,
+  url: URL,
+  origin: string,
+  session: Session | null,
+  options: GuardOptions,
+): Promise<{ answer: Response; withCookies: boolean } | undefined> {
+  const { allow } = options
+  if (!allow || isExempt(prepared, url, origin)) return undefined
+  if (!session?.user) return { answer: signInRedirect(prepared, url, origin), withCookies: true }
+  try {
+    return (await allow(session as AuthenticatedSession, request)) === true ? undefined : { answer: forbidden(request), withCookies: true }
+  } catch (error) {
+    if (isStorageUnavailable(error)) return { answer: unavailableResponse(prepared, request, url, error), withCookies: false }
+    throw error
+  }
+}
+
+/** Throws a `TypeError` when `options.allow` is given and not a function (when the handler is wrapped). */
+export function checkGuardOptions(options: unknown): GuardOptions {
+  if (options === undefined) return {}
+  const allow = (options as { allow?: unknown } | null)?.allow
+  if (typeof options !== "object" || options === null || (allow !== undefined && typeof allow !== "function")) {
+    throw new TypeError("auth(handler, options): `options.allow` must be a function of the session and the request.")
+  }
+  return options as GuardOptions
 }
 
 /** The guard, for one request; `handler` is the wrapped proxy, middleware or route handler. */
@@ -139,6 +199,7 @@ export async function guard<Context>(
   request: NextRequest,
   context: Context,
   handler?: AuthenticatedHandler<Context>,
+  options: GuardOptions = {},
 ): Promise<Response> {
   let prepared: Prepared
   try {
@@ -172,6 +233,8 @@ export async function guard<Context>(
   }
   if (decision === false) return withCookies(signInRedirect(prepared, url, origin), cookies)
   if (decision instanceof Response) return withCookies(decision, cookies)
+  const refused = await checkAllow(prepared, request, url, origin, session, options)
+  if (refused) return refused.withCookies ? withCookies(refused.answer, cookies) : refused.answer
 
   return withCookies(await proceed(request, session, context, handler), cookies)
 }

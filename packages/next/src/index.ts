@@ -18,7 +18,7 @@ import type { Session } from "@sesame/core"
 import { cache } from "react"
 import { signInAction, signOutAction, updateAction } from "./actions.js"
 import { createHandlers } from "./handlers.js"
-import { guard } from "./guard.js"
+import { checkGuardOptions, guard } from "./guard.js"
 import { serverFunctions } from "./server-functions.js"
 import { sessionForPages, sessionFromNext } from "./server-session.js"
 import type {
@@ -56,10 +56,12 @@ export { AuthError, CredentialsSignin, StorageUnavailable } from "@sesame/core/e
 export { isStorageUnavailable } from "@sesame/core/integration"
 export type {
   AuthenticatedHandler,
+  AuthenticatedSession,
   AuthFunction,
   AuthorizationParams,
   AuthorizedCallback,
   AuthorizedParams,
+  GuardOptions,
   NextAuthRequest,
   PagesContext,
   PagesRequest,
@@ -103,7 +105,8 @@ export default function Sesame(config: PrimaryAuthConfigInput): SesameResult {
     if (args.length === 0 || first === undefined) return sessionOfRequest()
     if (typeof first === "function") {
       const handler = first as AuthenticatedHandler<unknown>
-      return (request: NextRequest, context: unknown) => guard(config, request, context, handler)
+      const options = checkGuardOptions(second)
+      return (request: NextRequest, context: unknown) => guard(config, request, context, handler, options)
     }
     if (isWebRequest(first)) return guard(config, first, second)
     if (isPagesContext(first)) return sessionForPages(config, first.req, first.res)

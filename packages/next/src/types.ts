@@ -21,6 +21,7 @@ import type {
   Session,
   SessionInfo,
   RecentSignIn,
+  User,
   RecentSignInOptions,
   SetPasswordOptions,
   TwoFactorStatus,
@@ -61,6 +62,39 @@ export interface PrimaryAuthConfig extends Omit<AuthConfig, "callbacks" | "raw">
 /** A configuration, or a function of the request (absent in server components and actions) that returns one. */
 export type PrimaryAuthConfigInput = PrimaryAuthConfig | ((request: NextRequest | undefined) => Awaitable<PrimaryAuthConfig>)
 
+/** A session with a user: what `allow` is handed. */
+export type AuthenticatedSession = Session & { user: User }
+
+/** Options of the guard around a handler: `auth(handler, { allow })`. */
+export interface GuardOptions {
+  /**
+   * A check of the signed-in session that the app decides (a role, a plugin's permission), made
+   * after `callbacks.authorized` let the request through: the handler runs only when it resolves
+   * to `true`. With it, a request without a signed-in user is answered as `authorized` returning
+   * `false` would (the sign-in redirect), and `allow` is not called; the configured sign-in and
+   * error pages and the auth endpoints are never checked. Anything but `true` answers `403`:
+   * `{ "error": "Forbidden", "message": "Access denied." }` to a client that wants JSON
+   * (`Accept: application/json` without `text/html`, or `X-Requested-With`), a plain-text "Access
+   * denied." otherwise. A `StorageUnavailable` it throws is the outage's `503` with
+   * `Retry-After`; any other error is thrown on, to Next.js (a `500`).
+   *
+   * @param session - the request's session, with a user.
+   * @param request - the request the guard is looking at.
+   *
+   * @example
+   * ```ts
+   * // app/api/projects/route.ts: only members whose roles grant project:create, with the
+   * // organizations plugin in `plugins` (`api` and `auth` from `Sesame()` in auth.ts).
+   * import { api, auth } from "@/auth"
+   *
+   * export const POST = auth(async (request) => Response.json(await createProject(request), { status: 201 }), {
+   *   allow: async (session) => (await api.hasPermission(session.organization?.id, { project: ["create"] })) === true,
+   * })
+   * ```
+   */
+  allow?: (session: AuthenticatedSession, request: NextRequest) => boolean | Promise<boolean>
+}
+
 /** The request a wrapped handler receives: the `NextRequest` with the session as `auth`. */
 export type NextAuthRequest = NextRequest & { auth: Session | null }
 
@@ -90,7 +124,9 @@ export interface PagesContext {
  * - `await auth()` in server components, route handlers and server actions: the session or null.
  * - `export { auth as proxy }` (Next.js 16) or `export { auth as middleware }`: the guard, which
  *   calls `callbacks.authorized` and keeps the session alive.
- * - `auth((request) => …)`: a proxy, middleware or route handler with `request.auth`.
+ * - `auth((request) => …)`: a proxy, middleware or route handler with `request.auth`;
+ *   `auth(handler, { allow })` adds the app's check of the signed-in session (`403` when it
+ *   refuses; see `GuardOptions`).
  * - `await auth(req, res)` or `await auth(context)` in the pages router.
  *
  * While the adapter's storage cannot be reached (a database restart, a failover), the session reads
@@ -104,7 +140,7 @@ export interface PagesContext {
 export interface AuthFunction {
   (): Promise<Session | null>
   (request: NextRequest, context?: unknown): Promise<Response>
-  <Context>(handler: AuthenticatedHandler<Context>): (request: NextRequest, context: Context) => Promise<Response>
+  <Context>(handler: AuthenticatedHandler<Context>, options?: GuardOptions): (request: NextRequest, context: Context) => Promise<Response>
   (context: PagesContext): Promise<Session | null>
   (request: PagesRequest, response: PagesResponse): Promise<Session | null>
 }

@@ -1,12 +1,20 @@
 /**
  * `auth` as proxy or middleware, `auth(handler)`, and the pages-router forms, called the way
  * Next.js calls them, with real `NextRequest`s; database sessions through the SQLite adapter.
+ * `auth(handler, { allow })`: a permission asked of a plugin's server function (`api`) runs the
+ * handler or answers 403 (JSON or a plain page), a visitor is sent to sign in without asking
+ * `allow`, an outage in the check is the core's 503 and any other error is thrown to Next.js; and
+ * the same with the real `@sesame/organizations`.
  */
 import { current, jwtConfig, newRequest, aliceCredentials, pagesResponse, secret } from "./next-request.js"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { NextRequest } from "next/server.js"
+import type { ModuleRequest, SesameModule, ServerFunctionsOf } from "@sesame/core"
+import { MemoryAdapter } from "@sesame/core/adapters"
+import { organizations } from "@sesame/organizations"
+import { checkUnavailable } from "@sesame/testing"
 import SqliteAdapter from "@sesame/adapter-sqlite"
-import Sesame, { type PrimaryAuthConfig } from "@sesame/next"
+import Sesame, { StorageUnavailable, type AuthenticatedSession, type PrimaryAuthConfig } from "@sesame/next"
 
 const origin = "https://app.example.test:8443"
 const sessionCookie = "__Secure-sesame.session-token"
@@ -203,5 +211,124 @@ describe("pages router", () => {
     expect(lines.some((l) => l.startsWith(`${sessionCookie}=`))).toBe(true)
     expect(await auth({ req, res: pagesResponse() })).toMatchObject({ user: { email: "alice@example.com" } })
     expect(await auth({ req: { headers: { host: "app.example.test" } }, res: pagesResponse() })).toBeNull()
+  })
+})
+
+/** A plugin with one server function: whether the request's user holds a permission (Alice holds `project:read` only). */
+const permissions = {
+  id: "permissions",
+  api: {
+    async hasPermission(request: ModuleRequest, permission: string) {
+      const user = await request.user()
+      return user?.email === "alice@example.com" && permission === "project:read"
+    },
+  },
+} as const satisfies SesameModule
+
+describe("auth(handler, { allow })", () => {
+  const config = jwtConfig({ ...everyRead, plugins: [permissions] })
+  const { api, auth } = Sesame(config)
+  const can = (permission: string) =>
+    vi.fn(async (_session: AuthenticatedSession, _request: NextRequest) => (await (api as ServerFunctionsOf<typeof permissions>).hasPermission(permission)) === true)
+  const handler = vi.fn((request: NextRequest & { auth: unknown }) => Response.json({ user: (request.auth as AuthenticatedSession | null)?.user.name ?? null }))
+  const json = { accept: "application/json" }
+  beforeEach(() => {
+    handler.mockClear()
+  })
+
+  /** `proxied` with extra headers. */
+  function asked(path: string, cookie: string, headers: Record<string, string> = {}): NextRequest {
+    const request = proxied(path, cookie)
+    for (const [name, value] of Object.entries(headers)) request.headers.set(name, value)
+    return request
+  }
+
+  it("runs the handler when allow resolves true, having handed it the session and the request", async () => {
+    const cookie = await signedIn(config)
+    const allow = can("project:read")
+    const request = asked("/api/projects", cookie)
+    const response = await auth(handler, { allow })(request, undefined)
+    expect(await response.json()).toEqual({ user: "Alice" })
+    expect(allow.mock.calls[0]![0].user.email).toBe("alice@example.com")
+    expect(allow.mock.calls[0]![1]).toBe(request)
+  })
+
+  it("answers 403 when allow resolves false: JSON to a client that wants JSON, a plain page otherwise; the handler does not run", async () => {
+    const cookie = await signedIn(config)
+    const guarded = auth(handler, { allow: can("project:create") })
+    for (const headers of [json, { "x-requested-with": "XMLHttpRequest" }]) {
+      const refused = await guarded(asked("/api/projects", cookie, headers), undefined)
+      expect(refused.status).toBe(403)
+      expect(refused.headers.get("content-type")).toBe("application/json")
+      expect(refused.headers.get("cache-control")).toBe("private, no-store")
+      expect(await refused.json()).toEqual({ error: "Forbidden", message: "Access denied." })
+      // The session is kept alive on the refusal too.
+      expect(refused.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookie}=`))).toBe(true)
+    }
+    const page = await guarded(asked("/projects/new", cookie, { accept: "text/html,application/json;q=0.9" }), undefined)
+    expect(page.status).toBe(403)
+    expect(page.headers.get("content-type")).toMatch(/^text\/plain/)
+    expect(page.headers.get("location")).toBeNull()
+    expect(await page.text()).toBe("Access denied.")
+    expect(handler).not.toHaveBeenCalled()
+  })
+
+  it("sends a visitor without a session to sign in, as authorized's false would, without asking allow; authorized still decides first", async () => {
+    const allow = can("project:read")
+    const out = await auth(handler, { allow })(proxied("/projects/new"), undefined)
+    expect(out.status).toBe(307)
+    expect(out.headers.get("location")).toBe(`${origin}/api/auth/signin?callbackUrl=%2Fprojects%2Fnew`)
+    expect(handler).not.toHaveBeenCalled()
+    // The auth endpoints and the sign-in page are never checked.
+    expect((await auth(handler, { allow })(proxied("/api/auth/session"), undefined)).status).toBe(200)
+    const withPage = Sesame(jwtConfig({ plugins: [permissions], pages: { signIn: "/login" } }))
+    expect((await withPage.auth(() => new Response("login page"), { allow })(proxied("/login"), undefined)).status).toBe(200)
+    // A Response from authorized is sent as it is, before allow.
+    const teapot = Sesame(jwtConfig({ plugins: [permissions], callbacks: { authorized: () => new Response("no", { status: 418 }) } }))
+    expect((await teapot.auth(handler, { allow })(proxied("/projects/new"), undefined)).status).toBe(418)
+    expect(allow).not.toHaveBeenCalled()
+  })
+
+  it("answers the core's 503 when allow meets a storage outage, and throws any other error on to Next.js", async () => {
+    const cookie = await signedIn(config)
+    const outage = auth(handler, { allow: () => Promise.reject(new StorageUnavailable()) })
+    expect((await checkUnavailable(await outage(asked("/projects", cookie, { accept: "text/html" }), undefined), "page")).problems).toEqual([])
+    expect((await checkUnavailable(await outage(asked("/api/projects", cookie, json), undefined), "json")).problems).toEqual([])
+    const broken = auth(handler, {
+      allow: () => {
+        throw new Error("the permission store broke")
+      },
+    })
+    await expect(broken(asked("/projects", cookie), undefined)).rejects.toThrow("the permission store broke")
+    expect(handler).not.toHaveBeenCalled()
+  })
+
+  it("refuses an allow that is not a function when the handler is wrapped", () => {
+    expect(() => auth(handler, { allow: "admin" as never })).toThrow(TypeError)
+  })
+
+  it("checks a permission of the real @sesame/organizations: refused without an active organization, let in as its owner", async () => {
+    const orgs = organizations({ statements: { project: ["create", "read"] }, roles: { member: { project: ["read"] } } })
+    const withOrgs: PrimaryAuthConfig = {
+      secret,
+      trustHost: true,
+      adapter: MemoryAdapter(),
+      session: { strategy: "database" },
+      providers: [aliceCredentials(true)],
+      plugins: [orgs],
+    }
+    const sesame = Sesame(withOrgs)
+    const plugins = sesame.api as ServerFunctionsOf<typeof orgs>
+    const guarded = sesame.auth(handler, {
+      allow: async (session) => {
+        const active = (session as { organization?: { id: string } }).organization
+        return (await plugins.hasPermission(active?.id ?? "", { project: ["create"] })) === true
+      },
+    })
+    const cookie = await signedIn(withOrgs)
+    expect((await guarded(asked("/api/projects", cookie, json), undefined)).status).toBe(403)
+    const org = await plugins.createOrganization({ name: "Acme" })
+    await plugins.setActiveOrganization(org.id)
+    expect(await (await guarded(asked("/api/projects", cookie, json), undefined)).json()).toEqual({ user: "Alice" })
   })
 })

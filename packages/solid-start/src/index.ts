@@ -3,7 +3,9 @@
  *
  * - `SolidAuth(config)`: `{ GET, POST }` for `src/routes/api/auth/[...sesame].ts`;
  * - `getSession(request, options)`: the session or `null`;
- * - `requireSession(request, options, redirectTo?)`: the guard for server functions and queries;
+ * - `requireSession(request, options, redirectTo? | { redirectTo?, allow? })`: the guard for server
+ *   functions and queries (`allow`: the app's check of the signed-in session, a `403` when it
+ *   refuses);
  * - `authMiddleware(options, { protect, redirectTo? })`: the guard for `createMiddleware`;
  * - `StorageUnavailable`, `isStorageUnavailable(error)`: what `getSession` and `requireSession`
  *   throw while the storage cannot be reached (never `null`, never the sign-in redirect), and the
@@ -19,7 +21,7 @@
  * @module
  */
 export { SolidAuth, type SolidAuthHandler, type SolidAuthHandlers } from "./handlers.js"
-export { getSession, requireSession, type AuthenticatedSession } from "./session.js"
+export { getSession, requireSession, type AuthenticatedSession, type RequireSessionOptions } from "./session.js"
 export { authMiddleware, type AuthMiddleware, type ProtectOptions } from "./middleware.js"
 export {
   api,

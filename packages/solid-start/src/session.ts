@@ -23,10 +23,21 @@
  * the response of the SolidStart request being handled (see `keep-alive.ts`), so an active user
  * is not signed out at the old expiry.
  *
+ * `requireSession(request, options, { allow })` adds the app's own check of the signed-in session:
+ * asked only once there is a user (a visitor without one gets the redirect, and `allow` is not
+ * called), it lets the request on only when it resolves to `true`. Anything else throws a `403`
+ * `Response`, as the redirect is thrown: `{ "error": "Forbidden", "message": "Access denied." }`
+ * for a client that wants JSON (the core's `wantsJson`, as the other integrations' guards decide
+ * between JSON and a page), else a one-line plain-text page; `Cache-Control: private, no-store`.
+ * Not the core's `error?error=AccessDenied` page: it speaks of signing in, to a user who is signed
+ * in. What `allow` throws is thrown as it is: a `StorageUnavailable` is the outage `requireSession`
+ * already throws (`status` 503, for the `<ErrorBoundary>`), any other error is the app's, and the
+ * request never counts as allowed.
+ *
  * @module
  */
 import type { AuthConfig, Session, User } from "@sesame/core"
-import { isStorageUnavailable, logFor, readSession, type SessionRead } from "@sesame/core/integration"
+import { isStorageUnavailable, logFor, readSession, wantsJson, type SessionRead } from "@sesame/core/integration"
 import { coreConfig, type SolidAuthOptions } from "./config.js"
 import { responseHeadersOf, writeSessionCookies } from "./keep-alive.js"
 import { guardRedirect, guardTarget } from "./redirect.js"
@@ -69,6 +80,51 @@ export async function readOrNull(config: AuthConfig, request: Request, owner: st
   }
 }
 
+/** Options of {@link requireSession}. */
+export interface RequireSessionOptions {
+  /**
+   * A path on this site to send a visitor without a session to instead of the sign-in page, used
+   * as given (it gets the `callbackUrl` only when it is the sign-in page itself).
+   */
+  redirectTo?: string
+  /**
+   * A check of the signed-in session that the app decides (a role, a plugin's permission): the
+   * session is returned only when it resolves to `true`. Called only for a session with a user; a
+   * visitor without one gets the redirect as ever. Anything but `true` throws a `403` `Response`:
+   * `{ "error": "Forbidden", "message": "Access denied." }` for a client that wants JSON, a
+   * plain-text "Access denied." otherwise. What it throws is thrown as it is (a
+   * `StorageUnavailable` during an outage, `status` 503).
+   *
+   * @param session - the request's session, with a user.
+   * @param request - the request given to `requireSession`, for `api(request, options)` (the
+   *   plugins' server functions).
+   *
+   * @example
+   * ```ts
+   * "use server"
+   * // Only members whose roles grant project:create, with the organizations plugin in `plugins`.
+   * export async function createProject(name: string) {
+   *   const session = await requireSession(getRequestEvent()!.request, authConfig, {
+   *     allow: async (session, request) => (await api(request, authConfig).hasPermission(session.organization?.id, { project: ["create"] })) === true,
+   *   })
+   *   // …
+   * }
+   * ```
+   */
+  allow?: (session: AuthenticatedSession, request: Request) => boolean | Promise<boolean>
+}
+
+/** The body of the `403` to a client that wants JSON, in the shape of the `401` of the other integrations. */
+const forbiddenBody = { error: "Forbidden", message: "Access denied." } as const
+
+/** The `403` thrown when `allow` refuses (see the module's policy). */
+function forbidden(request: Request): Response {
+  const headers = { "cache-control": "private, no-store" }
+  return wantsJson(request.headers)
+    ? new Response(JSON.stringify(forbiddenBody), { status: 403, headers: { ...headers, "content-type": "application/json" } })
+    : new Response(forbiddenBody.message, { status: 403, headers: { ...headers, "content-type": "text/plain; charset=utf-8" } })
+}
+
 /**
  * The server-side guard of a protected route: the session when it has a user, otherwise it throws a
  * redirect (a `302` `Response`, as `redirect()` of `@solidjs/router` makes). Thrown from a server
@@ -80,14 +136,16 @@ export async function readOrNull(config: AuthConfig, request: Request, owner: st
  * On a call from the browser (the server function's own request) that page is the one the browser
  * is on, from its same-origin `Referer`.
  *
+ * With `allow`, a signed-in session it refuses throws a `403` `Response` instead of returning.
+ *
  * While the storage cannot be reached it throws the core's `StorageUnavailable` (`status` 503,
  * `retryAfter`) instead: nothing is known of the session, so the visitor is not sent to sign in.
  * The app's `<ErrorBoundary>` shows it (its `retryAfter` says when to try again).
  *
- * @param redirectTo - optional: a path on this site to send the visitor to instead, used as given
- *   (it gets the `callbackUrl` only when it is the sign-in page itself). Anything but a path
- *   (`https://…`, `//host`) throws a `TypeError`: the target is fixed by the app, never taken from
- *   a request.
+ * @param guard - optional: a path on this site to send the visitor to instead (`redirectTo`), or
+ *   the options `{ redirectTo?, allow? }` (see {@link RequireSessionOptions}). A target that is not
+ *   a path (`https://…`, `//host`) throws a `TypeError`: it is fixed by the app, never taken from a
+ *   request; so does an `allow` that is not a function.
  *
  * @example
  * ```ts
@@ -101,10 +159,16 @@ export async function readOrNull(config: AuthConfig, request: Request, owner: st
  * }
  * ```
  */
-export async function requireSession(request: Request, options: SolidAuthOptions, redirectTo?: string): Promise<AuthenticatedSession> {
+export async function requireSession(request: Request, options: SolidAuthOptions, guard?: string | RequireSessionOptions): Promise<AuthenticatedSession> {
+  const { redirectTo, allow }: RequireSessionOptions = typeof guard === "object" && guard !== null ? guard : { redirectTo: guard }
+  if (allow !== undefined && typeof allow !== "function") {
+    throw new TypeError(`requireSession: \`allow\` must be a function of the session and the request; got ${allow === null ? "null" : typeof allow}.`)
+  }
   const core = coreConfig(options, "requireSession")
   const target = guardTarget(options, core.prefix, redirectTo, "requireSession")
   const session = await getSession(request, options)
   if (!session?.user) throw guardRedirect(target, request, core)
+  // Only `true` lets the request on; what `allow` throws is thrown as it is.
+  if (allow && (await allow(session as AuthenticatedSession, request)) !== true) throw forbidden(request)
   return session as AuthenticatedSession
 }

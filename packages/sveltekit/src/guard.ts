@@ -34,6 +34,20 @@
  *    throws SvelteKit's `error(503)`, which the `handle` hook answers with the core's "Try again in
  *    a moment" page (or JSON); `authorize` answers it itself. No cookie. Without a session cookie
  *    a database session is not looked up: the visitor is signed out, and policy 1 applies.
+ * 7. With `allow` (an option of both guards), a signed-in request goes on only when
+ *    `allow(session, event)` resolves to `true`. It is asked only once there is a user: a visitor
+ *    without one is answered by policy 1 or 2, and `allow` is not called. Anything but `true` is a
+ *    refusal with `403` and `{ error: "Forbidden", message: "Access denied." }`, the shape of the
+ *    `401`: `requireSession` throws SvelteKit's `error(403, …)`, which SvelteKit answers as any
+ *    error of a `load` or `+server.ts` (JSON to a JSON client, the app's `+error.svelte` for a
+ *    page, `page.error` on a client-side navigation); the hook, which runs before SvelteKit
+ *    renders, answers that JSON to a JSON client (policy 2's `wantsJson`) and to SvelteKit's data
+ *    requests (which its client reads as the error), else a one-line plain-text page, with
+ *    `Cache-Control: private, no-store` and the read's cookies. Not the core's
+ *    `error?error=AccessDenied` page: it speaks of signing in, to a user who is signed in. A
+ *    `StorageUnavailable` thrown by `allow` (a permission read from the database during an outage)
+ *    is answered as policy 6; any other error is thrown on, as SvelteKit answers an unexpected
+ *    error (`handleError`, a `500`).
  *
  * @module
  */
@@ -51,6 +65,32 @@ export interface GuardOptions {
    * sign-in page with the way back (policy 1).
    */
   redirectTo?: string
+  /**
+   * A check of the signed-in session that the app decides (a role, a plugin's permission): the
+   * request goes on only when it resolves to `true`. Called only for a session with a user; a
+   * visitor without one gets the sign-in redirect or the `401` as ever. Anything but `true` answers
+   * `403` with `{ error: "Forbidden", message: "Access denied." }` (`requireSession` throws it as
+   * SvelteKit's `error(403)`). A `StorageUnavailable` it throws is the outage's `503`; any other
+   * error is thrown on, to SvelteKit.
+   *
+   * @param session - the request's session, with a user.
+   * @param event - the request's event, for `api(event)` (the plugins' server functions).
+   *
+   * @example
+   * ```ts
+   * // src/routes/projects/new/+page.server.ts: only members whose roles grant project:create,
+   * // with the organizations plugin in `plugins` (`api` from `SvelteKitAuth` in src/auth.ts).
+   * import { requireSession } from "@sesame/sveltekit"
+   * import { api } from "../../../auth"
+   *
+   * export const load = async (event) => ({
+   *   session: await requireSession(event, {
+   *     allow: async (session, event) => (await api(event).hasPermission(session.organization?.id, { project: ["create"] })) === true,
+   *   }),
+   * })
+   * ```
+   */
+  allow?: (session: AuthenticatedSession, event: RequestEvent) => boolean | Promise<boolean>
 }
 
 /** Options of {@link authorize}. */
@@ -65,6 +105,31 @@ export interface AuthorizeOptions extends GuardOptions {
 
 /** The body of the `401` (policy 2); a variable, so that it fits an app's own `App.Error` that adds optional fields. */
 const unauthorized = { ...unauthorizedBody }
+
+/** The body of the `403` (policy 7), in the shape of the `401`: the same in every integration. */
+const forbidden = { error: "Forbidden", message: "Access denied." }
+
+/** Throws a `TypeError` when `allow` is given and not a function. */
+function checkAllow(allow: unknown, owner: string): void {
+  if (allow !== undefined && typeof allow !== "function") {
+    throw new TypeError(`${owner}: \`allow\` must be a function of the session and the event; got ${allow === null ? "null" : typeof allow}.`)
+  }
+}
+
+/**
+ * Whether `allow` lets `session` through (policy 7): only `true` does. What it throws is thrown on;
+ * a `StorageUnavailable` is first recorded on the request, so that `handle` answers the page that
+ * fails on it with the core's `503` (policy 6).
+ */
+async function allowed(state: RequestAuth, event: RequestEvent, session: AuthenticatedSession, allow: GuardOptions["allow"]): Promise<boolean> {
+  if (!allow) return true
+  try {
+    return (await allow(session, event)) === true
+  } catch (caught) {
+    if (isStorageUnavailable(caught)) state.unavailable = caught
+    throw caught
+  }
+}
 
 /** Throws a `TypeError` unless `path` is a path on this site (policy 3). */
 function checkPath(path: unknown, owner: string): asserts path is string {
@@ -84,7 +149,8 @@ function targetOf(state: RequestAuth, event: RequestEvent, redirectTo: string | 
  * The server-side guard: the session when it has a user; otherwise SvelteKit's
  * `redirect(303, <sign-in page>?callbackUrl=<this page>)` is thrown, or `error(401)` for a client
  * that asks for JSON. Call it from a `load` (`+layout.server.ts` guards every page below it), a
- * form action or a `+server.ts` handler.
+ * form action or a `+server.ts` handler. With `options.allow`, a signed-in session it refuses gets
+ * SvelteKit's `error(403, { error: "Forbidden", message: "Access denied." })`.
  *
  * While the storage cannot be reached, it throws SvelteKit's `error(503, { error:
  * "StorageUnavailable", message })` instead, never the redirect or the `401`: the `handle` hook
@@ -101,11 +167,22 @@ function targetOf(state: RequestAuth, event: RequestEvent, redirectTo: string | 
  */
 export async function requireSession(event: RequestEvent, options: GuardOptions = {}): Promise<AuthenticatedSession> {
   if (options.redirectTo !== undefined) checkPath(options.redirectTo, "requireSession")
+  checkAllow(options.allow, "requireSession")
   const state = requestAuth(event, "requireSession")
   const session = await sessionOrUnavailable(event, state)
-  if (session?.user) return session as AuthenticatedSession
-  if (wantsJson(event.request.headers)) error(401, unauthorized)
-  redirect(303, targetOf(state, event, options.redirectTo))
+  if (!session?.user) {
+    if (wantsJson(event.request.headers)) error(401, unauthorized)
+    redirect(303, targetOf(state, event, options.redirectTo))
+  }
+  let ok: boolean
+  try {
+    ok = await allowed(state, event, session as AuthenticatedSession, options.allow)
+  } catch (caught) {
+    if (isStorageUnavailable(caught)) unavailableError(caught)
+    throw caught
+  }
+  if (!ok) error(403, forbidden)
+  return session as AuthenticatedSession
 }
 
 /**
@@ -116,7 +193,9 @@ export async function requireSession(event: RequestEvent, options: GuardOptions 
  * `TypeError`.
  *
  * While the storage cannot be reached, a request for a protected path gets the core's `503` with
- * `Retry-After` instead: the "Try again in a moment" page, or JSON.
+ * `Retry-After` instead: the "Try again in a moment" page, or JSON. With `allow`, a signed-in
+ * request it refuses gets `403`: `{ error: "Forbidden", message: "Access denied." }` to a JSON
+ * client or a client-side navigation, a plain-text "Access denied." to a page.
  *
  * @example
  * ```ts
@@ -128,7 +207,7 @@ export async function requireSession(event: RequestEvent, options: GuardOptions 
  * export const handle = sequence(auth, authorize({ protect: ["/admin"] }))
  * ```
  */
-export function authorize({ protect, redirectTo }: AuthorizeOptions): Handle {
+export function authorize({ protect, redirectTo, allow }: AuthorizeOptions): Handle {
   const listed = protectedPaths(protect, "authorize")
   if (redirectTo !== undefined) {
     checkPath(redirectTo, "authorize")
@@ -136,22 +215,30 @@ export function authorize({ protect, redirectTo }: AuthorizeOptions): Handle {
       throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
     }
   }
+  checkAllow(allow, "authorize")
   return async ({ event, resolve }) => {
     const state = requestAuth(event, "authorize")
     const path = decodedPath(event.url.pathname)
     if (path !== null && !listed(path)) return resolve(event)
     let session: Session | null
+    let ok = false
     try {
       session = await event.locals.auth()
+      if (session?.user) ok = await allowed(state, event, session as AuthenticatedSession, allow)
     } catch (caught) {
-      // An outage (policy 6): the core's 503, the request goes no further.
+      // An outage (policy 6, 7): the core's 503, the request goes no further.
       if (isStorageUnavailable(caught) && state.prepared) return unavailableResponse(state.prepared.config, event, caught)
       throw caught
     }
-    if (session?.user) return resolve(event)
-    const answer = wantsJson(event.request.headers)
-      ? json(unauthorized, { status: 401, headers: { "cache-control": "private, no-store" } })
-      : new Response(null, { status: 303, headers: { location: targetOf(state, event, redirectTo), "cache-control": "private, no-store" } })
+    if (ok) return resolve(event)
+    const headers = { "cache-control": "private, no-store" }
+    const answer = session?.user
+      ? wantsJson(event.request.headers) || event.isDataRequest
+        ? json(forbidden, { status: 403, headers })
+        : new Response(forbidden.message, { status: 403, headers: { ...headers, "content-type": "text/plain; charset=utf-8" } })
+      : wantsJson(event.request.headers)
+        ? json(unauthorized, { status: 401, headers })
+        : new Response(null, { status: 303, headers: { ...headers, location: targetOf(state, event, redirectTo) } })
     // This answer skips SvelteKit's rendering, which is what adds `event.cookies` to a response.
     for (const line of setCookieLines(state.cookies)) answer.headers.append("set-cookie", line)
     return answer

@@ -5,7 +5,9 @@
  *   endpoints under `basePath` (`/auth`) and sets `event.locals.auth()`, the form actions, and the
  *   plugins' server functions for a request (`api(event).<name>(…)`);
  * - `requireSession(event, options?)`: the guard a `load`, a form action or a `+server.ts` calls;
- * - `authorize({ protect, redirectTo? })`: the guard as a hook, for `sequence(handle, …)`.
+ * - `authorize({ protect, redirectTo?, allow? })`: the guard as a hook, for `sequence(handle, …)`;
+ *   both take `allow(session, event)`, the app's check of the signed-in session (`403` when it
+ *   refuses).
  *
  * Importing it adds `auth: () => Promise<Session | null>` to `App.Locals`. While the database cannot
  * be reached, `locals.auth()` rejects with `StorageUnavailable` (`isStorageUnavailable`), and the

@@ -3,12 +3,19 @@
  * `requireSession(event)` in `/account/+layout.server.ts` and `/api/me/+server.ts`, and the hook
  * `authorize({ protect: ["/admin", "/api/private"] })`. Signed out, pages redirect to the sign-in
  * page with the way back and JSON clients get a 401; signed in, the content is served. Attacks: a
- * forged Host or X-Forwarded-Host, a percent-encoded path, a `//host` return address.
+ * forged Host or X-Forwarded-Host, a percent-encoded path, a `//host` return address. With
+ * `allow` (`/projects/<permission>`, `/api/projects/<permission>` through `requireSession`,
+ * `/staff/<permission>` through the hook; lib/permissions.ts asks a plugin's server function
+ * through `api(event)`): allowed, the content; refused, 403 `{ error: "Forbidden", message }`
+ * (SvelteKit's error page, JSON, or the hook's plain page); signed out, the sign-in redirect as
+ * ever without asking `allow`; an outage in the check, the core's 503; another error, a 500.
  */
 import type { RequestEvent } from "@sveltejs/kit"
-import { beforeAll, describe, expect, it } from "vitest"
+import { checkUnavailable } from "@sesame/testing"
+import { beforeAll, describe, expect, it, vi } from "vitest"
 import { authorize, requireSession } from "../src/index.js"
-import { CookieJar, origin, signInAlice, startApp, type Send } from "./kit.js"
+import { probe } from "./app/src/lib/probe.js"
+import { CookieJar, origin, shown, signInAlice, startApp, type Send } from "./kit.js"
 
 let send: Send
 const alice = new CookieJar()
@@ -134,5 +141,91 @@ describe("attacks on the redirect", () => {
     const out = await send("//evil.example/steal")
     expect(out.status).toBe(303)
     expect(out.headers.get("location")).toBe(signInPage("/evil.example/steal"))
+  })
+})
+
+describe("allow: the app's check of the signed-in session", () => {
+  const forbidden = { error: "Forbidden", message: "Access denied." }
+  const page = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" }
+
+  it("lets alice in where allow resolves true, having handed it her session and the event", async () => {
+    probe().allowCalls.length = 0
+    expect(await shown(await send("/projects/read", { jar: alice }), "project")).toBe("Projects of Alice")
+    expect(await (await send("/api/projects/read", { jar: alice, headers: json })).json()).toMatchObject({ email: "alice@example.com" })
+    expect(await shown(await send("/staff/read", { jar: alice }), "staff")).toBe("Staff area")
+    expect(probe().allowCalls).toEqual([
+      "read for alice@example.com at /projects/read",
+      "read for alice@example.com at /api/projects/read",
+      "read for alice@example.com at /staff/read",
+    ])
+  })
+
+  it("requireSession refuses with SvelteKit's error(403): the error page for a page, JSON for a JSON client and a navigation", async () => {
+    const shownPage = await send("/projects/create", { jar: alice, headers: page })
+    expect(shownPage.status).toBe(403)
+    const text = await shownPage.text()
+    expect(text).toContain("Access denied.")
+    expect(text).not.toContain("Projects of")
+    const api = await send("/api/projects/create", { jar: alice, headers: json })
+    expect(api.status).toBe(403)
+    expect(await api.json()).toEqual(forbidden)
+    // A client-side navigation: the page's node is the error SvelteKit's client shows, with its status.
+    const { type, nodes } = (await (await send("/projects/create/__data.json", { jar: alice })).json()) as { type: string; nodes: { type: string }[] }
+    expect(type).toBe("data")
+    expect(nodes.find((node) => node.type === "error")).toEqual({ type: "error", status: 403, error: forbidden })
+  })
+
+  it("the hook refuses with 403 before SvelteKit renders: a plain page, JSON for a JSON client and a navigation", async () => {
+    const shownPage = await send("/staff/create", { jar: alice, headers: page })
+    expect(shownPage.status).toBe(403)
+    expect(shownPage.headers.get("content-type")).toMatch(/^text\/plain/)
+    expect(shownPage.headers.get("cache-control")).toBe("private, no-store")
+    expect(await shownPage.text()).toBe("Access denied.")
+    for (const [path, headers] of [["/staff/create", json], ["/staff/create", { "x-requested-with": "XMLHttpRequest" }], ["/staff/create/__data.json", {}]] as const) {
+      const refused = await send(path, { jar: alice, headers })
+      expect(refused.status, path).toBe(403)
+      expect(refused.headers.get("cache-control")).toBe("private, no-store")
+      expect(await refused.json()).toEqual(forbidden)
+    }
+  })
+
+  it("sends a signed-out visitor to sign in (or 401) as before, without asking allow", async () => {
+    probe().allowCalls.length = 0
+    for (const path of ["/projects/create", "/staff/create"]) {
+      const out = await send(path)
+      expect(out.status, path).toBe(303)
+      expect(out.headers.get("location")).toBe(signInPage(path))
+    }
+    expect((await send("/api/projects/create", { headers: json })).status).toBe(401)
+    expect((await send("/staff/create", { headers: json })).status).toBe(401)
+    expect(probe().allowCalls).toEqual([])
+  })
+
+  it("answers the core's 503 when allow meets a storage outage, in both guards", async () => {
+    for (const path of ["/projects/outage", "/staff/outage"]) {
+      const { problems, body } = await checkUnavailable(await send(path, { jar: alice, headers: page }), "page")
+      expect(problems, path).toEqual([])
+      expect(body).not.toContain("Projects of")
+    }
+    for (const path of ["/api/projects/outage", "/staff/outage"]) {
+      expect((await checkUnavailable(await send(path, { jar: alice, headers: json }), "json")).problems, path).toEqual([])
+    }
+  })
+
+  it("lets any other error of allow through to SvelteKit: a 500 and handleError, never the content", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {})
+    const before = probe().unexpected.length
+    for (const path of ["/projects/broken", "/api/projects/broken", "/staff/broken"]) {
+      const response = await send(path, { jar: alice, headers: path.startsWith("/api") ? json : page })
+      expect(response.status, path).toBe(500)
+      expect(await response.text()).not.toMatch(/Projects of|Staff area/)
+    }
+    expect(probe().unexpected.slice(before)).toContain("the permission store broke")
+    vi.restoreAllMocks()
+  })
+
+  it("refuses an allow that is not a function when the hook is made or the guard called", async () => {
+    expect(() => authorize({ protect: ["/admin"], allow: "admin" as never })).toThrow(TypeError)
+    await expect(requireSession({ locals: {} } as RequestEvent, { allow: "admin" as never })).rejects.toThrow(TypeError)
   })
 })

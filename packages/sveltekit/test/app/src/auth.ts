@@ -12,7 +12,11 @@
  * - `outage-jwt`: JWT sessions with that adapter;
  * - `custom`: endpoints under `/custom-auth`, the app's own sign-in page at `/signin`;
  * - `throws`: the configuration function itself throws.
+ *
+ * Every configuration has `permissions`, a plugin whose server function `hasPermission` the
+ * guards' `allow` asks (lib/permissions.ts): Alice holds `project:read`, nothing else.
  */
+import type { ModuleRequest, SesameModule } from "@sesame/core"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import Credentials from "@sesame/core/providers/credentials"
 import GitHub from "@sesame/core/providers/github"
@@ -22,8 +26,20 @@ import { probe } from "./lib/probe.js"
 
 export const alice = { id: "1", name: "Alice", email: "alice@example.com", username: "alice", password: "correct horse" }
 
+/** A plugin with one server function: whether the request's user holds a permission. */
+export const permissions = {
+  id: "permissions",
+  api: {
+    async hasPermission(request: ModuleRequest, permission: string) {
+      const user = await request.user()
+      return user?.email === alice.email && permission === "project:read"
+    },
+  },
+} as const satisfies SesameModule
+
 const base: SvelteKitAuthConfig = {
   secret: "sveltekit-test-secret-0123456789-abcdefghijklmnop",
+  plugins: [permissions],
   session: { updateAge: 0 },
   logger: { error: (error) => void probe().errors.push(error.message) },
   callbacks: {
@@ -63,7 +79,7 @@ const configs: Record<string, SvelteKitAuthConfig> = {
   custom: { ...base, basePath: "/custom-auth", pages: { signIn: "/signin" } },
 }
 
-export const { handle, signIn, signOut } = SvelteKitAuth((event) => {
+export const { handle, signIn, signOut, api } = SvelteKitAuth((event) => {
   const name = event.request.headers.get("x-config") ?? "jwt"
   if (name === "throws") throw new Error("the configuration store is down")
   const config = configs[name]

@@ -2,6 +2,7 @@ import { authorize, isStorageUnavailable } from "@sesame/sveltekit"
 import type { HandleServerError } from "@sveltejs/kit"
 import { sequence } from "@sveltejs/kit/hooks"
 import { handle as auth } from "./auth.js"
+import { allowFor } from "./lib/permissions.js"
 import { probe } from "./lib/probe.js"
 
 // As the README shows: a storage outage that a `load` let through is answered by Sesame's `handle`
@@ -16,6 +17,8 @@ export const handleError: HandleServerError = ({ error, message }) => {
 export const handle = sequence(
   auth,
   authorize({ protect: ["/admin", "/api/private"] }),
+  // `/staff/<permission>`: signed-in visitors whose `allow` grants `project:<permission>`.
+  authorize({ protect: ["/staff"], allow: (session, event) => allowFor(event.url.pathname.split("/")[2] ?? "")(session, event) }),
   // As an app that guards everything (`protect: ["/"]`) would: paths such as `//evil.example`,
   // and the endpoints' own paths, which stay open whatever `protect` says. Only these, so that
   // the other pages stay open for the tests.
