@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi, afterEach } from "vitest"
 import { decodeJwt } from "jose"
-import { makeWorld } from "./world.js"
+import { acmeWithStaff, makeWorld } from "./world.js"
 
 afterEach(() => vi.useRealTimers())
 
@@ -170,18 +170,6 @@ describe("another organization's ids", () => {
 })
 
 describe("roles", () => {
-  async function acmeWithStaff() {
-    const w = makeWorld()
-    const ada = await w.user("ada@example.com")
-    const bob = await w.user("bob@example.com")
-    const cy = await w.user("cy@example.com")
-    const org = await w.organization(ada, "Acme")
-    const bobId = await w.join(ada, org, bob, ["admin"])
-    const cyId = await w.join(ada, org, cy, ["member"])
-    const adaId = (await ada.get("organization/members", { organizationId: org.id })).body.find((m: { userId: string }) => m.userId === ada.id).id
-    return { w, ada, bob, cy, org, adaId, bobId, cyId }
-  }
-
   it("an admin makes a member an admin, or gives a custom role within their grants; several roles per member", async () => {
     const { bob, org, cyId } = await acmeWithStaff()
     expect(await bob.post("organization/members/roles", { organizationId: org.id, memberId: cyId, roles: ["admin"] })).toMatchObject({ status: 200, body: { roles: ["admin"] } })

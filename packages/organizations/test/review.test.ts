@@ -10,18 +10,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "@sesame/core"
 import { OrganizationError, invitationModel, memberModel } from "@sesame/organizations"
-import { makeWorld, origin, tokenOf } from "./world.js"
+import { acmeWithStaff, makeWorld, origin, tokenOf } from "./world.js"
 
 afterEach(() => vi.useRealTimers())
 
 type World = ReturnType<typeof makeWorld>
 type Who = Awaited<ReturnType<World["user"]>>
-
-/** The membership id of `who` in `org`, as its owner lists it. */
-async function memberIdOf(owner: Who, org: { id: string }, who: { id: string }): Promise<string> {
-  const members = (await owner.get("organization/members", { organizationId: org.id })).body as { id: string; userId: string }[]
-  return members.find((m) => m.userId === who.id)!.id
-}
 
 /** Stored members of `organizationId` with their roles. */
 async function rolesIn(w: World, organizationId: string): Promise<string[][]> {
@@ -46,18 +40,7 @@ async function codeOf(call: Promise<unknown>): Promise<string> {
   }
 }
 
-/** Ada owns Acme; Bob is an admin, Cy a member. */
-async function acme() {
-  const w = makeWorld()
-  const ada = await w.user("ada@example.com")
-  const bob = await w.user("bob@example.com")
-  const cy = await w.user("cy@example.com")
-  const org = await w.organization(ada, "Acme")
-  const bobId = await w.join(ada, org, bob, ["admin"])
-  const cyId = await w.join(ada, org, cy, ["member"])
-  const adaId = await memberIdOf(ada, org, ada)
-  return { w, ada, bob, cy, org, adaId, bobId, cyId }
-}
+const acme = () => acmeWithStaff()
 
 describe("another tenant's ids", () => {
   it("every server function refuses Acme's ids to Eve (owner of her own organization), mixed with hers or not", async () => {

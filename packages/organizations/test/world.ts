@@ -123,3 +123,17 @@ export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: 
 export function tokenOf(message: InvitationMessage): string {
   return new URL(message.url).searchParams.get("token")!
 }
+
+/** Ada owns Acme; Bob is an admin, Cy a member; with their membership ids. */
+export async function acmeWithStaff(options: Parameters<typeof makeWorld>[0] = {}) {
+  const w = makeWorld(options)
+  const ada = await w.user("ada@example.com")
+  const bob = await w.user("bob@example.com")
+  const cy = await w.user("cy@example.com")
+  const org = await w.organization(ada, "Acme")
+  const bobId = await w.join(ada, org, bob, ["admin"])
+  const cyId = await w.join(ada, org, cy, ["member"])
+  const members = (await ada.get("organization/members", { organizationId: org.id })).body as { id: string; userId: string }[]
+  const adaId = members.find((m) => m.userId === ada.id)!.id
+  return { w, ada, bob, cy, org, adaId, bobId, cyId }
+}
