@@ -10,21 +10,27 @@
  * (lib/api.ts), signed with a key that Sesame generates and keeps in the SQLite file, and
  * published at /api/auth/jwks.
  *
- * A plugin (`plugins`, lib/store.ts): `@sesame/plugin-audit-trail` records each sign-in, and the
- * home page lists the user's recent ones through its server function (`api.recentSignIns`).
+ * Plugins (`plugins`, lib/store.ts): `@sesame/plugin-audit-trail` records each sign-in, and the
+ * home page lists the user's recent ones through its server function (`api.recentSignIns`);
+ * `@sesame/organizations` adds organizations, invitations by email and the active organization
+ * (`session.organization`), used by the pages under app/organizations (`organizationsApi`).
  *
  * User fields (`user.fields`, lib/store.ts): every user has a `role` (the app's to set) and a
  * `language` they choose on the home page (`updateUserFields`); `session.user` carries both.
  */
 import type { AuthConfig, ServerFunctionsOf, UserFieldsOf } from "@sesame/core"
 import Sesame from "@sesame/next"
+import type { ActiveOrganization } from "@sesame/organizations"
 import { apiAudience } from "./lib/api"
 import { providers } from "./lib/providers"
-import { adapter, plugins, userFields } from "./lib/store"
+import { adapter, auditTrailPlugin, orgs, plugins, userFields } from "./lib/store"
 
-// `session.user.role` and `session.user.language`, typed.
+// `session.user.role` and `session.user.language`, typed; and the active organization.
 declare module "@sesame/core" {
   interface User extends Partial<UserFieldsOf<typeof userFields>> {}
+  interface Session {
+    organization?: ActiveOrganization
+  }
 }
 
 export const basePath = "/api/auth"
@@ -70,4 +76,6 @@ export const {
 } = Sesame(config)
 
 /** The audit trail's server functions, typed. */
-export const auditTrailApi = api as ServerFunctionsOf<(typeof plugins)[number]>
+export const auditTrailApi = api as ServerFunctionsOf<typeof auditTrailPlugin>
+/** The organizations' server functions, typed (app/organizations). */
+export const organizationsApi = api as ServerFunctionsOf<typeof orgs>

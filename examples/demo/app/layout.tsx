@@ -19,8 +19,14 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <nav aria-label="Main">
             <Link href="/">Home</Link>
             <Link href="/protected">Protected page</Link>
+            <Link href="/organizations">Organizations</Link>
             {process.env.DEV_MAILBOX_URL ? <Link href="/dev/mailbox">Mailbox</Link> : null}
             <span className="spacer" />
+            {!isStorageUnavailable(session) && session?.organization ? (
+              <span data-testid="active-organization" title="Your active organization">
+                {session.organization.name}
+              </span>
+            ) : null}
             {isStorageUnavailable(session) ? null : session?.user ? (
               <form action={signOutAction}>
                 <button type="submit">Sign out</button>

@@ -80,6 +80,14 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
       <p>
         <Link href="/protected">Go to the protected page</Link>
       </p>
+      <p data-testid="home-organization">
+        {session.organization ? (
+          <>
+            Active organization: <strong>{session.organization.name}</strong> ({session.organization.roles.join(", ")}).{" "}
+          </>
+        ) : null}
+        <Link href="/organizations">Your organizations</Link>: create one, invite people, pick the active one.
+      </p>
 
       <Profile role={session.user.role} language={session.user.language} />
 

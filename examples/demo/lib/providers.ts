@@ -49,9 +49,15 @@ function noEmailServer(): never {
   throw new Error("EMAIL_SERVER is not set, so the password provider cannot send its emails: start the demo with npm start.")
 }
 
+/**
+ * The demo's emails over SMTP to `EMAIL_SERVER` (the local mailbox under `npm start`): the password
+ * provider's, and the organizations' invitations (lib/store.ts). Undefined without a server.
+ */
+export const sendMail = env.EMAIL_SERVER ? smtpSender({ server: env.EMAIL_SERVER, from }) : undefined
+
 export const providers: Provider[] = [
   Password({
-    sendEmail: env.EMAIL_SERVER ? smtpSender({ server: env.EMAIL_SERVER, from }) : noEmailServer,
+    sendEmail: sendMail ?? noEmailServer,
     signUp: Boolean(env.EMAIL_SERVER),
     policy: { minLength: minPasswordLength },
     // The throttle's counts are kept by the adapter (SQLite), so a restart keeps them: the default.

@@ -9,10 +9,12 @@ import { mkdirSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import Database from "better-sqlite3"
 import SqliteAdapter, { migrate } from "@sesame/adapter-sqlite"
-import type { UserFieldDeclarations } from "@sesame/core"
+import { modelsOf, type UserFieldDeclarations } from "@sesame/core"
 import { userModel } from "@sesame/core/adapters"
+import { organizations, type InvitationMessage } from "@sesame/organizations"
 import { auditTrail } from "@sesame/plugin-audit-trail"
 import { withOutages } from "./outage"
+import { sendMail } from "./providers"
 
 // The ignore comment: a path from the environment is not a file for Next.js to trace into the build.
 const file = process.env.DATABASE_FILE ? resolve(/* turbopackIgnore: true */ process.env.DATABASE_FILE) : join(process.cwd(), ".data", "sesame.db")
@@ -23,8 +25,34 @@ const database = new Database(file)
 // The home page can take it away for a few seconds (lib/outage.ts).
 export const adapter = withOutages(SqliteAdapter(database))
 
-/** The demo's plugins: each user's recent sign-ins, shown on the home page. */
-export const plugins = [auditTrail({ keepDays: 30, maxEntries: 10 })]
+/** Each user's recent sign-ins, shown on the home page. */
+export const auditTrailPlugin = auditTrail({ keepDays: 30, maxEntries: 10 })
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** An invitation, emailed over the same SMTP server as the sign-in links (the mailbox under `npm start`). */
+async function sendInvitation({ email, url, organization, invitedBy, roles }: InvitationMessage): Promise<void> {
+  if (!sendMail) throw new Error("EMAIL_SERVER is not set, so invitations cannot be emailed: start the demo with npm start.")
+  const inviter = invitedBy.name ?? invitedBy.email ?? "Someone"
+  const subject = `Join ${organization.name} on the Sesame demo`
+  const text = `${inviter} invites you to ${organization.name} as ${roles.join(", ")}.\n\nAccept the invitation:\n${url}\n\nIt works once, for 7 days. If you did not expect it, ignore this email.\n`
+  const html = `<p>${escapeHtml(inviter)} invites you to <strong>${escapeHtml(organization.name)}</strong> as ${escapeHtml(roles.join(", "))}.</p><p><a href="${escapeHtml(url)}">Accept the invitation</a></p><p>It works once, for 7 days. If you did not expect it, ignore this email.</p>`
+  await sendMail({ to: email, url, message: { subject, text, html } })
+}
+
+/**
+ * Organizations (`@sesame/organizations`): members with roles, invitations by email, the active
+ * organization in the session. The demo's own resource, `report`: members read reports, admins
+ * (and owners) publish them too (app/organizations/reports).
+ */
+export const orgs = organizations({
+  statements: { report: ["read", "publish"] },
+  roles: { admin: { report: ["read", "publish"] }, member: { report: ["read"] } },
+  invitations: { send: sendInvitation, acceptUrl: "/organizations/accept" },
+})
+
+/** The demo's plugins: the audit trail and organizations. */
+export const plugins = [auditTrailPlugin, orgs]
 /**
  * The demo's own user fields (`user.fields` in auth.ts): a role only the app sets, and the language
  * users choose on the home page (`input: true`).
@@ -34,6 +62,8 @@ export const userFields = {
   language: { type: "string", optional: true, input: true },
 } as const satisfies UserFieldDeclarations
 
-// The plugins' tables, made (or completed) from their declarations, and the user fields' columns
-// added to the users table, before the first request (`sesame migrate --plugin` does the same).
-await migrate(database, { models: [...plugins.flatMap((plugin) => [...(plugin.models ?? [])]), userModel(userFields)] })
+// The plugins' tables, made (or completed) from their declarations (`modelsOf`: the organizations'
+// tables, and the core's table of session parts that keeps the active organization), and the user
+// fields' columns added to the users table, before the first request (`sesame migrate --plugin`
+// does the same).
+await migrate(database, { models: [...modelsOf({ plugins }), userModel(userFields)] })

@@ -14,6 +14,7 @@ import { accountFlow, throttleFlow } from "./account-flows.js"
 import { apiTokenFlow } from "./api-token-flows.js"
 import { demoAccountFlow, emailFlow, idpFlow, outageFlow, passkeyFlow, revokeFlow } from "./flows.js"
 import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
+import { organizationFlow } from "./organization-flows.js"
 import { passwordAccountFlow } from "./password-flows.js"
 import { emailCodeFlow, twoFactorFlow } from "./two-factor-flows.js"
 
@@ -106,6 +107,10 @@ describe("npm start on a fresh clone", () => {
   it("calls the demo's API with an API token from the home page, and the API refuses no token, a tampered one and a forged issuer", async () => {
     await apiTokenFlow(browser!, demo!.banner.origin, join(dir, "examples", "demo", ".data", "sesame.db"))
   }, 120_000)
+
+  it("creates an organization, invites by email, and the invited admin sees the reports while a member is refused", async () => {
+    await organizationFlow(browser!, demo!.banner.origin)
+  }, 180_000)
 
   it("takes the database away from the home page: the protected page says try again, then is signed in again", async () => {
     await outageFlow(browser!, demo!.banner.origin)
