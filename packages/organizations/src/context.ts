@@ -62,6 +62,12 @@ export function usersOf(request: Pick<ModuleRequest, "users">): ModuleUsers {
   return request.users
 }
 
+/** Who a user is, as lists of members show them; all null for a user the adapter no longer has. */
+export async function userViewOf(request: Pick<ModuleRequest, "users">, userId: string): Promise<{ name: string | null; email: string | null; image: string | null }> {
+  const user = await usersOf(request).get(userId)
+  return { name: user?.name ?? null, email: user?.email ?? null, image: user?.image ?? null }
+}
+
 /** The signed-in user, or `NotSignedIn`. A user the adapter does not store (a credentials user of a JWT session) cannot be a member. */
 export async function actorOf(request: ModuleRequest): Promise<Actor> {
   const user = await request.user()

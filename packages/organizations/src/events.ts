@@ -5,6 +5,7 @@
  * @module
  */
 import type { ModuleContext } from "@sesame/core"
+import { EventError } from "@sesame/core/errors"
 import type { ResolvedOptions } from "./options.js"
 import type { RoleEvent } from "./custom-roles.js"
 import type { DomainEvent } from "./domains.js"
@@ -27,6 +28,6 @@ export async function report(options: ResolvedOptions, logger: ModuleContext["lo
   try {
     await options.onChange(event)
   } catch (error) {
-    logger.error(Object.assign(new Error(`organizations: onChange threw on "${event.type}"; the change stands.`, { cause: error }), { name: "EventError" }))
+    logger.error(new EventError(`organizations: onChange threw on "${event.type}"; the change stands.`, { cause: error }))
   }
 }

@@ -10,9 +10,14 @@ import { OrganizationError } from "./errors.js"
 
 const invalid = (message: string) => new OrganizationError("InvalidInput", message)
 
-/** An id the module made (a UUID), or a string that could be one: anything else matches nothing. */
+/** Whether `value` could be an id the module made (a UUID): anything else matches nothing. */
+export function isId(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(value)
+}
+
+/** `value` as an id ({@link isId}), or `InvalidInput` naming `field`. */
 export function idOf(value: unknown, field: string): string {
-  if (typeof value !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw invalid(`\`${field}\` must be an id.`)
+  if (!isId(value)) throw invalid(`\`${field}\` must be an id.`)
   return value
 }
 

@@ -8,7 +8,7 @@
  */
 import type { ModuleRequest, Store } from "@sesame/core"
 import type { Grants, Statements } from "@sesame/core/access"
-import { actorOf, asMember, membershipFrom, membershipOf, ownerCount, storeOf, usersOf, withGrant, type Actor, type Deps, type Membership } from "./context.js"
+import { actorOf, asMember, membershipFrom, membershipOf, ownerCount, storeOf, userViewOf, withGrant, type Actor, type Deps, type Membership } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, roleNamesOf } from "./input.js"
@@ -32,12 +32,10 @@ export async function listMembers(request: ModuleRequest, organizationId: string
   const id = idOf(organizationId, "organizationId")
   await asMember(store, actor, id)
   const rows = await store.findMany(memberModel, { where: { organizationId: id }, orderBy: [{ field: "createdAt" }], limit: 1000 })
-  const users = usersOf(request)
   return Promise.all(
     rows.map(async (row) => {
       const member = membershipFrom(row)
-      const user = await users.get(member.userId)
-      return { id: member.id, userId: member.userId, roles: member.roles, createdAt: member.createdAt, user: { name: user?.name ?? null, email: user?.email ?? null, image: user?.image ?? null } }
+      return { id: member.id, userId: member.userId, roles: member.roles, createdAt: member.createdAt, user: await userViewOf(request, member.userId) }
     }),
   )
 }
@@ -83,8 +81,7 @@ export async function setMemberRoles(deps: Deps, request: ModuleRequest, organiz
   if (unknown.length > 0) throw new OrganizationError("InvalidInput", `No such role: ${unknown.join(", ")}.`)
   const target = await changeMember(deps, store, actor, id, idOf(memberId, "memberId"), { member: ["update"] }, given)
   await report(deps.options, request.logger, { type: "member.roles-changed", organizationId: id, actorId: actor.id, memberId: target.id, userId: target.userId, roles: given, previous: target.roles })
-  const user = await usersOf(request).get(target.userId)
-  return { id: target.id, userId: target.userId, roles: given, createdAt: target.createdAt, user: { name: user?.name ?? null, email: user?.email ?? null, image: user?.image ?? null } }
+  return { id: target.id, userId: target.userId, roles: given, createdAt: target.createdAt, user: await userViewOf(request, target.userId) }
 }
 
 /** Removes a member (`member: ["remove"]`); to leave, a member uses `leaveOrganization`. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { StoreConflict, type ModuleRequest, type Store, type StoredRow } from "@sesame/core"
-import { actorOf, asMember, membershipOf, organizationFrom, ownerCount, rolesFrom, storeOf, withGrant, type Actor, type Deps, type Membership, type Organization } from "./context.js"
+import { actorOf, asMember, organizationFrom, ownerCount, rolesFrom, storeOf, withGrant, type Deps, type Membership, type Organization } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, logoOf, metadataOf, nameOf, slugFrom, slugOf } from "./input.js"
@@ -181,8 +181,3 @@ export async function removeMembership(store: Store, membership: Membership): Pr
 export const changedMeanwhile = () => new OrganizationError("Conflict", "The member changed meanwhile: read it again and try again.")
 
 export const lastOwner = () => new OrganizationError("LastOwner", "An organization keeps at least one owner: make someone else an owner first.")
-
-/** Whether `actor` is a member of `organizationId` (for the active organization). */
-export async function isMember(store: Store, actor: Pick<Actor, "id">, organizationId: string): Promise<boolean> {
-  return (await membershipOf(store, organizationId, actor.id)) !== null
-}

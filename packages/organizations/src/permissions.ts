@@ -9,7 +9,7 @@ import type { ModuleRequest } from "@sesame/core"
 import type { Grants, Statements } from "@sesame/core/access"
 import { actorOf, membershipOf, storeOf, type Deps } from "./context.js"
 import { OrganizationError } from "./errors.js"
-import { idOf } from "./input.js"
+import { isId } from "./input.js"
 import { rolesIn } from "./stored-roles.js"
 
 /**
@@ -19,7 +19,7 @@ import { rolesIn } from "./stored-roles.js"
  */
 export async function hasPermission(deps: Deps, request: ModuleRequest, organizationId: string, permissions: Grants<Statements>): Promise<boolean> {
   const actor = await actorOf(request).catch((error: unknown) => (error instanceof OrganizationError ? null : Promise.reject(error)))
-  if (!actor || typeof organizationId !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(organizationId)) return false
-  const membership = await membershipOf(storeOf(request), idOf(organizationId, "organizationId"), actor.id)
+  if (!actor || !isId(organizationId)) return false
+  const membership = await membershipOf(storeOf(request), organizationId, actor.id)
   return membership !== null && (await rolesIn(deps, storeOf(request), membership.organizationId)).can(membership.roles, permissions)
 }

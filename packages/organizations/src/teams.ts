@@ -12,7 +12,7 @@
  * @module
  */
 import { StoreConflict, op, type ModelDeclaration, type ModuleRequest, type ModuleRoute, type Store, type StoredRow } from "@sesame/core"
-import { actorOf, asMember, rolesFrom, storeOf, usersOf, withGrant, type Actor, type Deps, type Membership } from "./context.js"
+import { actorOf, asMember, rolesFrom, storeOf, userViewOf, withGrant, type Actor, type Deps, type Membership } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, nameOf, roleNamesOf } from "./input.js"
@@ -134,14 +134,9 @@ async function asTeamManager(deps: Deps, store: Store, actor: Actor, organizatio
   return { team, membership }
 }
 
-async function userOf(request: ModuleRequest, userId: string): Promise<TeamMemberInfo["user"]> {
-  const user = await usersOf(request).get(userId)
-  return { name: user?.name ?? null, email: user?.email ?? null, image: user?.image ?? null }
-}
-
 async function teamMemberInfo(request: ModuleRequest, row: StoredRow): Promise<TeamMemberInfo> {
   const userId = String(row.userId)
-  return { id: String(row.id), teamId: String(row.teamId), memberId: String(row.memberId), userId, roles: rolesFrom(row.roles), createdAt: row.createdAt as Date, user: await userOf(request, userId) }
+  return { id: String(row.id), teamId: String(row.teamId), memberId: String(row.memberId), userId, roles: rolesFrom(row.roles), createdAt: row.createdAt as Date, user: await userViewOf(request, userId) }
 }
 
 function emit(deps: Deps, request: ModuleRequest, event: TeamEvent): Promise<void> {
@@ -253,7 +248,7 @@ export async function addTeamMember(deps: Deps, request: ModuleRequest, organiza
     throw error
   }
   await emit(deps, request, { type: "team.member-added", organizationId: id, actorId: actor.id, teamId: team.id, memberId: row.memberId, userId: row.userId, roles: given })
-  return { ...row, user: await userOf(request, row.userId) }
+  return { ...row, user: await userViewOf(request, row.userId) }
 }
 
 /** Sets a team member's team roles: the organization's admins, or the team's leads. */

@@ -26,18 +26,27 @@ export async function moduleSessionParts(
   if (modules.sessions.length === 0) return {}
   const parts: Record<string, unknown> = {}
   for (const module of modules.sessions) {
-    try {
-      const held = Object.hasOwn(previous, module.id) ? { previous: previous[module.id] as JsonValue } : {}
-      const part = await module.session!({ ...modules.context, user, trigger, ...held })
-      if (part !== undefined) parts[module.id] = part
-    } catch (error) {
-      // A plugin's storage that cannot be reached is the request's 503, not a session without its part.
-      const unavailable = storageUnavailable(error)
-      if (unavailable) throw unavailable
-      modules.context.logger.error(new EventError(`Plugin "${module.id}"'s \`session\` threw; its part of the session is left out.`, { cause: error }))
-    }
+    const held = Object.hasOwn(previous, module.id) ? { previous: previous[module.id] as JsonValue } : {}
+    const part = await guarded(modules, module.id, "`session` threw; its part of the session is left out", () => module.session!({ ...modules.context, user, trigger, ...held }))
+    if (part !== undefined) parts[module.id] = part
   }
   return parts
+}
+
+/**
+ * `ask()`, a plugin's hook; undefined when it throws, which is logged as `EventError` (`failure`
+ * says what is left out): a plugin's fault never ends a session or refuses a token. A storage that
+ * cannot be reached is the request's 503 instead, not an answer without the plugin's part.
+ */
+async function guarded<T>(modules: ResolvedModules, id: string, failure: string, ask: () => T | PromiseLike<T>): Promise<T | undefined> {
+  try {
+    return await ask()
+  } catch (error) {
+    const unavailable = storageUnavailable(error)
+    if (unavailable) throw unavailable
+    modules.context.logger.error(new EventError(`Plugin "${id}"'s ${failure}.`, { cause: error }))
+    return undefined
+  }
 }
 
 /** The modules' parts a JWT carries (its claims named by the modules' ids). */
@@ -61,17 +70,13 @@ export function withModuleClaims<T extends Record<string, unknown>>(modules: Res
 export async function moduleTokenClaims(modules: ResolvedModules, userId: string, session: Record<string, unknown>): Promise<Record<string, unknown>> {
   const claims: Record<string, unknown> = {}
   for (const module of modules.claimers) {
-    try {
-      const part = Object.hasOwn(session, module.id) ? (session[module.id] as JsonValue) : undefined
-      const added = await module.tokenClaims!({ userId, part })
-      if (added === undefined) continue
-      if (added === null || typeof added !== "object" || Array.isArray(added)) throw new TypeError("`tokenClaims` must answer an object of claims.")
-      Object.assign(claims, added)
-    } catch (error) {
-      const unavailable = storageUnavailable(error)
-      if (unavailable) throw unavailable
-      modules.context.logger.error(new EventError(`Plugin "${module.id}"'s \`tokenClaims\` failed; it adds no claim.`, { cause: error }))
-    }
+    const part = Object.hasOwn(session, module.id) ? (session[module.id] as JsonValue) : undefined
+    const added = await guarded(modules, module.id, "`tokenClaims` failed; it adds no claim", async () => {
+      const answer = await module.tokenClaims!({ userId, part })
+      if (answer !== undefined && (answer === null || typeof answer !== "object" || Array.isArray(answer))) throw new TypeError("`tokenClaims` must answer an object of claims.")
+      return answer
+    })
+    if (added) Object.assign(claims, added)
   }
   return claims
 }
