@@ -210,7 +210,7 @@ export const jwtStrategy: SessionStrategy = {
     // The modules' claims and user as they came in: at a re-issue each module is asked again about
     // that user with its own claim, whatever the callback did to the token.
     const previousParts = tokenSessionParts(config.modules, token)
-    const tokenHolder = tokenUser(token)
+    const tokenHolder = config.modules.sessions.length > 0 ? tokenUser(token) : undefined
     try {
       const returned = await config.callbacks.jwt(update ? { token, trigger: "update", session: update.data } : { token })
       if (!returned) {
@@ -219,7 +219,7 @@ export const jwtStrategy: SessionStrategy = {
       }
       let next = withOwnClaims(returned, own)
       const reissue = update !== undefined || stale === true || mustReissue(ctx, before, next, now)
-      if (reissue) next = withModuleClaims(config.modules, next, await moduleSessionParts(config.modules, tokenHolder, "refresh", previousParts))
+      if (reissue && tokenHolder) next = withModuleClaims(config.modules, next, await moduleSessionParts(config.modules, tokenHolder, "refresh", previousParts))
       const expires = reissue ? cappedExpiry(now, config.session.maxAge, end) : new Date(Math.min(issuedUntil(ctx, next), end))
       const defaults: Session = {
         user: { name: next.name ?? null, email: next.email ?? null, image: next.picture ?? null, ...sessionUserFields(config.userFields, next) },
