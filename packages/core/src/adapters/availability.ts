@@ -26,6 +26,12 @@ import { neverSent, storageUnavailable } from "./unavailable.js"
 /** Pauses before each new attempt of an operation that may be tried again: a few hundred ms in all. */
 const retryDelays = [50, 150] as const
 
+/**
+ * How long after its last failure an outage still counts as the one under way: no operation of
+ * Sesame's may come (JWT sessions read none), and another store failing later is news.
+ */
+const stillDownMs = 60_000
+
 /** How an operation may be tried again. */
 export type Retry = "read" | "write" | "never"
 
@@ -35,6 +41,12 @@ export interface Availability {
    * the attempts `retry` allows (`never` inside a transaction: its connection is the one that died).
    */
   run<T>(operation: () => Promise<T>, retry: Retry): Promise<T>
+  /**
+   * Whether an outage was logged, no operation has succeeded since, and one failed within the last
+   * minute: a failure to reach storage that did not pass through {@link Availability.run} (an app's
+   * callback calling the adapter itself) is then this outage, not a new line in the log.
+   */
+  readonly down: boolean
 }
 
 const byAdapter = new WeakMap<object, Availability>()
@@ -56,8 +68,11 @@ export function reportedOutage(error: Error): boolean {
 
 function track(logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availability {
   /** The current outage, undefined while the storage answers. */
-  let outage: { since: number; failures: number } | undefined
+  let outage: { since: number; failures: number; lastFailure: number } | undefined
   return {
+    get down() {
+      return outage !== undefined && Date.now() - outage.lastFailure < stillDownMs
+    },
     async run(operation, retry) {
       for (let attempt = 0; ; attempt++) {
         const sentDuring = outage
@@ -78,10 +93,11 @@ function track(logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availa
             continue
           }
           if (!outage) {
-            outage = { since: Date.now(), failures: 1 }
+            outage = { since: Date.now(), failures: 1, lastFailure: Date.now() }
             logger.error(unavailable)
           } else {
             outage.failures++
+            outage.lastFailure = Date.now()
             logger.debug("storage still unavailable", { error: unavailable.message })
           }
           reported.add(unavailable)

@@ -28,6 +28,8 @@ export type CheckedAdapter = { [K in AdapterMethod]-?: Method<K> } & {
   transaction<T>(fn: (adapter: CheckedAdapter) => Promise<T>): Promise<T>
   /** Whether this is the adapter of a transaction: what it writes is rolled back if `fn` fails. */
   readonly inTransaction: boolean
+  /** Whether the storage is in an outage already logged (`availability.ts`). */
+  readonly down: boolean
 }
 
 const methods: AdapterMethod[] = [
@@ -83,6 +85,9 @@ export function checkAdapter(adapter: Adapter, logger: LoggerInstance, transacti
     store: adapter.store ? checkStore(adapter.store, logger, availability, inTransaction) : undefined,
     has: (method: AdapterMethod) => typeof adapter[method] === "function",
     inTransaction,
+    get down() {
+      return availability.down
+    },
     transaction<T>(fn: (a: CheckedAdapter) => Promise<T>): Promise<T> {
       if (typeof adapter.transaction !== "function") return fn(checked)
       const run = () => adapter.transaction!((tx) => fn(checkAdapter(tx, logger, availability)))

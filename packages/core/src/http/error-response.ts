@@ -95,8 +95,11 @@ const unreportedAt = new WeakMap<object, number>()
  * Logs an outage of storage Sesame does not call through the adapter (an app's counter store, a
  * database an app's callback reads): at most once a minute per configuration, since nothing tells
  * when such an outage ends, and one line per request would let a flood of requests flood the log.
+ * While the adapter's own outage is logged and not over, it is that outage (most often the same
+ * database, which the app's callback reached without Sesame): a debug line, not a second error.
  */
 export function logUnreported(config: RequestContext["config"], error: StorageUnavailable): void {
+  if (config.adapter?.down) return config.logger.debug("storage still unavailable", { error: error.message })
   const now = Date.now()
   if (now - (unreportedAt.get(config) ?? -Infinity) < 60_000) return
   unreportedAt.set(config, now)
