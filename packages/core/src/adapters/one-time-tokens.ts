@@ -18,7 +18,7 @@
 import { backend } from "#crypto"
 import { encoder, toHex } from "../crypto/encoding.js"
 import type { VerificationToken } from "./types.js"
-import { neverSent } from "./unavailable.js"
+import { neverSent, storageUnavailable } from "./unavailable.js"
 import type { CheckedAdapter } from "./wrap.js"
 
 /** The `token` stored for `value`: HMAC-SHA-256 of `purpose:value` keyed with `secret`, hex. */
@@ -44,12 +44,14 @@ export async function useOneTime(
     for (const token of tokens) {
       const stored = await adapter.useVerificationToken({ identifier, token })
       if (stored) {
+        const putting = puttingBack.get(keyOf({ identifier, token }))
+        if (putting) putting.used = true
         spent?.push(stored)
         return stored
       }
     }
     // Being put back by this process (the "try again" came before the storage had it again): wait for it, once.
-    const pending = tokens.map((token) => puttingBack.get(keyOf({ identifier, token }))).find(Boolean)
+    const pending = tokens.map((token) => puttingBack.get(keyOf({ identifier, token }))?.done).find(Boolean)
     if (!pending) break
     await Promise.race([pending, pause(putBackWait)])
   }
@@ -62,8 +64,14 @@ const putBackPause = 100
 /** How long a lookup waits for a record being put back. */
 const putBackWait = 1_000
 
+/** A record being put back: `used` once this process used a copy of it (one that was put back already). */
+interface PutBack {
+  used: boolean
+  done: Promise<void>
+}
+
 /** The records this process is putting back. */
-const puttingBack = new Map<string, Promise<void>>()
+const puttingBack = new Map<string, PutBack>()
 const keyOf = (record: { identifier: string; token: string }) => `${record.identifier}\u0000${record.token}`
 
 function pause(ms: number): Promise<void> {
@@ -78,31 +86,42 @@ function pause(ms: number): Promise<void> {
  * Puts `records` back as they were (same hash, same expiry) as soon as the storage takes them, last
  * spent first, as an undo goes: a user's mark of unproven address (`account/unproven.ts`) is back
  * before the link that proves the address can be used again. Each is tried every 100 ms, for a
- * minute at most and never past its expiry, but only while the storage refuses the connection: a
- * write that may have reached it is not made again (it may be there already, and a second copy of
- * a link would sign in twice). Not awaited: the request that spent them answers its `503` at once.
+ * minute at most and never past its expiry, while the storage cannot be reached (a restart may
+ * refuse, reset and terminate connections for seconds; giving up on the first reset lost the link
+ * the visitor was told to try again). A write that may have run (its connection died after sending
+ * it) is undone before it is made again, so that where nothing makes a row unique there is never a
+ * second copy, and a second sign-in, of the link. A record this process uses while it is still
+ * being put back was put back already: the work stops there. Not awaited: the request that spent
+ * them answers its `503` at once.
  */
 export function putBack(adapter: CheckedAdapter, records: readonly VerificationToken[]): void {
   let previous: Promise<void> = Promise.resolve()
   for (const record of [...records].reverse()) {
+    const key = keyOf(record)
     const until = Math.min(new Date(record.expires).getTime(), Date.now() + putBackFor)
     const after = previous
-    const done: Promise<void> = (async () => {
+    const entry: PutBack = { used: false, done: Promise.resolve() }
+    entry.done = (async () => {
       await after
-      while (Date.now() < until) {
+      let mayHaveRun = false
+      while (Date.now() < until && !entry.used) {
         try {
+          if (mayHaveRun) await adapter.useVerificationToken({ identifier: record.identifier, token: record.token })
+          if (entry.used) return
           await adapter.createVerificationToken({ identifier: record.identifier, token: record.token, expires: new Date(record.expires) })
           return
         } catch (error) {
-          if (!neverSent(error)) return
+          // A refusal of the write itself (a unique key: it is there already) ends it; so does a bug.
+          if (!storageUnavailable(error)) return
+          if (!neverSent(error)) mayHaveRun = true
           await pause(putBackPause)
         }
       }
     })().finally(() => {
-      if (puttingBack.get(keyOf(record)) === done) puttingBack.delete(keyOf(record))
+      if (puttingBack.get(key) === entry) puttingBack.delete(key)
     })
-    puttingBack.set(keyOf(record), done)
-    previous = done
+    puttingBack.set(key, entry)
+    previous = entry.done
   }
 }
 

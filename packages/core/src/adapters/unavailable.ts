@@ -109,13 +109,16 @@ export function storageUnavailable(error: unknown): StorageUnavailable | undefin
 
 /**
  * Whether the failure happened before the operation reached the server (no connection could be
- * made), so that it certainly did not run: only then may a write be tried again.
+ * made, or the driver would not send on a connection it knew had failed), so that it certainly did
+ * not run: only then may a write be tried again as it is.
  */
 export function neverSent(error: unknown): boolean {
   for (const current of chain(error)) {
     const { code, message } = current as Error & { code?: unknown }
     if (typeof code === "string" && connectCodes.has(code)) return true
     if (message.startsWith("timeout exceeded when trying to connect")) return true
+    // node-postgres's answer, without sending anything, on a client whose connection failed before.
+    if (message === "Client has encountered a connection error and is not queryable") return true
   }
   return false
 }

@@ -74,6 +74,8 @@ describe("other failures are not an outage", () => {
 describe("a write is tried again only when it never reached the server", () => {
   it("a refused connection never did", () => expect(neverSent(withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED"))).toBe(true))
   it("a server starting up refused it", () => expect(neverSent(withCode("the database system is starting up", "57P03"))).toBe(true))
+  it("a client node-postgres had seen fail never sent it", () =>
+    expect(neverSent(new Error("Client has encountered a connection error and is not queryable"))).toBe(true))
   it("a connection that died may have run it", () => expect(neverSent(new Error("Connection terminated unexpectedly"))).toBe(false))
   it("a statement that timed out may have run", () => expect(neverSent(new Error("Query read timeout"))).toBe(false))
   it("a reset may have come after it ran", () => expect(neverSent(withCode("read ECONNRESET", "ECONNRESET"))).toBe(false))

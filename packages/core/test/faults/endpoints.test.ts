@@ -161,6 +161,45 @@ describe("the log", () => {
     expect(log.lines.join("\n")).not.toMatch(/SessionTokenError|CallbackRouteError/)
   })
 
+  it("an app's callback that reaches the same storage itself adds no line to the outage; alone, it is logged", async () => {
+    // What the soak's app does: its session callback reads the store through the adapter object it
+    // holds, not through Sesame, so its failure never passes through Sesame's outage tracking.
+    function appReadingTheStore() {
+      const app = setup("jwt")
+      app.config.callbacks = {
+        async session({ session, token }) {
+          await app.storage.adapter.getUser!(token.sub!)
+          return session
+        },
+      }
+      return app
+    }
+    const lines = (log: { lines: string[] }) => log.lines.filter((line) => line.startsWith("StorageUnavailable"))
+
+    // Before Sesame itself met the outage, the callback's failure is the only word of it: logged.
+    const alone = appReadingTheStore()
+    const jar = new CookieJar()
+    await signInAlice(alone.config, jar)
+    alone.storage.down()
+    expect((await send(alone.config, "/auth/session", { jar })).status).toBe(503)
+    expect(lines(alone.log)).toHaveLength(1)
+
+    // Sesame's own operation met the outage first: one line, and the callback's failures add none.
+    const { storage, config, log } = appReadingTheStore()
+    await signInAlice(config, jar)
+    const form = { csrfToken: await csrfToken(config, jar), username: "alice", password: "correct horse" }
+    storage.down()
+    expect((await send(config, "/auth/callback/credentials", { jar, form })).status).toBe(503)
+    for (let i = 0; i < 3; i++) expect((await send(config, "/auth/session", { jar })).status).toBe(503)
+    expect(lines(log)).toHaveLength(1)
+    storage.up()
+    expect((await send(config, "/auth/session", { jar })).status).toBe(200)
+    // The callback's success says nothing to Sesame; its own next operation ends the outage.
+    expect(log.lines.filter((line) => line === "storage-available-again")).toHaveLength(0)
+    await signInAlice(config, jar)
+    expect(log.lines.filter((line) => line === "storage-available-again")).toHaveLength(1)
+  })
+
   it("the built-in logger prints the outage on one line, without a stack", async () => {
     const storage = outage(MemoryAdapter())
     const config: AuthConfig = { secret, trustHost: true, adapter: storage.adapter, providers: [aliceCredentials({ createUser: true })] }
@@ -266,6 +305,52 @@ describe("trying again", () => {
     // And only once: a third use is refused.
     const third = await send(config, `${link.pathname}${link.search}`, { jar, form })
     expect(third.headers.get("location")).toContain("error=Verification")
+  })
+
+  it("a link is put back through a restart that resets connections, once: trying again signs in, a third use does not", async () => {
+    // Rows without a unique key, so that a second copy would show; the session cannot be stored
+    // once, then the put-back meets the restart: a write that ran but whose connection reset before
+    // the answer, one reset before it ran, one on a client node-postgres knew was dead, then the server is back.
+    const adapter = MemoryAdapter()
+    const rows: { identifier: string; token: string; expires: Date }[] = []
+    const reset = () => Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" })
+    const notRun = (error: Error) => (rows.pop(), error)
+    const restart = [() => reset(), () => notRun(reset()), () => notRun(new Error("Client has encountered a connection error and is not queryable"))]
+    let restarting = false
+    adapter.createVerificationToken = async (row) => {
+      rows.push({ ...row })
+      const failure = restarting ? restart.shift() : undefined
+      if (failure) throw failure()
+      return row
+    }
+    adapter.useVerificationToken = async ({ identifier, token }) => {
+      const at = rows.findIndex((r) => r.identifier === identifier && r.token === token)
+      return at < 0 ? null : rows.splice(at, 1)[0]!
+    }
+    const createSession = adapter.createSession.bind(adapter)
+    let failSession = 1
+    adapter.createSession = async (session) => {
+      if (failSession-- > 0) {
+        restarting = true
+        throw died()
+      }
+      return createSession(session)
+    }
+    const { config, links } = emailLinkConfig(adapter)
+    const jar = new CookieJar()
+    const csrf = await csrfToken(config, jar)
+    await send(config, "/auth/signin/email", { jar, form: { csrfToken: csrf, email: "carol@example.com" } })
+    const link = new URL(links[0]!)
+    const form = { csrfToken: csrf, token: link.searchParams.get("token")!, email: "carol@example.com" }
+    expect((await send(config, `${link.pathname}${link.search}`, { jar, form })).status).toBe(503)
+    await vi.waitFor(() => expect(restart).toHaveLength(0), { timeout: 2_000 })
+    await vi.waitFor(() => expect(rows).toHaveLength(1), { timeout: 2_000 })
+
+    const again = await send(config, `${link.pathname}${link.search}`, { jar, form })
+    expect(again.headers.get("location")).not.toContain("error=")
+    expect((await (await send(config, "/auth/session", { jar })).json()).user.email).toBe("carol@example.com")
+    expect((await send(config, `${link.pathname}${link.search}`, { jar, form })).headers.get("location")).toContain("error=Verification")
+    expect(rows).toHaveLength(0)
   })
 
   it("a failure that is not an outage stays what it was (the configuration error), and is not tried again", async () => {
