@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 /**
@@ -35,6 +36,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine, where the suite
+    // then waits on its servers (PostgreSQL, Chromium, the IdP, the mailbox) one file at a time.
+    // Each file keeps its own schema, key prefix and ports, so files may run side by side.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         extends: true,
