@@ -14,6 +14,7 @@ import { InvalidProvider } from "../errors.js"
 import { coreCatalogues } from "../pages/locales/index.js"
 import type { BuiltInLanguage, MessageOverrides, Messages } from "../pages/messages.js"
 import { isCssColour, isSafeImageSource } from "../pages/theme.js"
+import { languageTag } from "../pages/i18n.js"
 import type { AuthConfig, Theme } from "../types.js"
 import { builtInFeatures } from "../registry.js"
 import { defaultTheme } from "./defaults.js"
@@ -50,8 +51,6 @@ export function resolveTheme(input: AuthConfig["theme"]): Readonly<Required<Them
   return Object.freeze(theme)
 }
 
-/** A BCP 47 language tag such as `fr` or `pt-BR`. */
-const languageTag = /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i
 
 let capabilityTexts: Readonly<Record<BuiltInLanguage, Readonly<Partial<Messages>>>> | undefined
 
@@ -77,31 +76,38 @@ export function builtInCatalogues(): ReadonlyMap<string, Messages> {
 }
 
 /**
- * The texts the pages read besides the core's catalogues: the built-in capabilities' catalogues,
- * with the `messages` overrides over them (a language's overrides join the capabilities' texts of
- * that language, whatever the case of its tag). The overrides are checked: language tags as keys,
- * known message keys, string texts.
+ * The texts the pages read besides the core's catalogues: the built-in capabilities' catalogues
+ * and the plugins' (`plugins` from `modules/resolve.ts`, by lower-case language tag), with the
+ * `messages` overrides over them (a language's overrides join the texts of that language, whatever
+ * the case of its tag). The overrides are checked: language tags as keys, known message keys (the
+ * built-in ones and the plugins'), string texts.
  */
-export function resolveMessages(input: AuthConfig["messages"]): MessageOverrides {
+export function resolveMessages(input: AuthConfig["messages"], plugins: Readonly<Record<string, Readonly<Record<string, string>>>> = {}): MessageOverrides {
   const resolved: MessageOverrides = { ...capabilityMessages() }
+  for (const [lang, texts] of Object.entries(plugins)) join(resolved, lang, texts)
   if (input === undefined) return Object.freeze(resolved)
   if (typeof input !== "object" || input === null) {
     throw new InvalidProvider('`messages` must be an object by language, such as `{ fr: { "signin.heading": "Connexion" } }`.')
   }
-  const english = builtInCatalogues().get("en")!
+  const english = { ...builtInCatalogues().get("en")!, ...plugins.en }
   for (const [lang, messages] of Object.entries(input)) {
     if (!languageTag.test(lang)) throw new InvalidProvider(`\`messages\` has a key ${JSON.stringify(lang)} that is not a language tag such as "fr" or "pt-BR".`)
     if (typeof messages !== "object" || messages === null) throw new InvalidProvider(`\`messages.${lang}\` must be an object of texts by key.`)
     for (const [key, text] of Object.entries(messages)) {
       if (!Object.hasOwn(english, key)) {
-        throw new InvalidProvider(`\`messages.${lang}\` has an unknown key ${JSON.stringify(key)}; the keys are those of the \`Messages\` type.`)
+        throw new InvalidProvider(`\`messages.${lang}\` has an unknown key ${JSON.stringify(key)}; the keys are those of the \`Messages\` type and the plugins' texts.`)
       }
       if (typeof text !== "string") throw new InvalidProvider(`\`messages.${lang}["${key}"]\` must be a string.`)
     }
-    const builtIn = Object.keys(resolved).find((tag) => tag.toLowerCase() === lang.toLowerCase())
-    const under = builtIn === undefined ? {} : resolved[builtIn]
-    if (builtIn !== undefined) delete resolved[builtIn]
-    resolved[lang] = Object.freeze({ ...under, ...messages })
+    join(resolved, lang, messages)
   }
   return Object.freeze(resolved)
+}
+
+/** Adds `texts` over those of `lang` in `resolved`, under one spelling of the tag (the one given last). */
+function join(resolved: MessageOverrides, lang: string, texts: Readonly<Record<string, string | undefined>>): void {
+  const present = Object.keys(resolved).find((tag) => tag.toLowerCase() === lang.toLowerCase())
+  const under = present === undefined ? {} : resolved[present]
+  if (present !== undefined) delete resolved[present]
+  resolved[lang] = Object.freeze({ ...under, ...texts })
 }

@@ -243,7 +243,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       events: Object.freeze({ ...config.events }),
       pages: Object.freeze(pages),
       theme: resolveTheme(config.theme),
-      messages: resolveMessages(config.messages),
+      messages: resolveMessages(config.messages, modules.messages),
       logger,
       debug: !!config.debug,
       skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,

@@ -6,11 +6,17 @@
  */
 import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
+import { isSafeHtml } from "../pages/html.js"
+import type { Translator } from "../pages/i18n.js"
+import { page } from "../pages/layout.js"
+import type { MessageKey } from "../pages/messages.js"
+import { translatorFor } from "../pages/where.js"
 import { checkMaxAge, recentlySignedIn } from "../session/fresh.js"
 import { signedInUser, signedInUserId } from "../session/index.js"
 import { isJson } from "../store/json.js"
+import type { JsonValue } from "../store/model.js"
 import type { ResolvedRoute } from "./resolve.js"
-import type { ModuleRequest, ModuleResponse, SesameModule } from "./types.js"
+import type { ModulePage, ModuleRequest, ModuleResponse, SesameModule } from "./types.js"
 
 /**
  * The request as `module` reads it. `setsCookies`: whether cookies queued on `ctx` reach the
@@ -18,6 +24,8 @@ import type { ModuleRequest, ModuleResponse, SesameModule } from "./types.js"
  */
 export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCookies: boolean): ModuleRequest {
   const { store, logger, users } = ctx.config.modules.context
+  let translator: Translator | undefined
+  const texts = () => (translator ??= translatorFor(ctx))
   return {
     store,
     logger,
@@ -43,7 +51,32 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
       if (!(await signedInUser(ctx))) return false
       return ctx.config.sessionStrategy.setModulePart(ctx, module.id, value)
     },
+    async sessionPart() {
+      if (!(await signedInUser(ctx))) return undefined
+      const session = (await ctx.config.sessionStrategy.read(ctx)) as Record<string, unknown> | null
+      return session?.[module.id] as JsonValue | undefined
+    },
+    get lang() {
+      return texts().lang
+    },
+    text: (key, vars) => texts().t(key as MessageKey, vars),
+    async csrfToken() {
+      if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a CSRF token is for a page's form, which one of its endpoints answers; a server function's caller sends no cookie on.`)
+      return (await ctx.csrf()).token
+    },
   }
+}
+
+/**
+ * A module's page in the built-in pages' document, with their headers (CSP, no framing, no cache):
+ * the module chooses only the title and the body's markup, which `html` escaped.
+ */
+function pageOf(ctx: RequestContext, module: SesameModule, answer: ModulePage, status = 200): InternalResponse {
+  if (typeof answer.title !== "string" || !isSafeHtml(answer.body)) {
+    throw new TypeError(`Plugin "${module.id}" answered a page without a \`title\` string or a \`body\` made with \`html\`.`)
+  }
+  const lang = translatorFor(ctx).lang
+  return page({ lang, title: answer.title, theme: ctx.config.theme, body: answer.body, status, wide: answer.width === "wide" })
 }
 
 /** Runs the endpoint; its answer with the request's cookies (a CSRF cookie, a refreshed session). */
@@ -54,12 +87,9 @@ export async function runModuleRoute(ctx: RequestContext, { module, route }: Res
   if (answer.status !== undefined && answer.status >= 300 && answer.status < 400 && answer.redirect === undefined) {
     throw new TypeError(`A module answered ${answer.status} without \`redirect\`: redirects go through \`redirect\`, which stays on the app's origin.`)
   }
-  const internal: InternalResponse = {
-    status: answer.status ?? 200,
-    headers: { ...noStore, ...headers },
-    body: answer.body,
-    cookies: ctx.setCookies,
-  }
+  const internal: InternalResponse = answer.page
+    ? { ...pageOf(ctx, module, answer.page, answer.status), cookies: ctx.setCookies }
+    : { status: answer.status ?? 200, headers: { ...noStore, ...headers }, body: answer.body, cookies: ctx.setCookies }
   if (answer.redirect !== undefined) {
     // A module sends the browser on within the app: never to another origin (an open redirect).
     const target = new URL(answer.redirect, ctx.origin)

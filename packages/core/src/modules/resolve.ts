@@ -10,6 +10,7 @@ import type { Adapter } from "../adapters/types.js"
 import type { Logger } from "../logger.js"
 import { checkModel, type ModelDeclaration, type Store } from "../store/model.js"
 import type { EventCallbacks } from "../types.js"
+import { languageTag } from "../pages/i18n.js"
 import { sessionPartModel } from "./session-parts.js"
 import type { ModuleContext, ModuleFunction, ModuleRoute, ModuleUsers, SesameModule } from "./types.js"
 
@@ -48,6 +49,8 @@ export interface ResolvedModules {
   readonly models: readonly ModelDeclaration[]
   /** What each part of a module works with. */
   readonly context: ModuleContext
+  /** The modules' texts by language tag (`messages`), all modules together: the app's `messages` may override them. */
+  readonly messages: Readonly<Record<string, Readonly<Record<string, string>>>>
 }
 
 const idPattern = /^[a-z][a-z0-9-]{0,39}$/
@@ -78,6 +81,7 @@ export function resolveModules(
   const keeping = new Set<string>()
   const claimers: SesameModule[] = []
   const modelNames = new Set<string>()
+  const messages: Record<string, Record<string, string>> = {}
   const store: Store | undefined = adapter?.store
 
   for (const candidate of (plugins ?? []) as unknown[]) {
@@ -95,6 +99,7 @@ export function resolveModules(
       modelNames.add(model.name)
       models.push(model)
     }
+    for (const [lang, texts] of Object.entries(checkedMessages(module))) Object.assign((messages[lang] ??= {}), texts)
     if (module.keepsSessionPart !== undefined && typeof module.keepsSessionPart !== "boolean") throw new TypeError(`${named}: \`keepsSessionPart\` must be a boolean.`)
     if (module.keepsSessionPart && typeof module.session !== "function") throw new TypeError(`${named}: \`keepsSessionPart\` needs \`session\`, which is asked with the value set.`)
     const reason = !store && module.models?.length ? "its models need an adapter with a generic store (`adapter.store`)"
@@ -148,7 +153,37 @@ export function resolveModules(
     claimers,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
     context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, ...(users ? { users } : {}) }),
+    messages: Object.freeze(Object.fromEntries(Object.entries(messages).map(([lang, texts]) => [lang, Object.freeze(texts)]))),
   })
+}
+
+/**
+ * The module's `messages`, checked: language tags as keys (one spelling each), English with every
+ * key, each key the module's own (`<id>.…`), each text a string. Tags are lower-cased, as the
+ * pages' translator compares them.
+ */
+function checkedMessages(module: SesameModule): Record<string, Readonly<Record<string, string>>> {
+  const named = `Plugin "${module.id}"`
+  if (module.messages === undefined) return {}
+  if (typeof module.messages !== "object" || module.messages === null) throw new TypeError(`${named}: \`messages\` must be an object of texts by language.`)
+  const byLang: Record<string, Readonly<Record<string, string>>> = {}
+  for (const [lang, texts] of Object.entries(module.messages)) {
+    if (!languageTag.test(lang)) throw new TypeError(`${named}: \`messages\` has a key ${JSON.stringify(lang)} that is not a language tag such as "fr" or "pt-BR".`)
+    if (Object.hasOwn(byLang, lang.toLowerCase())) throw new TypeError(`${named}: \`messages\` names the language "${lang}" twice.`)
+    if (typeof texts !== "object" || texts === null) throw new TypeError(`${named}: \`messages.${lang}\` must be an object of texts by key.`)
+    for (const [key, text] of Object.entries(texts)) {
+      if (!key.startsWith(`${module.id}.`)) throw new TypeError(`${named}: text "${key}" must start with "${module.id}.".`)
+      if (typeof text !== "string") throw new TypeError(`${named}: \`messages.${lang}["${key}"]\` must be a string.`)
+    }
+    byLang[lang.toLowerCase()] = texts
+  }
+  const english = byLang.en
+  if (!english) throw new TypeError(`${named}: \`messages\` needs English (\`en\`), which stands in for any text another language leaves out.`)
+  for (const [lang, texts] of Object.entries(byLang)) {
+    const unknown = Object.keys(texts).find((key) => !Object.hasOwn(english, key))
+    if (unknown) throw new TypeError(`${named}: \`messages.${lang}\` has "${unknown}", which English does not.`)
+  }
+  return byLang
 }
 
 /** `models`, with the core's model of session parts when one of `plugins` keeps them (`keepsSessionPart`). */

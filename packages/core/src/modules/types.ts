@@ -22,6 +22,7 @@
  */
 import type { AdapterUser } from "../adapters/types.js"
 import type { LoggerInstance } from "../logger.js"
+import type { SafeHtml } from "../pages/html.js"
 import type { JsonValue, ModelDeclaration, Store } from "../store/model.js"
 import type { Awaitable, EventCallbacks, User } from "../types.js"
 
@@ -83,6 +84,45 @@ export interface ModuleRequest extends ModuleContext {
    * @returns false when no one is signed in (nothing is set).
    */
   setSessionPart(value: JsonValue | undefined): Promise<boolean>
+  /**
+   * This module's part of the signed-in session as it stands (`session[<id>]`: its `session`'s
+   * last answer, checked again as every read checks it); undefined when no one is signed in or the
+   * session has none. What a page shows as current (the active organization).
+   */
+  sessionPart(): Promise<JsonValue | undefined>
+  /**
+   * The visitor's language (a BCP 47 tag), chosen from `Accept-Language` among the languages the
+   * built-in pages speak and those the app's `messages` add; English when none matches.
+   */
+  readonly lang: string
+  /**
+   * The module's text `key` (one of its `messages`, the app's `messages` override over it) in
+   * {@link ModuleRequest.lang}, falling back to English, with `{name}` placeholders replaced by `vars`.
+   */
+  text(key: string, vars?: Readonly<Record<string, string>>): string
+  /**
+   * The CSRF token a page's form sends back as its `csrfToken` field (its cookie goes out with the
+   * answer). Only in an endpoint: a server function's caller never sends the cookie on, so there
+   * it throws a `TypeError`.
+   */
+  csrfToken(): Promise<string>
+}
+
+/**
+ * A page a module's endpoint answers: shown in the built-in pages' document (their stylesheet, the
+ * app's `theme`, `<html lang>` from {@link ModuleRequest.lang}, a Content-Security-Policy with no
+ * script and a nonce for the one stylesheet, no framing, `Referrer-Policy: strict-origin`).
+ * `body` is made with `html`, which escapes everything interpolated: a member's name or an
+ * organization's can never become markup. The built-in pages' classes apply: `card` holds the
+ * body; `alert` and `notice` for messages; `lead`, `hint` and `note` for secondary text;
+ * `buttons`, `primary`, `links`, `titled`.
+ */
+export interface ModulePage {
+  /** The document's `<title>`. */
+  title: string
+  body: SafeHtml
+  /** `"wide"`: room for tables and lists (the built-in pages' card is narrow, for one form). */
+  width?: "narrow" | "wide"
 }
 
 /**
@@ -95,6 +135,8 @@ export interface ModuleResponse {
   headers?: Record<string, string>
   body?: unknown
   redirect?: string
+  /** A page, instead of `body` (see {@link ModulePage}). */
+  page?: ModulePage
 }
 
 /**
@@ -182,6 +224,13 @@ export interface SesameModule {
    * (`iss`, `sub`, `exp`, …) always do. One that throws is logged as `EventError` and adds nothing.
    */
   tokenClaims?(input: { userId: string; part: JsonValue | undefined }): Awaitable<Record<string, JsonValue> | undefined>
+  /**
+   * The texts of its pages by language (`{ en: { "greeting.title": "Hello" }, fr: { … } }`), read
+   * with {@link ModuleRequest.text}. Every key starts with the module's id and a dot; English
+   * (`en`) has every key, and another language may leave some out (English stands in). The app's
+   * `messages` option overrides any of them, and may add a language.
+   */
+  messages?: Readonly<Record<string, Readonly<Record<string, string>>>>
 }
 
 /**

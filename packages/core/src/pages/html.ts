@@ -6,11 +6,24 @@
  * @module
  */
 
+/**
+ * The brand of markup made by `html`: a registered symbol, so that markup made by another copy of
+ * the core (a plugin's bundle, an app's) is recognised and never escaped a second time.
+ */
+const brand = Symbol.for("sesame.safe-html")
+
+/** Markup that `html` made (its interpolations escaped) or `unsafeHtml` marked as trusted. */
 export class SafeHtml {
+  readonly [brand] = true
   constructor(readonly value: string) {}
   toString(): string {
     return this.value
   }
+}
+
+/** Whether `value` is markup made by `html` (in this copy of the core or another). */
+export function isSafeHtml(value: unknown): value is SafeHtml {
+  return value instanceof SafeHtml || (typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true && typeof (value as SafeHtml).value === "string")
 }
 
 const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" }
@@ -24,12 +37,20 @@ type Interpolation = SafeHtml | string | number | boolean | null | undefined | r
 
 function render(value: Interpolation): string {
   if (value === null || value === undefined || value === false) return ""
-  if (value instanceof SafeHtml) return value.value
+  if (isSafeHtml(value)) return value.value
   if (Array.isArray(value)) return value.map(render).join("")
   return escapeHtml(String(value))
 }
 
-/** Tagged template that escapes interpolations. */
+/**
+ * Tagged template that escapes interpolations: text, numbers, lists of them, and markup it made
+ * itself (kept as is). `null`, `undefined` and `false` add nothing, for conditional parts.
+ *
+ * @example
+ * ```ts
+ * const row = html`<li>${member.name} <small>${member.email}</small></li>`
+ * ```
+ */
 export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
   let out = strings[0]!
   for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!

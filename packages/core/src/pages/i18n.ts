@@ -31,6 +31,9 @@ export interface Translator {
   has(key: string): key is MessageKey
 }
 
+/** A BCP 47 language tag such as `fr` or `pt-BR`, as the `messages` options name languages. */
+export const languageTag = /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i
+
 /** Ranges beyond this many are ignored: a header is a short list, not a workload. */
 const maxRanges = 20
 const rangePattern = /^([a-z]{1,8}(?:-[a-z0-9]{1,8})*|\*)(?:;q=([01](?:\.\d{0,3})?))?$/

@@ -42,6 +42,8 @@ export interface LayoutOptions {
   pageCss?: string
   /** Same-origin scripts the page needs (paths), loaded with the nonce. */
   scripts?: readonly string[]
+  /** Room for lists and tables (a plugin's page): the card is wider than for one form. */
+  wide?: boolean
 }
 
 /** The brand variables of the theme; nothing for a colour that is not a plain CSS colour. */
@@ -63,7 +65,7 @@ export function contentSecurityPolicy(nonce: string, scripts = false): string {
 
 const colorSchemeMeta = { auto: "light dark", light: "light", dark: "dark" } as const
 
-export function page({ lang, title, theme, body, status = 200, pageCss = "", scripts = [] }: LayoutOptions): InternalResponse {
+export function page({ lang, title, theme, body, status = 200, pageCss = "", scripts = [], wide = false }: LayoutOptions): InternalResponse {
   const nonce = randomToken(18)
   const logo = isSafeImageSource(theme.logo) ? theme.logo : undefined
   const document = html`<!doctype html>
@@ -78,7 +80,7 @@ export function page({ lang, title, theme, body, status = 200, pageCss = "", scr
 <style nonce="${nonce}">${unsafeHtml(css + themeCss(theme) + pageCss)}</style>
 ${scripts.map((src) => html`<script nonce="${nonce}" src="${src}" defer></script>\n`)}</head>
 <body>
-<main>
+<main${wide ? html` class="wide"` : ""}>
 ${logo ? html`<img class="logo" src="${logo}" alt="">` : ""}
 <div class="card">
 ${body}

@@ -77,7 +77,10 @@ export interface Messages extends CoreMessages, BuiltInMessages {}
 export type MessageKey = keyof Messages
 
 /** Per-language overrides, as given in the `messages` option: `{ fr: { "signin.heading": "…" } }`. */
-export type MessageOverrides = Partial<Record<string, Partial<Messages>>>
+export type MessageOverrides = Partial<Record<string, Partial<Messages> & PluginTexts>>
+
+/** A plugin's texts, as `messages` overrides them: keys `<plugin id>.<name>` (`SesameModule.messages`). */
+export type PluginTexts = { readonly [key: `${string}.${string}`]: string | undefined }
 
 /** The languages every built-in catalogue is written in. */
 export type BuiltInLanguage = "en" | "de" | "es" | "fr" | "ja"

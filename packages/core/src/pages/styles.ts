@@ -57,4 +57,23 @@ a{color:var(--link);text-underline-offset:2px}
 .divider{display:flex;align-items:center;gap:12px;margin:20px 0;color:var(--muted);font-size:.875rem}
 .divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--border)}
 .titled h2{margin:0 0 14px;font-size:1.125rem;line-height:1.3}
+main.wide{max-width:720px}
+main.wide h1{text-align:left}
+h2{margin:28px 0 12px;font-size:1.125rem;line-height:1.3}
+select{display:block;width:100%;margin:0 0 16px;padding:10px 12px;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--field-border);border-radius:8px}
+.rows{list-style:none;margin:0 0 16px;padding:0}
+.rows>li{display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px;padding:12px 0;border-top:1px solid var(--border)}
+.rows>li:last-child{border-bottom:1px solid var(--border)}
+.rows .what{flex:1 1 220px;min-width:0;overflow-wrap:anywhere}
+.rows small{display:block;color:var(--muted)}
+.actions{display:flex;flex-wrap:wrap;gap:8px;align-items:center}
+.actions form{display:flex;flex-wrap:wrap;gap:8px;align-items:center}
+.actions button,button.small{width:auto;min-height:36px;padding:6px 12px}
+form button.small+button.small{margin-top:0}
+.choices{display:flex;flex-wrap:wrap;gap:4px 14px;margin:0 0 16px;padding:0;border:0}
+.actions .choices{margin:0}
+.choices legend{padding:0;margin:0 0 6px;font-weight:600;font-size:.9375rem}
+.choices label{display:flex;align-items:center;gap:6px;margin:0;font-weight:400}
+.choices input{display:inline-block;width:auto;margin:0}
+.current{font-weight:600}
 `
