@@ -19,7 +19,20 @@ import type { ModuleRequest, SesameModule } from "@sesame/core"
 import type { Grants, Statements } from "@sesame/core/access"
 import { activeSessionPart, activeTokenClaims, setActiveOrganization, type ActiveOrganization } from "./active.js"
 import type { Deps } from "./context.js"
-import { acceptInvitation, cancelInvitation, declineInvitation, getInvitation, inviteMember, listInvitations, listReceivedInvitations, resendInvitation } from "./invitations.js"
+import {
+  acceptInvitation,
+  acceptReceivedInvitation,
+  cancelInvitation,
+  declineInvitation,
+  declineReceivedInvitation,
+  getInvitation,
+  inviteMember,
+  listInvitations,
+  listReceivedInvitations,
+  resendInvitation,
+} from "./invitations.js"
+import { organizationMessages } from "./messages.js"
+import { pageRoutes } from "./pages.js"
 import { listMembers, removeMember, setMemberRoles } from "./members.js"
 import { organizationModels } from "./models.js"
 import { resolveOptions, type OrganizationsOptions } from "./options.js"
@@ -36,7 +49,7 @@ export { OrganizationError, organizationErrorStatus, type OrganizationErrorCode 
 export type { OrganizationEvent } from "./events.js"
 export type { ActiveOrganization } from "./active.js"
 export type { Organization, Membership } from "./context.js"
-export type { InvitationInfo, InvitationPreview } from "./invitations.js"
+export type { Accepted, InvitationInfo, InvitationPreview } from "./invitations.js"
 export type { MemberInfo } from "./members.js"
 export type { InvitationMessage, OrganizationsOptions } from "./options.js"
 export type { CreateOrganizationInput, OrganizationWithRoles, UpdateOrganizationInput } from "./organizations.js"
@@ -78,6 +91,9 @@ export function organizations<const S extends Statements = {}, const R extends s
     getInvitation: (request: ModuleRequest, token: string) => getInvitation(request, token),
     acceptInvitation: (request: ModuleRequest, token: string) => acceptInvitation(deps, request, token),
     declineInvitation: (request: ModuleRequest, token: string) => declineInvitation(deps, request, token),
+    /** Accepts one of `listReceivedInvitations` by its id: the same rules as the link's token. */
+    acceptReceivedInvitation: (request: ModuleRequest, invitationId: string) => acceptReceivedInvitation(deps, request, invitationId),
+    declineReceivedInvitation: (request: ModuleRequest, invitationId: string) => declineReceivedInvitation(deps, request, invitationId),
     /** Whether the signed-in user's roles in `organizationId` grant every action of `permissions`. */
     hasPermission: (request: ModuleRequest, organizationId: string, permissions: Wanted) => hasPermission(deps, request, organizationId, permissions as Grants<Statements>),
     ...teamApi(deps),
@@ -90,7 +106,8 @@ export function organizations<const S extends Statements = {}, const R extends s
     keepsSessionPart: true,
     session: activeSessionPart,
     tokenClaims: activeTokenClaims,
-    routes: { ...organizationRoutes(deps), ...teamRoutes(deps), ...domainRoutes(deps, options.domains), ...roleRoutes(deps) },
+    routes: { ...organizationRoutes(deps), ...teamRoutes(deps), ...domainRoutes(deps, options.domains), ...roleRoutes(deps), ...pageRoutes(deps) },
+    messages: organizationMessages,
     events: { signIn: domainSignIn(deps) },
     api,
   } satisfies SesameModule

@@ -214,6 +214,16 @@ async function byToken(request: ModuleRequest, token: unknown): Promise<StoredRo
   return row
 }
 
+/**
+ * The live invitation `invitationId` to `actor`'s address, or `InvitationInvalid`: one to another
+ * address is as unknown as one that does not exist (an id says nothing of whom it invites).
+ */
+async function receivedBy(request: ModuleRequest, actor: Actor, invitationId: unknown): Promise<StoredRow> {
+  const row = await storeOf(request).findOne(invitationModel, { id: idOf(invitationId, "invitationId") })
+  if (!row || row.email !== userEmailOf(actor.email)) throw invitationInvalid()
+  return row
+}
+
 /** Why `actor` may not accept `row`, or undefined when they may. */
 async function refusal(request: ModuleRequest, actor: Actor | null, row: StoredRow): Promise<InvitationPreview["reason"]> {
   if (!actor) return "NotSignedIn"
@@ -236,10 +246,29 @@ export async function getInvitation(request: ModuleRequest, token: string): Prom
 }
 
 /** Accepts the invitation: the signed-in user becomes a member with its roles. */
-export async function acceptInvitation(deps: Deps, request: ModuleRequest, token: string): Promise<{ organizationId: string; memberId: string; roles: string[] }> {
+export async function acceptInvitation(deps: Deps, request: ModuleRequest, token: string): Promise<Accepted> {
   const actor = await actorOf(request)
+  return accept(deps, request, actor, await byToken(request, token))
+}
+
+/**
+ * Accepts an invitation the signed-in user received (one of `listReceivedInvitations`, by id): the
+ * same rules as with the link's token, which proves no more than the signed-in, proven address does.
+ */
+export async function acceptReceivedInvitation(deps: Deps, request: ModuleRequest, invitationId: string): Promise<Accepted> {
+  const actor = await actorOf(request)
+  return accept(deps, request, actor, await receivedBy(request, actor, invitationId))
+}
+
+/** What accepting gives: the organization, the new membership and its roles. */
+export interface Accepted {
+  organizationId: string
+  memberId: string
+  roles: string[]
+}
+
+async function accept(deps: Deps, request: ModuleRequest, actor: Actor, row: StoredRow): Promise<Accepted> {
   const store = storeOf(request)
-  const row = await byToken(request, token)
   const reason = await refusal(request, actor, row)
   if (reason === "WrongAccount") throw new OrganizationError("WrongAccount", "This invitation is for another address.")
   if (reason === "EmailUnverified") throw new OrganizationError("EmailUnverified", "Prove your address first: sign in with a link sent to it.")
@@ -268,10 +297,18 @@ export async function acceptInvitation(deps: Deps, request: ModuleRequest, token
 /** Declines the invitation: only its invitee (signed in with the invited, proven address) can. */
 export async function declineInvitation(deps: Deps, request: ModuleRequest, token: string): Promise<void> {
   const actor = await actorOf(request)
-  const row = await byToken(request, token)
+  return decline(deps, request, actor, await byToken(request, token))
+}
+
+/** Declines an invitation the signed-in user received (by id), as {@link declineInvitation}. */
+export async function declineReceivedInvitation(deps: Deps, request: ModuleRequest, invitationId: string): Promise<void> {
+  const actor = await actorOf(request)
+  return decline(deps, request, actor, await receivedBy(request, actor, invitationId))
+}
+
+async function decline(deps: Deps, request: ModuleRequest, actor: Actor, row: StoredRow): Promise<void> {
   const reason = await refusal(request, actor, row)
   if (reason === "WrongAccount" || reason === "EmailUnverified") throw new OrganizationError(reason, reason === "WrongAccount" ? "This invitation is for another address." : "Prove your address first.")
   if ((await storeOf(request).delete(invitationModel, { id: String(row.id), tokenHash: String(row.tokenHash) })) !== 1) throw invitationInvalid()
   await report(deps.options, request.logger, { type: "invitation.declined", organizationId: String(row.organizationId), actorId: actor.id, invitationId: String(row.id), email: String(row.email) })
 }
-

@@ -10,7 +10,18 @@ import type { ModuleRequest, ModuleRoute } from "@sesame/core"
 import type { Grants, Statements } from "@sesame/core/access"
 import { setActiveOrganization } from "./active.js"
 import type { Deps } from "./context.js"
-import { acceptInvitation, cancelInvitation, declineInvitation, getInvitation, inviteMember, listInvitations, listReceivedInvitations, resendInvitation } from "./invitations.js"
+import {
+  acceptInvitation,
+  acceptReceivedInvitation,
+  cancelInvitation,
+  declineInvitation,
+  declineReceivedInvitation,
+  getInvitation,
+  inviteMember,
+  listInvitations,
+  listReceivedInvitations,
+  resendInvitation,
+} from "./invitations.js"
 import { listMembers, removeMember, setMemberRoles } from "./members.js"
 import { createOrganization, deleteOrganization, getOrganization, leaveOrganization, listOrganizations, updateOrganization } from "./organizations.js"
 import { hasPermission } from "./permissions.js"
@@ -38,6 +49,8 @@ export function organizationRoutes(deps: Deps): Record<string, ModuleRoute> {
     "GET organization/invitations/preview": route((r) => getInvitation(r, field(r, "token") as string)),
     "POST organization/invitations/accept": route((r) => acceptInvitation(deps, r, field(r, "token") as string)),
     "POST organization/invitations/decline": route((r) => declineInvitation(deps, r, field(r, "token") as string)),
+    "POST organization/invitations/received/accept": route((r) => acceptReceivedInvitation(deps, r, field(r, "invitationId") as string)),
+    "POST organization/invitations/received/decline": route((r) => declineReceivedInvitation(deps, r, field(r, "invitationId") as string)),
     // A question, not a change: no CSRF token needed (a POST only because the permissions are JSON).
     "POST organization/has-permission": { ...route(async (r) => ({ allowed: await hasPermission(deps, r, id(r), field(r, "permissions") as Grants<Statements>) })), csrf: false },
   }

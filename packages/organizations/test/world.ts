@@ -47,11 +47,12 @@ export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: 
     readonly jar = new CookieJar()
     constructor(readonly email?: string) {}
 
-    async send(path: string, init: { method?: string; json?: unknown; query?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+    /** A request with this browser's cookies: `json` as a script sends it, or `body` as given (a form's). */
+    async send(path: string, init: { method?: string; json?: unknown; body?: string; query?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
       const url = new URL(`${origin}/auth/${path}`)
       for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v)
       const headers: Record<string, string> = { cookie: this.jar.header(), ...init.headers }
-      let body: string | undefined
+      let body = init.body
       if (init.json !== undefined) {
         headers["content-type"] = "application/json"
         headers.origin ??= origin
