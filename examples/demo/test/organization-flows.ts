@@ -88,6 +88,17 @@ export async function organizationFlow(browser: Browser, origin: string): Promis
   await expect.poll(() => first.page.getByTestId("members").textContent()).toContain(b)
   expect(await first.page.getByTestId("invitations").textContent()).not.toContain(b)
 
+  // The plugin's built-in pages: B's organizations there, then Acme's members, B among them as an admin.
+  await second.page.goto("/organizations")
+  await second.page.getByTestId("built-in-organization-pages").click()
+  await second.page.waitForURL((url) => url.pathname === "/api/auth/organization")
+  await expect.poll(() => second.page.locator("h1").textContent()).toBe("Your organizations")
+  await second.page.getByRole("link", { name: "Members of Acme" }).click()
+  await second.page.waitForURL((url) => url.pathname === "/api/auth/organization/manage")
+  await expect.poll(() => second.page.locator("h1").textContent()).toBe("Acme")
+  expect(await second.page.locator(".rows").first().textContent()).toContain(`${b.split("@")[0]}`)
+  await shot(second.page, "organizations-built-in-manage")
+
   // B makes Acme active: the header names it, and the reports open.
   await makeActive(second.page, "Acme")
   await second.page.goto("/")

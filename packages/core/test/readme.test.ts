@@ -114,6 +114,25 @@ describe("package README: getToken", () => {
   })
 })
 
+describe("docs: a plugin's page", () => {
+  it("greets the signed-in user in their language, and its form passes the CSRF check", async () => {
+    mkdirSync(scratch, { recursive: true })
+    const file = join(scratch, "plugin-page.ts")
+    writeFileSync(file, readmeExample(docPage("plugin"), "plugin-page"))
+    const { greeting } = (await import(file)) as { greeting: () => SesameModule }
+    const config: AuthConfig = { secret, trustHost: true, providers: [aliceCredentials()], plugins: [greeting()] }
+    const jar = new CookieJar()
+    await signInAlice(config, jar)
+    const response = await send(config, "/auth/greeting", { jar, headers: { "accept-language": "fr" } })
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'none'")
+    const body = await response.text()
+    expect(body).toContain("<h1>Bonjour, Alice</h1>")
+    const csrf = /name="csrfToken" value="([^"]+)"/.exec(body)![1]!
+    const reply = await send(config, "/auth/greeting/reply", { jar, form: { csrfToken: csrf } })
+    expect(reply.headers.get("location")).toBe("http://localhost:3000/")
+  })
+})
+
 describe("docs: plugins", () => {
   it("counts sign-ins per user, as written: its event, its endpoint and its server function, with the memory adapter's store", async () => {
     mkdirSync(scratch, { recursive: true })

@@ -33,6 +33,13 @@ export default async function Organizations({ searchParams }: { searchParams: Pr
     <>
       <h1>Organizations</h1>
       <OrganizationNotice notice={notice} />
+      <p>
+        This page is the app&apos;s own, built on the server functions. The plugin also brings{" "}
+        <a href={`${basePath}/organization`} data-testid="built-in-organization-pages">
+          built-in organization pages
+        </a>{" "}
+        (switcher, members and roles, invitations), in five languages.
+      </p>
 
       <section aria-labelledby="yours-heading">
         <h2 id="yours-heading">Your organizations</h2>
