@@ -3,7 +3,7 @@
  */
 import type { AuthConfig } from "@sesame/core"
 import { readmeExample } from "@sesame/testing"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { CookieJar, makeWorld } from "./world.js"
@@ -20,6 +20,18 @@ async function load(file: string, name: string): Promise<any> {
 }
 
 describe("docs/features/organizations.md", () => {
+  it("its table has every endpoint and server function, and no other; the pages are in their own section", () => {
+    const page = readFileSync(join(root, "docs", "features", "organizations.md"), "utf8")
+    const rows = [...page.matchAll(/^\| `(GET|POST) ([^`]+)` \| `(\w+)` \|/gm)].map(([, method, path, fn]) => ({ route: `${method} organization/${path}`, fn: fn! }))
+    const { orgs } = makeWorld()
+    const pages = ["GET organization", "GET organization/manage", "GET organization/inbox", "POST organization/act"]
+    expect(rows.map((r) => r.route).sort()).toEqual(Object.keys(orgs.routes).filter((route) => !pages.includes(route)).sort())
+    const documented = new Set(rows.map((r) => r.fn))
+    expect(Object.keys(orgs.api).filter((fn) => !documented.has(fn))).toEqual([])
+    for (const route of pages) expect(page).toContain(`<basePath>/${route.split(" ")[1]}`)
+  })
+
+
   it("runs the example: an invitation mailed and accepted by its invitee, refused to another user; permissions from the roles", async () => {
     const page = await load(join(root, "docs", "features", "organizations.md"), "organizations")
     const w = makeWorld()
