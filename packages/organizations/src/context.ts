@@ -119,8 +119,34 @@ export async function withGrant(deps: Deps, store: Store, actor: Actor, organiza
   return { ...found, book }
 }
 
-/** How many members of `organizationId` are owners. */
-export async function ownerCount(store: Store, organizationId: string): Promise<number> {
+/** The owners of `organizationId`. */
+async function ownersOf(store: Store, organizationId: string): Promise<Membership[]> {
   const members = await store.findMany(memberModel, { where: { organizationId } })
-  return members.filter((row) => rolesFrom(row.roles).includes("owner")).length
+  return members.map(membershipFrom).filter((member) => member.roles.includes("owner"))
+}
+
+export const changedMeanwhile = () => new OrganizationError("Conflict", "The member changed meanwhile: read it again and try again.")
+
+export const lastOwner = () => new OrganizationError("LastOwner", "An organization keeps at least one owner: make someone else an owner first.")
+
+/**
+ * Before `member`'s row is written in transaction `tx` so that it is no longer an owner (demoted,
+ * removed, leaving): `LastOwner` when it is the only one, else the version its row has now.
+ *
+ * Every owner's row is taken first, by writing its version over the one read, in id order. A
+ * concurrent change that takes an owner away too then waits for this one (a row lock), finds the
+ * versions moved and stops (`Conflict`): without it, two owners demoted or leaving at once each saw
+ * the other still an owner (READ COMMITTED, or a store without isolation) and the organization was
+ * left with none. The same order for every taker, so that two queue rather than deadlock.
+ */
+export async function takeAwayOwner(tx: Store, member: Membership): Promise<number> {
+  if (!member.roles.includes("owner")) return member.version
+  const owners = (await ownersOf(tx, member.organizationId)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  if (owners.length <= 1) throw lastOwner()
+  for (const owner of owners) {
+    if ((await tx.update(memberModel, { id: owner.id, organizationId: owner.organizationId, version: owner.version }, { version: owner.version + 1 })) !== 1) throw changedMeanwhile()
+  }
+  const taken = owners.find((owner) => owner.id === member.id)
+  // Not among them: it stopped being an owner meanwhile, so its version moved (`Conflict` at the write).
+  return taken ? taken.version + 1 : member.version
 }

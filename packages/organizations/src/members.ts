@@ -8,12 +8,11 @@
  */
 import type { ModuleRequest, Store } from "@sesame/core"
 import type { Grants, Statements } from "@sesame/core/access"
-import { actorOf, asMember, membershipFrom, membershipOf, ownerCount, storeOf, userViewOf, withGrant, type Actor, type Deps, type Membership } from "./context.js"
+import { actorOf, asMember, changedMeanwhile, membershipFrom, membershipOf, storeOf, takeAwayOwner, userViewOf, withGrant, type Actor, type Deps, type Membership } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, roleNamesOf } from "./input.js"
 import { memberModel } from "./models.js"
-import { changedMeanwhile, lastOwner } from "./organizations.js"
 import { rolesIn } from "./stored-roles.js"
 
 /** A member as lists show them. */
@@ -59,13 +58,11 @@ async function changeMember(deps: Deps, store: Store, actor: Actor, organization
     if (!book.mayGive(mine.roles, target.roles) || (given && !book.mayGive(mine.roles, given))) {
       throw new OrganizationError("Forbidden", "You cannot give or take away roles beyond your own.")
     }
-    const losesOwner = target.roles.includes("owner") && !given?.includes("owner")
-    if (losesOwner && (await ownerCount(tx, organizationId)) <= 1) throw lastOwner()
+    const version = given?.includes("owner") ? target.version : await takeAwayOwner(tx, target)
     // Only the row as it was read: a store without isolation (memory, Redis) still refuses a stale write.
-    const asRead = { id: target.id, organizationId, version: target.version }
-    const written = given ? await tx.update(memberModel, asRead, { roles: given, version: target.version + 1 }) : await tx.delete(memberModel, asRead)
+    const asRead = { id: target.id, organizationId, version }
+    const written = given ? await tx.update(memberModel, asRead, { roles: given, version: version + 1 }) : await tx.delete(memberModel, asRead)
     if (written !== 1) throw changedMeanwhile()
-    if (losesOwner && (await ownerCount(tx, organizationId)) < 1) throw lastOwner()
     return target
   })
 }

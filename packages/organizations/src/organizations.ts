@@ -5,7 +5,7 @@
  * @module
  */
 import { StoreConflict, type ModuleRequest, type Store, type StoredRow } from "@sesame/core"
-import { actorOf, asMember, organizationFrom, ownerCount, rolesFrom, storeOf, withGrant, type Deps, type Membership, type Organization } from "./context.js"
+import { actorOf, asMember, changedMeanwhile, organizationFrom, rolesFrom, storeOf, takeAwayOwner, withGrant, type Deps, type Membership, type Organization } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, logoOf, metadataOf, nameOf, slugFrom, slugOf } from "./input.js"
@@ -165,19 +165,14 @@ export async function leaveOrganization(deps: Deps, request: ModuleRequest, orga
 
 /**
  * Deletes `membership` as it was read (a changed row is `Conflict`), refusing when it is the last
- * owner's. Checked again after the deletion, when the store has transactions, so that two owners
- * who leave at once do not both succeed.
+ * owner's; an owner's leaving takes the owners' rows first (`takeAwayOwner`), so that two owners who
+ * leave at once do not both succeed.
  */
 export async function removeMembership(store: Store, membership: Membership): Promise<void> {
-  const { id, organizationId, roles, version } = membership
+  const { id, organizationId } = membership
   await store.transaction(async (tx) => {
-    const owner = roles.includes("owner")
-    if (owner && (await ownerCount(tx, organizationId)) <= 1) throw lastOwner()
+    const version = await takeAwayOwner(tx, membership)
     if ((await tx.delete(memberModel, { id, organizationId, version })) !== 1) throw changedMeanwhile()
-    if (owner && (await ownerCount(tx, organizationId)) < 1) throw lastOwner()
   })
 }
 
-export const changedMeanwhile = () => new OrganizationError("Conflict", "The member changed meanwhile: read it again and try again.")
-
-export const lastOwner = () => new OrganizationError("LastOwner", "An organization keeps at least one owner: make someone else an owner first.")
