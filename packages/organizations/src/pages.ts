@@ -14,7 +14,7 @@
  */
 import { html, type ModuleRequest, type ModuleResponse, type ModuleRoute, type SafeHtml } from "@sesame/core"
 import { setActiveOrganization, type ActiveOrganization } from "./active.js"
-import { actorOf, storeOf, type Deps } from "./context.js"
+import { actorOf, storeOf, userViewOf, type Deps } from "./context.js"
 import { OrganizationError, organizationErrorStatus } from "./errors.js"
 import {
   acceptReceivedInvitation,
@@ -85,9 +85,10 @@ export function pageRoutes(deps: Deps): Record<string, ModuleRoute> {
   }
 }
 
-/** The module's pages' paths, from the request's own (`<basePath>/organization…`). */
+/** The module's pages' paths, from the request's own: one of the routes above, after `<basePath>`. */
 function pathsOf(request: ModuleRequest): { base: string; home: string } {
-  const base = request.url.pathname.replace(/\/organization(?:\/[^]*)?$/, "")
+  // Only the route's own end is cut: a base path may hold an "/organization" segment of its own.
+  const base = request.url.pathname.replace(/\/organization(?:\/(?:manage|inbox|act))?$/, "")
   return { base, home: `${base}/organization` }
 }
 
@@ -140,7 +141,16 @@ function roleName(request: ModuleRequest, role: string): string {
 
 const roleList = (request: ModuleRequest, roles: readonly string[]) => roles.map((role) => roleName(request, role)).join(", ")
 
-const dateOf = (request: ModuleRequest, date: Date) => new Intl.DateTimeFormat(request.lang, { dateStyle: "medium" }).format(new Date(date))
+/** A date in the visitor's language; in English for a tag `Intl` does not take (an app's `messages` may name any). */
+function dateOf(request: ModuleRequest, date: Date): string {
+  let format: Intl.DateTimeFormat
+  try {
+    format = new Intl.DateTimeFormat(request.lang, { dateStyle: "medium" })
+  } catch {
+    format = new Intl.DateTimeFormat("en", { dateStyle: "medium" })
+  }
+  return format.format(new Date(date))
+}
 
 /** A form posting `action` to the pages' action endpoint, with the CSRF token and `fields` hidden. */
 function actionForm(request: ModuleRequest, csrf: string, action: string, fields: Record<string, string>, content: SafeHtml): SafeHtml {
@@ -232,8 +242,11 @@ ${backLink(request)}`
 /** The invitations to the signed-in user's proven address: accept or decline each. */
 async function inboxPage(request: ModuleRequest): Promise<ModuleResponse> {
   const [received, csrf] = await Promise.all([listReceivedInvitations(request), request.csrfToken()])
+  // Anyone may create an organization named like another and invite any address: the invitation
+  // says which one (its short name) and who sent it, so that a look-alike is told apart.
+  const senders = await Promise.all(received.map(async (i) => (i.invitedBy ? await userViewOf(request, i.invitedBy) : null)))
   const rows = received.map(
-    (i) => html`<li><div class="what">${i.organization.name}<small>${roleList(request, i.roles)} · ${request.text("organization.invitations.until", { date: dateOf(request, i.expires) })}</small></div>
+    (i, index) => html`<li><div class="what">${i.organization.name} <small>${i.organization.slug}</small><small>${request.text("organization.inbox.from", { who: senders[index]?.email ?? senders[index]?.name ?? "?" })}</small><small>${roleList(request, i.roles)} · ${request.text("organization.invitations.until", { date: dateOf(request, i.expires) })}</small></div>
 <div class="actions">${actionForm(request, csrf, "accept", { invitationId: i.id }, html`<button class="small primary">${request.text("organization.inbox.accept", { name: i.organization.name })}</button>`)}${actionForm(request, csrf, "decline", { invitationId: i.id }, html`<button class="small">${request.text("organization.inbox.decline", { name: i.organization.name })}</button>`)}</div></li>`,
   )
   const body = html`<p class="lead">${request.text("organization.inbox.lead")}</p>

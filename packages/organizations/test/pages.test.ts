@@ -4,8 +4,9 @@
  * (another organization's ids, a lower role, another user's invitation, a forged form), what the
  * pages show to whom, escaping, and the five languages. (browser.test.ts runs them in Chromium.)
  */
+import { Auth } from "@sesame/core"
 import { describe, expect, it } from "vitest"
-import { acmeWithStaff, makeWorld, origin } from "./world.js"
+import { acmeWithStaff, CookieJar, makeWorld, origin } from "./world.js"
 
 type Browser = InstanceType<ReturnType<typeof makeWorld>["Browser"]>
 
@@ -192,9 +193,12 @@ describe("the invitations received", () => {
     return { ...staff, dee, inbox, invitationId: invitationId! }
   }
 
-  it("are listed for their invitee, who joins from there", async () => {
+  it("are listed for their invitee, with the organization's short name and who sent them, and joined from there", async () => {
     const { dee, inbox, invitationId, org } = await invitedDee()
     expect(inbox.body).toContain("Join Acme")
+    // A look-alike "Acme" made by someone else would show another short name and another sender.
+    expect(inbox.body).toContain(`<small>${org.slug}</small>`)
+    expect(inbox.body).toContain("Invited by ada@example.com")
     const joined = await act(dee, { action: "accept", invitationId })
     expect(joined.searchParams.get("done")).toBe("accept")
     expect(joined.pathname).toBe("/auth/organization")
@@ -241,5 +245,38 @@ describe("languages", () => {
     expect(home.body).toContain(`<h1>${heading}</h1>`)
     const manage = await page(ada, "organization/manage", { organizationId: org.id }, { "accept-language": lang })
     expect(manage.body).toContain(`<html lang="${lang}"`)
+  })
+})
+
+describe("where the pages are", () => {
+  it("works under a base path that holds an /organization segment of its own", async () => {
+    const w = makeWorld()
+    const config = { ...w.config, basePath: "/organization/auth" }
+    await w.adapter.createUser!({ id: crypto.randomUUID(), email: "ada@example.com", emailVerified: new Date() })
+    const jar = new CookieJar()
+    const call = async (path: string, init: RequestInit = {}) => {
+      const response = await Auth(new Request(`${origin}/organization/auth/${path}`, { ...init, headers: { cookie: jar.header(), ...(init.headers as Record<string, string>) } }), config)
+      jar.apply(response)
+      return response
+    }
+    const { csrfToken } = (await (await call("csrf")).json()) as { csrfToken: string }
+    await call("callback/credentials", { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify({ csrfToken, email: "ada@example.com" }) })
+    const body = await (await call("organization")).text()
+    expect(body).toContain('action="/organization/auth/organization/act"')
+    expect(body).toContain('href="/organization/auth/organization/inbox"')
+    const out = await Auth(new Request(`${origin}/organization/auth/organization/inbox`), config)
+    expect(new URL(out.headers.get("location")!).pathname).toBe("/organization/auth/signin")
+  })
+
+  it("a language tag of the app's that dates cannot be written in still shows the page, dates in English", async () => {
+    const w = makeWorld()
+    w.config.messages = { "fr-abc": { "organization.title.home": "Mes organisations" } }
+    const ada = await w.user("ada@example.com")
+    const org = await w.organization(ada, "Acme")
+    await act(ada, { action: "invite", organizationId: org.id, email: "dee@example.com", "role:member": "on" })
+    const manage = await page(ada, "organization/manage", { organizationId: org.id }, { "accept-language": "fr-abc" })
+    expect(manage.status).toBe(200)
+    expect(manage.body).toContain('<html lang="fr-abc"')
+    expect(manage.body).toMatch(/valable jusqu&#39;au [A-Z][a-z]{2} \d{1,2}, \d{4}/)
   })
 })

@@ -52,7 +52,8 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
       return ctx.config.sessionStrategy.setModulePart(ctx, module.id, value)
     },
     async sessionPart() {
-      if (!(await signedInUser(ctx))) return undefined
+      // Only a module with a part has one: `session[<id>]` of another module is a key of Sesame's (`expires`).
+      if (typeof module.session !== "function" || !(await signedInUser(ctx))) return undefined
       const session = (await ctx.config.sessionStrategy.read(ctx)) as Record<string, unknown> | null
       return session?.[module.id] as JsonValue | undefined
     },

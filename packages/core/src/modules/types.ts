@@ -86,8 +86,10 @@ export interface ModuleRequest extends ModuleContext {
   setSessionPart(value: JsonValue | undefined): Promise<boolean>
   /**
    * This module's part of the signed-in session as it stands (`session[<id>]`: its `session`'s
-   * last answer, checked again as every read checks it); undefined when no one is signed in or the
-   * session has none. What a page shows as current (the active organization).
+   * last answer, checked again as every read checks it); undefined when no one is signed in, the
+   * session has none, or the module has no `session`. What a page shows as current (the active
+   * organization). It reads the session as `auth()` does: the app's `session` callback and event
+   * run, and a session due for it is extended.
    */
   sessionPart(): Promise<JsonValue | undefined>
   /**
