@@ -10,7 +10,7 @@
 import type { ModuleRequest, ModuleUsers, Store, StoredRow } from "@sesame/core"
 import type { Grants, Statements } from "@sesame/core/access"
 import { OrganizationError } from "./errors.js"
-import { memberModel, organizationModel } from "./models.js"
+import { departureModel, memberModel, organizationModel } from "./models.js"
 import type { ResolvedOptions } from "./options.js"
 import type { RoleBook } from "./roles.js"
 import { rolesIn } from "./stored-roles.js"
@@ -149,4 +149,15 @@ export async function takeAwayOwner(tx: Store, member: Membership): Promise<numb
   const taken = owners.find((owner) => owner.id === member.id)
   // Not among them: it stopped being an owner meanwhile, so its version moved (`Conflict` at the write).
   return taken ? taken.version + 1 : member.version
+}
+
+/**
+ * Deletes `member`'s row as it was read (`version`), in transaction `tx`, and notes the departure,
+ * so that a verified domain's auto-join does not bring them back. `Conflict` when the row changed.
+ */
+export async function deleteMembership(tx: Store, member: Membership, version: number): Promise<void> {
+  if ((await tx.delete(memberModel, { id: member.id, organizationId: member.organizationId, version })) !== 1) throw changedMeanwhile()
+  const key = { organizationId: member.organizationId, userId: member.userId }
+  await tx.delete(departureModel, key)
+  await tx.create(departureModel, { ...key, at: new Date() })
 }

@@ -20,7 +20,7 @@ import { actorOf, asMember, membershipOf, rolesFrom, storeOf, withGrant, type De
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, roleNamesOf } from "./input.js"
-import { memberModel } from "./models.js"
+import { departureModel, memberModel } from "./models.js"
 import { booleanField, field, route } from "./route.js"
 import { rolesIn } from "./stored-roles.js"
 
@@ -346,6 +346,8 @@ export function domainSignIn(deps: Deps): NonNullable<ModuleEvents["signIn"]> {
     const roles = rolesFrom(row.joinRoles).filter((role) => role !== "owner" && book.unknown([role]).length === 0)
     if (roles.length === 0) return
     if (await membershipOf(store, organizationId, user.id)) return
+    // Someone who left or was removed stays out: only an invitation brings them back.
+    if (await store.findOne(departureModel, { organizationId, userId: user.id })) return
     const memberId = crypto.randomUUID()
     try {
       await store.create(memberModel, { id: memberId, organizationId, userId: user.id, roles, createdAt: new Date() })

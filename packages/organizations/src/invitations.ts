@@ -14,7 +14,7 @@ import { actorOf, membershipOf, organizationFrom, rolesFrom, storeOf, withGrant,
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { emailOf, idOf, roleNamesOf, tokenOf, userEmailOf } from "./input.js"
-import { invitationModel, memberModel, organizationModel } from "./models.js"
+import { departureModel, invitationModel, memberModel, organizationModel } from "./models.js"
 import { rolesIn } from "./stored-roles.js"
 
 /** An invitation as the organization's members see it (never its token). */
@@ -285,6 +285,8 @@ async function accept(deps: Deps, request: ModuleRequest, actor: Actor, row: Sto
   const memberId = crypto.randomUUID()
   try {
     await store.create(memberModel, { id: memberId, organizationId, userId: actor.id, roles, createdAt: new Date() })
+    // Invited back: a departure noted earlier no longer keeps a domain's auto-join away.
+    await store.delete(departureModel, { organizationId, userId: actor.id })
   } catch (error) {
     if (error instanceof StoreConflict) throw new OrganizationError("AlreadyMember", "You are a member already.")
     throw error

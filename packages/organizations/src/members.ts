@@ -8,7 +8,7 @@
  */
 import type { ModuleRequest, Store } from "@sesame/core"
 import type { Grants, Statements } from "@sesame/core/access"
-import { actorOf, asMember, changedMeanwhile, membershipFrom, membershipOf, storeOf, takeAwayOwner, userViewOf, withGrant, type Actor, type Deps, type Membership } from "./context.js"
+import { actorOf, asMember, changedMeanwhile, deleteMembership, membershipFrom, membershipOf, storeOf, takeAwayOwner, userViewOf, withGrant, type Actor, type Deps, type Membership } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, roleNamesOf } from "./input.js"
@@ -61,8 +61,8 @@ async function changeMember(deps: Deps, store: Store, actor: Actor, organization
     const version = given?.includes("owner") ? target.version : await takeAwayOwner(tx, target)
     // Only the row as it was read: a store without isolation (memory, Redis) still refuses a stale write.
     const asRead = { id: target.id, organizationId, version }
-    const written = given ? await tx.update(memberModel, asRead, { roles: given, version: version + 1 }) : await tx.delete(memberModel, asRead)
-    if (written !== 1) throw changedMeanwhile()
+    if (!given) await deleteMembership(tx, target, version)
+    else if ((await tx.update(memberModel, asRead, { roles: given, version: version + 1 })) !== 1) throw changedMeanwhile()
     return target
   })
 }

@@ -61,4 +61,19 @@ export const invitationModel = {
   indexes: [{ fields: ["organizationId", "email"], unique: true }],
 } as const satisfies ModelDeclaration
 
-export const organizationModels = [organizationModel, memberModel, invitationModel] as const
+/**
+ * Who left an organization or was removed from it: a verified domain's auto-join does not bring
+ * them back at their next sign-in (an invitation does, and clears it).
+ */
+export const departureModel = {
+  name: "organizationDeparture",
+  table: "sesame_organization_departures",
+  primaryKey: ["organizationId", "userId"],
+  fields: {
+    organizationId: { type: "string", references: { model: "organization" } },
+    userId: { type: "string", references: { model: "user" }, index: true },
+    at: { type: "date" },
+  },
+} as const satisfies ModelDeclaration
+
+export const organizationModels = [organizationModel, memberModel, invitationModel, departureModel] as const

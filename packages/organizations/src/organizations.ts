@@ -5,7 +5,7 @@
  * @module
  */
 import { StoreConflict, type ModuleRequest, type Store, type StoredRow } from "@sesame/core"
-import { actorOf, asMember, changedMeanwhile, organizationFrom, rolesFrom, storeOf, takeAwayOwner, withGrant, type Deps, type Membership, type Organization } from "./context.js"
+import { actorOf, asMember, deleteMembership, organizationFrom, rolesFrom, storeOf, takeAwayOwner, withGrant, type Deps, type Membership, type Organization } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, logoOf, metadataOf, nameOf, slugFrom, slugOf } from "./input.js"
@@ -169,10 +169,6 @@ export async function leaveOrganization(deps: Deps, request: ModuleRequest, orga
  * leave at once do not both succeed.
  */
 export async function removeMembership(store: Store, membership: Membership): Promise<void> {
-  const { id, organizationId } = membership
-  await store.transaction(async (tx) => {
-    const version = await takeAwayOwner(tx, membership)
-    if ((await tx.delete(memberModel, { id, organizationId, version })) !== 1) throw changedMeanwhile()
-  })
+  await store.transaction(async (tx) => deleteMembership(tx, membership, await takeAwayOwner(tx, membership)))
 }
 

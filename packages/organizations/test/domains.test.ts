@@ -9,7 +9,7 @@ import { domainModel, memberModel, OrganizationError, type DomainOptions } from 
 import { resolveDomainOptions } from "../src/domains.js"
 import { freePort } from "@sesame/testing"
 import { dnsServer, type DnsServer, type TxtRecords } from "./dns.js"
-import { makeWorld } from "./world.js"
+import { makeWorld, tokenOf } from "./world.js"
 
 type World = ReturnType<typeof makeWorld>
 type Who = Awaited<ReturnType<World["user"]>>
@@ -251,6 +251,29 @@ describe("verified domains", () => {
     await ada.post("organization/members/roles", { organizationId: org.id, memberId: (await w.adapter.store!.findOne(memberModel, { organizationId: org.id, userId: dee.id }))!.id, roles: ["admin"] })
     await dee.signIn()
     expect(await rolesOf(w, org, dee)).toEqual(["admin"])
+  })
+
+  it("a member removed, or who left, does not come back by auto-join at the next sign-in; an invitation brings them back", async () => {
+    const w = domainWorld()
+    const ada = await w.user("ada@example.com")
+    const { org, domain } = await verified(w, ada, "Acme", "acme.test")
+    await ada.post("organization/domains/auto-join", { organizationId: org.id, domainId: domain.id, autoJoin: true })
+    const cy = await w.user("cy@acme.test")
+    const dee = await w.user("dee@acme.test")
+    const memberOf = async (who: { id: string }) => (await w.adapter.store!.findOne(memberModel, { organizationId: org.id, userId: who.id }))!.id
+    expect((await ada.post("organization/members/remove", { organizationId: org.id, memberId: await memberOf(cy) })).status).toBe(204)
+    expect((await dee.post("organization/leave", { organizationId: org.id })).status).toBe(204)
+    await cy.signIn()
+    await dee.signIn()
+    expect(await rolesOf(w, org, cy)).toBeNull()
+    expect(await rolesOf(w, org, dee)).toBeNull()
+    // Invited back and accepted: a member again, and a later removal holds as the first did.
+    await ada.post("organization/invitations/create", { organizationId: org.id, email: "cy@acme.test" })
+    expect((await cy.post("organization/invitations/accept", { token: tokenOf(w.sent.at(-1)!) })).status).toBe(200)
+    expect(await rolesOf(w, org, cy)).toEqual(["member"])
+    expect((await ada.post("organization/members/remove", { organizationId: org.id, memberId: await memberOf(cy) })).status).toBe(204)
+    await cy.signIn()
+    expect(await rolesOf(w, org, cy)).toBeNull()
   })
 
   it("an unproven address, a subdomain, a lookalike domain, or a domain only added do not join", async () => {
