@@ -51,7 +51,6 @@ export function resolveTheme(input: AuthConfig["theme"]): Readonly<Required<Them
   return Object.freeze(theme)
 }
 
-
 let capabilityTexts: Readonly<Record<BuiltInLanguage, Readonly<Partial<Messages>>>> | undefined
 
 /**
