@@ -18,6 +18,8 @@ export function adapterTests(name: string, adapter: Adapter, migrate?: (models: 
     })
 
     it("two owners demoted or leaving at once never leave the organization without one", async () => {
+      // Redis has no transactions that isolate: there each write is checked alone, by its version.
+      const isolated = name !== "Redis"
       for (const race of ["demote each other", "both leave"] as const) {
         const ada = await w.user(`ada-${race.replace(/ /g, "-")}-${unique}@example.com`)
         const bob = await w.user(`bob-${race.replace(/ /g, "-")}-${unique}@example.com`)
@@ -34,10 +36,15 @@ export function adapterTests(name: string, adapter: Adapter, migrate?: (models: 
             : [ada.post("organization/leave", { organizationId: org.id }), bob.post("organization/leave", { organizationId: org.id })],
         )
         const owners = (await adapter.store!.findMany(memberModel, { where: { organizationId: org.id } })).filter((row) => (row.roles as string[]).includes("owner"))
-        expect(owners, `${race}: ${JSON.stringify([first, second])}`).toHaveLength(1)
-        // One of the two went through; the other was refused, never a 500.
-        expect([first.status, second.status].filter((status) => status < 300), race).toHaveLength(1)
-        for (const refused of [first, second].filter((r) => r.status >= 300)) expect(["Conflict", "LastOwner", "Forbidden", "NotFound"], race).toContain(refused.body.error)
+        const succeeded = [first, second].filter((r) => r.status < 300)
+        const why = `${race}: ${JSON.stringify([first, second])}`
+        // Never both: at most one went through, and the owners left are those it did not take away.
+        // On a store without isolation (Redis) both may be refused (Conflict), and try again.
+        expect(succeeded.length, why).toBeLessThanOrEqual(1)
+        expect(owners, why).toHaveLength(2 - succeeded.length)
+        if (isolated) expect(succeeded, why).toHaveLength(1)
+        // The refused one is told why, never a 500.
+        for (const refused of [first, second].filter((r) => r.status >= 300)) expect(["Conflict", "LastOwner", "Forbidden", "NotFound"], why).toContain(refused.body.error)
       }
     })
 
