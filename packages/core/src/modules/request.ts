@@ -72,24 +72,24 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
  * A module's page in the built-in pages' document, with their headers (CSP, no framing, no cache):
  * the module chooses only the title and the body's markup, which `html` escaped.
  */
-function pageOf(ctx: RequestContext, module: SesameModule, answer: ModulePage, status = 200): InternalResponse {
+function pageOf(ctx: RequestContext, module: SesameModule, lang: string, answer: ModulePage, status = 200): InternalResponse {
   if (typeof answer.title !== "string" || !isSafeHtml(answer.body)) {
     throw new TypeError(`Plugin "${module.id}" answered a page without a \`title\` string or a \`body\` made with \`html\`.`)
   }
-  const lang = translatorFor(ctx).lang
   return page({ lang, title: answer.title, theme: ctx.config.theme, body: answer.body, status, wide: answer.width === "wide" })
 }
 
 /** Runs the endpoint; its answer with the request's cookies (a CSRF cookie, a refreshed session). */
 export async function runModuleRoute(ctx: RequestContext, { module, route }: ResolvedRoute): Promise<InternalResponse> {
-  const answer: ModuleResponse = await route.run(moduleRequest(ctx, module, true))
+  const request = moduleRequest(ctx, module, true)
+  const answer: ModuleResponse = await route.run(request)
   // A redirect goes through `redirect`, which keeps it on the app's origin; never through headers.
   const headers = Object.fromEntries(Object.entries(answer.headers ?? {}).filter(([name]) => name.toLowerCase() !== "location"))
   if (answer.status !== undefined && answer.status >= 300 && answer.status < 400 && answer.redirect === undefined) {
     throw new TypeError(`A module answered ${answer.status} without \`redirect\`: redirects go through \`redirect\`, which stays on the app's origin.`)
   }
   const internal: InternalResponse = answer.page
-    ? { ...pageOf(ctx, module, answer.page, answer.status), cookies: ctx.setCookies }
+    ? { ...pageOf(ctx, module, request.lang, answer.page, answer.status), cookies: ctx.setCookies }
     : { status: answer.status ?? 200, headers: { ...noStore, ...headers }, body: answer.body, cookies: ctx.setCookies }
   if (answer.redirect !== undefined) {
     // A module sends the browser on within the app: never to another origin (an open redirect).
