@@ -18,13 +18,14 @@
  * feeds it an in-memory site with a broken link and a missing anchor, so that this test can fail.
  * The checks are in ./site.ts.
  */
+import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { describeViolations, launchBrowser, runAxe, saveScreenshot, type TestServer } from "@sesame/testing"
+import { describeViolations, freePort, launchBrowser, runAxe, saveScreenshot, type TestServer } from "@sesame/testing"
 import { buildSite } from "../scripts/build.mjs"
-import { distDir } from "../scripts/paths.mjs"
+import { distDir, root } from "../scripts/paths.mjs"
 import {
   apiPrefix,
   apiSample,
@@ -216,6 +217,30 @@ describe("the built site", () => {
     const asset = await fetch(`${server.origin}${script}`)
     expect([asset.status, asset.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"])
   })
+
+  it("is what `npm run docs` serves: the README's command answers the pages on PORT", async () => {
+    const port = await freePort()
+    // The README's own command, in its own process group so that npm's child goes with it.
+    const child = spawn("npm", ["run", "docs"], { cwd: root, env: { ...process.env, PORT: String(port) }, detached: true, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+    try {
+      const page = async (path: string) => {
+        const response = await fetch(`http://localhost:${port}${path}`)
+        return { status: response.status, title: /<title>([^<]*)/.exec(await response.text())?.[1] }
+      }
+      await expect
+        .poll(() => page("/").then((answer) => answer.status, () => 0), { timeout: 4 * minutes, interval: 500, message: () => `npm run docs serves the site; it printed:\n${output}` })
+        .toBe(200)
+      expect(await page("/start/express.html")).toEqual({ status: 200, title: "Sesame with Express, step by step | Sesame" })
+      expect(output).toContain(`http://localhost:${port}/`)
+    } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, "SIGTERM")
+      await exited
+    }
+  }, 5 * minutes)
 
   it("has no broken link: every internal link of every page leads to a page, and to its anchor", async () => {
     const report = await timed("links", () => checkLinks(pages, server.origin, httpLoader(server.origin)))
