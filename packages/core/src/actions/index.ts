@@ -47,6 +47,7 @@ import type { RequestContext } from "../http/context.js"
 import { assertSameOrigin } from "../http/origin-check.js"
 import { actionNames, coreActions } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
+import { moduleProvider } from "../modules/providers.js"
 import { runModuleRoute } from "../modules/request.js"
 import { route, type Route, type Routes, type Run } from "../modules/route.js"
 import type { ProviderType } from "../types.js"
@@ -127,7 +128,7 @@ function has(list: true | readonly ProviderType[] | undefined, provider: Resolve
 /** Runs the request's action after the checks its row asks for. */
 export async function dispatch(ctx: RequestContext): Promise<InternalResponse> {
   const { config, providerId } = ctx
-  const provider = providerId === undefined ? undefined : config.providers.get(providerId)
+  const provider = providerId === undefined ? undefined : (config.providers.get(providerId) ?? (await moduleProvider(ctx, providerId)))
   const row = ctx.action === "module" ? moduleRow(ctx) : rowOf(`${ctx.method} ${ctx.action}${providerId === undefined ? "" : "/:provider"}`)
   if (ctx.method === "POST" && !has(row?.crossSite, provider)) assertSameOrigin(ctx)
   if (!row) throw noRoute(ctx)

@@ -6,6 +6,7 @@
  */
 import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
+import { startAuthorization } from "../oauth/authorize.js"
 import { isSafeHtml } from "../pages/html.js"
 import type { Translator } from "../pages/i18n.js"
 import { page } from "../pages/layout.js"
@@ -15,8 +16,15 @@ import { checkMaxAge, recentlySignedIn } from "../session/fresh.js"
 import { signedInUser, signedInUserId } from "../session/index.js"
 import { isJson } from "../store/json.js"
 import type { JsonValue } from "../store/model.js"
+import { moduleProvider } from "./providers.js"
 import type { ResolvedRoute } from "./resolve.js"
 import type { ModulePage, ModuleRequest, ModuleResponse, SesameModule } from "./types.js"
+
+/**
+ * The answers `signInWith` made, with the core's response they stand for: the only module answers
+ * that may send the browser to another origin (the provider's authorization endpoint).
+ */
+const handedOver = new WeakMap<ModuleResponse, InternalResponse>()
 
 /**
  * The request as `module` reads it. `setsCookies`: whether cookies queued on `ctx` reach the
@@ -65,6 +73,18 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
       if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a CSRF token is for a page's form, which one of its endpoints answers; a server function's caller sends no cookie on.`)
       return (await ctx.csrf()).token
     },
+    async signInWith(providerId, params = {}) {
+      if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a sign-in starts from one of its endpoints, which can send the check cookies; a server function cannot.`)
+      if (typeof providerId !== "string" || !providerId.startsWith(`${module.id}-`)) {
+        throw new TypeError(`Plugin "${module.id}" can start sign-ins with its own providers only (ids starting "${module.id}-"); got ${JSON.stringify(providerId)}.`)
+      }
+      const provider = await moduleProvider(ctx, providerId)
+      if (!provider) throw new TypeError(`Plugin "${module.id}" has no provider "${providerId}".`)
+      const internal = await startAuthorization(ctx, provider, params)
+      const answer: ModuleResponse = {}
+      handedOver.set(answer, internal)
+      return answer
+    },
   }
 }
 
@@ -83,6 +103,8 @@ function pageOf(ctx: RequestContext, module: SesameModule, lang: string, answer:
 export async function runModuleRoute(ctx: RequestContext, { module, route }: ResolvedRoute): Promise<InternalResponse> {
   const request = moduleRequest(ctx, module, true)
   const answer: ModuleResponse = await route.run(request)
+  const signIn = handedOver.get(answer)
+  if (signIn) return signIn
   // A redirect goes through `redirect`, which keeps it on the app's origin; never through headers.
   const headers = Object.fromEntries(Object.entries(answer.headers ?? {}).filter(([name]) => name.toLowerCase() !== "location"))
   if (answer.status !== undefined && answer.status >= 300 && answer.status < 400 && answer.redirect === undefined) {

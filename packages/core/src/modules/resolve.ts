@@ -40,6 +40,8 @@ export interface ResolvedModules {
   readonly sessions: readonly SesameModule[]
   /** The ids of the modules that set their part of a session themselves (`keepsSessionPart`). */
   readonly keeping: ReadonlySet<string>
+  /** The modules with providers of their own (`providers`), by id: their providers' ids start with `<id>-`. */
+  readonly providerSources: ReadonlyMap<string, SesameModule>
   /** The modules that add claims to API tokens (`tokenClaims`), in the configured order. */
   readonly claimers: readonly SesameModule[]
   /**
@@ -80,6 +82,7 @@ export function resolveModules(
   const sessions: SesameModule[] = []
   const keeping = new Set<string>()
   const claimers: SesameModule[] = []
+  const providerSources = new Map<string, SesameModule>()
   const modelNames = new Set<string>()
   const messages: Record<string, Record<string, string>> = {}
   const store: Store | undefined = adapter?.store
@@ -129,6 +132,12 @@ export function resolveModules(
       sessions.push(module)
       if (module.keepsSessionPart) keeping.add(module.id)
     }
+    if (module.providers !== undefined) {
+      if (typeof module.providers !== "object" || module.providers === null || typeof module.providers.find !== "function") {
+        throw new TypeError(`${named}: \`providers\` must be an object with a \`find\` function.`)
+      }
+      providerSources.set(module.id, module)
+    }
     if (module.tokenClaims !== undefined) {
       if (typeof module.tokenClaims !== "function") throw new TypeError(`${named}: \`tokenClaims\` must be a function.`)
       claimers.push(module)
@@ -150,6 +159,7 @@ export function resolveModules(
     api,
     sessions,
     keeping,
+    providerSources,
     claimers,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
     context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, ...(users ? { users } : {}) }),

@@ -23,6 +23,7 @@
 import type { AdapterUser } from "../adapters/types.js"
 import type { LoggerInstance } from "../logger.js"
 import type { SafeHtml } from "../pages/html.js"
+import type { OAuthConfig } from "../oauth/types.js"
 import type { JsonValue, ModelDeclaration, Store } from "../store/model.js"
 import type { Awaitable, EventCallbacks, User } from "../types.js"
 
@@ -108,6 +109,16 @@ export interface ModuleRequest extends ModuleContext {
    * it throws a `TypeError`.
    */
   csrfToken(): Promise<string>
+  /**
+   * Starts a sign-in with one of this module's providers ({@link SesameModule.providers}): the
+   * answer to return from the endpoint, which sends the browser to the provider's authorization
+   * endpoint with Sesame's checks (state, PKCE, nonce) in their cookies, exactly as
+   * `POST <basePath>/signin/<id>` does. `params` are the authorization request's extra parameters
+   * (`login_hint`, `prompt`); the request's own fields never reach the provider. The flow ends at
+   * `<basePath>/callback/<id>`, then where the request's `callbackUrl` said (checked as everywhere).
+   * Only in an endpoint (a server function sends no cookie): elsewhere it throws a `TypeError`.
+   */
+  signInWith(providerId: string, params?: Readonly<Record<string, string>>): Promise<ModuleResponse>
 }
 
 /**
@@ -184,6 +195,23 @@ export interface ModuleSessionInput extends ModuleContext {
   previous?: JsonValue
 }
 
+/**
+ * Providers a module keeps itself (an organization's own identity provider), found when a request
+ * names one: their ids are `<module id>-<name>`, and `signin/<id>` and `callback/<id>` serve them
+ * with the same code, checks and account-linking rules as the configured `oauth`/`oidc` providers.
+ * They are not listed on the sign-in page; the module starts their sign-ins
+ * ({@link ModuleRequest.signInWith}).
+ */
+export interface ModuleProviders {
+  /**
+   * The settings of provider `id` (an `oauth` or `oidc` provider with that `id`), or null when
+   * there is none. Asked at every request that names such a provider. Return the same object for
+   * as long as the settings do not change: Sesame keeps what it learns per object (the discovery
+   * document, the provider's keys). A configured provider of the same id always wins.
+   */
+  find(id: string, context: ModuleContext): Awaitable<OAuthConfig | null>
+}
+
 /** A feature module, built in or the app's (`plugins`). */
 export interface SesameModule {
   /** Lowercase letters, digits and hyphens; unique in a configuration; the first segment of its endpoints' paths. */
@@ -201,6 +229,8 @@ export interface SesameModule {
    * logged as `EventError` and never changes the flow, as the app's.
    */
   events?: ModuleEvents
+  /** Providers it keeps itself, found by id at request time (see {@link ModuleProviders}). */
+  providers?: ModuleProviders
   /** Its server functions, by name: unique across the configuration's modules. */
   api?: Readonly<Record<string, ModuleFunction>>
   /**

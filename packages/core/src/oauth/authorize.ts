@@ -53,11 +53,15 @@ function requestParams(ctx: RequestContext): [string, string][] {
   return entries.filter((entry): entry is [string, string] => typeof entry[1] === "string" && !ownFields.has(entry[0]))
 }
 
-export async function startAuthorization(ctx: RequestContext, provider: OAuthProvider): Promise<InternalResponse> {
+/**
+ * The authorization request for `provider`. `extra`: the request's own parameters, in place of the
+ * request's fields (a module starting a sign-in chooses them itself).
+ */
+export async function startAuthorization(ctx: RequestContext, provider: OAuthProvider, extra?: Readonly<Record<string, string>>): Promise<InternalResponse> {
   const url = await authorizationEndpoint(provider)
   const params = url.searchParams
   for (const [key, value] of Object.entries(provider.authorization.params)) params.set(key, value)
-  for (const [key, value] of requestParams(ctx)) params.set(key, value)
+  for (const [key, value] of extra ? Object.entries(extra) : requestParams(ctx)) params.set(key, value)
   const formPost = params.get("response_mode") === "form_post"
 
   for (const name of reserved) params.delete(name)
