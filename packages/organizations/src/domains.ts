@@ -16,13 +16,12 @@
 import { Resolver } from "node:dns/promises"
 import { isIP } from "node:net"
 import { StoreConflict, type ModelDeclaration, type ModuleContext, type ModuleEvents, type ModuleRequest, type ModuleRoute, type StoredRow } from "@sesame/core"
-import { actorOf, asMember, membershipOf, rolesFrom, storeOf, withGrant, type Deps } from "./context.js"
+import { actorOf, asMember, rolesFrom, storeOf, withGrant, type Deps } from "./context.js"
 import { OrganizationError } from "./errors.js"
 import { report } from "./events.js"
 import { idOf, roleNamesOf } from "./input.js"
-import { departureModel, memberModel } from "./models.js"
+import { join } from "./join.js"
 import { booleanField, field, route } from "./route.js"
-import { rolesIn } from "./stored-roles.js"
 
 export const domainModel = {
   name: "organizationDomain",
@@ -341,20 +340,6 @@ export function domainSignIn(deps: Deps): NonNullable<ModuleEvents["signIn"]> {
     const store = context.store
     const row = await store.findOne(domainModel, { verifiedDomain: domain })
     if (!row || row.autoJoin !== true || !(row.verifiedAt instanceof Date) || row.domain !== domain) return
-    const organizationId = String(row.organizationId)
-    const book = await rolesIn(deps, store, organizationId)
-    const roles = rolesFrom(row.joinRoles).filter((role) => role !== "owner" && book.unknown([role]).length === 0)
-    if (roles.length === 0) return
-    if (await membershipOf(store, organizationId, user.id)) return
-    // Someone who left or was removed stays out: only an invitation brings them back.
-    if (await store.findOne(departureModel, { organizationId, userId: user.id })) return
-    const memberId = crypto.randomUUID()
-    try {
-      await store.create(memberModel, { id: memberId, organizationId, userId: user.id, roles, createdAt: new Date() })
-    } catch (error) {
-      if (error instanceof StoreConflict) return // a member already (another sign-in at the same moment)
-      throw error
-    }
-    await report(deps.options, context.logger, { type: "member.added", organizationId, actorId: user.id, memberId, userId: user.id, roles } satisfies DomainEvent)
+    await join(deps, store, context.logger, { organizationId: String(row.organizationId), userId: user.id, roles: rolesFrom(row.joinRoles) })
   }
 }

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { ModuleRequest, SesameModule } from "@sesame/core"
+import type { ModuleContext, ModuleRequest, SesameModule } from "@sesame/core"
 import type { Grants, Statements } from "@sesame/core/access"
 import { activeSessionPart, activeTokenClaims, setActiveOrganization, type ActiveOrganization } from "./active.js"
 import type { Deps } from "./context.js"
@@ -31,6 +31,7 @@ import {
   listReceivedInvitations,
   resendInvitation,
 } from "./invitations.js"
+import { join, type JoinOutcome } from "./join.js"
 import { organizationMessages } from "./messages.js"
 import { pageRoutes } from "./pages.js"
 import { listMembers, removeMember, setMemberRoles } from "./members.js"
@@ -50,6 +51,7 @@ export type { OrganizationEvent } from "./events.js"
 export type { ActiveOrganization } from "./active.js"
 export type { Organization, Membership } from "./context.js"
 export type { Accepted, InvitationInfo, InvitationPreview } from "./invitations.js"
+export type { JoinOutcome } from "./join.js"
 export type { MemberInfo } from "./members.js"
 export type { InvitationMessage, OrganizationsOptions } from "./options.js"
 export type { CreateOrganizationInput, OrganizationWithRoles, UpdateOrganizationInput } from "./organizations.js"
@@ -100,7 +102,7 @@ export function organizations<const S extends Statements = {}, const R extends s
     ...domainApi(deps, options.domains),
     ...roleApi(deps),
   }
-  return {
+  const module = {
     id: "organization",
     models: [...organizationModels, ...teamModels, domainModel, roleModel],
     keepsSessionPart: true,
@@ -111,4 +113,16 @@ export function organizations<const S extends Statements = {}, const R extends s
     events: { signIn: domainSignIn(deps) },
     api,
   } satisfies SesameModule
+  return Object.assign(module, {
+    /**
+     * For other modules, not the app's requests: makes a user a member on the word of a party the
+     * organization trusts (its own identity provider), by the rules of a verified domain's
+     * auto-join (`join.ts`): unknown roles and `owner` dropped, a member unchanged, someone who
+     * left or was removed kept out.
+     */
+    join: (context: ModuleContext, input: { organizationId: string; userId: string; roles: readonly string[] }): Promise<JoinOutcome> => {
+      if (!context.store) throw new TypeError("organizations: no store (the module is off without one).")
+      return join(deps, context.store, context.logger, input)
+    },
+  })
 }

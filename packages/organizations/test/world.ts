@@ -3,7 +3,7 @@
  * proven (or unproven) addresses, and a browser per user that signs in and calls the module's
  * endpoints as a page's script would (JSON, with the CSRF token).
  */
-import { Auth, callModuleApi, type AuthConfig } from "@sesame/core"
+import { Auth, callModuleApi, type AuthConfig, type SesameModule } from "@sesame/core"
 import { MemoryAdapter, type Adapter } from "@sesame/core/adapters"
 import Credentials from "@sesame/core/providers/credentials"
 import { organizations, type DomainOptions, type InvitationMessage, type OrganizationEvent } from "@sesame/organizations"
@@ -14,7 +14,18 @@ export const secret = "organizations-test-secret-0123456789abcdefghij"
 
 export { CookieJar }
 
-export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: number; allowCreate?: boolean; adapter?: Adapter; domains?: DomainOptions; dynamicRoles?: boolean } = {}) {
+export function makeWorld(
+  options: {
+    strategy?: "jwt" | "database"
+    updateAge?: number
+    allowCreate?: boolean
+    adapter?: Adapter
+    domains?: DomainOptions
+    dynamicRoles?: boolean
+    /** Modules that work with this organizations module (`@sesame/sso`), after it in `plugins`. */
+    plugins?: (orgs: ReturnType<typeof organizations>) => SesameModule[]
+  } = {},
+) {
   const adapter = options.adapter ?? MemoryAdapter()
   const sent: InvitationMessage[] = []
   const events: OrganizationEvent[] = []
@@ -38,7 +49,7 @@ export function makeWorld(options: { strategy?: "jwt" | "database"; updateAge?: 
         authorize: async ({ email }) => (typeof email === "string" ? await adapter.getUserByEmail!(email) : null),
       }),
     ],
-    plugins: [orgs],
+    plugins: [orgs, ...(options.plugins?.(orgs) ?? [])],
     apiTokens: { audience: "https://api.example.com" },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
   }

@@ -40,6 +40,7 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
     ...(users ? { users } : {}),
     method: ctx.method,
     url: new URL(`${ctx.url.pathname}${ctx.url.search}`, ctx.origin),
+    authUrl: ctx.authUrl,
     headers: ctx.headers,
     query: ctx.query,
     body: ctx.body,

@@ -55,6 +55,8 @@ export interface ModuleRequest extends ModuleContext {
   method: "GET" | "POST"
   /** The request's URL, at the app's public origin. */
   url: URL
+  /** Where Sesame's endpoints are: the app's public origin and the base path (`https://app.example/api/auth`). */
+  authUrl: string
   headers: { get(name: string): string | null }
   /** Query parameters; one given twice is refused before the module sees it. */
   query: Readonly<Record<string, string>>

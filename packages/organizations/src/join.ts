@@ -1,0 +1,36 @@
+/**
+ * A user joining an organization on another party's word rather than an invitation: a verified
+ * domain's auto-join, or another module's provisioning (an organization's own identity provider
+ * signing its people in). The same rules for both: roles the organization does not define, and
+ * `owner`, are dropped; a member keeps their roles; someone who left or was removed stays out
+ * (only an invitation brings them back).
+ *
+ * @module
+ */
+import { StoreConflict, type ModuleContext, type Store } from "@sesame/core"
+import { membershipOf, type Deps } from "./context.js"
+import { report } from "./events.js"
+import { departureModel, memberModel } from "./models.js"
+import { rolesIn } from "./stored-roles.js"
+
+/** What {@link join} did: `added` (with the roles given), or why not. */
+export type JoinOutcome = { outcome: "added"; memberId: string; roles: string[] } | { outcome: "member" | "departed" | "no-roles" }
+
+/** Makes `userId` a member of `organizationId` with `roles` (see the module comment for what is refused). */
+export async function join(deps: Deps, store: Store, logger: ModuleContext["logger"], input: { organizationId: string; userId: string; roles: readonly string[] }): Promise<JoinOutcome> {
+  const { organizationId, userId } = input
+  const book = await rolesIn(deps, store, organizationId)
+  const roles = [...new Set(input.roles)].filter((role) => role !== "owner" && book.unknown([role]).length === 0)
+  if (roles.length === 0) return { outcome: "no-roles" }
+  if (await membershipOf(store, organizationId, userId)) return { outcome: "member" }
+  if (await store.findOne(departureModel, { organizationId, userId })) return { outcome: "departed" }
+  const memberId = crypto.randomUUID()
+  try {
+    await store.create(memberModel, { id: memberId, organizationId, userId, roles, createdAt: new Date() })
+  } catch (error) {
+    if (error instanceof StoreConflict) return { outcome: "member" } // another sign-in at the same moment
+    throw error
+  }
+  await report(deps.options, logger, { type: "member.added", organizationId, actorId: userId, memberId, userId, roles })
+  return { outcome: "added", memberId, roles }
+}

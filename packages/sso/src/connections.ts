@@ -1,0 +1,222 @@
+/**
+ * Connections: an organization's identity providers, created and changed by those who may update
+ * the organization (`organization: ["update"]`: its owners and admins by default), never by
+ * anyone else. Every connection is looked up together with the organization the request names,
+ * so another organization's connection id matches nothing, and a member who may not manage
+ * connections gets `NotFound`, as for an organization they are not in.
+ *
+ * A connection's client secret is write-only: no answer carries it.
+ *
+ * @module
+ */
+import type { ModuleRequest, Store, StoredRow } from "@sesame/core"
+import { SsoError } from "./errors.js"
+import { connectionModel } from "./models.js"
+import { providerUrl } from "./network.js"
+import type { ResolvedSsoOptions } from "./options.js"
+
+export type Protocol = "oidc"
+
+/** An OpenID Connect connection's settings, as stored. */
+export interface OidcSettings {
+  issuer: string
+  clientId: string
+  clientSecret: string
+}
+
+/** A stored connection. */
+export interface Connection {
+  id: string
+  organizationId: string
+  protocol: Protocol
+  name: string
+  enabled: boolean
+  roles: string[]
+  settings: OidcSettings
+  createdAt: Date
+  updatedAt: Date
+}
+
+/** A connection as its organization's admins see it: what to register at the IdP, and no secret. */
+export interface ConnectionInfo {
+  id: string
+  organizationId: string
+  protocol: Protocol
+  name: string
+  enabled: boolean
+  /** The roles a user it provisions gets in the organization. */
+  roles: string[]
+  /** The Sesame provider id of its sign-ins (`sso-<id>`), as accounts and the `signIn` event name it. */
+  providerId: string
+  oidc: { issuer: string; clientId: string; hasClientSecret: boolean; redirectUri: string }
+  createdAt: Date
+  updatedAt: Date
+}
+
+/** What `createConnection` takes. */
+export interface CreateConnectionInput {
+  protocol: Protocol
+  name: string
+  issuer: string
+  clientId: string
+  clientSecret: string
+  roles?: string[]
+  enabled?: boolean
+}
+
+/** What `updateConnection` takes: the fields to change (a client secret left out stays as it is). */
+export type UpdateConnectionInput = Partial<Omit<CreateConnectionInput, "protocol">>
+
+export const providerPrefix = "sso-"
+
+export function connectionFrom(row: StoredRow): Connection {
+  return {
+    id: String(row.id),
+    organizationId: String(row.organizationId),
+    protocol: row.protocol as Protocol,
+    name: String(row.name),
+    enabled: row.enabled === true,
+    roles: Array.isArray(row.roles) ? row.roles.filter((role): role is string => typeof role === "string") : [],
+    settings: row.settings as unknown as OidcSettings,
+    createdAt: row.createdAt as Date,
+    updatedAt: row.updatedAt as Date,
+  }
+}
+
+export function infoOf(request: Pick<ModuleRequest, "authUrl">, connection: Connection): ConnectionInfo {
+  const providerId = `${providerPrefix}${connection.id}`
+  return {
+    id: connection.id,
+    organizationId: connection.organizationId,
+    protocol: connection.protocol,
+    name: connection.name,
+    enabled: connection.enabled,
+    roles: connection.roles,
+    providerId,
+    oidc: {
+      issuer: connection.settings.issuer,
+      clientId: connection.settings.clientId,
+      hasClientSecret: connection.settings.clientSecret.length > 0,
+      redirectUri: `${request.authUrl}/callback/${providerId}`,
+    },
+    createdAt: connection.createdAt,
+    updatedAt: connection.updatedAt,
+  }
+}
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/
+
+function storeOf(request: Pick<ModuleRequest, "store">): Store {
+  if (!request.store) throw new TypeError("sso: no store (the module is off without one).")
+  return request.store
+}
+
+function text(value: unknown, field: string, max: number): string {
+  if (typeof value !== "string") throw new SsoError("InvalidInput", `\`${field}\` must be a string.`)
+  const trimmed = value.trim()
+  if (trimmed.length === 0 || trimmed.length > max || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw new SsoError("InvalidInput", `\`${field}\` must be 1 to ${max} characters, without control characters.`)
+  }
+  return trimmed
+}
+
+function rolesOf(value: unknown, fallback: readonly string[]): string[] {
+  if (value === undefined) return [...fallback]
+  const list = typeof value === "string" ? [value] : value
+  if (!Array.isArray(list) || list.length === 0 || list.length > 20 || list.some((role) => typeof role !== "string" || !/^[a-z][a-z0-9_-]{0,39}$/.test(role))) {
+    throw new SsoError("InvalidInput", "`roles` must list 1 to 20 role names.")
+  }
+  if (list.includes("owner")) throw new SsoError("InvalidInput", "A connection cannot make owners: `roles` must not include `owner`.")
+  return [...new Set(list as string[])]
+}
+
+function booleanOf(value: unknown, field: string): boolean {
+  if (value === true || value === "true") return true
+  if (value === false || value === "false") return false
+  throw new SsoError("InvalidInput", `\`${field}\` must be true or false.`)
+}
+
+/** Refuses unless the signed-in user may update `organizationId` (`NotFound` otherwise, see the module comment). */
+async function mayManage(options: ResolvedSsoOptions, request: ModuleRequest, organizationId: unknown): Promise<string> {
+  if (!(await request.user())) throw new SsoError("NotSignedIn", "Sign in first.")
+  if (typeof organizationId !== "string" || !idPattern.test(organizationId)) throw new SsoError("InvalidInput", "`organizationId` must be an id.")
+  const allowed = await options.organizations.api.hasPermission(request as never, organizationId, { organization: ["update"] })
+  if (!allowed) throw new SsoError("NotFound", "No such organization, or you may not manage its connections.")
+  return organizationId
+}
+
+/** The connection `connectionId` of `organizationId`: never one of another organization. */
+async function connectionIn(store: Store, organizationId: string, connectionId: unknown): Promise<Connection> {
+  if (typeof connectionId !== "string" || !idPattern.test(connectionId)) throw new SsoError("InvalidInput", "`connectionId` must be an id.")
+  const row = await store.findOne(connectionModel, { id: connectionId, organizationId })
+  if (!row) throw new SsoError("NotFound", "No such connection in this organization.")
+  return connectionFrom(row)
+}
+
+async function oidcSettings(options: ResolvedSsoOptions, input: Record<string, unknown>, previous?: OidcSettings): Promise<OidcSettings> {
+  const issuer = input.issuer === undefined && previous ? previous.issuer : (await providerUrl(input.issuer, "issuer", options.allowPrivateNetworks)).href.replace(/\/$/, "")
+  const clientId = input.clientId === undefined && previous ? previous.clientId : text(input.clientId, "clientId", 255)
+  const clientSecret = input.clientSecret === undefined && previous ? previous.clientSecret : text(input.clientSecret, "clientSecret", 1024)
+  return { issuer, clientId, clientSecret }
+}
+
+export function connectionApi(options: ResolvedSsoOptions) {
+  return {
+    /** Adds an OpenID Connect connection to `organizationId`; its info says the redirect URI to register at the IdP. */
+    async createConnection(request: ModuleRequest, organizationId: string, input: CreateConnectionInput): Promise<ConnectionInfo> {
+      const orgId = await mayManage(options, request, organizationId)
+      const fields = (input ?? {}) as unknown as Record<string, unknown>
+      if (fields.protocol !== "oidc") throw new SsoError("InvalidInput", '`protocol` must be "oidc".')
+      const now = new Date()
+      const connection: Connection = {
+        id: crypto.randomUUID(),
+        organizationId: orgId,
+        protocol: "oidc",
+        name: text(fields.name, "name", 100),
+        enabled: fields.enabled === undefined ? true : booleanOf(fields.enabled, "enabled"),
+        roles: rolesOf(fields.roles, options.defaultRoles),
+        settings: await oidcSettings(options, fields),
+        createdAt: now,
+        updatedAt: now,
+      }
+      await storeOf(request).create(connectionModel, { ...connection, settings: { ...connection.settings } })
+      return infoOf(request, connection)
+    },
+
+    /** Changes the fields `input` names; the others, and a client secret left out, stay. */
+    async updateConnection(request: ModuleRequest, organizationId: string, connectionId: string, input: UpdateConnectionInput): Promise<ConnectionInfo> {
+      const orgId = await mayManage(options, request, organizationId)
+      const store = storeOf(request)
+      const current = await connectionIn(store, orgId, connectionId)
+      const fields = (input ?? {}) as Record<string, unknown>
+      const next: Connection = {
+        ...current,
+        name: fields.name === undefined ? current.name : text(fields.name, "name", 100),
+        enabled: fields.enabled === undefined ? current.enabled : booleanOf(fields.enabled, "enabled"),
+        roles: fields.roles === undefined ? current.roles : rolesOf(fields.roles, options.defaultRoles),
+        settings: await oidcSettings(options, fields, current.settings),
+        updatedAt: new Date(),
+      }
+      await store.update(connectionModel, { id: current.id, organizationId: orgId }, { name: next.name, enabled: next.enabled, roles: next.roles, settings: { ...next.settings }, updatedAt: next.updatedAt })
+      return infoOf(request, next)
+    },
+
+    async deleteConnection(request: ModuleRequest, organizationId: string, connectionId: string): Promise<void> {
+      const orgId = await mayManage(options, request, organizationId)
+      const store = storeOf(request)
+      const current = await connectionIn(store, orgId, connectionId)
+      await store.delete(connectionModel, { id: current.id, organizationId: orgId })
+    },
+
+    async getConnection(request: ModuleRequest, organizationId: string, connectionId: string): Promise<ConnectionInfo> {
+      const orgId = await mayManage(options, request, organizationId)
+      return infoOf(request, await connectionIn(storeOf(request), orgId, connectionId))
+    },
+
+    async listConnections(request: ModuleRequest, organizationId: string): Promise<ConnectionInfo[]> {
+      const orgId = await mayManage(options, request, organizationId)
+      const rows = await storeOf(request).findMany(connectionModel, { where: { organizationId: orgId }, orderBy: [{ field: "createdAt", direction: "asc" }] })
+      return rows.map((row) => infoOf(request, connectionFrom(row)))
+    },
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Enterprise single sign-on for Sesame, as a feature module beside the organizations module: each
+ * organization connects its own identity provider (OpenID Connect), its people are sent there by
+ * the domain of their work address (a domain the organization proved), and whoever it signs in
+ * becomes a member just in time.
+ *
+ * ```ts
+ * import { organizations } from "@sesame/organizations"
+ * import { sso } from "@sesame/sso"
+ *
+ * const orgs = organizations()
+ * // plugins: [orgs, sso({ organizations: orgs })] in the Sesame configuration
+ * ```
+ *
+ * @module
+ */
+import type { SesameModule } from "@sesame/core"
+import { connectionApi } from "./connections.js"
+import { ssoMessages } from "./messages.js"
+import { connectionModel } from "./models.js"
+import { resolveSsoOptions, type SsoOptions } from "./options.js"
+import { connectionProviders } from "./providers.js"
+import { provisionOnSignIn } from "./provisioning.js"
+import { connectionRoutes } from "./routes.js"
+import { startRoutes } from "./start.js"
+
+export { SsoError, ssoErrorStatus, type SsoErrorCode } from "./errors.js"
+export { connectionModel } from "./models.js"
+export type { OrganizationsModule, SsoOptions } from "./options.js"
+export type { Connection, ConnectionInfo, CreateConnectionInput, OidcSettings, Protocol, UpdateConnectionInput } from "./connections.js"
+
+/**
+ * The SSO module: add it to `plugins` after the organizations module it names. Its id, `sso`, is
+ * where its endpoints live (`<basePath>/sso/…`) and the prefix of its providers' ids
+ * (`sso-<connection id>`).
+ *
+ * Throws a `TypeError` when an option is wrong.
+ */
+export function sso(options: SsoOptions) {
+  const resolved = resolveSsoOptions(options)
+  const api = connectionApi(resolved)
+  return {
+    id: "sso",
+    models: [connectionModel],
+    providers: connectionProviders(),
+    routes: { ...startRoutes(), ...connectionRoutes(api) },
+    events: { signIn: provisionOnSignIn(resolved) },
+    messages: ssoMessages,
+    api,
+  } satisfies SesameModule
+}

@@ -1,0 +1,61 @@
+/**
+ * The connections as Sesame providers (`sso-<connection id>`): an OpenID Connect connection is an
+ * `oidc` provider discovered from its issuer, served by the core's own sign-in and callback code
+ * (state, PKCE and nonce; the ID token's issuer, audience, signature and nonce checked).
+ *
+ * Account linking: the provider vouches for an address only at a domain its organization proved.
+ * There it may link to the existing user of that address (the organization owns the domain, so
+ * its identity provider speaks for it); anywhere else it never takes over an existing user
+ * (`OAuthAccountNotLinked`), so one organization's identity provider cannot sign in as another's
+ * people, nor as anyone outside its domains.
+ *
+ * @module
+ */
+import type { ModuleProviders, OIDCConfig, Profile, Store } from "@sesame/core"
+import { connectionFrom, providerPrefix } from "./connections.js"
+import { emailDomain, verifiedDomains } from "./domains.js"
+import { connectionModel } from "./models.js"
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/
+
+/** Whether the IdP's profile is for an address at one of `domains` that it does not deny having checked. */
+export function vouchesFor(domains: readonly string[], profile: Profile): boolean {
+  const domain = emailDomain(profile.email)
+  // Some IdPs send the claim as a string.
+  const claim: unknown = profile.email_verified
+  return domain !== null && domains.includes(domain) && claim !== false && claim !== "false"
+}
+
+export function connectionProviders(): ModuleProviders {
+  // The same settings object while the connection and its organization's domains are unchanged,
+  // so that the core keeps the discovery document and keys it fetched (see ModuleProviders.find).
+  const kept = new Map<string, { key: string; settings: OIDCConfig }>()
+  return {
+    async find(id, context) {
+      const connectionId = id.slice(providerPrefix.length)
+      if (!id.startsWith(providerPrefix) || !idPattern.test(connectionId) || !context.store) return null
+      const store: Store = context.store
+      const row = await store.findOne(connectionModel, { id: connectionId })
+      if (!row) return null
+      const connection = connectionFrom(row)
+      if (!connection.enabled || connection.protocol !== "oidc") return null
+      const domains = await verifiedDomains(store, connection.organizationId)
+      const key = JSON.stringify([connection.updatedAt.getTime(), domains])
+      const current = kept.get(id)
+      if (current?.key === key) return current.settings
+      const settings: OIDCConfig = {
+        id,
+        name: connection.name,
+        type: "oidc",
+        issuer: connection.settings.issuer,
+        clientId: connection.settings.clientId,
+        clientSecret: connection.settings.clientSecret,
+        checks: ["pkce", "state", "nonce"],
+        allowDangerousEmailAccountLinking: true,
+        isEmailVerified: (profile) => vouchesFor(domains, profile),
+      }
+      kept.set(id, { key, settings })
+      return settings
+    },
+  }
+}
