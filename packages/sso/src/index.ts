@@ -22,7 +22,7 @@ import { resolveSsoOptions, type SsoOptions } from "./options.js"
 import { connectionProviders } from "./providers.js"
 import { provisionOnSignIn } from "./provisioning.js"
 import { connectionRoutes } from "./routes.js"
-import { startRoutes } from "./start.js"
+import { signInSection, startRoutes } from "./start.js"
 
 export { SsoError, ssoErrorStatus, type SsoErrorCode } from "./errors.js"
 export { connectionModel } from "./models.js"
@@ -45,6 +45,7 @@ export function sso(options: SsoOptions) {
     providers: connectionProviders(),
     routes: { ...startRoutes(), ...connectionRoutes(api) },
     events: { signIn: provisionOnSignIn(resolved) },
+    signInSection,
     messages: ssoMessages,
     api,
   } satisfies SesameModule

@@ -7,6 +7,7 @@
 type Catalogue = Readonly<Record<string, string>>
 
 const en: Catalogue = {
+  "sso.section.submit": "Continue with single sign-on",
   "sso.title": "Sign in with your organization",
   "sso.lead": "Enter your work email address. If your organization signs its people in with its own identity provider, you continue there.",
   "sso.email": "Work email address",
@@ -17,6 +18,7 @@ const en: Catalogue = {
 }
 
 const fr: Catalogue = {
+  "sso.section.submit": "Continuer avec l’authentification unique",
   "sso.title": "Se connecter avec votre organisation",
   "sso.lead": "Saisissez votre adresse e-mail professionnelle. Si votre organisation connecte ses membres avec son propre fournisseur d’identité, vous continuerez chez lui.",
   "sso.email": "Adresse e-mail professionnelle",
@@ -27,6 +29,7 @@ const fr: Catalogue = {
 }
 
 const de: Catalogue = {
+  "sso.section.submit": "Mit Single Sign-On fortfahren",
   "sso.title": "Mit Ihrer Organisation anmelden",
   "sso.lead": "Geben Sie Ihre berufliche E-Mail-Adresse ein. Meldet Ihre Organisation ihre Mitglieder über einen eigenen Identitätsanbieter an, geht es dort weiter.",
   "sso.email": "Berufliche E-Mail-Adresse",
@@ -37,6 +40,7 @@ const de: Catalogue = {
 }
 
 const es: Catalogue = {
+  "sso.section.submit": "Continuar con inicio de sesión único",
   "sso.title": "Iniciar sesión con tu organización",
   "sso.lead": "Escribe tu correo electrónico del trabajo. Si tu organización inicia la sesión de sus miembros con su propio proveedor de identidad, continuarás allí.",
   "sso.email": "Correo electrónico del trabajo",
@@ -47,6 +51,7 @@ const es: Catalogue = {
 }
 
 const ja: Catalogue = {
+  "sso.section.submit": "シングルサインオンで続ける",
   "sso.title": "組織のアカウントでサインイン",
   "sso.lead": "勤務先のメールアドレスを入力してください。組織が独自の ID プロバイダーでサインインを管理している場合は、そちらに移動します。",
   "sso.email": "勤務先のメールアドレス",

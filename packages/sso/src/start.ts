@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { html, type ModuleRequest, type ModuleResponse, type ModuleRoute, type Store } from "@sesame/core"
+import { html, type ModuleRequest, type ModuleResponse, type ModuleRoute, type SafeHtml, type Store } from "@sesame/core"
 import { organizationModel } from "@sesame/organizations"
 import { connectionFrom, providerPrefix, type Connection } from "./connections.js"
 import { emailDomain, organizationOfDomain } from "./domains.js"
@@ -51,7 +51,8 @@ async function page(request: ModuleRequest, options: { email?: string; error?: "
   const csrf = await request.csrfToken()
   const callbackUrl = field(request, "callbackUrl")
   const error = options.error && html`<p class="alert" role="alert" id="sso-error">${request.text(options.error === "NoConnection" ? "sso.no-connection" : "sso.invalid-email")}</p>`
-  const body = html`${error ?? ""}<p class="lead">${request.text("sso.lead")}</p>
+  const body = html`<h1>${request.text("sso.title")}</h1>
+${error ?? ""}<p class="lead">${request.text("sso.lead")}</p>
 <form action="${request.authUrl}/sso/start" method="POST"><input type="hidden" name="csrfToken" value="${csrf}">${callbackUrl ? html`<input type="hidden" name="callbackUrl" value="${callbackUrl}">` : ""}
 <label for="sso-email">${request.text("sso.email")}</label><input id="sso-email" type="email" name="email" required autocomplete="email" value="${options.email ?? ""}"${error ? html` aria-describedby="sso-error" aria-invalid="true"` : ""} autofocus>
 <button class="primary">${request.text("sso.continue")}</button></form>
@@ -74,4 +75,16 @@ export function startRoutes(): Record<string, ModuleRoute> {
       },
     },
   }
+}
+
+/**
+ * The module's part of the built-in sign-in page, once any organization has a connection: the work
+ * address first, posted to `sso/start` (the other ways to sign in follow).
+ */
+export async function signInSection(request: ModuleRequest): Promise<SafeHtml | undefined> {
+  if (!request.store || (await request.store.count(connectionModel, { enabled: true })) === 0) return undefined
+  const [csrf, callbackUrl] = await Promise.all([request.csrfToken(), request.callbackUrl()])
+  return html`<form action="${request.authUrl}/sso/start" method="POST" class="sso"><input type="hidden" name="csrfToken" value="${csrf}"><input type="hidden" name="callbackUrl" value="${callbackUrl}">
+<label for="sso-section-email">${request.text("sso.email")}</label><input id="sso-section-email" type="email" name="email" required autocomplete="email">
+<button>${request.text("sso.section.submit")}</button></form>`
 }

@@ -54,6 +54,8 @@ export async function oidcConnection(
   admin: { api(name: string, ...args: unknown[]): Promise<any> },
   organizationId: string,
   extra: Record<string, unknown> = {},
+  /** The app's origin when it is served elsewhere than the world's (a browser test's server). */
+  appOrigin?: string,
 ): Promise<{ connection: ConnectionInfo; idp: DevIdp }> {
   const port = await freePort()
   const connection = (await admin.api("createConnection", organizationId, {
@@ -64,7 +66,7 @@ export async function oidcConnection(
     clientSecret,
     ...extra,
   })) as ConnectionInfo
-  const idp = await startDevIdp({ port, clients: [{ client_id: "acme-app", client_secret: clientSecret, redirect_uris: [connection.oidc.redirectUri] }], accounts: people })
+  const idp = await startDevIdp({ port, clients: [{ client_id: "acme-app", client_secret: clientSecret, redirect_uris: [appOrigin ? `${appOrigin}/auth/callback/${connection.providerId}` : connection.oidc.redirectUri] }], accounts: people })
   return { connection, idp }
 }
 

@@ -8,6 +8,7 @@ import type { ResolvedProvider } from "../config/providers.js"
 import { requestEmailLink } from "../email/signin.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
+import { pluginSignInSections } from "../modules/sign-in-sections.js"
 import { startAuthorization } from "../oauth/authorize.js"
 import { signInPage } from "../pages/signin.js"
 import { customPage, signInPageUrl, translatorFor } from "../pages/where.js"
@@ -21,7 +22,7 @@ export async function showSignIn(ctx: RequestContext): Promise<InternalResponse>
   const notice = ctx.query.notice && pageErrors.test(ctx.query.notice) ? ctx.query.notice : undefined
   const custom = customPage(ctx, "signIn", { callbackUrl, error, code: error ? ctx.query.code : undefined, notice })
   if (custom) return custom
-  const { token } = await ctx.csrf()
+  const [{ token }, pluginSections] = await Promise.all([ctx.csrf(), pluginSignInSections(ctx)])
   const response = signInPage(
     {
       providers: [...ctx.config.providers.values()].map((p) => p.config),
@@ -32,6 +33,7 @@ export async function showSignIn(ctx: RequestContext): Promise<InternalResponse>
       notice: ctx.query.notice,
       email: ctx.query.email,
       theme: ctx.config.theme,
+      pluginSections,
     },
     translatorFor(ctx),
   )

@@ -74,6 +74,7 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
       if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a CSRF token is for a page's form, which one of its endpoints answers; a server function's caller sends no cookie on.`)
       return (await ctx.csrf()).token
     },
+    callbackUrl: () => ctx.callbackUrl(),
     async signInWith(providerId, params = {}) {
       if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a sign-in starts from one of its endpoints, which can send the check cookies; a server function cannot.`)
       if (typeof providerId !== "string" || !providerId.startsWith(`${module.id}-`)) {

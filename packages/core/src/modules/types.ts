@@ -121,6 +121,12 @@ export interface ModuleRequest extends ModuleContext {
    * Only in an endpoint (a server function sends no cookie): elsewhere it throws a `TypeError`.
    */
   signInWith(providerId: string, params?: Readonly<Record<string, string>>): Promise<ModuleResponse>
+  /**
+   * Where the visitor goes once signed in: the request's `callbackUrl` (field, query, or the cookie
+   * a sign-in in progress set), checked by the app's `redirect` callback as everywhere; the app's
+   * home page when there is none.
+   */
+  callbackUrl(): Promise<string>
 }
 
 /**
@@ -258,6 +264,13 @@ export interface SesameModule {
    * (`iss`, `sub`, `exp`, …) always do. One that throws is logged as `EventError` and adds nothing.
    */
   tokenClaims?(input: { userId: string; part: JsonValue | undefined }): Awaitable<Record<string, JsonValue> | undefined>
+  /**
+   * Its part of the built-in sign-in page, shown first, above the providers (a "work address" form
+   * that finds the visitor's identity provider, say); undefined shows nothing. Made with `html`.
+   * Its forms post to the module's own endpoints with {@link ModuleRequest.csrfToken} and
+   * {@link ModuleRequest.callbackUrl}. One that throws is logged and left out; the page shows.
+   */
+  signInSection?(request: ModuleRequest): Awaitable<SafeHtml | undefined>
   /**
    * The texts of its pages by language (`{ en: { "greeting.title": "Hello" }, fr: { … } }`), read
    * with {@link ModuleRequest.text}. Every key starts with the module's id and a dot; English

@@ -26,6 +26,8 @@ export interface SignInPageParams {
   /** Prefills the email fields. */
   email: string | undefined
   theme: Readonly<Required<Theme>>
+  /** The plugins' parts of the page (`SesameModule.signInSection`), shown first. */
+  pluginSections?: readonly SafeHtml[]
 }
 
 /** What a section renderer gets besides its provider. */

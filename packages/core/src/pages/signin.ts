@@ -200,6 +200,7 @@ export function signInPage(params: SignInPageParams, t: Translator): InternalRes
       if (shared.part.beside) out.push(shared.part.beside(provider as never, context))
       return out
     })
+  sections.unshift(...(params.pluginSections ?? []).map((markup): Section => ({ markup, button: false })))
   const body = html`<h1>${t.t("signin.heading")}</h1>
 ${params.error ? html`<div class="alert" role="alert">${signInErrorMessage(params.error, t)}</div>` : ""}
 ${noticeOf(params.notice, t)}
