@@ -109,7 +109,11 @@ function rowOf(key: string): Route | undefined {
 function moduleRow(ctx: RequestContext): Route | undefined {
   const found = ctx.config.modules.routes.get(`${ctx.method} ${ctx.modulePath}`)
   if (!found) return undefined
-  return { csrf: ctx.method === "POST" && found.route.csrf !== false ? true : undefined, run: ((c: RequestContext) => runModuleRoute(c, found)) as Run<never> }
+  return {
+    csrf: ctx.method === "POST" && found.route.csrf !== false ? true : undefined,
+    crossSite: ctx.method === "POST" && found.route.crossSite === true ? true : undefined,
+    run: ((c: RequestContext) => runModuleRoute(c, found)) as Run<never>,
+  }
 }
 
 /** Why a request has no row: an endpoint that needs a provider got none (404), or the method is not served there. */

@@ -236,12 +236,18 @@ class RequestContext {
     return this.#csrf
   }
 
-  /** Where to send the user when the flow ends: validated, and through the `redirect` callback. */
-  callbackUrl(): Promise<string> {
+  /**
+   * Where to send the user when the flow ends: validated, and through the `redirect` callback.
+   * `recorded`: where the flow itself recorded it would go (a module's pending sign-in), in place of
+   * the request's field, query and cookie; the first call decides.
+   */
+  callbackUrl(recorded?: string): Promise<string> {
     this.#callbackUrl ??= (async () => {
       const { config, origin, body, query, cookies, cookieOptions } = this
       const candidate =
-        httpUrl(body.callbackUrl, origin) ?? httpUrl(query.callbackUrl, origin) ?? httpUrl(cookies.get(cookieOptions.callbackUrl.name), origin)
+        recorded !== undefined
+          ? httpUrl(recorded, origin)
+          : (httpUrl(body.callbackUrl, origin) ?? httpUrl(query.callbackUrl, origin) ?? httpUrl(cookies.get(cookieOptions.callbackUrl.name), origin))
       const home = `${origin}/`
       if (!candidate) return home
       let chosen: unknown

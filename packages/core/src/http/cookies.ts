@@ -84,6 +84,14 @@ const maxChunks = 64
 const baseOptions = (secure: boolean): CookieOptions => ({ httpOnly: true, sameSite: "lax", path: "/", secure })
 const prefixed = (secure: boolean, name: string) => `${secure ? "__Secure-" : ""}sesame.${name}`
 
+/**
+ * A plugin's cookie `name` (`SesameModule` endpoints set them through `ModuleRequest.setCookie`):
+ * under the module's id, with the core's prefix and options, for `maxAge` seconds.
+ */
+export function moduleCookie(secure: boolean, moduleId: string, name: string, maxAge: number): CookieOption {
+  return { name: prefixed(secure, `${moduleId}.${name}`), options: { ...baseOptions(secure), maxAge } }
+}
+
 /** The core's cookie names and options. */
 export function coreCookies(secure: boolean): CoreCookies {
   const base = baseOptions(secure)

@@ -5,6 +5,7 @@
  * @module
  */
 import type { RequestContext } from "../http/context.js"
+import { crossSiteCookieOptions, moduleCookie } from "../http/cookies.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { startAuthorization } from "../oauth/authorize.js"
 import { isSafeHtml } from "../pages/html.js"
@@ -16,13 +17,21 @@ import { checkMaxAge, recentlySignedIn } from "../session/fresh.js"
 import { signedInUser, signedInUserId } from "../session/index.js"
 import { isJson } from "../store/json.js"
 import type { JsonValue } from "../store/model.js"
+import { moduleSignIn } from "./identity.js"
 import { moduleProvider } from "./providers.js"
 import type { ResolvedRoute } from "./resolve.js"
 import type { ModulePage, ModuleRequest, ModuleResponse, SesameModule } from "./types.js"
 
+/** A module's cookie name, checked: lowercase letters, digits and hyphens. */
+function cookieName(module: SesameModule, name: string): string {
+  if (typeof name !== "string" || !/^[a-z0-9-]{1,32}$/.test(name)) throw new TypeError(`Plugin "${module.id}": a cookie's name is 1 to 32 lowercase letters, digits and hyphens; got ${JSON.stringify(name)}.`)
+  return name
+}
+
 /**
- * The answers `signInWith` made, with the core's response they stand for: the only module answers
- * that may send the browser to another origin (the provider's authorization endpoint).
+ * The answers `signInWith` and `signIn` made, with the core's response they stand for: the only
+ * module answers that may send the browser to another origin (the provider's authorization
+ * endpoint) or start a session.
  */
 const handedOver = new WeakMap<ModuleResponse, InternalResponse>()
 
@@ -75,6 +84,25 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
       return (await ctx.csrf()).token
     },
     callbackUrl: () => ctx.callbackUrl(),
+    cookie(name) {
+      const { name: full } = moduleCookie(ctx.secure, module.id, cookieName(module, name), 0)
+      return ctx.cookies.repeated.has(full) ? undefined : ctx.cookies.get(full)
+    },
+    setCookie(name, value, { maxAge, crossSite = false }) {
+      if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a cookie goes out with one of its endpoints' answers; a server function sends none.`)
+      if (typeof value !== "string" || !/^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]{0,3000}$/.test(value)) {
+        throw new TypeError(`Plugin "${module.id}": a cookie's value must be up to 3,000 printable ASCII characters without spaces, quotes, commas, semicolons or backslashes.`)
+      }
+      if (!Number.isInteger(maxAge) || maxAge < 0) throw new TypeError(`Plugin "${module.id}": a cookie's \`maxAge\` is a whole number of seconds.`)
+      const cookie = moduleCookie(ctx.secure, module.id, cookieName(module, name), maxAge)
+      ctx.setCookies.push({ name: cookie.name, value, options: crossSite ? crossSiteCookieOptions(cookie.options, ctx.secure) : cookie.options })
+    },
+    async signIn(identity) {
+      if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a sign-in ends in one of its endpoints, which can send the session cookie; a server function cannot.`)
+      const answer: ModuleResponse = {}
+      handedOver.set(answer, await moduleSignIn(ctx, module, identity))
+      return answer
+    },
     async signInWith(providerId, params = {}) {
       if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a sign-in starts from one of its endpoints, which can send the check cookies; a server function cannot.`)
       if (typeof providerId !== "string" || !providerId.startsWith(`${module.id}-`)) {

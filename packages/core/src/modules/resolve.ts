@@ -124,6 +124,9 @@ export function resolveModules(
         throw new TypeError(`${named}: endpoint "${key}" must be "GET <path>" or "POST <path>" with a path of lowercase segments starting with "${module.id}".`)
       }
       if (!route || typeof route.run !== "function") throw new TypeError(`${named}: endpoint "${key}" needs a \`run\` function.`)
+      if (route.crossSite === true && (match[1] !== "POST" || route.csrf !== false)) {
+        throw new TypeError(`${named}: endpoint "${key}" takes posts from other sites (\`crossSite\`), so it must be a POST with \`csrf: false\` (another site's form has no CSRF token).`)
+      }
       routes.set(key, { module, route })
     }
     if (module.session !== undefined) {

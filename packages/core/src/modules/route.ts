@@ -20,8 +20,8 @@ export interface Route {
   refuseUnavailable?: boolean
   /** The CSRF token is checked: always, or for these provider kinds. */
   csrf?: true | readonly ProviderType[]
-  /** Provider kinds whose POSTs may come from another site (see `actions/index.ts`). */
-  crossSite?: readonly ProviderType[]
+  /** Provider kinds whose POSTs may come from another site (see `actions/index.ts`); `true`: any (a module's `crossSite` endpoint). */
+  crossSite?: true | readonly ProviderType[]
   run: Run<never>
 }
 

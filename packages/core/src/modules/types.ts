@@ -122,11 +122,57 @@ export interface ModuleRequest extends ModuleContext {
    */
   signInWith(providerId: string, params?: Readonly<Record<string, string>>): Promise<ModuleResponse>
   /**
+   * This module's cookie `name` as the browser sent it; undefined when it did not, or sent it
+   * twice (a cookie planted by a sibling subdomain is trusted in neither copy).
+   */
+  cookie(name: string): string | undefined
+  /**
+   * Sets this module's cookie `name` (lowercase letters, digits and hyphens) on the answer:
+   * HttpOnly, `SameSite=Lax`, Secure and `__Secure-`-prefixed on https, for `maxAge` seconds (0
+   * deletes it). `crossSite`: sent along a POST from another site too (`SameSite=None`, which needs
+   * https: on plain http it stays `Lax`), for a flow that comes back through an identity
+   * provider's form. Only in an endpoint: a server function's answer sends no cookie.
+   */
+  setCookie(name: string, value: string, options: { maxAge: number; crossSite?: boolean }): void
+  /**
+   * Signs in the person a module's own identity provider vouched for (a SAML assertion it
+   * verified): the same steps as every sign-in, in this order: the account already linked, the
+   * app's `signIn` callback, the account-linking rules (with `emailVerified`, the provider speaks
+   * for the address, and may link to its existing user, as `allowDangerousEmailAccountLinking`
+   * does for a provider that vouches), the second factor, the session, the `signIn` event, and the
+   * redirect to {@link ModuleRequest.callbackUrl}. The account is stored as `{ provider:
+   * providerId, type: "oauth", providerAccountId }` (the four account types are the adapters'
+   * contract). Check first that the answer is bound to this browser: this trusts it as it is. Only
+   * in an endpoint; its answer is the one to return.
+   */
+  signIn(identity: ModuleIdentity): Promise<ModuleResponse>
+  /**
    * Where the visitor goes once signed in: the request's `callbackUrl` (field, query, or the cookie
    * a sign-in in progress set), checked by the app's `redirect` callback as everywhere; the app's
    * home page when there is none.
    */
   callbackUrl(): Promise<string>
+}
+
+/** Who a module's own identity provider signed in ({@link ModuleRequest.signIn}). */
+export interface ModuleIdentity {
+  /** The module's provider id, `<module id>-<name>` (`sso-<connection id>`). */
+  providerId: string
+  /** What pages call the provider. Default `providerId`. */
+  providerName?: string
+  /** The person's id at the identity provider (a SAML NameID), unique there. */
+  providerAccountId: string
+  /** The person as the identity provider describes them. */
+  user: { email: string | null; name?: string | null; image?: string | null }
+  /** What the identity provider said, as the `signIn` callback and event receive it. */
+  profile: Record<string, unknown>
+  /** Whether the identity provider speaks for `user.email` (see {@link ModuleRequest.signIn}). */
+  emailVerified: boolean
+  /**
+   * Where to go once signed in, as the module recorded it when the sign-in started (checked by
+   * the app's `redirect` callback as everywhere). Default: the request's `callbackUrl`.
+   */
+  callbackUrl?: string
 }
 
 /**
@@ -169,6 +215,13 @@ export interface ModuleResponse {
 export interface ModuleRoute {
   /** Checks the CSRF token of a POST. Default true. */
   csrf?: boolean
+  /**
+   * A POST another site's page sends (an identity provider's `form_post`, as a SAML response):
+   * the same-origin check is left out for it, as for an OIDC `form_post` callback. It needs
+   * `csrf: false`, and the endpoint binds what it receives to the browser itself (a cookie with
+   * `crossSite`).
+   */
+  crossSite?: boolean
   run(request: ModuleRequest): Awaitable<ModuleResponse>
 }
 

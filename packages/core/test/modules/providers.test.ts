@@ -165,7 +165,7 @@ describe("a module's own provider", () => {
 
   it("starts sign-ins with its own providers only, and only from an endpoint", async () => {
     const { module } = tenants()
-    const { config } = setup(module, { providers: [{ id: "github", type: "oauth", clientId: "x", clientSecret: "y", authorization: "https://github.example/authorize", token: "https://github.example/token", userinfo: "https://github.example/user" }] })
+    const { config } = setup(module, { providers: [{ id: "github", name: "GitHub", type: "oauth", clientId: "x", clientSecret: "y", authorization: "https://github.example/authorize", token: "https://github.example/token", userinfo: "https://github.example/user" }] })
     const jar = new CookieJar()
     const token = await csrfToken(config, jar)
     const other = await send(config, "/auth/tenants/other", { jar, form: { csrfToken: token } })
@@ -177,7 +177,7 @@ describe("a module's own provider", () => {
   })
 
   it("is the module's mistake when its settings name another id: the request fails, nothing is signed in", async () => {
-    const { module } = tenants({ settings: (id) => (id === "tenants-acme" ? { id: "tenants-globex", type: "oidc", issuer: idp.issuer, clientId: "tenants-globex", clientSecret } : null) })
+    const { module } = tenants({ settings: (id) => (id === "tenants-acme" ? { id: "tenants-globex", name: "Globex", type: "oidc", issuer: idp.issuer, clientId: "tenants-globex", clientSecret } : null) })
     const { config } = setup(module)
     const response = await send(config, "/auth/callback/tenants-acme?code=x&state=y")
     expect(response.status).toBeGreaterThanOrEqual(300)

@@ -1,0 +1,62 @@
+/**
+ * A sign-in a module's own identity provider vouched for (`ModuleRequest.signIn`: a SAML
+ * assertion the SSO module verified). It takes the steps of an OAuth sign-in (`account/sign-in.ts`),
+ * with a provider object made for it: the sign-in steps read its id, name, linking rule and
+ * second-factor setting. That object serves no endpoint: `signin/<id>` and `callback/<id>` find
+ * providers in the configuration and the modules' `providers` only.
+ *
+ * @module
+ */
+import { signIn } from "../account/sign-in.js"
+import { foldEmail } from "../email/normalize.js"
+import type { RequestContext } from "../http/context.js"
+import type { InternalResponse } from "../http/response.js"
+import { resolveOAuthProvider } from "../oauth/provider.js"
+import { isJson } from "../store/json.js"
+import type { ModuleIdentity, SesameModule } from "./types.js"
+
+function checked(module: SesameModule, identity: ModuleIdentity): ModuleIdentity {
+  const named = `Plugin "${module.id}"`
+  if (!identity || typeof identity !== "object") throw new TypeError(`${named}: \`signIn\` takes the identity to sign in.`)
+  const { providerId, providerAccountId, user, profile, emailVerified } = identity
+  if (typeof providerId !== "string" || !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(providerId) || !providerId.startsWith(`${module.id}-`)) {
+    throw new TypeError(`${named} signs in with its own providers only (ids starting "${module.id}-"); got ${JSON.stringify(providerId)}.`)
+  }
+  if (typeof providerAccountId !== "string" || providerAccountId.length === 0 || providerAccountId.length > 1024) {
+    throw new TypeError(`${named}: \`providerAccountId\` must be a non-empty string.`)
+  }
+  if (!user || typeof user !== "object" || (user.email !== null && typeof user.email !== "string")) throw new TypeError(`${named}: \`user.email\` must be a string or null.`)
+  if (typeof emailVerified !== "boolean") throw new TypeError(`${named}: \`emailVerified\` must be a boolean.`)
+  if (!profile || typeof profile !== "object" || Array.isArray(profile) || !isJson(profile)) throw new TypeError(`${named}: \`profile\` must be a JSON object.`)
+  return identity
+}
+
+export async function moduleSignIn(ctx: RequestContext, module: SesameModule, input: ModuleIdentity): Promise<InternalResponse> {
+  const identity = checked(module, input)
+  const here = `${ctx.authUrl}/${module.id}`
+  const provider = resolveOAuthProvider(
+    {
+      id: identity.providerId,
+      name: identity.providerName || identity.providerId,
+      type: "oauth",
+      clientId: module.id,
+      client: { token_endpoint_auth_method: "none" },
+      authorization: here,
+      token: here,
+      userinfo: here,
+      // The module bound the answer to this browser (see ModuleRequest.signIn): accounts may be
+      // linked to a signed-in user, as for a provider with checks. (A client without a secret
+      // needs PKCE to be resolved; no authorization request is ever made with this object.)
+      checks: ["pkce"],
+      allowDangerousEmailAccountLinking: true,
+    },
+    undefined,
+  )
+  if (identity.callbackUrl !== undefined) {
+    if (typeof identity.callbackUrl !== "string") throw new TypeError(`Plugin "${module.id}": \`callbackUrl\` must be a string.`)
+    await ctx.callbackUrl(identity.callbackUrl)
+  }
+  const email = typeof identity.user.email === "string" && identity.user.email.trim() ? foldEmail(identity.user.email) : null
+  const user = { id: identity.providerAccountId, email, name: identity.user.name ?? null, image: identity.user.image ?? null }
+  return signIn(ctx, { kind: "oauth", provider, user, profile: identity.profile, tokens: {} as never, emailVerified: !!email && identity.emailVerified })
+}
