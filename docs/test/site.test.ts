@@ -231,9 +231,11 @@ describe("the built site", () => {
         const response = await fetch(`http://localhost:${port}${path}`)
         return { status: response.status, title: /<title>([^<]*)/.exec(await response.text())?.[1] }
       }
-      await expect
-        .poll(() => page("/").then((answer) => answer.status, () => 0), { timeout: 4 * minutes, interval: 500, message: () => `npm run docs serves the site; it printed:\n${output}` })
+      const served = await expect
+        .poll(() => page("/").then((answer) => answer.status, () => 0), { timeout: 4 * minutes, interval: 500 })
         .toBe(200)
+        .then(() => true, () => false)
+      expect(served, `npm run docs serves the site; it printed:\n${output}`).toBe(true)
       expect(await page("/start/express.html")).toEqual({ status: 200, title: "Sesame with Express, step by step | Sesame" })
       expect(output).toContain(`http://localhost:${port}/`)
     } finally {

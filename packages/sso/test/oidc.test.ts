@@ -56,7 +56,7 @@ describe("an OpenID Connect connection", () => {
     const back = await throughIdp(grace, started)
     expect(back.headers.get("location")).toBe(`${origin}/dashboard`)
     expect((await grace.session()).user).toMatchObject({ email: "grace@acme.test", name: "Grace Hopper" })
-    const stored = await w.adapter.getUserByEmail("grace@acme.test")
+    const stored = await w.adapter.getUserByEmail!("grace@acme.test")
     expect(stored?.emailVerified).toBeInstanceOf(Date)
     expect(await membersOf(ada, acme.id)).toEqual([
       { email: "ada@example.com", roles: ["owner"] },
@@ -83,7 +83,7 @@ describe("an OpenID Connect connection", () => {
     const browser = new w.Browser()
     await throughIdp(browser, await start(browser, { email: "grace@acme.test" }))
     expect((await browser.session()).user).toMatchObject({ email: "grace@acme.test" })
-    expect(await w.adapter.getUserByAccount({ provider: `sso-${connection.id}`, providerAccountId: "grace@acme.test" })).toMatchObject({ id: existing.id })
+    expect(await w.adapter.getUserByAccount!({ provider: `sso-${connection.id}`, providerAccountId: "grace@acme.test" })).toMatchObject({ id: existing.id })
     expect((await membersOf(ada, acme.id)).map((m) => m.email)).toContain("grace@acme.test")
   })
 
@@ -101,7 +101,7 @@ describe("an OpenID Connect connection", () => {
     expect(to.pathname).toBe("/auth/signin")
     expect(to.searchParams.get("error")).toBe("OAuthAccountNotLinked")
     expect(await attacker.session()).toBeNull()
-    expect(await w.adapter.getUserByAccount({ provider: `sso-${connection.id}`, providerAccountId: "dan@globex.test" })).toBeNull()
+    expect(await w.adapter.getUserByAccount!({ provider: `sso-${connection.id}`, providerAccountId: "dan@globex.test" })).toBeNull()
     expect((await dan.session()).user.email).toBe("dan@globex.test")
     expect((await membersOf(ada, acme.id)).map((m) => m.email)).not.toContain("dan@globex.test")
     expect((await membersOf(gil, globex.id)).map((m) => m.email)).toEqual(["gil@example.com"])
@@ -118,7 +118,8 @@ describe("an OpenID Connect connection", () => {
   it("sends no one anywhere for an address or organization without a connection, and says so on its page", async () => {
     const { w, globex } = await acmeWithSso()
     const browser = new w.Browser()
-    for (const fields of [{ email: "someone@nowhere.test" }, { email: "dan@globex.test" }, { organization: globex.slug }, { organization: "no-such-org" }]) {
+    const attempts: Record<string, string>[] = [{ email: "someone@nowhere.test" }, { email: "dan@globex.test" }, { organization: globex.slug }, { organization: "no-such-org" }]
+    for (const fields of attempts) {
       const answer = await start(browser, fields)
       expect(answer.status, JSON.stringify(fields)).toBe(404)
       expect(answer.headers.get("location")).toBeNull()

@@ -8,9 +8,9 @@
  * @module
  */
 import { signIn } from "../account/sign-in.js"
-import { foldEmail } from "../email/normalize.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
+import { providerEmail } from "../oauth/profile.js"
 import { resolveOAuthProvider } from "../oauth/provider.js"
 import { isJson } from "../store/json.js"
 import type { ModuleIdentity, SesameModule } from "./types.js"
@@ -56,7 +56,7 @@ export async function moduleSignIn(ctx: RequestContext, module: SesameModule, in
     if (typeof identity.callbackUrl !== "string") throw new TypeError(`Plugin "${module.id}": \`callbackUrl\` must be a string.`)
     await ctx.callbackUrl(identity.callbackUrl)
   }
-  const email = typeof identity.user.email === "string" && identity.user.email.trim() ? foldEmail(identity.user.email) : null
+  const email = providerEmail(identity.user.email)
   const user = { id: identity.providerAccountId, email, name: identity.user.name ?? null, image: identity.user.image ?? null }
   return signIn(ctx, { kind: "oauth", provider, user, profile: identity.profile, tokens: {} as never, emailVerified: !!email && identity.emailVerified })
 }

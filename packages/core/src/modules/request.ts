@@ -8,6 +8,7 @@ import type { RequestContext } from "../http/context.js"
 import { crossSiteCookieOptions, moduleCookie } from "../http/cookies.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { startAuthorization } from "../oauth/authorize.js"
+import { isLoopback } from "../oauth/http.js"
 import { isSafeHtml } from "../pages/html.js"
 import type { Translator } from "../pages/i18n.js"
 import { page } from "../pages/layout.js"
@@ -29,7 +30,7 @@ function cookieName(module: SesameModule, name: string): string {
 }
 
 /**
- * The answers `signInWith` and `signIn` made, with the core's response they stand for: the only
+ * The answers `signInWith`, `signIn` and `redirectToIdentityProvider` made, with the core's response they stand for: the only
  * module answers that may send the browser to another origin (the provider's authorization
  * endpoint) or start a session.
  */
@@ -96,6 +97,16 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
       if (!Number.isInteger(maxAge) || maxAge < 0) throw new TypeError(`Plugin "${module.id}": a cookie's \`maxAge\` is a whole number of seconds.`)
       const cookie = moduleCookie(ctx.secure, module.id, cookieName(module, name), maxAge)
       ctx.setCookies.push({ name: cookie.name, value, options: crossSite ? crossSiteCookieOptions(cookie.options, ctx.secure) : cookie.options })
+    },
+    redirectToIdentityProvider(url) {
+      if (!setsCookies) throw new TypeError(`Plugin "${module.id}": only one of its endpoints can send the browser on.`)
+      const target = typeof url === "string" && URL.canParse(url) ? new URL(url) : undefined
+      if (!target || !(target.protocol === "https:" || (target.protocol === "http:" && isLoopback(target)))) {
+        throw new TypeError(`Plugin "${module.id}": an identity provider's URL must be https (http on a loopback host only).`)
+      }
+      const answer: ModuleResponse = {}
+      handedOver.set(answer, { redirect: target.href, cookies: ctx.setCookies })
+      return answer
     },
     async signIn(identity) {
       if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a sign-in ends in one of its endpoints, which can send the session cookie; a server function cannot.`)

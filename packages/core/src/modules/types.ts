@@ -147,6 +147,13 @@ export interface ModuleRequest extends ModuleContext {
    */
   signIn(identity: ModuleIdentity): Promise<ModuleResponse>
   /**
+   * The answer that sends the browser to `url` on another origin: an identity provider's sign-in
+   * (a SAML AuthnRequest), with the cookies the endpoint set. The only way a module's answer leaves
+   * the app's origin (`redirect` stays on it): never build `url` from the request's own input, or it
+   * is an open redirect. `url` must be https, or http on a loopback host. Only in an endpoint.
+   */
+  redirectToIdentityProvider(url: string): ModuleResponse
+  /**
    * Where the visitor goes once signed in: the request's `callbackUrl` (field, query, or the cookie
    * a sign-in in progress set), checked by the app's `redirect` callback as everywhere; the app's
    * home page when there is none.

@@ -72,10 +72,15 @@ export async function userOf(provider: OAuthProvider, profile: Profile, tokens: 
   if ((typeof id !== "string" && typeof id !== "number") || id === "") {
     throw new OAuthProfileParseError(`The profile callback of provider "${provider.id}" returned a user without an id.`)
   }
-  // NFKC as for email sign-in, so a look-alike address never names a different user than the one
-  // it imitates.
-  const email = typeof user.email === "string" && user.email.trim() ? foldEmail(user.email) : null
-  return { ...(user as User), id: String(id), email }
+  return { ...(user as User), id: String(id), email: providerEmail(user.email) }
+}
+
+/**
+ * An address a provider gave, folded (NFKC as for email sign-in, so a look-alike address never
+ * names a different user than the one it imitates); null when there is none.
+ */
+export function providerEmail(value: unknown): string | null {
+  return typeof value === "string" && value.trim() ? foldEmail(value) : null
 }
 
 /**
