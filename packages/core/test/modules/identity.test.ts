@@ -5,7 +5,7 @@
  * (`crossSite: true`). Beside the flow: the account-linking rules, the `signIn` callback, another
  * module's provider id, a planted second cookie, and the configuration mistakes refused.
  */
-import { Auth, type AuthConfig, type SesameModule } from "@sesame/core"
+import { Auth, callModuleApi, type AuthConfig, type SesameModule } from "@sesame/core"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import { describe, expect, it } from "vitest"
 import { CookieJar, csrfToken, origin, recordingLogger, secret, send } from "../helpers.js"
@@ -152,6 +152,42 @@ describe("a module's identity provider", () => {
     const back = await fromIdp(config, jar, { binding, provider: "github", sub: "1", email: "grace@acme.test", vouch: "yes" })
     expect(new URL(back.headers.get("location")!).pathname).toBe("/auth/error")
     expect(await adapter.getUserByEmail!("grace@acme.test")).toBeNull()
+  })
+})
+
+describe("sending the browser to an identity provider", () => {
+  const away: SesameModule = {
+    id: "away",
+    routes: {
+      "GET away": {
+        run(request) {
+          request.setCookie("pending", "1", { maxAge: 60 })
+          return request.redirectToIdentityProvider(String(request.query.to))
+        },
+      },
+    },
+    api: { fromServer: async (request) => request.redirectToIdentityProvider("https://idp.example/sso") },
+  }
+
+  it("goes to an https URL (or http on a loopback host) with the endpoint's cookies", async () => {
+    const config: AuthConfig = { secret, trustHost: true, providers: [], plugins: [away] }
+    for (const to of ["https://idp.example/sso?SAMLRequest=x", "http://localhost:8080/sso", "http://127.0.0.1:9/sso"]) {
+      const response = await send(config, `/auth/away?to=${encodeURIComponent(to)}`)
+      expect(response.status).toBe(302)
+      expect(response.headers.get("location")).toBe(new URL(to).href)
+      expect(response.headers.getSetCookie().some((c) => c.startsWith("sesame.away.pending=1"))).toBe(true)
+    }
+  })
+
+  it("refuses any other scheme or plain http to another host, and a server function", async () => {
+    const { logger } = recordingLogger()
+    const config: AuthConfig = { secret, trustHost: true, providers: [], plugins: [away], logger }
+    for (const to of ["javascript:alert(1)", "http://idp.example/sso", "data:text/html,x", "//evil.example/", "not a url"]) {
+      const response = await send(config, `/auth/away?to=${encodeURIComponent(to)}`)
+      const location = response.headers.get("location")
+      expect(location === null || new URL(location).origin === origin, to).toBe(true)
+    }
+    await expect(callModuleApi(new Request(`${origin}/app`), config, "fromServer")).rejects.toThrow(/endpoints can send the browser on/)
   })
 })
 
