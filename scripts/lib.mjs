@@ -105,6 +105,16 @@ export function ensureDnsmasq() {
   ensureDebianPackage(dnsmasqPath, ["dnsmasq-base"], { what: "dnsmasq", needs: "The verified-domain tests" })
 }
 
+/** What the SAML tests (packages/sso) run as their IdP under `php -S`: SimpleSAMLphp, and PHP modules it needs but does not pull in. */
+const simpleSamlPhpPaths = ["/usr/share/simplesamlphp/www/index.php", "/usr/lib/php/20220829/dom.so", "/usr/lib/php/20220829/mbstring.so"]
+
+/** The SAML tests sign in at a real SimpleSAMLphp. */
+export function ensureSimpleSamlPhp() {
+  for (const path of simpleSamlPhpPaths) {
+    ensureDebianPackage(path, ["simplesamlphp", "php8.2-xml", "php8.2-mbstring"], { what: "SimpleSAMLphp", needs: "The SAML tests" })
+  }
+}
+
 /**
  * Builds the packages (incremental: quick when nothing changed). `ifChanged` skips even tsc's own
  * check when no input changed since the last build (for npm start; npm test always runs tsc).

@@ -12,7 +12,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { build, ensureChromium, ensureDnsmasq, ensureInstalled, ensureServices, root, run, step } from "./lib.mjs"
+import { build, ensureChromium, ensureDnsmasq, ensureInstalled, ensureServices, ensureSimpleSamlPhp, root, run, step } from "./lib.mjs"
 
 const artifacts = join(root, "test-artifacts")
 mkdirSync(artifacts, { recursive: true })
@@ -28,6 +28,7 @@ function finish(passed, failed, status) {
 ensureInstalled()
 ensureChromium()
 ensureDnsmasq()
+ensureSimpleSamlPhp()
 if (build() !== 0) finish(0, 1, 1)
 step("Type-checking tests")
 if (run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.json")]) !== 0) {

@@ -14,8 +14,9 @@ import { SsoError } from "./errors.js"
 import { connectionModel } from "./models.js"
 import { providerUrl } from "./network.js"
 import type { ResolvedSsoOptions } from "./options.js"
+import { certificateInfo, samlSettings, serviceProviderOf, type CertificateInfo, type SamlSettings } from "./saml-settings.js"
 
-export type Protocol = "oidc"
+export type Protocol = "oidc" | "saml"
 
 /** An OpenID Connect connection's settings, as stored. */
 export interface OidcSettings {
@@ -25,14 +26,14 @@ export interface OidcSettings {
 }
 
 /** A stored connection. */
-export interface Connection {
+export type Connection = ConnectionBase & ({ protocol: "oidc"; settings: OidcSettings } | { protocol: "saml"; settings: SamlSettings })
+
+interface ConnectionBase {
   id: string
   organizationId: string
-  protocol: Protocol
   name: string
   enabled: boolean
   roles: string[]
-  settings: OidcSettings
   createdAt: Date
   updatedAt: Date
 }
@@ -48,24 +49,28 @@ export interface ConnectionInfo {
   roles: string[]
   /** The Sesame provider id of its sign-ins (`sso-<id>`), as accounts and the `signIn` event name it. */
   providerId: string
-  oidc: { issuer: string; clientId: string; hasClientSecret: boolean; redirectUri: string }
+  /** An OpenID Connect connection's settings, and the redirect URI to register at the IdP. */
+  oidc?: { issuer: string; clientId: string; hasClientSecret: boolean; redirectUri: string }
+  /** A SAML connection's settings, and what the IdP asks of this service provider (entity ID, ACS URL, metadata). */
+  saml?: { idpEntityId: string; ssoUrl: string; certificates: CertificateInfo[]; allowIdpInitiated: boolean; spEntityId: string; acsUrl: string; metadataUrl: string }
   createdAt: Date
   updatedAt: Date
 }
 
-/** What `createConnection` takes. */
-export interface CreateConnectionInput {
-  protocol: Protocol
+interface CommonInput {
   name: string
-  issuer: string
-  clientId: string
-  clientSecret: string
+  /** The roles it gives the people it provisions. Default: the module's `defaultRoles`. */
   roles?: string[]
   enabled?: boolean
 }
 
+/** What `createConnection` takes: an OpenID Connect provider, or a SAML one (its metadata XML, or its entity ID, sign-in URL and certificates). */
+export type CreateConnectionInput =
+  | (CommonInput & { protocol: "oidc"; issuer: string; clientId: string; clientSecret: string })
+  | (CommonInput & { protocol: "saml"; metadata?: string; idpEntityId?: string; ssoUrl?: string; certificates?: string[]; allowIdpInitiated?: boolean })
+
 /** What `updateConnection` takes: the fields to change (a client secret left out stays as it is). */
-export type UpdateConnectionInput = Partial<Omit<CreateConnectionInput, "protocol">>
+export type UpdateConnectionInput = Partial<CommonInput> & Record<string, unknown>
 
 export const providerPrefix = "sso-"
 
@@ -73,14 +78,14 @@ export function connectionFrom(row: StoredRow): Connection {
   return {
     id: String(row.id),
     organizationId: String(row.organizationId),
-    protocol: row.protocol as Protocol,
+    protocol: row.protocol,
     name: String(row.name),
     enabled: row.enabled === true,
     roles: Array.isArray(row.roles) ? row.roles.filter((role): role is string => typeof role === "string") : [],
-    settings: row.settings as unknown as OidcSettings,
+    settings: row.settings,
     createdAt: row.createdAt as Date,
     updatedAt: row.updatedAt as Date,
-  }
+  } as unknown as Connection
 }
 
 export function infoOf(request: Pick<ModuleRequest, "authUrl">, connection: Connection): ConnectionInfo {
@@ -93,12 +98,24 @@ export function infoOf(request: Pick<ModuleRequest, "authUrl">, connection: Conn
     enabled: connection.enabled,
     roles: connection.roles,
     providerId,
-    oidc: {
-      issuer: connection.settings.issuer,
-      clientId: connection.settings.clientId,
-      hasClientSecret: connection.settings.clientSecret.length > 0,
-      redirectUri: `${request.authUrl}/callback/${providerId}`,
-    },
+    ...(connection.protocol === "oidc"
+      ? {
+          oidc: {
+            issuer: connection.settings.issuer,
+            clientId: connection.settings.clientId,
+            hasClientSecret: connection.settings.clientSecret.length > 0,
+            redirectUri: `${request.authUrl}/callback/${providerId}`,
+          },
+        }
+      : {
+          saml: {
+            idpEntityId: connection.settings.idpEntityId,
+            ssoUrl: connection.settings.ssoUrl,
+            certificates: connection.settings.certificates.map(certificateInfo),
+            allowIdpInitiated: connection.settings.allowIdpInitiated,
+            ...serviceProviderOf(request.authUrl, connection.id),
+          },
+        }),
     createdAt: connection.createdAt,
     updatedAt: connection.updatedAt,
   }
@@ -162,23 +179,25 @@ async function oidcSettings(options: ResolvedSsoOptions, input: Record<string, u
 
 export function connectionApi(options: ResolvedSsoOptions) {
   return {
-    /** Adds an OpenID Connect connection to `organizationId`; its info says the redirect URI to register at the IdP. */
+    /** Adds a connection to `organizationId`; its info says what to register at the IdP (the redirect URI; the SAML entity ID and ACS URL). */
     async createConnection(request: ModuleRequest, organizationId: string, input: CreateConnectionInput): Promise<ConnectionInfo> {
       const orgId = await mayManage(options, request, organizationId)
       const fields = (input ?? {}) as unknown as Record<string, unknown>
-      if (fields.protocol !== "oidc") throw new SsoError("InvalidInput", '`protocol` must be "oidc".')
+      if (fields.protocol !== "oidc" && fields.protocol !== "saml") throw new SsoError("InvalidInput", '`protocol` must be "oidc" or "saml".')
       const now = new Date()
-      const connection: Connection = {
+      const common = {
         id: crypto.randomUUID(),
         organizationId: orgId,
-        protocol: "oidc",
         name: text(fields.name, "name", 100),
         enabled: fields.enabled === undefined ? true : booleanOf(fields.enabled, "enabled"),
         roles: rolesOf(fields.roles, options.defaultRoles),
-        settings: await oidcSettings(options, fields),
         createdAt: now,
         updatedAt: now,
       }
+      const connection: Connection =
+        fields.protocol === "oidc"
+          ? { ...common, protocol: "oidc", settings: await oidcSettings(options, fields) }
+          : { ...common, protocol: "saml", settings: samlSettings(fields, undefined, options.allowPrivateNetworks) }
       await storeOf(request).create(connectionModel, { ...connection, settings: { ...connection.settings } })
       return infoOf(request, connection)
     },
@@ -189,14 +208,14 @@ export function connectionApi(options: ResolvedSsoOptions) {
       const store = storeOf(request)
       const current = await connectionIn(store, orgId, connectionId)
       const fields = (input ?? {}) as Record<string, unknown>
-      const next: Connection = {
+      const next = {
         ...current,
         name: fields.name === undefined ? current.name : text(fields.name, "name", 100),
         enabled: fields.enabled === undefined ? current.enabled : booleanOf(fields.enabled, "enabled"),
         roles: fields.roles === undefined ? current.roles : rolesOf(fields.roles, options.defaultRoles),
-        settings: await oidcSettings(options, fields, current.settings),
+        settings: current.protocol === "oidc" ? await oidcSettings(options, fields, current.settings) : samlSettings(fields, current.settings, options.allowPrivateNetworks),
         updatedAt: new Date(),
-      }
+      } as Connection
       await store.update(connectionModel, { id: current.id, organizationId: orgId }, { name: next.name, enabled: next.enabled, roles: next.roles, settings: { ...next.settings }, updatedAt: next.updatedAt })
       return infoOf(request, next)
     },

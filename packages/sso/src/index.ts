@@ -1,6 +1,6 @@
 /**
  * Enterprise single sign-on for Sesame, as a feature module beside the organizations module: each
- * organization connects its own identity provider (OpenID Connect), its people are sent there by
+ * organization connects its own identity provider (SAML 2.0 or OpenID Connect), its people are sent there by
  * the domain of their work address (a domain the organization proved), and whoever it signs in
  * becomes a member just in time.
  *
@@ -17,15 +17,17 @@
 import type { SesameModule } from "@sesame/core"
 import { connectionApi } from "./connections.js"
 import { ssoMessages } from "./messages.js"
-import { connectionModel } from "./models.js"
+import { connectionModel, samlAssertionModel, samlRequestModel } from "./models.js"
 import { resolveSsoOptions, type SsoOptions } from "./options.js"
 import { connectionProviders } from "./providers.js"
 import { provisionOnSignIn } from "./provisioning.js"
 import { connectionRoutes } from "./routes.js"
+import { samlRoutes } from "./saml-flow.js"
 import { signInSection, startRoutes } from "./start.js"
 
 export { SsoError, ssoErrorStatus, type SsoErrorCode } from "./errors.js"
-export { connectionModel } from "./models.js"
+export { connectionModel, samlAssertionModel, samlRequestModel } from "./models.js"
+export type { CertificateInfo, SamlSettings } from "./saml-settings.js"
 export type { OrganizationsModule, SsoOptions } from "./options.js"
 export type { Connection, ConnectionInfo, CreateConnectionInput, OidcSettings, Protocol, UpdateConnectionInput } from "./connections.js"
 
@@ -41,9 +43,9 @@ export function sso(options: SsoOptions) {
   const api = connectionApi(resolved)
   return {
     id: "sso",
-    models: [connectionModel],
+    models: [connectionModel, samlRequestModel, samlAssertionModel],
     providers: connectionProviders(),
-    routes: { ...startRoutes(), ...connectionRoutes(api) },
+    routes: { ...startRoutes(), ...connectionRoutes(api), ...samlRoutes() },
     events: { signIn: provisionOnSignIn(resolved) },
     signInSection,
     messages: ssoMessages,

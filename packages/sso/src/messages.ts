@@ -7,6 +7,7 @@
 type Catalogue = Readonly<Record<string, string>>
 
 const en: Catalogue = {
+  "sso.saml-refused": "Your organization’s identity provider did not sign you in. Try again, or ask your administrator.",
   "sso.section.submit": "Continue with single sign-on",
   "sso.title": "Sign in with your organization",
   "sso.lead": "Enter your work email address. If your organization signs its people in with its own identity provider, you continue there.",
@@ -18,6 +19,7 @@ const en: Catalogue = {
 }
 
 const fr: Catalogue = {
+  "sso.saml-refused": "Le fournisseur d’identité de votre organisation ne vous a pas connecté. Réessayez ou contactez votre administrateur.",
   "sso.section.submit": "Continuer avec l’authentification unique",
   "sso.title": "Se connecter avec votre organisation",
   "sso.lead": "Saisissez votre adresse e-mail professionnelle. Si votre organisation connecte ses membres avec son propre fournisseur d’identité, vous continuerez chez lui.",
@@ -29,6 +31,7 @@ const fr: Catalogue = {
 }
 
 const de: Catalogue = {
+  "sso.saml-refused": "Der Identitätsanbieter Ihrer Organisation hat Sie nicht angemeldet. Versuchen Sie es erneut oder wenden Sie sich an Ihre Administration.",
   "sso.section.submit": "Mit Single Sign-On fortfahren",
   "sso.title": "Mit Ihrer Organisation anmelden",
   "sso.lead": "Geben Sie Ihre berufliche E-Mail-Adresse ein. Meldet Ihre Organisation ihre Mitglieder über einen eigenen Identitätsanbieter an, geht es dort weiter.",
@@ -40,6 +43,7 @@ const de: Catalogue = {
 }
 
 const es: Catalogue = {
+  "sso.saml-refused": "El proveedor de identidad de tu organización no inició tu sesión. Inténtalo de nuevo o consulta a tu administrador.",
   "sso.section.submit": "Continuar con inicio de sesión único",
   "sso.title": "Iniciar sesión con tu organización",
   "sso.lead": "Escribe tu correo electrónico del trabajo. Si tu organización inicia la sesión de sus miembros con su propio proveedor de identidad, continuarás allí.",
@@ -51,6 +55,7 @@ const es: Catalogue = {
 }
 
 const ja: Catalogue = {
+  "sso.saml-refused": "組織の ID プロバイダーでサインインできませんでした。もう一度試すか、管理者にお問い合わせください。",
   "sso.section.submit": "シングルサインオンで続ける",
   "sso.title": "組織のアカウントでサインイン",
   "sso.lead": "勤務先のメールアドレスを入力してください。組織が独自の ID プロバイダーでサインインを管理している場合は、そちらに移動します。",

@@ -26,3 +26,34 @@ export const connectionModel = {
     updatedAt: { type: "date" },
   },
 } as const satisfies ModelDeclaration
+
+/**
+ * A SAML sign-in under way: the AuthnRequest's ID (what the response must answer), the browser it
+ * belongs to (a hash of the secret in that browser's cookie) and where it was headed. Used once.
+ */
+export const samlRequestModel = {
+  name: "ssoSamlRequest",
+  table: "sesame_sso_saml_requests",
+  primaryKey: "id",
+  fields: {
+    id: { type: "string" },
+    connectionId: { type: "string" },
+    /** SHA-256 (hex) of the secret the browser's cookie holds. */
+    browser: { type: "string" },
+    callbackUrl: { type: "text" },
+    expires: { type: "date" },
+  },
+  expires: "expires",
+} as const satisfies ModelDeclaration
+
+/** The assertions already used (a hash of the connection and the assertion's ID), until they expire anyway. */
+export const samlAssertionModel = {
+  name: "ssoSamlAssertion",
+  table: "sesame_sso_saml_assertions",
+  primaryKey: "id",
+  fields: {
+    id: { type: "string" },
+    expires: { type: "date" },
+  },
+  expires: "expires",
+} as const satisfies ModelDeclaration

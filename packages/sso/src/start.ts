@@ -15,6 +15,7 @@ import { organizationModel } from "@sesame/organizations"
 import { connectionFrom, providerPrefix, type Connection } from "./connections.js"
 import { emailDomain, organizationOfDomain } from "./domains.js"
 import { connectionModel } from "./models.js"
+import { startSaml } from "./saml-flow.js"
 
 /** The first enabled connection of `organizationId` (the oldest), or null. */
 async function connectionOf(store: Store, organizationId: string): Promise<Connection | null> {
@@ -46,11 +47,17 @@ const field = (request: ModuleRequest, name: string): string => {
   return typeof value === "string" ? value.trim() : ""
 }
 
-/** The page: the address field, and what went wrong last time (`error` is one of the module's codes). */
-async function page(request: ModuleRequest, options: { email?: string; error?: "NoConnection" | "InvalidInput"; status?: number } = {}): Promise<ModuleResponse> {
+/** What the page says for each of its error codes (`?error=` too: the SAML endpoint sends the browser back with one). */
+const errorTexts = { NoConnection: "sso.no-connection", InvalidInput: "sso.invalid-email", SamlRefused: "sso.saml-refused", SamlUnsolicited: "sso.saml-refused" } as const
+type PageError = keyof typeof errorTexts
+
+/** The page: the address field, and what went wrong last time. */
+async function page(request: ModuleRequest, options: { email?: string; error?: PageError; status?: number } = {}): Promise<ModuleResponse> {
   const csrf = await request.csrfToken()
   const callbackUrl = field(request, "callbackUrl")
-  const error = options.error && html`<p class="alert" role="alert" id="sso-error">${request.text(options.error === "NoConnection" ? "sso.no-connection" : "sso.invalid-email")}</p>`
+  const queried = request.method === "GET" && Object.hasOwn(errorTexts, request.query.error ?? "") ? (request.query.error as PageError) : undefined
+  const code = options.error ?? queried
+  const error = code && html`<p class="alert" role="alert" id="sso-error">${request.text(errorTexts[code])}</p>`
   const body = html`<h1>${request.text("sso.title")}</h1>
 ${error ?? ""}<p class="lead">${request.text("sso.lead")}</p>
 <form action="${request.authUrl}/sso/start" method="POST"><input type="hidden" name="csrfToken" value="${csrf}">${callbackUrl ? html`<input type="hidden" name="callbackUrl" value="${callbackUrl}">` : ""}
@@ -71,6 +78,7 @@ export function startRoutes(): Record<string, ModuleRoute> {
         if (!slug && !emailDomain(email)) return page(request, { email, error: "InvalidInput", status: 400 })
         const connection = slug ? await connectionForSlug(store, slug) : await connectionForEmail(store, email)
         if (!connection) return page(request, { email, error: "NoConnection", status: 404 })
+        if (connection.protocol === "saml") return startSaml(request, connection)
         return request.signInWith(`${providerPrefix}${connection.id}`, email ? { login_hint: email } : {})
       },
     },

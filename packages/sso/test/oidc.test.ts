@@ -50,8 +50,8 @@ describe("an OpenID Connect connection", () => {
     const authorize = new URL(started.headers.get("location")!)
     expect(authorize.searchParams.get("login_hint")).toBe("grace@acme.test")
     expect(authorize.searchParams.get("client_id")).toBe("acme-app")
-    expect(authorize.searchParams.get("redirect_uri")).toBe(connection.oidc.redirectUri)
-    expect(connection.oidc.redirectUri).toBe(`${origin}/auth/callback/sso-${connection.id}`)
+    expect(authorize.searchParams.get("redirect_uri")).toBe(connection.oidc!.redirectUri)
+    expect(connection.oidc!.redirectUri).toBe(`${origin}/auth/callback/sso-${connection.id}`)
 
     const back = await throughIdp(grace, started)
     expect(back.headers.get("location")).toBe(`${origin}/dashboard`)

@@ -17,11 +17,11 @@ export { origin }
 export const clientSecret = "acme-sso-client-secret-0123456789abcdef"
 
 /** A world with the SSO module; `sso` options besides `organizations`. */
-export function ssoWorld(options: Omit<SsoOptions, "organizations"> = { allowPrivateNetworks: true }) {
+export type World = ReturnType<typeof makeWorld>
+
+export function ssoWorld(options: Omit<SsoOptions, "organizations"> = { allowPrivateNetworks: true }): World {
   return makeWorld({ plugins: (orgs) => [sso({ organizations: orgs, ...options })] })
 }
-
-export type World = ReturnType<typeof ssoWorld>
 
 /** Marks `domain` proven by `organizationId`, as `verifyDomain` does once DNS answers. */
 export async function proveDomain(w: World, organizationId: string, domain: string): Promise<void> {
@@ -66,7 +66,7 @@ export async function oidcConnection(
     clientSecret,
     ...extra,
   })) as ConnectionInfo
-  const idp = await startDevIdp({ port, clients: [{ client_id: "acme-app", client_secret: clientSecret, redirect_uris: [appOrigin ? `${appOrigin}/auth/callback/${connection.providerId}` : connection.oidc.redirectUri] }], accounts: people })
+  const idp = await startDevIdp({ port, clients: [{ client_id: "acme-app", client_secret: clientSecret, redirect_uris: [appOrigin ? `${appOrigin}/auth/callback/${connection.providerId}` : connection.oidc!.redirectUri] }], accounts: people })
   return { connection, idp }
 }
 
