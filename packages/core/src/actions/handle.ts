@@ -6,6 +6,7 @@
  * @module
  */
 import { dispatch } from "./index.js"
+import { runService, serviceFor } from "../modules/services.js"
 import { endpointNames } from "../config/features.js"
 import { resolveConfig } from "../config/resolve.js"
 import { reportedOutage } from "../adapters/availability.js"
@@ -77,6 +78,10 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
     return finish(configurationResponse(resolution, route?.action, method, incoming))
   }
   const resolved = resolution.config
+
+  // A module's machine-to-machine API takes the request as it came: any method, no cookie.
+  const service = serviceFor(resolved, url.pathname)
+  if (service) return finish(await runService(resolved, incoming, service))
 
   let ctx: RequestContext
   try {

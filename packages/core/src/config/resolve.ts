@@ -30,6 +30,7 @@ import type { SessionStrategy } from "../session/types.js"
 import { skipCSRFCheck } from "../symbols.js"
 import { isActionSegment } from "../http/request.js"
 import { resolveModules, type ResolvedModules } from "../modules/resolve.js"
+import type { ModuleUsers } from "../modules/types.js"
 import type { FeatureHooks, FeatureInput, FeatureNeed, FeatureSettings } from "../modules/feature.js"
 import { builtInFeatures, builtInModelNames } from "../registry.js"
 import { endpointNames } from "./features.js"
@@ -201,7 +202,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
         path: (segment) => isActionSegment(segment, endpointNames()),
         models: builtInModelNames,
         sessionKeys: takenSessionKeys(userFields),
-      }, adapter && { get: (id) => adapter.getUser(id), getByEmail: (email) => adapter.getUserByEmail(email) }),
+      }, adapter && moduleUsers(adapter, hooks)),
     )
     if (modules.off.size > 0) warnings.push("plugin-storage-missing")
     const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))
@@ -454,6 +455,19 @@ function resolveFeatures(input: FeatureInput): FeatureSettings {
     if (declared) settings[declared.key] = asConfigError(() => declared.resolve(input))
   }
   return settings as FeatureSettings
+}
+
+/** The adapter's users as modules read them (`ModuleUsers`), and their sessions ended as "sign out everywhere" ends them. */
+function moduleUsers(adapter: CheckedAdapter, hooks: FeatureHooks): ModuleUsers {
+  return {
+    get: (id) => adapter.getUser(id),
+    getByEmail: (email) => adapter.getUserByEmail(email),
+    async endSessions(id) {
+      const ended = adapter.has("deleteSessionsByUserId") ? await adapter.deleteSessionsByUserId(id) : 0
+      for (const forget of hooks.sessionsEnded) await forget(adapter, id)
+      return ended
+    },
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import { checkModel, type ModelDeclaration, type Store } from "../store/model.js
 import type { EventCallbacks } from "../types.js"
 import { languageTag } from "../pages/i18n.js"
 import { sessionPartModel } from "./session-parts.js"
-import type { ModuleContext, ModuleFunction, ModuleRoute, ModuleUsers, SesameModule } from "./types.js"
+import type { ModuleContext, ModuleFunction, ModuleRoute, ModuleService, ModuleUsers, SesameModule } from "./types.js"
 
 /** One of a module's endpoints, with the module. */
 export interface ResolvedRoute {
@@ -40,6 +40,8 @@ export interface ResolvedModules {
   readonly sessions: readonly SesameModule[]
   /** The ids of the modules that set their part of a session themselves (`keepsSessionPart`). */
   readonly keeping: ReadonlySet<string>
+  /** Machine-to-machine APIs by path prefix (`services`), longest prefix first. */
+  readonly services: readonly { prefix: string; module: SesameModule; service: ModuleService }[]
   /** The modules with providers of their own (`providers`), by id: their providers' ids start with `<id>-`. */
   readonly providerSources: ReadonlyMap<string, SesameModule>
   /** The modules that add claims to API tokens (`tokenClaims`), in the configured order. */
@@ -58,6 +60,7 @@ export interface ResolvedModules {
 const idPattern = /^[a-z][a-z0-9-]{0,39}$/
 const routeKey = /^(GET|POST) ([a-z0-9-]+(?:\/[a-z0-9-]+)*)$/
 const apiName = /^[A-Za-z_$][A-Za-z0-9_$]*$/
+const servicePrefix = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*$/
 
 /**
  * Checks `plugins` and makes the tables. `reserved` says whether a path's first segment is one of
@@ -83,6 +86,7 @@ export function resolveModules(
   const keeping = new Set<string>()
   const claimers: SesameModule[] = []
   const providerSources = new Map<string, SesameModule>()
+  const services: { prefix: string; module: SesameModule; service: ModuleService }[] = []
   const modelNames = new Set<string>()
   const messages: Record<string, Record<string, string>> = {}
   const store: Store | undefined = adapter?.store
@@ -135,6 +139,16 @@ export function resolveModules(
       sessions.push(module)
       if (module.keepsSessionPart) keeping.add(module.id)
     }
+    for (const [prefix, service] of Object.entries(module.services ?? {})) {
+      if (!servicePrefix.test(prefix) || (prefix !== module.id && !prefix.startsWith(`${module.id}/`))) {
+        throw new TypeError(`${named}: service "${prefix}" must be a path of lowercase segments starting with "${module.id}".`)
+      }
+      if (!service || typeof service.handle !== "function") throw new TypeError(`${named}: service "${prefix}" needs a \`handle\` function.`)
+      if ([...routes.keys()].some((key) => { const path = key.slice(key.indexOf(" ") + 1); return path === prefix || path.startsWith(`${prefix}/`) })) {
+        throw new TypeError(`${named}: service "${prefix}" would hide its own endpoints under that path.`)
+      }
+      services.push({ prefix, module, service })
+    }
     if (module.providers !== undefined) {
       if (typeof module.providers !== "object" || module.providers === null || typeof module.providers.find !== "function") {
         throw new TypeError(`${named}: \`providers\` must be an object with a \`find\` function.`)
@@ -162,6 +176,7 @@ export function resolveModules(
     api,
     sessions,
     keeping,
+    services: services.sort((a, b) => b.prefix.length - a.prefix.length),
     providerSources,
     claimers,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),

@@ -44,10 +44,17 @@ export interface ModuleContext {
   users?: ModuleUsers
 }
 
-/** Reading the adapter's users (`getUser`, `getUserByEmail`), as a module may. */
+/** Reading the adapter's users (`getUser`, `getUserByEmail`), as a module may, and ending their sessions. */
 export interface ModuleUsers {
   get(id: string): Promise<AdapterUser | null>
   getByEmail(email: string): Promise<AdapterUser | null>
+  /**
+   * Ends every database session of the user (when the adapter can list them:
+   * `deleteSessionsByUserId`), and forgets the devices remembered for their second factor, as
+   * "sign out everywhere" does; how many sessions ended. A JWT session lives in its cookie and
+   * ends when it expires; what a module adds to it is checked again at its next re-issue.
+   */
+  endSessions(id: string): Promise<number>
 }
 
 /** The request a module's endpoint or server function handles. */
@@ -280,6 +287,25 @@ export interface ModuleProviders {
   find(id: string, context: ModuleContext): Awaitable<OAuthConfig | null>
 }
 
+/**
+ * A machine-to-machine API a module serves under `<basePath>/<prefix>/…` (SCIM, which identity
+ * providers call): the web `Request` as it came, any method. Sesame reads no cookie and sets none,
+ * and checks neither the origin nor a CSRF token: nothing a browser sends by itself may
+ * authenticate such a request, so the handler authenticates every one (a bearer token) and reads
+ * the body itself, within a limit.
+ */
+export interface ModuleService {
+  handle(request: Request, context: ModuleServiceContext): Promise<Response>
+}
+
+/** What a module's service handles a request with. */
+export interface ModuleServiceContext extends ModuleContext {
+  /** The path after the service's prefix, without a leading `/` (`Users/2819c223`); empty at the prefix itself. */
+  path: string
+  /** Where Sesame's endpoints are: the app's public origin and the base path. */
+  authUrl: string
+}
+
 /** A feature module, built in or the app's (`plugins`). */
 export interface SesameModule {
   /** Lowercase letters, digits and hyphens; unique in a configuration; the first segment of its endpoints' paths. */
@@ -297,6 +323,12 @@ export interface SesameModule {
    * logged as `EventError` and never changes the flow, as the app's.
    */
   events?: ModuleEvents
+  /**
+   * Its machine-to-machine APIs by path prefix (`"sso/scim/v2"`: a path of lowercase segments
+   * starting with the module's id), each serving that path and everything under it (see
+   * {@link ModuleService}).
+   */
+  services?: Readonly<Record<string, ModuleService>>
   /** Providers it keeps itself, found by id at request time (see {@link ModuleProviders}). */
   providers?: ModuleProviders
   /** Its server functions, by name: unique across the configuration's modules. */

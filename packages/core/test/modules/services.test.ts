@@ -1,0 +1,94 @@
+/**
+ * A module's machine-to-machine API (`SesameModule.services`): every method, the path under its
+ * prefix, the request's body as it came; no cookie in or out, so a browser's session never
+ * authenticates it; a storage outage is the `503` every endpoint answers, any other failure a
+ * `500` without its details. The configuration's mistakes are refused.
+ */
+import { Auth, type AuthConfig, type SesameModule } from "@sesame/core"
+import { MemoryAdapter } from "@sesame/core/adapters"
+import { outage } from "@sesame/testing"
+import { describe, expect, it } from "vitest"
+import { origin, recordingLogger, secret, send, signInAlice, CookieJar, aliceCredentials } from "../helpers.js"
+
+const api: SesameModule = {
+  id: "machine",
+  routes: { "GET machine/page": { run: () => ({ body: { page: true } }) } },
+  services: {
+    "machine/v2": {
+      async handle(request, context) {
+        if (context.path === "boom") throw new Error("secret detail")
+        if (context.path === "store") await context.store!.count({ name: "x", table: "x", primaryKey: "id", fields: { id: { type: "string" } } })
+        const body = request.method === "GET" || request.method === "HEAD" ? null : await request.text()
+        return new Response(JSON.stringify({ method: request.method, path: context.path, authorization: request.headers.get("authorization"), cookie: request.headers.get("cookie"), body, authUrl: context.authUrl }), {
+          status: request.method === "POST" ? 201 : 200,
+          headers: { "content-type": "application/scim+json", "set-cookie": "planted=1" },
+        })
+      },
+    },
+  },
+}
+
+function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
+  return { secret, trustHost: true, providers: [aliceCredentials()], plugins: [api], ...overrides }
+}
+
+describe("a module's service", () => {
+  it("takes every method under its prefix, with the path and body as they came, and answers as it says", async () => {
+    const c = config()
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+      const response = await send(c, "/auth/machine/v2/Users/2819c223?filter=x", {
+        method,
+        headers: { authorization: "Bearer t0ken", "content-type": "application/scim+json" },
+        ...(method === "GET" ? {} : { body: '{"active":false}' }),
+      })
+      expect(response.status, method).toBe(method === "POST" ? 201 : 200)
+      expect(response.headers.get("content-type")).toBe("application/scim+json")
+      expect(await response.json()).toEqual({ method, path: "Users/2819c223", authorization: "Bearer t0ken", cookie: null, body: method === "GET" ? null : '{"active":false}', authUrl: `${origin}/auth` })
+    }
+    expect(((await (await send(c, "/auth/machine/v2")).json()) as { path: string }).path).toBe("")
+  })
+
+  it("never sees the browser's cookies nor sets one, and needs no CSRF token or same-origin request", async () => {
+    const c = config({ adapter: MemoryAdapter() })
+    const jar = new CookieJar()
+    await signInAlice(c, jar)
+    const response = await send(c, "/auth/machine/v2/Users", { method: "POST", jar, body: "{}", headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } })
+    expect(response.status).toBe(201)
+    expect(((await response.json()) as { cookie: unknown }).cookie).toBeNull()
+    expect(response.headers.getSetCookie()).toEqual([])
+    expect(response.headers.get("cache-control")).toMatch(/no-store/)
+  })
+
+  it("leaves the module's endpoints and the core's where they are", async () => {
+    const c = config()
+    expect(await (await send(c, "/auth/machine/page")).json()).toEqual({ page: true })
+    expect((await send(c, "/auth/machine/v3/Users")).status).toBe(400)
+    expect((await send(c, "/auth/csrf")).status).toBe(200)
+  })
+
+  it("answers 500 without the failure's details, and 503 with Retry-After while the storage is out", async () => {
+    const { logger, lines } = recordingLogger()
+    const failed = await send(config({ logger }), "/auth/machine/v2/boom")
+    expect(failed.status).toBe(500)
+    expect(await failed.text()).not.toContain("secret detail")
+    expect(lines.join("\n")).toContain("secret detail")
+
+    const broken = outage(MemoryAdapter())
+    broken.down()
+    const down = await send(config({ adapter: broken.adapter, logger }), "/auth/machine/v2/store")
+    expect(down.status).toBe(503)
+    expect(down.headers.get("retry-after")).toMatch(/^\d+$/)
+  })
+})
+
+describe("a service's configuration", () => {
+  it("is refused outside the module's own path, or over its own endpoints", async () => {
+    for (const services of [{ "other/v2": { handle: async () => new Response() } }, { "machine/Users": { handle: async () => new Response() } }, { "machine/v2": {} }, { machine: { handle: async () => new Response() } }]) {
+      const { logger, lines } = recordingLogger()
+      const module = { ...api, services } as SesameModule
+      const response = await Auth(new Request(`${origin}/auth/session`), config({ plugins: [module], logger }))
+      expect(response.status, JSON.stringify(Object.keys(services))).toBe(500)
+      expect(lines.join("\n")).toMatch(/service/)
+    }
+  })
+})
