@@ -21,6 +21,7 @@ import { connectionModel, samlAssertionModel, samlRequestModel } from "./models.
 import { resolveSsoOptions, type SsoOptions } from "./options.js"
 import { connectionProviders } from "./providers.js"
 import { provisionOnSignIn } from "./provisioning.js"
+import { pageRoutes } from "./pages.js"
 import { connectionRoutes } from "./routes.js"
 import { samlRoutes } from "./saml-flow.js"
 import { signInSection, startRoutes } from "./start.js"
@@ -45,7 +46,7 @@ export function sso(options: SsoOptions) {
     id: "sso",
     models: [connectionModel, samlRequestModel, samlAssertionModel],
     providers: connectionProviders(),
-    routes: { ...startRoutes(), ...connectionRoutes(api), ...samlRoutes() },
+    routes: { ...startRoutes(), ...connectionRoutes(api), ...samlRoutes(), ...pageRoutes(api) },
     events: { signIn: provisionOnSignIn(resolved) },
     signInSection,
     messages: ssoMessages,

@@ -49,6 +49,17 @@ async function expectClean(page: Page, csp: Awaited<ReturnType<typeof watchCsp>>
   await saveScreenshot(page, suite, label)
 }
 
+/** A browser signed in as `email` through the sign-in page's credentials form. */
+async function signedIn(email: string, options: { locale?: string; colorScheme?: "light" | "dark" } = {}) {
+  const context = await browser.newContext({ locale: options.locale ?? "en-US", colorScheme: options.colorScheme ?? "light" })
+  const page = await context.newPage()
+  const csp = await watchCsp(page)
+  await page.goto(`${server.origin}/auth/signin`)
+  await page.fill('form[action$="/callback/credentials"] input[name="email"]', email)
+  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/auth/signin")), page.click('form[action$="/callback/credentials"] button')])
+  return { context, page, csp }
+}
+
 describe("single sign-on in Chromium", () => {
   it("asks for the work address first on the sign-in page, and signs Grace in through Acme's IdP", async () => {
     const { context, page, csp } = await fresh()
@@ -76,5 +87,44 @@ describe("single sign-on in Chromium", () => {
       await expectClean(page, csp, `sso-page-no-connection-${locale}`)
       await context.close()
     }
+  }, 60_000)
+
+  it("lets the organization's admin manage its connections on the built-in page, in light and dark, English and Japanese", async () => {
+    for (const [locale, colorScheme] of [["en-US", "light"], ["ja-JP", "dark"]] as const) {
+      const { context, page, csp } = await signedIn("ada@example.com", { locale, colorScheme })
+      await page.goto(`${server.origin}/auth/sso/manage?organizationId=${acme.id}`)
+      await expectClean(page, csp, `manage-${locale}-${colorScheme}`)
+      await context.close()
+    }
+    const { context, page, csp } = await signedIn("ada@example.com")
+    const manage = `${server.origin}/auth/sso/manage?organizationId=${acme.id}`
+    await page.goto(manage)
+    await page.fill("#oidc-name", "Second IdP")
+    await page.fill("#oidc-issuer", idp.issuer)
+    await page.fill("#oidc-client-id", "second")
+    await page.fill("#oidc-client-secret", "second-secret-value")
+    await Promise.all([page.waitForURL(/done=create-oidc/), page.press("#oidc-client-secret", "Enter")])
+    expect(await page.locator(".notice").innerText()).toContain("added")
+    expect(await page.content()).not.toContain("second-secret-value")
+    await Promise.all([page.waitForURL(/done=disable/), page.getByRole("button", { name: "Turn off Second IdP" }).click()])
+    await Promise.all([page.waitForURL(/done=delete/), page.getByRole("button", { name: "Delete Second IdP" }).click()])
+    expect(await page.getByText("Second IdP").count()).toBe(0)
+    // A bad issuer is said on the page, and nothing is added.
+    await page.fill("#oidc-name", "Broken")
+    await page.fill("#oidc-issuer", "https://user:pass@idp.example")
+    await page.fill("#oidc-client-id", "x")
+    await page.fill("#oidc-client-secret", "y")
+    await Promise.all([page.waitForURL(/error=InvalidInput/), page.press("#oidc-client-secret", "Enter")])
+    await expectClean(page, csp, "manage-error")
+    await context.close()
+  }, 90_000)
+
+  it("shows another organization's member nothing of Acme's connections", async () => {
+    await w.user("mallory@example.com")
+    const { context, page } = await signedIn("mallory@example.com")
+    const response = await page.goto(`${server.origin}/auth/sso/manage?organizationId=${acme.id}`)
+    expect(response?.status()).toBe(404)
+    expect(await page.content()).not.toContain("Acme IdP")
+    await context.close()
   }, 60_000)
 })

@@ -44,7 +44,8 @@ p{margin:0 0 16px}
 .buttons{display:grid;gap:10px}
 form{margin:0}
 label{display:block;margin:0 0 6px;font-weight:600;font-size:.9375rem}
-input{display:block;width:100%;margin:0 0 16px;padding:10px 12px;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--field-border);border-radius:8px}
+input,textarea{display:block;width:100%;margin:0 0 16px;padding:10px 12px;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--field-border);border-radius:8px}
+textarea{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em;resize:vertical}
 input::placeholder{color:var(--muted);opacity:1}
 button{display:flex;align-items:center;justify-content:center;gap:10px;width:100%;min-height:44px;padding:10px 16px;font:inherit;font-weight:600;color:var(--text);background:var(--card);border:1px solid var(--field-border);border-radius:8px;cursor:pointer}
 button:hover{filter:brightness(.94)}
