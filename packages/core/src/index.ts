@@ -74,7 +74,7 @@ export type { CookieOption, CookieOptions, CookiesOptions, PartialCookiesOptions
 export type { InternalResponse } from "./http/response.js"
 export type { LoggerInstance, WarningCode } from "./logger.js"
 export type { MessageKey, MessageOverrides, Messages, PluginTexts } from "./pages/messages.js"
-export { raw, skipCSRFCheck } from "./symbols.js"
+export { customFetch, raw, skipCSRFCheck } from "./symbols.js"
 export type { ModuleContext, ModuleEvents, ModuleFunction, ModuleIdentity, ModulePage, ModuleProviders, ModuleService, ModuleServiceContext, ModuleRequest, ModuleResponse, ModuleRoute, ModuleSessionInput, ModuleUsers, SesameModule, ServerFunctionsOf } from "./modules/types.js"
 export { html, type SafeHtml } from "./pages/html.js"
 export { callModuleApi, modelsOf } from "./modules/api.js"

@@ -31,7 +31,7 @@ import {
   listReceivedInvitations,
   resendInvitation,
 } from "./invitations.js"
-import { join, type JoinOutcome } from "./join.js"
+import { join, refusedRoles, type JoinOutcome } from "./join.js"
 import { organizationMessages } from "./messages.js"
 import { pageRoutes } from "./pages.js"
 import { listMembers, removeMember, setMemberRoles } from "./members.js"
@@ -124,5 +124,11 @@ export function organizations<const S extends Statements = {}, const R extends s
       if (!context.store) throw new TypeError("organizations: no store (the module is off without one).")
       return join(deps, context.store, context.logger, input)
     },
+    /**
+     * Why the request's user may not let another party give `roles` in `organizationId` (unknown
+     * roles, `owner`, or roles beyond their own), or null when they may: what a module checks
+     * before it stores roles that {@link join} will give later.
+     */
+    refusedRoles: (request: ModuleRequest, organizationId: string, roles: readonly string[]): Promise<string | null> => refusedRoles(deps, request, organizationId, roles),
   })
 }

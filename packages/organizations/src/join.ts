@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { StoreConflict, type ModuleContext, type Store } from "@sesame/core"
-import { membershipOf, type Deps } from "./context.js"
+import { StoreConflict, type ModuleContext, type ModuleRequest, type Store } from "@sesame/core"
+import { actorOf, membershipOf, storeOf, type Deps } from "./context.js"
 import { report } from "./events.js"
 import { departureModel, memberModel } from "./models.js"
 import { rolesIn } from "./stored-roles.js"
@@ -33,4 +33,22 @@ export async function join(deps: Deps, store: Store, logger: ModuleContext["logg
   }
   await report(deps.options, logger, { type: "member.added", organizationId, actorId: userId, memberId, userId, roles })
   return { outcome: "added", memberId, roles }
+}
+
+/**
+ * Why the signed-in user may not have others hold `roles` in `organizationId` by another party's
+ * word (a connection's provisioning), or null when they may: each role defined there, never
+ * `owner`, and none beyond what the user's own roles grant (the rule of invitations and auto-join).
+ */
+export async function refusedRoles(deps: Deps, request: ModuleRequest, organizationId: string, roles: readonly string[]): Promise<string | null> {
+  const actor = await actorOf(request)
+  const store = storeOf(request)
+  const membership = await membershipOf(store, organizationId, actor.id)
+  if (!membership) return "not a member"
+  const book = await rolesIn(deps, store, organizationId)
+  const unknown = book.unknown([...roles])
+  if (unknown.length > 0) return `no such role: ${unknown.join(", ")}`
+  if (roles.includes("owner")) return "owner is never given this way"
+  if (!book.mayGive(membership.roles, [...roles])) return "beyond your own roles"
+  return null
 }

@@ -34,7 +34,7 @@ function checked(module: SesameModule, identity: ModuleIdentity): ModuleIdentity
 export async function moduleSignIn(ctx: RequestContext, module: SesameModule, input: ModuleIdentity): Promise<InternalResponse> {
   const identity = checked(module, input)
   const here = `${ctx.authUrl}/${module.id}`
-  const provider = resolveOAuthProvider(
+  const resolved = resolveOAuthProvider(
     {
       id: identity.providerId,
       name: identity.providerName || identity.providerId,
@@ -44,14 +44,17 @@ export async function moduleSignIn(ctx: RequestContext, module: SesameModule, in
       authorization: here,
       token: here,
       userinfo: here,
-      // The module bound the answer to this browser (see ModuleRequest.signIn): accounts may be
-      // linked to a signed-in user, as for a provider with checks. (A client without a secret
-      // needs PKCE to be resolved; no authorization request is ever made with this object.)
+      // The module bound the answer to this browser (unless it says `boundToBrowser: false`):
+      // accounts may be linked to a signed-in user, as for a provider with checks. (A client
+      // without a secret needs PKCE to be resolved; no authorization request is made with it.)
       checks: ["pkce"],
       allowDangerousEmailAccountLinking: true,
     },
     undefined,
   )
+  if (identity.boundToBrowser !== undefined && typeof identity.boundToBrowser !== "boolean") throw new TypeError(`Plugin "${module.id}": \`boundToBrowser\` must be a boolean.`)
+  // Unbound: no checks, so the sign-in decision never links the account to a signed-in user.
+  const provider = identity.boundToBrowser === false ? { ...resolved, checks: new Set<never>() } : resolved
   if (identity.callbackUrl !== undefined) {
     if (typeof identity.callbackUrl !== "string") throw new TypeError(`Plugin "${module.id}": \`callbackUrl\` must be a string.`)
     await ctx.callbackUrl(identity.callbackUrl)

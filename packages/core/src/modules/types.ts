@@ -183,6 +183,13 @@ export interface ModuleIdentity {
   /** Whether the identity provider speaks for `user.email` (see {@link ModuleRequest.signIn}). */
   emailVerified: boolean
   /**
+   * Whether the module bound this answer to the browser that started the sign-in (a SAML response
+   * to its own request). Default true. False (an IdP-initiated response, which any page can make a
+   * browser post): the account is never linked to whoever is signed in in that browser, as for a
+   * provider without checks.
+   */
+  boundToBrowser?: boolean
+  /**
    * Where to go once signed in, as the module recorded it when the sign-in started (checked by
    * the app's `redirect` callback as everywhere). Default: the request's `callbackUrl`.
    */

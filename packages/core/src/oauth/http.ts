@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { allowInsecureRequests } from "oauth4webapi"
+import { allowInsecureRequests, customFetch } from "oauth4webapi"
 
 /** Whether `url` points at this machine (localhost, 127.0.0.0/8, [::1]). */
 export function isLoopback(url: URL): boolean {
@@ -14,8 +14,10 @@ export function isLoopback(url: URL): boolean {
   return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "[::1]"
 }
 
-/** The oauth4webapi request options for a call to `url`. */
-export function httpOptions(url: URL | string | undefined): { [allowInsecureRequests]: boolean } {
+/** The oauth4webapi request options for a call to `url` of `provider` (through its own `fetch`, when it has one). */
+export function httpOptions(url: URL | string | undefined, provider: { fetch: typeof fetch | undefined }): { [allowInsecureRequests]: boolean; [customFetch]?: never } {
   const parsed = typeof url === "string" ? new URL(url) : url
-  return { [allowInsecureRequests]: !!parsed && parsed.protocol === "http:" && isLoopback(parsed) }
+  const insecure = !!parsed && parsed.protocol === "http:" && isLoopback(parsed)
+  // oauth4webapi calls it as `fetch(url, { method, headers, body, redirect, signal })`.
+  return provider.fetch ? { [allowInsecureRequests]: insecure, [customFetch]: provider.fetch as never } : { [allowInsecureRequests]: insecure }
 }

@@ -30,10 +30,10 @@ async function userinfo(provider: OAuthProvider, metadata: oauth.AuthorizationSe
     // An OpenID userinfo response: its `sub` must be the ID token's.
     const endpoint = { ...metadata, userinfo_endpoint: url.href }
     const client = clientOf(provider)
-    const response = await oauth.userInfoRequest(endpoint, client, accessToken, httpOptions(url))
+    const response = await oauth.userInfoRequest(endpoint, client, accessToken, httpOptions(url, provider))
     return oauth.processUserInfoResponse(endpoint, client, idToken?.sub ?? oauth.skipSubjectCheck, response)
   }
-  const response = await oauth.protectedResourceRequest(accessToken, "GET", url, new Headers({ accept: "application/json" }), null, httpOptions(url))
+  const response = await oauth.protectedResourceRequest(accessToken, "GET", url, new Headers({ accept: "application/json" }), null, httpOptions(url, provider))
   if (response.status !== 200) throw new Error(`The userinfo endpoint answered with status ${response.status}.`)
   const body: unknown = await response.json()
   if (!isObject(body)) throw new Error("The userinfo endpoint did not answer with a JSON object.")

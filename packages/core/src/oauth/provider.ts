@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { customFetch } from "../symbols.js"
 import { providerEnvName } from "../config/env.js"
 import { InvalidEndpoints, InvalidProvider } from "../errors.js"
 import type { Account, Awaitable, Profile, User } from "../types.js"
@@ -93,6 +94,8 @@ export interface OAuthProvider {
   readonly token: Endpoint & Pick<TokenEndpointConfig, "request" | "conform">
   readonly userinfo: Endpoint & Pick<UserinfoEndpointConfig, "request">
   readonly jwksUri: URL | undefined
+  /** The `fetch` of its requests (`[customFetch]`), when not the global one. */
+  readonly fetch: typeof fetch | undefined
   readonly checks: ReadonlySet<Check>
   /** The `redirectProxyUrl` (provider's, else the configuration's), without a trailing slash. */
   readonly redirectProxyUrl: string | undefined
@@ -340,6 +343,7 @@ export function resolveOAuthProvider(config: OAuthConfig, redirectProxyUrl: stri
     token,
     userinfo,
     jwksUri: config.jwks_endpoint === undefined ? undefined : providerUrl(config.jwks_endpoint, `The jwks_endpoint of provider "${id}"`),
+    fetch: typeof config[customFetch] === "function" ? config[customFetch] : undefined,
     checks,
     redirectProxyUrl: proxy === undefined ? undefined : trimSlash(appUrl(proxy, `The redirectProxyUrl of provider "${id}"`).href),
     profileFromIdToken: config.type === "oidc" && config.idToken !== false,

@@ -58,7 +58,7 @@ async function refreshedTokens(provider: OAuthProvider, refreshToken: string): P
   try {
     const metadata = await authorizationServer(provider)
     const client = clientOf(provider)
-    let response = await oauth.refreshTokenGrantRequest(metadata, client, await clientAuthOf(provider), refreshToken, httpOptions(metadata.token_endpoint))
+    let response = await oauth.refreshTokenGrantRequest(metadata, client, await clientAuthOf(provider), refreshToken, httpOptions(metadata.token_endpoint, provider))
     if (provider.token.conform) response = (await provider.token.conform(response.clone())) ?? response
     const processed = await oauth.processRefreshTokenResponse(metadata, client, response)
     await verifyIdTokenSignature(provider, metadata, response, processed)

@@ -30,7 +30,7 @@ function endpointsOnlyIssuer(provider: OAuthProvider): string {
 async function baseMetadata(provider: OAuthProvider): Promise<oauth.AuthorizationServer> {
   if (!provider.discovery) return { issuer: endpointsOnlyIssuer(provider) }
   if (provider.wellKnown) {
-    const response = await fetch(provider.wellKnown, { headers: { accept: "application/json" }, redirect: "manual" })
+    const response = await (provider.fetch ?? fetch)(provider.wellKnown.href, { headers: { accept: "application/json" }, redirect: "manual" })
     // Without a configured issuer, the document names it: the wellKnown URL is the trust anchor.
     const expected = provider.issuer ?? (await issuerNamedIn(response.clone()))
     return oauth.processDiscoveryResponse(new URL(expected), response)
@@ -38,7 +38,7 @@ async function baseMetadata(provider: OAuthProvider): Promise<oauth.Authorizatio
   // Discovery without wellKnown is discovery from the issuer (see `resolveOAuthProvider`).
   const configured = provider.issuer ?? ""
   const issuer = new URL(configured)
-  const response = await oauth.discoveryRequest(issuer, httpOptions(issuer))
+  const response = await oauth.discoveryRequest(issuer, httpOptions(issuer, provider))
   // A multi-tenant endpoint (`…/common/v2.0`) names a template as its issuer (`tenant.ts`).
   const named = await issuerNamedIn(response.clone()).catch(() => undefined)
   const expected = named !== undefined && isIssuerTemplate(named) && matchesIssuerTemplate(named, configured) ? named : configured

@@ -49,7 +49,7 @@ export async function verifyIdTokenSignature(
     throw new InvalidEndpoints(`Provider "${provider.id}" has no JWKS URL to check ID tokens with: its metadata lists none; set \`jwks_endpoint\`.`)
   }
   try {
-    await oauth.validateApplicationLevelSignature(metadata, response, httpOptions(metadata.jwks_uri))
+    await oauth.validateApplicationLevelSignature(metadata, response, httpOptions(metadata.jwks_uri, provider))
   } catch (error) {
     throw new OAuthCallbackError(`The signature of the ID token from provider "${provider.id}" does not verify.`, { cause: loggableError(error) })
   }
@@ -79,7 +79,7 @@ async function codeGrantResponse(
     params,
     redirectUri,
     checks.pkce ?? oauth.nopkce,
-    { ...httpOptions(metadata.token_endpoint), additionalParameters: provider.token.params },
+    { ...httpOptions(metadata.token_endpoint, provider), additionalParameters: provider.token.params },
   )
 }
 

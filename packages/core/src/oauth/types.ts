@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { customFetch } from "../symbols.js"
 import type { Account, Awaitable, CommonProviderOptions, Profile, User } from "../types.js"
 
 /** Checks protecting the callback. `none` turns every check off (only with a provider that cannot do PKCE). */
@@ -100,6 +101,8 @@ export interface OAuthClientOptions {
 }
 
 interface OAuthCommon<P> extends CommonProviderOptions {
+  /** The `fetch` of this provider's requests (see `customFetch`). Default: the global `fetch`. */
+  [customFetch]?: typeof fetch
   /** Default `AUTH_<ID>_ID`. */
   clientId?: string
   /** Default `AUTH_<ID>_SECRET`. */

@@ -85,7 +85,7 @@ describe("a service's configuration", () => {
   it("is refused outside the module's own path, or over its own endpoints", async () => {
     for (const services of [{ "other/v2": { handle: async () => new Response() } }, { "machine/Users": { handle: async () => new Response() } }, { "machine/v2": {} }, { machine: { handle: async () => new Response() } }]) {
       const { logger, lines } = recordingLogger()
-      const module = { ...api, services } as SesameModule
+      const module = { ...api, services } as unknown as SesameModule
       const response = await Auth(new Request(`${origin}/auth/session`), config({ plugins: [module], logger }))
       expect(response.status, JSON.stringify(Object.keys(services))).toBe(500)
       expect(lines.join("\n")).toMatch(/service/)
