@@ -81,6 +81,7 @@ export default defineConfig({
           { text: "Plugins", link: "/features/plugins" },
           { text: "Permissions", link: "/features/permissions" },
           { text: "Organizations", link: "/features/organizations" },
+          { text: "Enterprise SSO", link: "/features/sso" },
         ],
       },
       {
@@ -115,6 +116,7 @@ export default defineConfig({
               readme("packages", "hono", "@sesame/hono"),
               readme("packages", "sveltekit", "@sesame/sveltekit"),
               readme("packages", "organizations", "@sesame/organizations"),
+              readme("packages", "sso", "@sesame/sso"),
               readme("packages", "adapter-sqlite", "@sesame/adapter-sqlite"),
               readme("packages", "adapter-pg", "@sesame/adapter-pg"),
               readme("packages", "adapter-mysql", "@sesame/adapter-mysql"),

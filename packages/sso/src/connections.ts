@@ -162,6 +162,15 @@ async function mayManage(options: ResolvedSsoOptions, request: ModuleRequest, or
   return organizationId
 }
 
+/**
+ * Refuses roles the user may not have a connection give: unknown in the organization, `owner`, or
+ * beyond their own (an admin cannot provision auditors if an admin may not invite one).
+ */
+async function checkRoles(options: ResolvedSsoOptions, request: ModuleRequest, organizationId: string, roles: readonly string[]): Promise<void> {
+  const refused = await options.organizations.refusedRoles(request as never, organizationId, roles)
+  if (refused) throw new SsoError("InvalidInput", `\`roles\`: ${refused}.`)
+}
+
 /** The connection `connectionId` of `organizationId`: never one of another organization. */
 async function connectionIn(store: Store, organizationId: string, connectionId: unknown): Promise<Connection> {
   if (typeof connectionId !== "string" || !idPattern.test(connectionId)) throw new SsoError("InvalidInput", "`connectionId` must be an id.")
@@ -171,7 +180,12 @@ async function connectionIn(store: Store, organizationId: string, connectionId: 
 }
 
 async function oidcSettings(options: ResolvedSsoOptions, input: Record<string, unknown>, previous?: OidcSettings): Promise<OidcSettings> {
-  const issuer = input.issuer === undefined && previous ? previous.issuer : (await providerUrl(input.issuer, "issuer", options.allowPrivateNetworks)).href.replace(/\/$/, "")
+  let issuer = previous?.issuer ?? ""
+  if (input.issuer !== undefined || !previous) {
+    await providerUrl(input.issuer, "issuer", options.allowPrivateNetworks)
+    // Kept as typed once checked: an issuer identifier is compared as a string, and some end in "/" (Entra ID v1).
+    issuer = input.issuer as string
+  }
   const clientId = input.clientId === undefined && previous ? previous.clientId : text(input.clientId, "clientId", 255)
   const clientSecret = input.clientSecret === undefined && previous ? previous.clientSecret : text(input.clientSecret, "clientSecret", 1024)
   return { issuer, clientId, clientSecret }
@@ -194,6 +208,7 @@ export function connectionApi(options: ResolvedSsoOptions) {
         createdAt: now,
         updatedAt: now,
       }
+      await checkRoles(options, request, orgId, common.roles)
       const connection: Connection =
         fields.protocol === "oidc"
           ? { ...common, protocol: "oidc", settings: await oidcSettings(options, fields) }
@@ -208,6 +223,7 @@ export function connectionApi(options: ResolvedSsoOptions) {
       const store = storeOf(request)
       const current = await connectionIn(store, orgId, connectionId)
       const fields = (input ?? {}) as Record<string, unknown>
+      if (fields.roles !== undefined) await checkRoles(options, request, orgId, rolesOf(fields.roles, options.defaultRoles))
       const next = {
         ...current,
         name: fields.name === undefined ? current.name : text(fields.name, "name", 100),

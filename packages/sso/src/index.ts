@@ -24,6 +24,9 @@ import { provisionOnSignIn } from "./provisioning.js"
 import { pageRoutes } from "./pages.js"
 import { connectionRoutes } from "./routes.js"
 import { samlRoutes } from "./saml-flow.js"
+import { scimModels } from "./scim/models.js"
+import { scimService } from "./scim/service.js"
+import { scimTokenApi } from "./scim/tokens.js"
 import { signInSection, startRoutes } from "./start.js"
 
 export { SsoError, ssoErrorStatus, type SsoErrorCode } from "./errors.js"
@@ -44,12 +47,13 @@ export function sso(options: SsoOptions) {
   const api = connectionApi(resolved)
   return {
     id: "sso",
-    models: [connectionModel, samlRequestModel, samlAssertionModel],
-    providers: connectionProviders(),
+    models: [connectionModel, samlRequestModel, samlAssertionModel, ...scimModels],
+    providers: connectionProviders(resolved.allowPrivateNetworks),
     routes: { ...startRoutes(), ...connectionRoutes(api), ...samlRoutes(), ...pageRoutes(api) },
     events: { signIn: provisionOnSignIn(resolved) },
     signInSection,
     messages: ssoMessages,
-    api,
+    services: { "sso/scim/v2": scimService(resolved) },
+    api: { ...api, ...scimTokenApi(resolved) },
   } satisfies SesameModule
 }

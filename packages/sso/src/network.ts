@@ -33,6 +33,11 @@ for (const [network, prefix] of [
   ["fc00::", 7],
   ["fe80::", 10],
   ["ff00::", 8],
+  // IPv4 addresses carried in IPv6 (IPv4-compatible, NAT64, 6to4): what they carry may be private.
+  ["::", 96],
+  ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
+  ["2002::", 16],
 ] as const) privateRanges.addSubnet(network, prefix, "ipv6")
 
 /** Whether `address` (an IP) is loopback, private, link-local, or otherwise not on the public internet. */
@@ -55,7 +60,7 @@ export function isPrivateAddress(address: string): boolean {
 export async function providerUrl(value: unknown, field: string, allowPrivateNetworks: boolean): Promise<URL> {
   let url: URL
   try {
-    if (typeof value !== "string" || value.length > 2048) throw new Error()
+    if (typeof value !== "string" || value.length > 2048 || value !== value.trim()) throw new Error()
     url = new URL(value)
   } catch {
     throw new SsoError("InvalidInput", `\`${field}\` must be a URL.`)

@@ -11,6 +11,7 @@ export interface OrganizationsModule {
   id: string
   api: { hasPermission(request: never, organizationId: string, permissions: { organization: ["update"] }): Promise<boolean> }
   join(context: ModuleContext, input: { organizationId: string; userId: string; roles: readonly string[] }): Promise<JoinOutcome>
+  refusedRoles(request: never, organizationId: string, roles: readonly string[]): Promise<string | null>
 }
 
 export interface SsoOptions {
@@ -34,7 +35,7 @@ export interface ResolvedSsoOptions {
 
 export function resolveSsoOptions(options: SsoOptions): ResolvedSsoOptions {
   const orgs = options?.organizations
-  if (!orgs || typeof orgs !== "object" || typeof orgs.join !== "function" || typeof orgs.api?.hasPermission !== "function") {
+  if (!orgs || typeof orgs !== "object" || typeof orgs.join !== "function" || typeof orgs.refusedRoles !== "function" || typeof orgs.api?.hasPermission !== "function") {
     throw new TypeError("sso: `organizations` must be the organizations module of the same configuration (`organizations(...)` from @sesame/organizations).")
   }
   const defaultRoles = options.defaultRoles ?? ["member"]

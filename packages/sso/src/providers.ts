@@ -11,10 +11,11 @@
  *
  * @module
  */
-import type { ModuleProviders, OIDCConfig, Profile, Store } from "@sesame/core"
+import { customFetch, type ModuleProviders, type OIDCConfig, type Profile, type Store } from "@sesame/core"
 import { connectionFrom, providerPrefix } from "./connections.js"
 import { emailDomain, verifiedDomains } from "./domains.js"
 import { connectionModel } from "./models.js"
+import { publicFetch } from "./outbound.js"
 
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -26,7 +27,8 @@ export function vouchesFor(domains: readonly string[], profile: Profile): boolea
   return domain !== null && domains.includes(domain) && claim !== false && claim !== "false"
 }
 
-export function connectionProviders(): ModuleProviders {
+/** `allowPrivateNetworks`: the global `fetch`, else one that reaches public https addresses only (`outbound.ts`). */
+export function connectionProviders(allowPrivateNetworks: boolean): ModuleProviders {
   // The same settings object while the connection and its organization's domains are unchanged,
   // so that the core keeps the discovery document and keys it fetched (see ModuleProviders.find).
   const kept = new Map<string, { key: string; settings: OIDCConfig }>()
@@ -53,6 +55,7 @@ export function connectionProviders(): ModuleProviders {
         checks: ["pkce", "state", "nonce"],
         allowDangerousEmailAccountLinking: true,
         isEmailVerified: (profile) => vouchesFor(domains, profile),
+        ...(allowPrivateNetworks ? {} : { [customFetch]: publicFetch }),
       }
       kept.set(id, { key, settings })
       return settings

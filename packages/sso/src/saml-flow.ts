@@ -156,6 +156,8 @@ async function acs(request: ModuleRequest): Promise<ModuleResponse> {
     profile: { nameId: assertion.nameId, nameIdFormat: assertion.nameIdFormat, issuer: assertion.issuer, attributes: assertion.attributes },
     // The organization proved the domain, so its IdP speaks for addresses there, and nowhere else.
     emailVerified: domain !== null && domains.includes(domain),
+    // An IdP-initiated response answers no request of this browser: never linked to whoever is signed in here.
+    boundToBrowser: pending !== null,
     ...(pending ? { callbackUrl: pending.callbackUrl } : {}),
   })
 }

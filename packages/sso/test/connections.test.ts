@@ -29,7 +29,7 @@ describe("connections", () => {
     const { bob, acme } = await acmeAndGlobex()
     const created = await bob.post("sso/connections/create", { organizationId: acme.id, ...oidc })
     expect(created.status).toBe(200)
-    expect(created.body).toMatchObject({ organizationId: acme.id, protocol: "oidc", name: "Acme IdP", enabled: true, roles: ["member"], oidc: { issuer: "http://127.0.0.1:9", clientId: "acme-app", hasClientSecret: true } })
+    expect(created.body).toMatchObject({ organizationId: acme.id, protocol: "oidc", name: "Acme IdP", enabled: true, roles: ["member"], oidc: { issuer: "http://127.0.0.1:9/", clientId: "acme-app", hasClientSecret: true } })
     expect(JSON.stringify(created.body)).not.toContain(clientSecret)
     const id = created.body.id as string
 

@@ -10,7 +10,9 @@
  */
 import { checkAdapter, missingMethods, type AdapterRequirement, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
-import { resolveUserFields, takenSessionKeys, type ResolvedUserFields } from "../user/fields.js"
+import { emit } from "../events.js"
+import { providerEmail } from "../oauth/profile.js"
+import { newUserFields, resolveUserFields, takenSessionKeys, type ResolvedUserFields } from "../user/fields.js"
 import {
   AuthError,
   InvalidEndpoints,
@@ -202,7 +204,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
         path: (segment) => isActionSegment(segment, endpointNames()),
         models: builtInModelNames,
         sessionKeys: takenSessionKeys(userFields),
-      }, adapter && moduleUsers(adapter, hooks)),
+      }, adapter && moduleUsers(adapter, hooks, userFields, () => resolved)),
     )
     if (modules.off.size > 0) warnings.push("plugin-storage-missing")
     const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))
@@ -457,11 +459,20 @@ function resolveFeatures(input: FeatureInput): FeatureSettings {
   return settings as FeatureSettings
 }
 
-/** The adapter's users as modules read them (`ModuleUsers`), and their sessions ended as "sign out everywhere" ends them. */
-function moduleUsers(adapter: CheckedAdapter, hooks: FeatureHooks): ModuleUsers {
+/**
+ * The adapter's users as modules read them (`ModuleUsers`), their sessions ended as "sign out
+ * everywhere" ends them, new ones created as a sign-in creates them. `config`: the configuration
+ * being resolved, for the `createUser` event (asked only once a request runs).
+ */
+function moduleUsers(adapter: CheckedAdapter, hooks: FeatureHooks, userFields: ResolvedUserFields, config: () => ResolvedConfig): ModuleUsers {
   return {
     get: (id) => adapter.getUser(id),
     getByEmail: (email) => adapter.getUserByEmail(email),
+    async create({ email, name, emailVerified }) {
+      const user = await adapter.createUser({ ...newUserFields(userFields, {}), id: crypto.randomUUID(), email: providerEmail(email) ?? email, name, image: null, emailVerified })
+      await emit(config(), "createUser", { user })
+      return user
+    },
     async endSessions(id) {
       const ended = adapter.has("deleteSessionsByUserId") ? await adapter.deleteSessionsByUserId(id) : 0
       for (const forget of hooks.sessionsEnded) await forget(adapter, id)

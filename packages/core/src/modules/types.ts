@@ -55,6 +55,12 @@ export interface ModuleUsers {
    * ends when it expires; what a module adds to it is checked again at its next re-issue.
    */
   endSessions(id: string): Promise<number>
+  /**
+   * Creates a user (an organization's identity provider provisioning its people ahead of their
+   * first sign-in), with the app's user fields' defaults, and sends the `createUser` event. The
+   * module decides that the address is proven (`emailVerified`); Sesame does not check it.
+   */
+  create(user: { email: string; name: string | null; emailVerified: Date | null }): Promise<AdapterUser>
 }
 
 /** The request a module's endpoint or server function handles. */

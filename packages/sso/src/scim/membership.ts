@@ -1,0 +1,141 @@
+/**
+ * What provisioning does to the organization's membership, through the organizations module's
+ * exports only (its `join`, its member and departure models):
+ *
+ * - activation makes the user a member by `join`'s rules (the connection's roles and its groups'
+ *   roles; unknown roles and `owner` dropped; a member unchanged; someone who left or was removed
+ *   stays out);
+ * - deactivation removes the membership as removing a member does (the row as read, in one
+ *   transaction, with a departure noted so that a verified domain's auto-join does not bring them
+ *   back), and ends the user's sessions. An owner is never deprovisioned by the IdP (an admin
+ *   cannot remove one either, and the connection never makes owners): `400 mutability`;
+ * - reactivation takes away the departure note only when it is this resource's own (noted at the
+ *   instant its deactivation recorded), then joins again: someone who left, or whom an admin
+ *   removed, stays out.
+ *
+ * A group of the connection whose `displayName` names a role of the organization that the token
+ * lets groups give (`admin`, `member` and the organization's own roles its maker could give; see
+ * `tokens.ts`) adds that role to its members; leaving the group takes it away unless the
+ * connection gives it or another of its groups does. Never `owner`.
+ *
+ * @module
+ */
+import { op, type StoredRow } from "@sesame/core"
+import { builtInRoles, departureModel, memberModel, roleModel } from "@sesame/organizations"
+import type { Scope } from "./auth.js"
+import { ScimError } from "./errors.js"
+import { scimGroupModel, scimUserModel } from "./models.js"
+
+const changedMeanwhile = () => new ScimError(409, undefined, "The membership changed meanwhile: try again.")
+
+function rolesFrom(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((role): role is string => typeof role === "string") : []
+}
+
+export function membersOf(group: StoredRow): string[] {
+  return Array.isArray(group.members) ? group.members.filter((id): id is string => typeof id === "string") : []
+}
+
+/** The role a group named `displayName` gives in the scope's organization, or null. */
+async function roleOfGroup(scope: Scope, displayName: string): Promise<string | null> {
+  const name = displayName.trim().toLowerCase()
+  if (name === "owner" || !(scope.groupRoles.includes(name) || scope.roles.includes(name))) return null
+  // A role of the organization's own may have been deleted since the token was made.
+  if (builtInRoles.some((role) => role === name) || scope.roles.includes(name)) return name
+  return (await scope.store.findOne(roleModel, { organizationId: scope.organizationId, name })) ? name : null
+}
+
+/** The roles `scimId` holds through the connection: its own, and those of its groups. */
+async function rolesThrough(scope: Scope, scimId: string): Promise<string[]> {
+  const groups = await scope.store.findMany(scimGroupModel, { where: { connectionId: scope.connectionId, organizationId: scope.organizationId }, limit: 1000 })
+  const roles = new Set(scope.roles)
+  for (const group of groups) {
+    if (!membersOf(group).includes(scimId)) continue
+    const role = await roleOfGroup(scope, String(group.displayName))
+    if (role) roles.add(role)
+  }
+  return [...roles]
+}
+
+/** Makes the resource's user a member (see the module comment); its own departure note taken away first. */
+export async function activate(scope: Scope, resource: StoredRow): Promise<void> {
+  const { store, organizationId } = scope
+  const userId = String(resource.userId)
+  if (resource.departedAt instanceof Date) {
+    const departure = await store.findOne(departureModel, { organizationId, userId })
+    if (departure?.at instanceof Date && departure.at.getTime() === resource.departedAt.getTime()) await store.delete(departureModel, { organizationId, userId })
+  }
+  const roles = await rolesThrough(scope, String(resource.id))
+  const outcome = await scope.options.organizations.join(scope.context, { organizationId, userId, roles })
+  scope.context.logger.debug("sso: SCIM activation", { connection: scope.connectionId, outcome: outcome.outcome })
+}
+
+/**
+ * Removes the resource's user from the organization (see the module comment): the instant of the
+ * departure it noted, or null when they were not a member. Their sessions end either way.
+ */
+export async function deactivate(scope: Scope, resource: StoredRow): Promise<Date | null> {
+  const { organizationId } = scope
+  const userId = String(resource.userId)
+  const departedAt = await scope.store.transaction(async (tx) => {
+    const member = await tx.findOne(memberModel, { organizationId, userId })
+    if (!member) return null
+    if (rolesFrom(member.roles).includes("owner")) {
+      throw new ScimError(400, "mutability", "An owner of the organization is not deprovisioned by its identity provider: make them something else than an owner there first.")
+    }
+    if ((await tx.delete(memberModel, { id: String(member.id), organizationId, version: Number(member.version ?? 0) })) !== 1) throw changedMeanwhile()
+    const at = new Date()
+    await tx.delete(departureModel, { organizationId, userId })
+    await tx.create(departureModel, { organizationId, userId, at })
+    return at
+  })
+  if (!scope.context.users) throw new TypeError("sso: no adapter to end sessions with.")
+  await scope.context.users.endSessions(userId)
+  return departedAt
+}
+
+/** Adds `role` to, or takes it from, the memberships of `userIds` (only members: the others get it when they join). */
+async function setRole(scope: Scope, userIds: readonly string[], role: string, give: boolean): Promise<void> {
+  const { store, organizationId } = scope
+  for (const userId of userIds) {
+    for (let attempt = 0; ; attempt++) {
+      const member = await store.findOne(memberModel, { organizationId, userId })
+      if (!member) break
+      const roles = rolesFrom(member.roles)
+      const next = give ? [...new Set([...roles, role])] : roles.filter((r) => r !== role)
+      // Never a member without a role: the last one stays.
+      if (next.length === roles.length || next.length === 0) break
+      const version = Number(member.version ?? 0)
+      if ((await store.update(memberModel, { id: String(member.id), organizationId, version }, { roles: next, version: version + 1 })) === 1) break
+      if (attempt === 2) throw changedMeanwhile()
+    }
+  }
+}
+
+/** The Sesame users of the connection's resources `scimIds`. */
+async function usersOf(scope: Scope, scimIds: readonly string[]): Promise<string[]> {
+  if (scimIds.length === 0) return []
+  const rows = await scope.store.findMany(scimUserModel, { where: { connectionId: scope.connectionId, organizationId: scope.organizationId, id: op.in([...scimIds]) } })
+  return rows.map((row) => String(row.userId))
+}
+
+/**
+ * After a group changed from `before` to `after` (either null when it did not exist): the role
+ * its name gives, added to its members now, and taken from those who had it only through it.
+ */
+export async function groupChanged(scope: Scope, before: StoredRow | null, after: StoredRow | null): Promise<void> {
+  const oldRole = before ? await roleOfGroup(scope, String(before.displayName)) : null
+  const newRole = after ? await roleOfGroup(scope, String(after.displayName)) : null
+  const oldMembers = before ? membersOf(before) : []
+  const newMembers = after ? membersOf(after) : []
+  if (oldRole) {
+    const leaving = oldRole === newRole ? oldMembers.filter((id) => !newMembers.includes(id)) : oldMembers
+    const stillHeld = await Promise.all(leaving.map(async (id) => (await rolesThrough(scope, id)).includes(oldRole)))
+    await setRole(scope, await usersOf(scope, leaving.filter((_, i) => !stillHeld[i])), oldRole, false)
+  }
+  if (newRole) {
+    const joining = newRole === oldRole ? newMembers.filter((id) => !oldMembers.includes(id)) : newMembers
+    const active = await scope.store.findMany(scimUserModel, { where: { connectionId: scope.connectionId, organizationId: scope.organizationId, id: op.in(joining), active: true } })
+    await setRole(scope, active.map((row) => String(row.userId)), newRole, true)
+  }
+}
