@@ -4,6 +4,7 @@
  * by a stub in front of `fetch`; a server on 127.0.0.1 stands for a service inside the app's network
  * and records what reaches it. Each test passes when the attack fails.
  */
+import { customFetch } from "@sesame/core"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
@@ -106,7 +107,6 @@ describe("the SSRF guard on issuers", () => {
   it("a connection's provider reaches its IdP through a fetch that refuses the app's network", async () => {
     const { connectionProviders } = await import("../../src/providers.js")
     const { publicFetch } = await import("../../src/outbound.js")
-    const { customFetch } = await import("@sesame/core")
     const { w, acme } = await twoOrgs({})
     const admin = await w.user("mallory@example.com")
     const created = await admin.post("sso/connections/create", { organizationId: acme.id, ...oidc, issuer: "https://idp.attacker.example" })
