@@ -13,7 +13,10 @@ import { origin, proveDomain, ssoWorld, type World } from "../world.js"
 
 export type Browser = InstanceType<World["Browser"]>
 
-export async function twoOrgs(options?: Parameters<typeof ssoWorld>[0]) {
+type Person = Awaited<ReturnType<World["user"]>>
+type Org = { id: string; slug: string }
+
+export async function twoOrgs(options?: Parameters<typeof ssoWorld>[0]): Promise<{ w: World; ada: Person; gil: Person; acme: Org; globex: Org }> {
   const w = ssoWorld(options)
   const ada = await w.user("ada@example.com")
   const gil = await w.user("gil@example.com")
