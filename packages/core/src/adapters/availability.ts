@@ -107,3 +107,14 @@ function track(logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availa
     },
   }
 }
+
+/**
+ * Logs a storage failure that does not stop the flow (the old session of a browser that signs in
+ * again, which expires anyway). One that {@link Availability.run} already counted in a logged
+ * outage is a debug line: a request that began before the outage and fails in the middle of it
+ * must not log it a second time.
+ */
+export function logAside(logger: Pick<LoggerInstance, "error" | "debug">, error: unknown): void {
+  if (error instanceof Error && reported.has(error)) return logger.debug("storage still unavailable", { error: error.message })
+  logger.error(error instanceof Error ? error : new Error(String(error)))
+}

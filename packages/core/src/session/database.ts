@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { logAside } from "../adapters/availability.js"
 import { moduleSessionParts } from "../modules/session.js"
 import { dropParts, extendParts, keepPart, keptParts } from "../modules/session-parts.js"
 import { sessionUserFields } from "../user/fields.js"
@@ -246,7 +247,7 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
     const previous = await requestTokenHash(ctx)
     if (previous) {
       // The browser's old session is replaced; do not leave it usable.
-      await adapter.deleteSession(previous).catch((error: unknown) => config.logger.error(error as Error))
+      await adapter.deleteSession(previous).catch((error: unknown) => logAside(config.logger, error))
       await dropPartsOf(ctx, previous)
     }
     const { token, hash, expires } = await storeSession(ctx, adapter, String(user.id), { factors })
@@ -268,5 +269,5 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
  */
 async function dropPartsOf(ctx: RequestContext, hash: string): Promise<void> {
   const { modules, logger } = ctx.config
-  await dropParts(modules, modules.context.store!, hash).catch((error: unknown) => logger.error(error as Error))
+  await dropParts(modules, modules.context.store!, hash).catch((error: unknown) => logAside(logger, error))
 }
