@@ -15,6 +15,7 @@ import { connectionModel } from "./models.js"
 import { providerUrl } from "./network.js"
 import type { ResolvedSsoOptions } from "./options.js"
 import { certificateInfo, samlSettings, serviceProviderOf, type CertificateInfo, type SamlSettings } from "./saml-settings.js"
+import { isId, storeOf } from "./stored.js"
 
 export type Protocol = "oidc" | "saml"
 
@@ -121,13 +122,6 @@ export function infoOf(request: Pick<ModuleRequest, "authUrl">, connection: Conn
   }
 }
 
-const idPattern = /^[A-Za-z0-9_-]{1,64}$/
-
-function storeOf(request: Pick<ModuleRequest, "store">): Store {
-  if (!request.store) throw new TypeError("sso: no store (the module is off without one).")
-  return request.store
-}
-
 function text(value: unknown, field: string, max: number): string {
   if (typeof value !== "string") throw new SsoError("InvalidInput", `\`${field}\` must be a string.`)
   const trimmed = value.trim()
@@ -156,7 +150,7 @@ function booleanOf(value: unknown, field: string): boolean {
 /** Refuses unless the signed-in user may update `organizationId` (`NotFound` otherwise, see the module comment). */
 async function mayManage(options: ResolvedSsoOptions, request: ModuleRequest, organizationId: unknown): Promise<string> {
   if (!(await request.user())) throw new SsoError("NotSignedIn", "Sign in first.")
-  if (typeof organizationId !== "string" || !idPattern.test(organizationId)) throw new SsoError("InvalidInput", "`organizationId` must be an id.")
+  if (!isId(organizationId)) throw new SsoError("InvalidInput", "`organizationId` must be an id.")
   const allowed = await options.organizations.api.hasPermission(request as never, organizationId, { organization: ["update"] })
   if (!allowed) throw new SsoError("NotFound", "No such organization, or you may not manage its connections.")
   return organizationId
@@ -173,7 +167,7 @@ async function checkRoles(options: ResolvedSsoOptions, request: ModuleRequest, o
 
 /** The connection `connectionId` of `organizationId`: never one of another organization. */
 async function connectionIn(store: Store, organizationId: string, connectionId: unknown): Promise<Connection> {
-  if (typeof connectionId !== "string" || !idPattern.test(connectionId)) throw new SsoError("InvalidInput", "`connectionId` must be an id.")
+  if (!isId(connectionId)) throw new SsoError("InvalidInput", "`connectionId` must be an id.")
   const row = await store.findOne(connectionModel, { id: connectionId, organizationId })
   if (!row) throw new SsoError("NotFound", "No such connection in this organization.")
   return connectionFrom(row)

@@ -16,8 +16,7 @@ import { connectionFrom, providerPrefix } from "./connections.js"
 import { emailDomain, verifiedDomains } from "./domains.js"
 import { connectionModel } from "./models.js"
 import { publicFetch } from "./outbound.js"
-
-const idPattern = /^[A-Za-z0-9_-]{1,64}$/
+import { isId } from "./stored.js"
 
 /** Whether the IdP's profile is for an address at one of `domains` that it does not deny having checked. */
 export function vouchesFor(domains: readonly string[], profile: Profile): boolean {
@@ -35,7 +34,7 @@ export function connectionProviders(allowPrivateNetworks: boolean): ModuleProvid
   return {
     async find(id, context) {
       const connectionId = id.slice(providerPrefix.length)
-      if (!id.startsWith(providerPrefix) || !idPattern.test(connectionId) || !context.store) return null
+      if (!id.startsWith(providerPrefix) || !isId(connectionId) || !context.store) return null
       const store: Store = context.store
       const row = await store.findOne(connectionModel, { id: connectionId })
       if (!row) return null

@@ -22,6 +22,7 @@ import { serviceProviderOf, type SamlSettings } from "./saml-settings.js"
 import { SamlError } from "./saml/errors.js"
 import { serviceProviderMetadata } from "./saml/metadata.js"
 import { authnRequest, verifyResponse, type SamlAssertion, type SamlConnectionSettings } from "./saml/service-provider.js"
+import { isId, storeOf } from "./stored.js"
 
 /** How long a sign-in may take at the IdP. */
 const requestLifetime = 10 * 60
@@ -36,15 +37,10 @@ function settingsOf(request: Pick<ModuleRequest, "authUrl">, connection: SamlCon
   return { idpEntityId, ssoUrl, certificates, allowIdpInitiated, spEntityId, acsUrl }
 }
 
-function storeOf(request: ModuleRequest): Store {
-  if (!request.store) throw new TypeError("sso: no store (the module is off without one).")
-  return request.store
-}
-
 /** The SAML connection the query names (`connection`), enabled; null when there is none. */
 async function connectionOf(request: ModuleRequest): Promise<SamlConnection | null> {
   const id = request.query.connection
-  if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return null
+  if (!isId(id)) return null
   const row = await storeOf(request).findOne(connectionModel, { id })
   const connection = row && connectionFrom(row)
   return connection && connection.enabled && connection.protocol === "saml" ? (connection as SamlConnection) : null

@@ -16,6 +16,7 @@ import { connectionFrom, providerPrefix, type Connection } from "./connections.j
 import { emailDomain, organizationOfDomain } from "./domains.js"
 import { connectionModel } from "./models.js"
 import { startSaml } from "./saml-flow.js"
+import { storeOf } from "./stored.js"
 
 /** The first enabled connection of `organizationId` (the oldest), or null. */
 async function connectionOf(store: Store, organizationId: string): Promise<Connection | null> {
@@ -35,11 +36,6 @@ export async function connectionForSlug(store: Store, slug: string): Promise<Con
   if (!/^[a-z0-9-]{1,48}$/.test(slug)) return null
   const row = await store.findOne(organizationModel, { slug })
   return row ? connectionOf(store, String(row.id)) : null
-}
-
-function storeOf(request: ModuleRequest): Store {
-  if (!request.store) throw new TypeError("sso: no store (the module is off without one).")
-  return request.store
 }
 
 const field = (request: ModuleRequest, name: string): string => {

@@ -19,6 +19,7 @@ import { queryParam, readJson, requireSchema, schemas, scimResponse } from "./ht
 import { listResponse } from "./list.js"
 import { groupChanged, membersOf } from "./membership.js"
 import { scimGroupModel, scimUserModel } from "./models.js"
+import { isId } from "../stored.js"
 
 /** The most members a group holds here. */
 const maxMembers = 1000
@@ -41,7 +42,7 @@ export function groupResource(scope: Scope, row: StoredRow, withMembers = true):
 const scoped = (scope: Scope, id: unknown) => ({ id: String(id), connectionId: scope.connectionId, organizationId: scope.organizationId })
 
 async function groupOf(scope: Scope, id: string): Promise<StoredRow> {
-  const row = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await scope.store.findOne(scimGroupModel, scoped(scope, id)) : null
+  const row = isId(id) ? await scope.store.findOne(scimGroupModel, scoped(scope, id)) : null
   if (!row) throw notFound("group")
   return row
 }
@@ -57,7 +58,7 @@ function idsOf(value: unknown): string[] {
 /** Refuses ids that are not users this connection provisioned. */
 async function checkUsers(scope: Scope, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return
-  const valid = ids.filter((id) => /^[A-Za-z0-9_-]{1,64}$/.test(id))
+  const valid = ids.filter(isId)
   const found = valid.length === 0 ? 0 : await scope.store.count(scimUserModel, { connectionId: scope.connectionId, organizationId: scope.organizationId, id: op.in(valid) })
   if (found !== ids.length) throw invalidValue("A member is not a user this connection provisioned.")
 }

@@ -18,6 +18,7 @@ import { builtInRoles, roleModel } from "@sesame/organizations"
 import { connectionApi } from "../connections.js"
 import type { ResolvedSsoOptions } from "../options.js"
 import { scimTokenModel } from "./models.js"
+import { storeOf } from "../stored.js"
 
 export const tokenPrefix = "sesame_scim_"
 
@@ -44,11 +45,6 @@ async function groupRolesOf(options: ResolvedSsoOptions, request: ModuleRequest,
   const candidates = [...new Set([...builtInRoles.filter((role) => role !== "owner"), ...own.map((row) => String(row.name))])]
   const allowed = await Promise.all(candidates.map(async (role) => (await options.organizations.refusedRoles(request as never, organizationId, [role])) === null))
   return candidates.filter((_, i) => allowed[i])
-}
-
-function storeOf(request: Pick<ModuleRequest, "store">): Store {
-  if (!request.store) throw new TypeError("sso: no store (the module is off without one).")
-  return request.store
 }
 
 /** A new SCIM token, shown once. */

@@ -23,6 +23,7 @@ import { queryParam, readJson, schemas, scimResponse } from "./http.js"
 import { listResponse } from "./list.js"
 import { activate, deactivate, membersOf } from "./membership.js"
 import { scimGroupModel, scimUserModel } from "./models.js"
+import { isId } from "../stored.js"
 
 const taken = () => new ScimError(409, "uniqueness", "This connection already provisioned this user.")
 
@@ -47,7 +48,7 @@ export function userResource(scope: Scope, row: StoredRow): Record<string, unkno
 
 /** The scope's resource `id`; `404` for any other (another connection's, another organization's). */
 async function resourceOf(scope: Scope, id: string): Promise<StoredRow> {
-  const row = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await scope.store.findOne(scimUserModel, { id, connectionId: scope.connectionId, organizationId: scope.organizationId }) : null
+  const row = isId(id) ? await scope.store.findOne(scimUserModel, { id, connectionId: scope.connectionId, organizationId: scope.organizationId }) : null
   if (!row) throw notFound("user")
   return row
 }
