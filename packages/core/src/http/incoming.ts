@@ -47,11 +47,20 @@ export function bodyTooLarge(): BadRequest {
 
 /** Refuses a body whose declared length is over the limit before reading any of it. */
 export function checkDeclaredLength(headers: HeaderReader): void {
-  if (Number(headers.get("content-length") ?? "0") > maxBodyBytes) throw bodyTooLarge()
+  if (declaredOver(headers, maxBodyBytes)) throw bodyTooLarge()
 }
 
-async function readLimited(request: Request): Promise<Uint8Array> {
-  checkDeclaredLength(request.headers)
+/** Whether the body's declared length (`Content-Length`) is over `maxBytes`. */
+const declaredOver = (headers: HeaderReader, maxBytes: number): boolean => Number(headers.get("content-length") ?? "0") > maxBytes
+
+/**
+ * The body of `request`, at most `maxBytes`: a declared length over it is refused before anything
+ * is read, and the reading stops (and the stream is cancelled) as soon as more arrives; `tooLarge`
+ * makes the error thrown then. What a plugin's service reads its requests with
+ * (`SesameModule.services`), as the endpoints read theirs.
+ */
+export async function readBodyWithin(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+  if (declaredOver(request.headers, maxBytes)) throw tooLarge()
   if (!request.body) return new Uint8Array(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
@@ -60,14 +69,16 @@ async function readLimited(request: Request): Promise<Uint8Array> {
     const { done, value } = await reader.read()
     if (done) break
     size += value.byteLength
-    if (size > maxBodyBytes) {
+    if (size > maxBytes) {
       await reader.cancel().catch(() => {})
-      throw bodyTooLarge()
+      throw tooLarge()
     }
     chunks.push(value)
   }
   return concatBytes(chunks, size)
 }
+
+const readLimited = (request: Request): Promise<Uint8Array> => readBodyWithin(request, maxBodyBytes, bodyTooLarge)
 
 /** A web `Request` as an {@link Incoming}. */
 export function fromRequest(request: Request): Incoming {

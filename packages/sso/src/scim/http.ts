@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { readBodyWithin } from "@sesame/core"
 import { invalidSyntax, ScimError } from "./errors.js"
 
 export const schemas = {
@@ -37,28 +38,8 @@ const tooLarge = () => new ScimError(413, undefined, `The body is larger than ${
 
 /** The request's body as a JSON object: `413` past the limit, `400 invalidSyntax` when it is not one. */
 export async function readJson(request: Request): Promise<Record<string, unknown>> {
-  const declared = Number(request.headers.get("content-length") ?? "0")
-  if (declared > maxBodyBytes) throw tooLarge()
+  const bytes = await readBodyWithin(request, maxBodyBytes, tooLarge)
   if (!request.body) throw invalidSyntax("The request has no body.")
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > maxBodyBytes) {
-      await reader.cancel()
-      throw tooLarge()
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
   let parsed: unknown
   try {
     parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes))
