@@ -73,7 +73,8 @@ describe("a plugin's identity provider, attacked", () => {
   })
 
   it("never sends the browser off the app's origin, whatever the answer or the plugin names", async () => {
-    for (const fields of [{ callbackUrl: "https://evil.example/" }, { recorded: "https://evil.example/" }, { recorded: "//evil.example/x", callbackUrl: `${origin}/fine` }]) {
+    const attempts: Record<string, string>[] = [{ callbackUrl: "https://evil.example/" }, { recorded: "https://evil.example/" }, { recorded: "//evil.example/x", callbackUrl: `${origin}/fine` }]
+    for (const fields of attempts) {
       const { config } = setup()
       const back = await post(config, new CookieJar(), { sub: "grace", email: "grace@acme.test", vouch: "yes", bound: "yes", ...fields })
       expect(new URL(back.headers.get("location")!).origin, JSON.stringify(fields)).toBe(origin)
