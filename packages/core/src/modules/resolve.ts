@@ -12,6 +12,7 @@ import { checkModel, type ModelDeclaration, type Store } from "../store/model.js
 import type { EventCallbacks } from "../types.js"
 import { languageTag } from "../pages/i18n.js"
 import { sessionPartModel } from "./session-parts.js"
+import { moduleSealing } from "./sealing.js"
 import type { ModuleContext, ModuleFunction, ModuleRoute, ModuleService, ModuleUsers, SesameModule } from "./types.js"
 
 /** One of a module's endpoints, with the module. */
@@ -73,6 +74,7 @@ export function resolveModules(
   adapter: Adapter | undefined,
   logger: Logger,
   reserved: { path(segment: string): boolean; models: ReadonlySet<string>; sessionKeys: ReadonlySet<string> },
+  secrets: readonly string[],
   users?: ModuleUsers,
 ): ResolvedModules {
   if (plugins !== undefined && !Array.isArray(plugins)) throw new TypeError("`plugins` must be an array of modules.")
@@ -180,7 +182,7 @@ export function resolveModules(
     providerSources,
     claimers,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
-    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, ...(users ? { users } : {}) }),
+    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), ...(users ? { users } : {}) }),
     messages: Object.freeze(Object.fromEntries(Object.entries(messages).map(([lang, texts]) => [lang, Object.freeze(texts)]))),
   })
 }

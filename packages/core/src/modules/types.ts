@@ -42,6 +42,23 @@ export interface ModuleContext {
    * user by address: undefined without an adapter.
    */
   users?: ModuleUsers
+  /** Encrypting what the module stores and must keep secret (an identity provider's client secret). */
+  sealing: ModuleSealing
+}
+
+/**
+ * A module's secrets at rest, encrypted under the app's secret: a copy of the database alone does
+ * not reveal them. `purpose` names what is sealed and starts with the module's id
+ * (`"sso.client-secret"`); a value sealed for one purpose never opens for another.
+ */
+export interface ModuleSealing {
+  /** `value` encrypted with the app's newest secret: a string to store. */
+  seal(purpose: string, value: string): Promise<string>
+  /**
+   * What `seal` sealed, or null when none of the app's secrets opens it (a secret retired, or
+   * another purpose's value). `rotated`: it was sealed with an older secret; seal it again.
+   */
+  open(purpose: string, sealed: string): Promise<{ value: string; rotated: boolean } | null>
 }
 
 /** Reading the adapter's users (`getUser`, `getUserByEmail`), as a module may, and ending their sessions. */
