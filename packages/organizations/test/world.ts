@@ -22,6 +22,10 @@ export function makeWorld(
     adapter?: Adapter
     domains?: DomainOptions
     dynamicRoles?: boolean
+    /** The app's secret, or its secrets newest first (a rotation). Default `secret`. */
+    secret?: string | string[]
+    /** Where Sesame's errors go. Default: nowhere. */
+    logError?: (error: Error) => void
     /** Modules that work with this organizations module (`@sesame/sso`), after it in `plugins`. */
     plugins?: (orgs: ReturnType<typeof organizations>) => SesameModule[]
   } = {},
@@ -39,7 +43,7 @@ export function makeWorld(
     ...(options.dynamicRoles ? { dynamicRoles: true } : {}),
   })
   const config: AuthConfig = {
-    secret,
+    secret: options.secret ?? secret,
     trustHost: true,
     adapter,
     session: { strategy: options.strategy ?? "database", ...(options.updateAge === undefined ? {} : { updateAge: options.updateAge }) },
@@ -51,7 +55,7 @@ export function makeWorld(
     ],
     plugins: [orgs, ...(options.plugins?.(orgs) ?? [])],
     apiTokens: { audience: "https://api.example.com" },
-    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    logger: { error: options.logError ?? (() => {}), warn: () => {}, debug: () => {} },
   }
 
   class Browser {

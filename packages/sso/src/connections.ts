@@ -5,11 +5,12 @@
  * so another organization's connection id matches nothing, and a member who may not manage
  * connections gets `NotFound`, as for an organization they are not in.
  *
- * A connection's client secret is write-only: no answer carries it.
+ * A connection's client secret is write-only: no answer carries it, and it is stored sealed under
+ * the app's secret (`context.sealing`), so that a copy of the database does not hold it.
  *
  * @module
  */
-import type { ModuleRequest, Store, StoredRow } from "@sesame/core"
+import type { ModuleRequest, ModuleSealing, Store, StoredRow } from "@sesame/core"
 import { SsoError } from "./errors.js"
 import { connectionModel } from "./models.js"
 import { providerUrl } from "./network.js"
@@ -23,8 +24,12 @@ export type Protocol = "oidc" | "saml"
 export interface OidcSettings {
   issuer: string
   clientId: string
+  /** Sealed (`clientSecretPurpose`): `providers.ts` opens it for a sign-in. */
   clientSecret: string
 }
+
+/** What a client secret is sealed for (`ModuleSealing`). */
+export const clientSecretPurpose = "sso.client-secret"
 
 /** A stored connection. */
 export type Connection = ConnectionBase & ({ protocol: "oidc"; settings: OidcSettings } | { protocol: "saml"; settings: SamlSettings })
@@ -173,7 +178,7 @@ async function connectionIn(store: Store, organizationId: string, connectionId: 
   return connectionFrom(row)
 }
 
-async function oidcSettings(options: ResolvedSsoOptions, input: Record<string, unknown>, previous?: OidcSettings): Promise<OidcSettings> {
+async function oidcSettings(options: ResolvedSsoOptions, sealing: ModuleSealing, input: Record<string, unknown>, previous?: OidcSettings): Promise<OidcSettings> {
   let issuer = previous?.issuer ?? ""
   if (input.issuer !== undefined || !previous) {
     await providerUrl(input.issuer, "issuer", options.allowPrivateNetworks)
@@ -181,7 +186,7 @@ async function oidcSettings(options: ResolvedSsoOptions, input: Record<string, u
     issuer = input.issuer as string
   }
   const clientId = input.clientId === undefined && previous ? previous.clientId : text(input.clientId, "clientId", 255)
-  const clientSecret = input.clientSecret === undefined && previous ? previous.clientSecret : text(input.clientSecret, "clientSecret", 1024)
+  const clientSecret = input.clientSecret === undefined && previous ? previous.clientSecret : await sealing.seal(clientSecretPurpose, text(input.clientSecret, "clientSecret", 1024))
   return { issuer, clientId, clientSecret }
 }
 
@@ -205,7 +210,7 @@ export function connectionApi(options: ResolvedSsoOptions) {
       await checkRoles(options, request, orgId, common.roles)
       const connection: Connection =
         fields.protocol === "oidc"
-          ? { ...common, protocol: "oidc", settings: await oidcSettings(options, fields) }
+          ? { ...common, protocol: "oidc", settings: await oidcSettings(options, request.sealing, fields) }
           : { ...common, protocol: "saml", settings: samlSettings(fields, undefined, options.allowPrivateNetworks) }
       await storeOf(request).create(connectionModel, { ...connection, settings: { ...connection.settings } })
       return infoOf(request, connection)
@@ -223,7 +228,7 @@ export function connectionApi(options: ResolvedSsoOptions) {
         name: fields.name === undefined ? current.name : text(fields.name, "name", 100),
         enabled: fields.enabled === undefined ? current.enabled : booleanOf(fields.enabled, "enabled"),
         roles: fields.roles === undefined ? current.roles : rolesOf(fields.roles, options.defaultRoles),
-        settings: current.protocol === "oidc" ? await oidcSettings(options, fields, current.settings) : samlSettings(fields, current.settings, options.allowPrivateNetworks),
+        settings: current.protocol === "oidc" ? await oidcSettings(options, request.sealing, fields, current.settings) : samlSettings(fields, current.settings, options.allowPrivateNetworks),
         updatedAt: new Date(),
       } as Connection
       await store.update(connectionModel, { id: current.id, organizationId: orgId }, { name: next.name, enabled: next.enabled, roles: next.roles, settings: { ...next.settings }, updatedAt: next.updatedAt })

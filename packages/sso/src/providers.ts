@@ -12,7 +12,7 @@
  * @module
  */
 import { customFetch, type ModuleProviders, type OIDCConfig, type Profile, type Store } from "@sesame/core"
-import { connectionFrom, providerPrefix } from "./connections.js"
+import { clientSecretPurpose, connectionFrom, providerPrefix } from "./connections.js"
 import { emailDomain, verifiedDomains } from "./domains.js"
 import { connectionModel } from "./models.js"
 import { publicFetch } from "./outbound.js"
@@ -44,13 +44,24 @@ export function connectionProviders(allowPrivateNetworks: boolean): ModuleProvid
       const key = JSON.stringify([connection.updatedAt.getTime(), domains])
       const current = kept.get(id)
       if (current?.key === key) return current.settings
+      const secret = await context.sealing.open(clientSecretPurpose, connection.settings.clientSecret)
+      if (!secret) {
+        // The app's secret that sealed it was retired: an admin must enter the client secret again.
+        context.logger.error(new Error(`sso: the client secret of connection ${connectionId} does not open with the app's secrets (the one that sealed it was retired); enter it again on the connection.`))
+        return null
+      }
+      if (secret.rotated) {
+        // Sealed again with the newest secret, so that the old one can be retired; updatedAt stays, as nothing an admin set changed.
+        const settings = { ...connection.settings, clientSecret: await context.sealing.seal(clientSecretPurpose, secret.value) }
+        await store.update(connectionModel, { id: connectionId }, { settings })
+      }
       const settings: OIDCConfig = {
         id,
         name: connection.name,
         type: "oidc",
         issuer: connection.settings.issuer,
         clientId: connection.settings.clientId,
-        clientSecret: connection.settings.clientSecret,
+        clientSecret: secret.value,
         checks: ["pkce", "state", "nonce"],
         allowDangerousEmailAccountLinking: true,
         isEmailVerified: (profile) => vouchesFor(domains, profile),

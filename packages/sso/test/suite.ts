@@ -41,7 +41,10 @@ export function adapterTests(name: string, adapter: Adapter, migrate?: (models: 
       expect(changed).toMatchObject({ enabled: false, roles: ["admin"], oidc: { hasClientSecret: true } })
       expect(JSON.stringify(changed)).not.toContain("s3cret-value")
       const row = await adapter.store!.findOne(connectionModel, { id: made.id })
-      expect(row?.settings).toMatchObject({ clientSecret: "s3cret-value" })
+      // Kept, sealed: a JWE in the row, not the secret.
+      expect(row?.settings).toMatchObject({ issuer: "http://127.0.0.1:9", clientId: "acme" })
+      expect(JSON.stringify(row)).not.toContain("s3cret-value")
+      expect((row?.settings as { clientSecret: string }).clientSecret.split(".")).toHaveLength(5)
       await ada.api("deleteConnection", acme.id, made.id)
       expect(await ada.api("listConnections", acme.id)).toEqual([])
     })

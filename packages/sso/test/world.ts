@@ -19,8 +19,8 @@ export const clientSecret = "acme-sso-client-secret-0123456789abcdef"
 /** A world with the SSO module; `sso` options besides `organizations`. */
 export type World = ReturnType<typeof makeWorld>
 
-export function ssoWorld(options: Omit<SsoOptions, "organizations"> = { allowPrivateNetworks: true }): World {
-  return makeWorld({ plugins: (orgs) => [sso({ organizations: orgs, ...options })] })
+export function ssoWorld(options: Omit<SsoOptions, "organizations"> = { allowPrivateNetworks: true }, world: Omit<NonNullable<Parameters<typeof makeWorld>[0]>, "plugins"> = {}): World {
+  return makeWorld({ ...world, plugins: (orgs) => [sso({ organizations: orgs, ...options })] })
 }
 
 /** Marks `domain` proven by `organizationId`, as `verifyDomain` does once DNS answers. */

@@ -114,9 +114,11 @@ describe("the SSRF guard on issuers", () => {
     const org = await w.organization(admin, "Mallory Inc")
     const made = await admin.post("sso/connections/create", { organizationId: org.id, ...oidc, issuer: "https://idp.attacker.example" })
     expect(made.status).toBe(200)
-    const settings = await connectionProviders(false).find(made.body.providerId, { store: w.adapter.store, logger: { debug() {}, error() {} } })
+    // The module's context as the core makes it; the client secret is only carried here, so a sealing that opens anything will do.
+    const context = { store: w.adapter.store, logger: { debug() {}, error() {} }, sealing: { seal: async (_: string, value: string) => value, open: async (_: string, value: string) => ({ value, rotated: false }) } }
+    const settings = await connectionProviders(false).find(made.body.providerId, context)
     expect(settings?.[customFetch]).toBe(publicFetch)
-    expect((await connectionProviders(true).find(made.body.providerId, { store: w.adapter.store, logger: { debug() {}, error() {} } }))?.[customFetch]).toBeUndefined()
+    expect((await connectionProviders(true).find(made.body.providerId, context))?.[customFetch]).toBeUndefined()
     // What a discovery document may name, inside the app's network: refused before any byte is sent.
     const port = Number(new URL(internalUrl).port)
     hits.length = 0
