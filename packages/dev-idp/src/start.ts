@@ -61,6 +61,17 @@ function claimsOf(account: DevIdpAccount): { sub: string; [claim: string]: unkno
   }
 }
 
+/** Adds the clients' `redirect_uri_prefixes` to the exact redirect URIs oidc-provider compares. */
+function allowRedirectPrefixes(provider: Provider, clients: DevIdpOptions["clients"]): void {
+  const prefixes = new Map(clients.filter((c) => c.redirect_uri_prefixes?.length).map((c) => [c.client_id, c.redirect_uri_prefixes!]))
+  if (prefixes.size === 0) return
+  const prototype = provider.Client.prototype as { redirectUriAllowed(value: string): boolean; clientId: string }
+  const exact = prototype.redirectUriAllowed
+  prototype.redirectUriAllowed = function (value: string) {
+    return exact.call(this, value) || (prefixes.get(this.clientId) ?? []).some((prefix) => value.startsWith(prefix) && /^[A-Za-z0-9_-]+$/.test(value.slice(prefix.length)))
+  }
+}
+
 /** Starts a dev IdP. Close it with `close()`. */
 export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
   const accounts = new Map(options.accounts.map((a) => [a.id, a]))
@@ -73,7 +84,7 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
 
   const configuration: Configuration = {
     adapter: memoryStore(),
-    clients: options.clients.map((c) => ({
+    clients: options.clients.map(({ redirect_uri_prefixes: _, ...c }) => ({
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: c.client_secret || c.jwks ? "client_secret_basic" : "none",
@@ -127,6 +138,7 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     },
   }
   const provider = new Provider(issuer, configuration)
+  allowRedirectPrefixes(provider, options.clients)
   provider.use(async (ctx, next) => {
     await next()
     const oidc = (ctx as Partial<KoaContextWithOIDC>).oidc

@@ -21,6 +21,13 @@ export interface DevIdpClient {
   client_id: string
   client_secret?: string
   redirect_uris: string[]
+  /**
+   * Also accepted: a redirect URI that is one of these followed by a single path segment of
+   * letters, digits, `_` and `-`. For an app whose callback paths are made at run time (an
+   * organization's SSO connection is `callback/sso-<id>`). Development only: a real provider
+   * compares redirect URIs exactly.
+   */
+  redirect_uri_prefixes?: string[]
   /** Default `client_secret_basic` (`none` when there is no secret). */
   token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none"
   /** For `private_key_jwt`: the client's public keys. */

@@ -146,3 +146,38 @@ describe("startDevIdp", () => {
     expect(params.get("error")).toBe("access_denied")
   })
 })
+
+describe("redirect_uri_prefixes", () => {
+  const prefix = "http://localhost:3000/auth/callback/sso-"
+  let other: DevIdp | undefined
+  afterEach(async () => {
+    await other?.close()
+    other = undefined
+  })
+
+  /** Where an authorization request with `redirectUri` ends: the URL the IdP sends back to, or its error page's status and text. */
+  async function answer(issuer: string, redirect: string): Promise<string> {
+    const get = browser()
+    let url = authorizationUrl(issuer, { redirect_uri: redirect }).url
+    for (let hop = 0; hop < 10; hop++) {
+      const response = await get(url)
+      const location = response.headers.get("location")
+      if (!location) return `${response.status} ${await response.text()}`
+      const next = new URL(location, url).href
+      if (!next.startsWith(issuer)) return next
+      url = next
+    }
+    throw new Error("too many redirects")
+  }
+
+  it("accepts a redirect URI of the prefix and one segment, and nothing else; another IdP's client keeps exact URIs", async () => {
+    idp = await startDevIdp({ clients: [{ client_id: "app", client_secret: secret, redirect_uris: [redirectUri], redirect_uri_prefixes: [prefix] }], accounts })
+    other = await start()
+    expect(await answer(idp.issuer, `${prefix}0c8f2a`)).toMatch(new RegExp(`^${prefix}0c8f2a\\?code=`))
+    expect(await answer(idp.issuer, redirectUri)).toMatch(new RegExp(`^${redirectUri}\\?code=`))
+    for (const refused of [`${prefix}a/b`, `${prefix}a?next=x`, `${prefix}`, `${prefix}a%2F..`, "http://evil.example/auth/callback/sso-a", `${prefix.replace("3000", "3001")}a`]) {
+      expect(await answer(idp.issuer, refused), refused).toMatch(/^400 invalid_redirect_uri/)
+    }
+    expect(await answer(other.issuer, `${prefix}0c8f2a`)).toMatch(/^400 invalid_redirect_uri/)
+  })
+})
