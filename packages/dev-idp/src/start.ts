@@ -84,11 +84,13 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
 
   const configuration: Configuration = {
     adapter: memoryStore(),
-    clients: options.clients.map(({ redirect_uri_prefixes: _, ...c }) => ({
+    // oidc-provider wants one exact redirect URI at least: a client of prefixes only registers them.
+    clients: options.clients.map(({ redirect_uri_prefixes: prefixes, ...c }) => ({
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: c.client_secret || c.jwks ? "client_secret_basic" : "none",
       ...c,
+      redirect_uris: c.redirect_uris.length > 0 ? c.redirect_uris : (prefixes ?? []),
     })),
     jwks: { keys: [key as Required<Configuration>["jwks"]["keys"][number]] },
     cookies: { keys: [randomBytes(32).toString("hex")] },
