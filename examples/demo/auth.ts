@@ -13,7 +13,9 @@
  * Plugins (`plugins`, lib/store.ts): `@sesame/plugin-audit-trail` records each sign-in, and the
  * home page lists the user's recent ones through its server function (`api.recentSignIns`);
  * `@sesame/organizations` adds organizations, invitations by email and the active organization
- * (`session.organization`), used by the pages under app/organizations (`organizationsApi`).
+ * (`session.organization`), used by the pages under app/organizations (`organizationsApi`), with
+ * verified domains; `@sesame/sso` lets an organization sign its people in through its own identity
+ * provider (app/organizations/sso, and the plugin's built-in page for connections).
  *
  * User fields (`user.fields`, lib/store.ts): every user has a `role` (the app's to set) and a
  * `language` they choose on the home page (`updateUserFields`); `session.user` carries both.
@@ -23,7 +25,7 @@ import Sesame from "@sesame/next"
 import type { ActiveOrganization } from "@sesame/organizations"
 import { apiAudience } from "./lib/api"
 import { providers } from "./lib/providers"
-import { adapter, auditTrailPlugin, orgs, plugins, userFields } from "./lib/store"
+import { adapter, auditTrailPlugin, orgs, plugins, ssoPlugin, userFields } from "./lib/store"
 
 // `session.user.role` and `session.user.language`, typed; and the active organization.
 declare module "@sesame/core" {
@@ -79,3 +81,5 @@ export const {
 export const auditTrailApi = api as ServerFunctionsOf<typeof auditTrailPlugin>
 /** The organizations' server functions, typed (app/organizations). */
 export const organizationsApi = api as ServerFunctionsOf<typeof orgs>
+/** The SSO plugin's server functions, typed (app/organizations/sso). */
+export const ssoApi = api as ServerFunctionsOf<typeof ssoPlugin>

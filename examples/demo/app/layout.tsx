@@ -21,6 +21,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <Link href="/protected">Protected page</Link>
             <Link href="/organizations">Organizations</Link>
             {process.env.DEV_MAILBOX_URL ? <Link href="/dev/mailbox">Mailbox</Link> : null}
+            {process.env.DEV_DNS_URL ? <Link href="/dev/dns">DNS</Link> : null}
             <span className="spacer" />
             {!isStorageUnavailable(session) && session?.organization ? (
               <span data-testid="active-organization" title="Your active organization">

@@ -13,6 +13,7 @@ import { modelsOf, type UserFieldDeclarations } from "@sesame/core"
 import { userModel } from "@sesame/core/adapters"
 import { organizations, type InvitationMessage } from "@sesame/organizations"
 import { auditTrail } from "@sesame/plugin-audit-trail"
+import { sso } from "@sesame/sso"
 import { withOutages } from "./outage"
 import { sendMail } from "./providers"
 
@@ -49,10 +50,21 @@ export const orgs = organizations({
   statements: { report: ["read", "publish"] },
   roles: { admin: { report: ["read", "publish"] }, member: { report: ["read"] } },
   invitations: { send: sendInvitation, acceptUrl: "/organizations/accept" },
+  // Verified domains ask the local DNS server that `npm start` runs (records published on /dev/dns);
+  // without it, the system's resolver, as in production.
+  ...(process.env.DEV_DNS_SERVER ? { domains: { resolver: { servers: [process.env.DEV_DNS_SERVER] } } } : {}),
 })
 
-/** The demo's plugins: the audit trail and organizations. */
-export const plugins = [auditTrailPlugin, orgs]
+/**
+ * Enterprise SSO (`@sesame/sso`): an organization's own identity provider, for the people of its
+ * proven domains, who then join it as members. Under `npm start`, Acme Corp's identity provider
+ * runs on this machine (http on 127.0.0.1), which the module refuses unless told otherwise: a
+ * production app leaves `allowPrivateNetworks` off.
+ */
+export const ssoPlugin = sso({ organizations: orgs, allowPrivateNetworks: Boolean(process.env.DEMO_SSO_ISSUER) })
+
+/** The demo's plugins: the audit trail, organizations and enterprise SSO. */
+export const plugins = [auditTrailPlugin, orgs, ssoPlugin]
 /**
  * The demo's own user fields (`user.fields` in auth.ts): a role only the app sets, and the language
  * users choose on the home page (`input: true`).

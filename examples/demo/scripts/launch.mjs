@@ -1,16 +1,18 @@
 /**
- * Starts the demo once the packages are built (scripts/start.mjs does that first): the local
- * OpenID provider and mailbox on loopback, then the Next.js app on http://localhost:$PORT, built
- * only when its sources or the packages changed. Ctrl-C (or SIGTERM) stops all of it.
+ * Starts the demo once the packages are built (scripts/start.mjs does that first): on loopback,
+ * the local OpenID provider, the mailbox, a DNS server (domain verification) and Acme Corp's
+ * identity provider (enterprise SSO); then the Next.js app on http://localhost:$PORT, built only
+ * when its sources or the packages changed. Ctrl-C (or SIGTERM) stops all of it.
  */
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
+import { startDevDns } from "@sesame/dev-dns"
 import { startDevIdp } from "@sesame/dev-idp"
 import { startMailbox } from "@sesame/dev-mailbox"
 import { buildIfChanged, nextBin } from "./build.mjs"
+import { startDevApi } from "./dev-api.mjs"
 import { demoDir, ensureSecret, readEnvFile } from "./env-file.mjs"
-import { startMailboxApi } from "./mailbox-api.mjs"
 
 const bold = (text) => `\x1b[1m${text}\x1b[0m`
 const step = (message) => console.log(bold(`▶ ${message}`))
@@ -20,6 +22,12 @@ const idpAccounts = [
   { id: "grace", email: "grace@example.com", name: "Grace Hopper" },
 ]
 const realProviders = ["GITHUB", "GOOGLE", "GITLAB", "DISCORD"]
+/** The people of Acme Corp's identity provider: their domain is the one Acme proves in the demo. */
+const acmeDomain = "acme.example"
+const acmePeople = [
+  { id: "lin", email: `lin@${acmeDomain}`, name: "Lin Okafor" },
+  { id: "sam", email: `sam@${acmeDomain}`, name: "Sam Reyes" },
+]
 
 /** Everything started so far, stopped in reverse order. */
 const running = []
@@ -66,6 +74,8 @@ async function main() {
     oauthLine = `Sesame Dev IdP at ${idp.issuer}: pick ${idpAccounts.map((a) => a.email).join(" or ")}`
   }
 
+  // The app reads the mailbox and the DNS records through one loopback API (scripts/dev-api.mjs).
+  const devRoutes = {}
   let mailLine
   if (env.EMAIL_SERVER) {
     mailLine = `Email: sent through EMAIL_SERVER (${new URL(env.EMAIL_SERVER).host})`
@@ -73,11 +83,41 @@ async function main() {
     step("Starting the local mailbox (SMTP on 127.0.0.1)")
     const mailbox = await startMailbox()
     running.push(() => mailbox.close())
-    const api = await startMailboxApi(mailbox)
-    running.push(() => api.close())
-    Object.assign(appEnv, { EMAIL_SERVER: mailbox.url, DEV_MAILBOX_URL: api.url, DEV_MAILBOX_TOKEN: api.token })
+    devRoutes["GET /mailbox/messages"] = () => mailbox.messages()
+    Object.assign(appEnv, { EMAIL_SERVER: mailbox.url })
     mailLine = `Email: every message goes to ${origin}/dev/mailbox (SMTP ${mailbox.url})`
   }
+
+  step("Starting the local DNS server (for verifying an organization's domain)")
+  const dns = await startDevDns()
+  running.push(() => dns.close())
+  devRoutes["GET /dns/records"] = () => dns.records()
+  devRoutes["POST /dns/records"] = (record) => {
+    if (typeof record?.name !== "string" || typeof record?.value !== "string") throw new TypeError("A record needs a name and a value.")
+    dns.publish({ name: record.name, type: "TXT", value: record.value })
+    return dns.records()
+  }
+
+  const api = await startDevApi(devRoutes)
+  running.push(() => api.close())
+  Object.assign(appEnv, {
+    DEV_API_TOKEN: api.token,
+    DEV_DNS_URL: `${api.url}/dns`,
+    DEV_DNS_SERVER: dns.server,
+    ...(devRoutes["GET /mailbox/messages"] ? { DEV_MAILBOX_URL: `${api.url}/mailbox` } : {}),
+  })
+
+  step("Starting Acme Corp's identity provider (an organization's single sign-on)")
+  const acmeClient = { client_id: "acme-sso", client_secret: randomBytes(32).toString("base64url") }
+  const acme = await startDevIdp({
+    name: "Acme Corp sign-in",
+    // Each connection has its own callback, `callback/sso-<connection id>`, made when an admin adds it.
+    clients: [{ ...acmeClient, redirect_uris: [], redirect_uri_prefixes: [`${new URL(appEnv.AUTH_URL).href.replace(/\/$/, "")}/callback/sso-`] }],
+    accounts: acmePeople,
+    interactive: true,
+  })
+  running.push(() => acme.close())
+  Object.assign(appEnv, { DEMO_SSO_ISSUER: acme.issuer, DEMO_SSO_CLIENT_ID: acmeClient.client_id, DEMO_SSO_CLIENT_SECRET: acmeClient.client_secret, DEMO_SSO_DOMAIN: acmeDomain })
 
   if (!(await buildIfChanged(appEnv, step))) return stopAll(1)
 
@@ -107,6 +147,8 @@ async function main() {
       `  Demo account: ${env.DEMO_EMAIL ?? "demo@example.com"} / ${env.DEMO_PASSWORD ?? "sesame-demo"}`,
       `  ${oauthLine}`,
       `  ${mailLine}`,
+      `  Enterprise SSO: Acme Corp's identity provider at ${acme.issuer} (${acmePeople.map((p) => p.email).join(", ")}): prove ${acmeDomain} and connect it on ${origin}/organizations/sso`,
+      `  DNS: ${dns.server}, records published on ${origin}/dev/dns`,
       '  Password accounts: "No account yet? Create one" on the sign-in page (the confirmation email goes where the others do)',
       "  Passkeys: create one on the sign-in page with a new email, or add one from the home page",
       `  Data: ${appEnv.DATABASE_FILE}`,

@@ -16,6 +16,7 @@ import { demoAccountFlow, emailFlow, idpFlow, outageFlow, passkeyFlow, revokeFlo
 import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
 import { organizationFlow } from "./organization-flows.js"
 import { passwordAccountFlow } from "./password-flows.js"
+import { ssoFlow } from "./sso-flows.js"
 import { emailCodeFlow, twoFactorFlow } from "./two-factor-flows.js"
 
 const dir = mkdtempSync(join(tmpdir(), "sesame-fresh-"))
@@ -110,6 +111,11 @@ describe("npm start on a fresh clone", () => {
 
   it("creates an organization, invites by email, and the invited admin sees the reports while a member is refused", async () => {
     await organizationFlow(browser!, demo!.banner.origin)
+  }, 180_000)
+
+  // After the others: once a connection exists, the sign-in page has its single sign-on form too.
+  it("proves an organization's domain through DNS, connects its identity provider, and its person signs in through it and joins", async () => {
+    await ssoFlow(browser!, demo!.banner.origin)
   }, 180_000)
 
   it("takes the database away from the home page: the protected page says try again, then is signed in again", async () => {

@@ -14,7 +14,8 @@ const day = (date: Date) => new Date(date).toISOString().slice(0, 10)
 /**
  * The user's organizations (`@sesame/organizations`): their roles in each, "Make active", a form to
  * create one; for the active organization, its members and, for those who may invite, the invite
- * form and the pending invitations.
+ * form and the pending invitations; for its owners and admins, a link to its domains and single
+ * sign-on (app/organizations/sso).
  */
 export default async function Organizations({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await sessionOrOutage()
@@ -22,10 +23,11 @@ export default async function Organizations({ searchParams }: { searchParams: Pr
   if (!session?.user) redirect(`${basePath}/signin?callbackUrl=${encodeURIComponent("/organizations")}`)
   const { notice } = await searchParams
   const active = session.organization
-  const [organizations, members, mayInvite] = await Promise.all([
+  const [organizations, members, mayInvite, mayUpdate] = await Promise.all([
     organizationsApi.listOrganizations(),
     active ? organizationsApi.listMembers(active.id) : Promise.resolve([]),
     active ? organizationsApi.hasPermission(active.id, { invitation: ["create"] }) : Promise.resolve(false),
+    active ? organizationsApi.hasPermission(active.id, { organization: ["update"] }) : Promise.resolve(false),
   ])
   const invitations = active && mayInvite ? await organizationsApi.listInvitations(active.id) : []
 
@@ -79,6 +81,12 @@ export default async function Organizations({ searchParams }: { searchParams: Pr
           <p className="muted">
             Your active organization; your roles: {active.roles.join(", ")}. <Link href="/organizations/reports">Reports</Link> (admins
             and owners).
+            {mayUpdate ? (
+              <>
+                {" "}
+                <Link href="/organizations/sso">Domains and single sign-on</Link>.
+              </>
+            ) : null}
           </p>
           <h3 id="members-heading">Members</h3>
           <table data-testid="members" aria-labelledby="members-heading">
