@@ -28,6 +28,9 @@ export interface Banner {
   origin: string
   idpIssuer: string
   smtpPort: number
+  /** Acme Corp's identity provider (enterprise SSO) and the local DNS server's port. */
+  ssoIssuer: string
+  dnsPort: number
 }
 
 export interface StartedDemo {
@@ -68,8 +71,10 @@ export async function npmStart(dir: string, port: number, timeoutMs: number): Pr
     if (ready) {
       const idp = /Sesame Dev IdP at (http:\/\/127\.0\.0\.1:\d+)/.exec(text)
       const smtp = /SMTP smtp:\/\/127\.0\.0\.1:(\d+)/.exec(text)
-      if (!idp || !smtp) throw new Error(`The banner lacks the IdP or the mailbox:\n${text}`)
-      return { banner: { origin: ready[1]!, idpIssuer: idp[1]!, smtpPort: Number(smtp[1]) }, output: () => plain(output), interrupt, child }
+      const sso = /Acme Corp's identity provider at (http:\/\/127\.0\.0\.1:\d+)/.exec(text)
+      const dns = /DNS: 127\.0\.0\.1:(\d+)/.exec(text)
+      if (!idp || !smtp || !sso || !dns) throw new Error(`The banner lacks the IdP, the mailbox, Acme's IdP or the DNS server:\n${text}`)
+      return { banner: { origin: ready[1]!, idpIssuer: idp[1]!, smtpPort: Number(smtp[1]), ssoIssuer: sso[1]!, dnsPort: Number(dns[1]) }, output: () => plain(output), interrupt, child }
     }
     if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}) before the app was ready:\n${text}`)
     if (Date.now() > deadline) {

@@ -65,6 +65,11 @@ export async function ssoFlow(browser: Browser, origin: string): Promise<void> {
   // Lin, in another browser: her address on the sign-in page, Acme's identity provider, and back a member.
   const context = await browser.newContext({ baseURL: origin })
   const lin = await context.newPage()
+  // An address at a domain no organization proved goes nowhere.
+  await openSignIn(lin)
+  await formWithButton(lin, "Continue with single sign-on").getByLabel("Work email address").fill("kim@nowhere.example")
+  await formWithButton(lin, "Continue with single sign-on").getByRole("button").click()
+  await expect.poll(() => lin.locator("body").textContent()).toContain("No organization signs in this address with single sign-on")
   await openSignIn(lin)
   const sso = formWithButton(lin, "Continue with single sign-on")
   await sso.getByLabel("Work email address").fill("lin@acme.example")

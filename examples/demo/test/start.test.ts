@@ -27,14 +27,10 @@ let browser: Browser | undefined
 /** Ctrl-C, then nothing the start command started may be left: no listener, no process. */
 async function interruptAndCheck(started: StartedDemo): Promise<void> {
   const { banner } = started
-  const idpPort = Number(new URL(banner.idpIssuer).port)
-  expect(await listening(port)).toBe(true)
-  expect(await listening(idpPort)).toBe(true)
-  expect(await listening(banner.smtpPort)).toBe(true)
+  const ports = [port, Number(new URL(banner.idpIssuer).port), banner.smtpPort, Number(new URL(banner.ssoIssuer).port), banner.dnsPort]
+  for (const open of ports) expect(await listening(open), `port ${open}`).toBe(true)
   await started.interrupt()
-  expect(await listening(port)).toBe(false)
-  expect(await listening(idpPort)).toBe(false)
-  expect(await listening(banner.smtpPort)).toBe(false)
+  for (const closed of ports) expect(await listening(closed), `port ${closed}`).toBe(false)
   await expect.poll(() => processesIn(dir)).toEqual([])
 }
 
