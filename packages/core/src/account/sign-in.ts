@@ -20,10 +20,12 @@
  * @module
  */
 import type { AdapterUser } from "../adapters/types.js"
-import { AccountNotLinked } from "../errors.js"
+import { AccessDenied, AccountNotLinked } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import type { GatedSignIn } from "../modules/feature.js"
+import { moduleAdmits } from "../modules/providers.js"
+import type { ModuleSignIn } from "../modules/types.js"
 import type { Account, Profile, SignInCallbackParams, User } from "../types.js"
 import { checkSignIn } from "./authorize.js"
 import { completeSignIn } from "./complete.js"
@@ -129,9 +131,24 @@ const attempts: Attempts = {
   },
 }
 
+/** Throws `AccessDenied` when the module whose provider signs this person in refuses (`ModuleProviders.admit`). */
+async function admittedByModule(ctx: RequestContext, identity: VerifiedIdentity, signIn: ModuleSignIn): Promise<void> {
+  let admitted: boolean
+  try {
+    admitted = await moduleAdmits(ctx, identity.provider.id, signIn)
+  } catch (error) {
+    throw new AccessDenied(error instanceof Error ? error : new Error(String(error)))
+  }
+  if (!admitted) throw new AccessDenied(`The plugin of provider "${identity.provider.id}" refused the sign-in.`)
+}
+
 /** Signs in the person `identity` describes, or throws the error that ends the flow. */
 export async function signIn(ctx: RequestContext, identity: VerifiedIdentity): Promise<InternalResponse> {
   const attempt = await (attempts[identity.kind] as (ctx: RequestContext, identity: VerifiedIdentity) => Promise<Attempt>)(ctx, identity)
+  if (identity.kind === "oauth") {
+    const { user, account, profile } = attempt.callback
+    await admittedByModule(ctx, identity, { user, account: account!, ...(profile ? { profile } : {}), linked: attempt.known !== undefined })
+  }
   // A verified user is who signs in (an unverified one may be set aside by the decision, second
   // factor and all, so only the decision's user can be asked).
   const known = attempt.known?.emailVerified ? attempt.known : undefined

@@ -10,7 +10,7 @@ import { InvalidProvider } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
 import { missingSettings, resolveOAuthProvider, type OAuthProvider } from "../oauth/provider.js"
 import type { OAuthConfig } from "../oauth/types.js"
-import type { SesameModule } from "./types.js"
+import type { ModuleSignIn, SesameModule } from "./types.js"
 
 /**
  * What was resolved from each settings object a module returned: the same object resolves to the
@@ -49,4 +49,15 @@ export async function moduleProvider(ctx: RequestContext, id: string): Promise<O
   const provider = resolveOAuthProvider({ ...settings, name: settings.name || id }, ctx.config.redirectProxyUrl)
   resolved.set(settings, provider)
   return provider
+}
+
+/**
+ * Whether the module whose provider this sign-in goes through lets it go on
+ * (`ModuleProviders.admit`); true for a configured provider, and for a module that does not ask.
+ */
+export async function moduleAdmits(ctx: RequestContext, providerId: string, signIn: ModuleSignIn): Promise<boolean> {
+  if (ctx.config.providers.has(providerId)) return true
+  const admit = ownerOf(ctx, providerId)?.providers?.admit
+  if (!admit) return true
+  return (await admit(signIn, ctx.config.modules.context)) === true
 }

@@ -25,7 +25,7 @@ import type { LoggerInstance } from "../logger.js"
 import type { SafeHtml } from "../pages/html.js"
 import type { OAuthConfig } from "../oauth/types.js"
 import type { JsonValue, ModelDeclaration, Store } from "../store/model.js"
-import type { Awaitable, EventCallbacks, User } from "../types.js"
+import type { Account, Awaitable, EventCallbacks, Profile, User } from "../types.js"
 
 /** What every part of a module works with. */
 export interface ModuleContext {
@@ -315,6 +315,28 @@ export interface ModuleProviders {
    * document, the provider's keys). A configured provider of the same id always wins.
    */
   find(id: string, context: ModuleContext): Awaitable<OAuthConfig | null>
+  /**
+   * Whether a sign-in through one of the module's providers may go on, asked before anything is
+   * created or linked for it (and before the app's `signIn` callback): for the module's sign-ins
+   * with `request.signIn` too. Anything but `true` refuses it (`AccessDenied`), as does a throw.
+   * For what only holds while something lasts, which an account's link alone cannot say: an
+   * organization still owning the domain of the user its provider signs in as.
+   */
+  admit?(signIn: ModuleSignIn, context: ModuleContext): Awaitable<boolean>
+}
+
+/** A sign-in through a module's provider, as {@link ModuleProviders.admit} is asked about it. */
+export interface ModuleSignIn {
+  /**
+   * `linked`: the stored user the provider's account belongs to, who signs in. Otherwise the person
+   * as the provider describes them, whom the account-linking rules then link to the user of that
+   * address, or make a new user of, or refuse.
+   */
+  user: User | AdapterUser
+  linked: boolean
+  account: Account
+  /** The provider's profile of the person. */
+  profile?: Profile
 }
 
 /**

@@ -126,6 +126,48 @@ describe("a module's own provider", () => {
     expect((await session(config, again))?.user).toMatchObject({ email: "alice@example.com" })
   })
 
+  it("asks the module's `admit` before anything is stored: what it refuses signs no one in and creates nothing; what it lets through signs in", async () => {
+    const asked: { email: unknown; linked: boolean; provider: string }[] = []
+    let open = true
+    const { module } = tenants({ vouchesFor: "example.com" })
+    module.providers!.admit = (signIn) => {
+      asked.push({ email: signIn.user.email, linked: signIn.linked, provider: signIn.account.provider })
+      return open
+    }
+    const { config, adapter } = setup(module)
+    open = false
+    const refused = await signInThrough(config, new CookieJar(), "tenants-acme", "alice")
+    expect(new URL(refused.headers.get("location")!).searchParams.get("error")).toBe("AccessDenied")
+    expect(await adapter.getUserByEmail("alice@example.com")).toBeNull()
+
+    open = true
+    const jar = new CookieJar()
+    await signInThrough(config, jar, "tenants-acme", "alice")
+    expect((await session(config, jar))?.user).toMatchObject({ email: "alice@example.com" })
+    // The account is linked now: the next sign-in is asked about its stored user.
+    open = false
+    const later = new CookieJar()
+    const again = await signInThrough(config, later, "tenants-acme", "alice")
+    expect(new URL(again.headers.get("location")!).searchParams.get("error")).toBe("AccessDenied")
+    expect(await session(config, later)).toBeNull()
+    expect(asked).toEqual([
+      { email: "alice@example.com", linked: false, provider: "tenants-acme" },
+      { email: "alice@example.com", linked: false, provider: "tenants-acme" },
+      { email: "alice@example.com", linked: true, provider: "tenants-acme" },
+    ])
+  })
+
+  it("refuses the sign-in when `admit` throws, creating nothing", async () => {
+    const { module } = tenants({ vouchesFor: "example.com" })
+    module.providers!.admit = () => {
+      throw new Error("the module's store is down")
+    }
+    const { config, adapter } = setup(module)
+    const refused = await signInThrough(config, new CookieJar(), "tenants-acme", "alice")
+    expect(new URL(refused.headers.get("location")!).searchParams.get("error")).toBe("AccessDenied")
+    expect(await adapter.getUserByEmail("alice@example.com")).toBeNull()
+  })
+
   it("links to an existing user by address only where the module's provider vouches for it", async () => {
     // acme vouches for example.com: the existing alice@example.com gets the account.
     const vouching = setup(tenants({ vouchesFor: "example.com" }).module)
