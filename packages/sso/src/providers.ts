@@ -7,13 +7,14 @@
  * There it may link to the existing user of that address (the organization owns the domain, so
  * its identity provider speaks for it); anywhere else it never takes over an existing user
  * (`OAuthAccountNotLinked`), so one organization's identity provider cannot sign in as another's
- * people, nor as anyone outside its domains.
+ * people, nor as anyone outside its domains. An account it linked stops signing in once another
+ * organization proves its user's domain (`admit`): the domain changed hands.
  *
  * @module
  */
-import { customFetch, type ModuleProviders, type OIDCConfig, type Profile, type Store } from "@sesame/core"
+import { customFetch, type ModuleProviders, type ModuleSignIn, type OIDCConfig, type Profile, type Store } from "@sesame/core"
 import { clientSecretPurpose, connectionFrom, providerPrefix } from "./connections.js"
-import { emailDomain, verifiedDomains } from "./domains.js"
+import { emailDomain, organizationOfDomain, verifiedDomains } from "./domains.js"
 import { connectionModel } from "./models.js"
 import { publicFetch } from "./outbound.js"
 import { isId } from "./stored.js"
@@ -70,5 +71,23 @@ export function connectionProviders(allowPrivateNetworks: boolean): ModuleProvid
       kept.set(id, { key, settings })
       return settings
     },
+    admit: (signIn, context) => stillSpeaksFor(context.store, signIn),
   }
+}
+
+/**
+ * Whether a connection may still sign its linked user in. The account was linked when the
+ * connection's organization held the user's domain; if another organization has proven that
+ * domain since, the former owner's identity provider no longer speaks for its people. (A sign-in
+ * that is not yet linked is left to the account-linking rules: the provider vouches only for its
+ * organization's domains.)
+ */
+export async function stillSpeaksFor(store: Store | undefined, signIn: ModuleSignIn): Promise<boolean> {
+  if (!signIn.linked) return true
+  const connectionId = signIn.account.provider.slice(providerPrefix.length)
+  const domain = emailDomain(signIn.user.email)
+  if (!store || !isId(connectionId)) return false
+  if (!domain) return true
+  const [row, owner] = await Promise.all([store.findOne(connectionModel, { id: connectionId }), organizationOfDomain(store, domain)])
+  return row !== null && (owner === null || owner === String(row.organizationId))
 }

@@ -209,11 +209,11 @@ describe("linking an IdP-initiated response to whoever is signed in", () => {
 })
 
 describe("a domain that changes hands", () => {
-  // FINDING (low): the IdP's word on a domain is read only when an account is first linked.
-  // Once Acme's IdP has linked grace@acme.test, it signs in as Grace after Acme gives the domain up
-  // and another organization proves it. Fix: for a returning sso account whose user's address is at
-  // a domain the connection's organization no longer holds, refuse (or re-check on every sign-in).
-  it.fails("the former owner's IdP no longer signs in as a user of the domain once the domain is proven by another organization", async () => {
+  // FINDING (low), fixed: the IdP's word on a domain was read only when an account was first linked.
+  // Once Acme's IdP had linked grace@acme.test, it signed in as Grace after Acme gave the domain up
+  // and another organization proved it. Now the connection's `admit` refuses a returning account
+  // whose user's address is at a domain another organization holds.
+  it("the former owner's IdP no longer signs in as a user of the domain once the domain is proven by another organization", async () => {
     const { w, acme, globex, acmeSaml } = await world()
     const grace = await w.user("grace@acme.test")
     const first = new w.Browser()
