@@ -25,7 +25,7 @@ export async function ssoFlow(browser: Browser, origin: string): Promise<void> {
   await page.waitForURL((url) => url.pathname === "/organizations/sso")
 
   // The domain: added, its record published on the DNS page (the link fills the form in), verified.
-  await page.getByLabel("Domain").fill("acme.example")
+  await page.getByLabel("Domain", { exact: true }).fill("acme.example")
   await page.getByRole("button", { name: "Add domain" }).click()
   await expect.poll(() => notice(page)).toContain("domain was added")
   const recordValue = await page.getByTestId("record-value").textContent()
