@@ -154,10 +154,14 @@ export async function takeAwayOwner(tx: Store, member: Membership): Promise<numb
 /**
  * Deletes `member`'s row as it was read (`version`), in transaction `tx`, and notes the departure,
  * so that a verified domain's auto-join does not bring them back. `Conflict` when the row changed.
+ * Returns the instant the departure is noted at: what names this departure later (a provisioning
+ * that reactivates takes away only the note its own deactivation made).
  */
-export async function deleteMembership(tx: Store, member: Membership, version: number): Promise<void> {
+export async function deleteMembership(tx: Store, member: Membership, version: number): Promise<Date> {
   if ((await tx.delete(memberModel, { id: member.id, organizationId: member.organizationId, version })) !== 1) throw changedMeanwhile()
   const key = { organizationId: member.organizationId, userId: member.userId }
+  const at = new Date()
   await tx.delete(departureModel, key)
-  await tx.create(departureModel, { ...key, at: new Date() })
+  await tx.create(departureModel, { ...key, at })
+  return at
 }

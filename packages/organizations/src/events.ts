@@ -11,7 +11,13 @@ import type { RoleEvent } from "./custom-roles.js"
 import type { DomainEvent } from "./domains.js"
 import type { TeamEvent } from "./teams.js"
 
-/** One change: its `type`, the organization, who made it (`actorId`), and what changed. */
+/**
+ * One change: its `type`, the organization, who made it (`actorId`), and what changed.
+ *
+ * `actorId` is a user's id, or `scim:<connection id>` when an identity provider's SCIM
+ * provisioning made the change (a member added, removed on deprovisioning, or their roles changed
+ * by the IdP's groups): no user made those, and the prefix keeps them apart from any user's id.
+ */
 export type OrganizationEvent = { organizationId: string; actorId: string } & (
   | { type: "organization.created" | "organization.deleted" }
   | { type: "organization.updated"; changed: string[] }

@@ -34,6 +34,7 @@ import {
 import { join, refusedRoles, type JoinOutcome } from "./join.js"
 import { organizationMessages } from "./messages.js"
 import { pageRoutes } from "./pages.js"
+import { deprovision, forgetDeparture, provisionRoles, type DeprovisionOutcome, type ProvisioningInput, type ProvisionRolesOutcome } from "./provisioning.js"
 import { listMembers, removeMember, setMemberRoles } from "./members.js"
 import { organizationModels } from "./models.js"
 import { resolveOptions, type OrganizationsOptions } from "./options.js"
@@ -53,6 +54,7 @@ export type { Organization, Membership } from "./context.js"
 export type { Accepted, InvitationInfo, InvitationPreview } from "./invitations.js"
 export type { JoinOutcome } from "./join.js"
 export type { MemberInfo } from "./members.js"
+export type { DeprovisionOutcome, ProvisioningInput, ProvisionRolesOutcome } from "./provisioning.js"
 export type { InvitationMessage, OrganizationsOptions } from "./options.js"
 export type { CreateOrganizationInput, OrganizationWithRoles, UpdateOrganizationInput } from "./organizations.js"
 export { builtInRoles, organizationStatements, type OrganizationStatements } from "./roles.js"
@@ -113,17 +115,40 @@ export function organizations<const S extends Statements = {}, const R extends s
     events: { signIn: domainSignIn(deps) },
     api,
   } satisfies SesameModule
+  const storeIn = (context: ModuleContext) => {
+    if (!context.store) throw new TypeError("organizations: no store (the module is off without one).")
+    return context.store
+  }
   return Object.assign(module, {
     /**
      * For other modules, not the app's requests: makes a user a member on the word of a party the
      * organization trusts (its own identity provider), by the rules of a verified domain's
      * auto-join (`join.ts`): unknown roles and `owner` dropped, a member unchanged, someone who
-     * left or was removed kept out.
+     * left or was removed kept out. `member.added` names `actorId` as who made it (default: the
+     * user; `scim:<connection id>` for an identity provider's SCIM provisioning).
      */
-    join: (context: ModuleContext, input: { organizationId: string; userId: string; roles: readonly string[] }): Promise<JoinOutcome> => {
-      if (!context.store) throw new TypeError("organizations: no store (the module is off without one).")
-      return join(deps, context.store, context.logger, input)
-    },
+    join: (context: ModuleContext, input: { organizationId: string; userId: string; roles: readonly string[]; actorId?: string }): Promise<JoinOutcome> => join(deps, storeIn(context), context.logger, input),
+    /**
+     * For other modules: removes a member their organization's identity provider deprovisions
+     * (`provisioning.ts`), as an admin's removal does (the departure noted, so that auto-join does
+     * not bring them back), and reports `member.removed` by `actorId`. Never an owner (`owner`);
+     * `conflict` when the membership changed meanwhile. `removed` carries the departure's instant,
+     * for {@link forgetDeparture}. Their sessions are the caller's to end.
+     */
+    deprovision: (context: ModuleContext, input: ProvisioningInput): Promise<DeprovisionOutcome> => deprovision(deps, storeIn(context), context.logger, input),
+    /**
+     * For other modules: gives a member `add` and takes `remove` as their identity provider's
+     * groups change (`provisioning.ts`), and reports `member.roles-changed` by `actorId` when the
+     * roles change. Never `owner`, never a role the organization does not define, never the last
+     * role; `conflict` when the membership kept changing meanwhile.
+     */
+    provisionRoles: (context: ModuleContext, input: ProvisioningInput & { add?: readonly string[]; remove?: readonly string[] }): Promise<ProvisionRolesOutcome> => provisionRoles(deps, storeIn(context), context.logger, input),
+    /**
+     * For other modules: takes away a user's departure from an organization only when it is the
+     * one noted at `at` (what {@link deprovision} answered), so that a reactivation lets them
+     * {@link join} again while someone who left, or whom an admin removed, since stays out.
+     */
+    forgetDeparture: (context: ModuleContext, input: { organizationId: string; userId: string; at: Date }): Promise<boolean> => forgetDeparture(storeIn(context), input),
     /**
      * Why the request's user may not let another party give `roles` in `organizationId` (unknown
      * roles, `owner`, or roles beyond their own), or null when they may: what a module checks

@@ -16,9 +16,13 @@ import { rolesIn } from "./stored-roles.js"
 /** What {@link join} did: `added` (with the roles given), or why not. */
 export type JoinOutcome = { outcome: "added"; memberId: string; roles: string[] } | { outcome: "member" | "departed" | "no-roles" }
 
-/** Makes `userId` a member of `organizationId` with `roles` (see the module comment for what is refused). */
-export async function join(deps: Deps, store: Store, logger: ModuleContext["logger"], input: { organizationId: string; userId: string; roles: readonly string[] }): Promise<JoinOutcome> {
-  const { organizationId, userId } = input
+/**
+ * Makes `userId` a member of `organizationId` with `roles` (see the module comment for what is
+ * refused). `actorId`, the event's, is the user joining unless the caller names who made them
+ * join (`scim:<connection id>` for an identity provider's SCIM provisioning).
+ */
+export async function join(deps: Deps, store: Store, logger: ModuleContext["logger"], input: { organizationId: string; userId: string; roles: readonly string[]; actorId?: string }): Promise<JoinOutcome> {
+  const { organizationId, userId, actorId = userId } = input
   const book = await rolesIn(deps, store, organizationId)
   const roles = [...new Set(input.roles)].filter((role) => role !== "owner" && book.unknown([role]).length === 0)
   if (roles.length === 0) return { outcome: "no-roles" }
@@ -31,7 +35,7 @@ export async function join(deps: Deps, store: Store, logger: ModuleContext["logg
     if (error instanceof StoreConflict) return { outcome: "member" } // another sign-in at the same moment
     throw error
   }
-  await report(deps.options, logger, { type: "member.added", organizationId, actorId: userId, memberId, userId, roles })
+  await report(deps.options, logger, { type: "member.added", organizationId, actorId, memberId, userId, roles })
   return { outcome: "added", memberId, roles }
 }
 

@@ -2,7 +2,8 @@
  * SCIM 2.0 provisioning, with requests shaped as Okta's and Entra ID's documented ones: a
  * connection's token made by the organization's admin; users looked up, created (linked), changed,
  * deactivated (membership and sessions gone), reactivated and deleted; groups giving the role of
- * their name. The attacks: no, wrong or revoked token; a browser's session; one organization's
+ * their name; each of those changes reported to the app's `onChange` by `scim:<connection id>`,
+ * and nothing when nothing changes. The attacks: no, wrong or revoked token; a browser's session; one organization's
  * token reaching another's users; an address at a domain the organization did not prove; a member
  * making a token; filters beyond `eq`; an oversized body.
  */
@@ -56,6 +57,9 @@ function oktaUser(email: string, extra: Record<string, unknown> = {}) {
 }
 
 const entraActive = (value: "True" | "False") => ({ schemas: [patchOp], Operations: [{ op: "Replace", path: "active", value }] })
+
+/** A module context's sealing that opens anything: the SCIM service seals nothing. */
+const sealing: ModuleServiceContext["sealing"] = { seal: async (_purpose, value) => value, open: async (_purpose, value) => ({ value, rotated: false }) }
 
 const filterQuery = (filter: string, extra = "") => `Users?filter=${encodeURIComponent(filter)}${extra}`
 
@@ -255,6 +259,7 @@ describe("SCIM users", () => {
     const context = (create: boolean): ModuleServiceContext => ({
       store: adapter.store,
       logger: { debug: () => {}, error: () => {} },
+      sealing,
       users: {
         get: (userId) => adapter.getUser!(userId),
         getByEmail: (email) => adapter.getUserByEmail!(email),
@@ -353,6 +358,79 @@ describe("SCIM groups", () => {
       await scim(w, adas, "PATCH", `Groups/${group}`, { schemas: [patchOp], Operations: [{ op: "add", path: "members", value: [{ value: grace }] }] })
     }
     expect((await rolesIn(ada, acme.id))["grace@acme.test"]).toEqual(["member", "viewer", "deleter"])
+  })
+})
+
+describe("SCIM changes reported to the app's onChange", () => {
+  it("activation, deactivation, reactivation and DELETE each report their change by `scim:<connection id>`; a re-PUT of the same state reports nothing", async () => {
+    const { w, acme, acmeConnection, acmeToken } = await acmeAndGlobex()
+    const actorId = `scim:${acmeConnection.id}`
+    const grace = await w.user("grace@acme.test")
+    w.events.length = 0
+    const id = (await scim(w, acmeToken, "POST", "Users", oktaUser("grace@acme.test"))).body.id as string
+    expect(w.events).toEqual([{ type: "member.added", organizationId: acme.id, actorId, memberId: expect.any(String), userId: grace.id, roles: ["member"] }])
+    const memberId = (w.events[0] as { memberId: string }).memberId
+
+    // Okta's sync PUTs the user as it is: nothing changed, nothing reported.
+    expect((await scim(w, acmeToken, "PUT", `Users/${id}`, oktaUser("grace@acme.test"))).status).toBe(200)
+    expect(w.events).toHaveLength(1)
+
+    w.events.length = 0
+    expect((await scim(w, acmeToken, "PATCH", `Users/${id}`, entraActive("False"))).status).toBe(200)
+    expect(w.events).toEqual([{ type: "member.removed", organizationId: acme.id, actorId, memberId, userId: grace.id }])
+    // Deactivated again, by PATCH or by PUT: already out, nothing reported.
+    expect((await scim(w, acmeToken, "PATCH", `Users/${id}`, entraActive("False"))).status).toBe(200)
+    expect((await scim(w, acmeToken, "PUT", `Users/${id}`, oktaUser("grace@acme.test", { active: false }))).status).toBe(200)
+    expect(w.events).toHaveLength(1)
+
+    w.events.length = 0
+    await scim(w, acmeToken, "PATCH", `Users/${id}`, entraActive("True"))
+    expect(w.events).toEqual([{ type: "member.added", organizationId: acme.id, actorId, memberId: expect.any(String), userId: grace.id, roles: ["member"] }])
+    const again = (w.events[0] as { memberId: string }).memberId
+    expect((await scim(w, acmeToken, "DELETE", `Users/${id}`)).status).toBe(204)
+    expect(w.events.slice(1)).toEqual([{ type: "member.removed", organizationId: acme.id, actorId, memberId: again, userId: grace.id }])
+  })
+
+  it("a group's change reports member.roles-changed with the roles before, only when the roles change; a re-PUT of the group reports nothing", async () => {
+    const { w, acme, acmeConnection, acmeToken } = await acmeAndGlobex()
+    const actorId = `scim:${acmeConnection.id}`
+    const grace = await w.user("grace@acme.test")
+    const id = (await scim(w, acmeToken, "POST", "Users", oktaUser("grace@acme.test"))).body.id as string
+    const memberId = (w.events.at(-1) as { memberId: string }).memberId
+    w.events.length = 0
+
+    const group = (await scim(w, acmeToken, "POST", "Groups", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Admin", members: [{ value: id }] })).body.id as string
+    expect(w.events).toEqual([{ type: "member.roles-changed", organizationId: acme.id, actorId, memberId, userId: grace.id, roles: ["member", "admin"], previous: ["member"] }])
+
+    // The same group again (Entra ID's and Okta's syncs), a group that names no role, one whose role she holds already: nothing.
+    expect((await scim(w, acmeToken, "PUT", `Groups/${group}`, { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Admin", members: [{ value: id }] })).status).toBe(200)
+    expect((await scim(w, acmeToken, "POST", "Groups", { displayName: "Engineering", members: [{ value: id }] })).status).toBe(201)
+    expect((await scim(w, acmeToken, "POST", "Groups", { displayName: "Member", members: [{ value: id }] })).status).toBe(201)
+    expect(w.events).toHaveLength(1)
+
+    await scim(w, acmeToken, "PATCH", `Groups/${group}`, { schemas: [patchOp], Operations: [{ op: "remove", path: `members[value eq "${id}"]` }] })
+    expect(w.events.slice(1)).toEqual([{ type: "member.roles-changed", organizationId: acme.id, actorId, memberId, userId: grace.id, roles: ["member"], previous: ["member", "admin"] }])
+  })
+
+  it("an owner refused deprovisioning is no change: nothing reported", async () => {
+    const { w, ada, acme, acmeToken } = await acmeAndGlobex()
+    const boss = await w.user("boss@acme.test")
+    await w.join(ada, acme, boss, ["owner"])
+    const id = (await scim(w, acmeToken, "POST", "Users", oktaUser("boss@acme.test"))).body.id as string
+    w.events.length = 0
+    expect((await scim(w, acmeToken, "PATCH", `Users/${id}`, entraActive("False"))).body).toMatchObject({ status: "400", scimType: "mutability" })
+    expect(w.events).toEqual([])
+  })
+
+  it("an organizations module without the functions provisioning needs (an older version) fails every SCIM request with an error saying so, before anything is stored", async () => {
+    const { w, acmeToken } = await acmeAndGlobex()
+    await w.user("grace@acme.test")
+    const { id, api, join, refusedRoles } = w.orgs
+    const service = scimService(resolveSsoOptions({ organizations: { id, api, join, refusedRoles } }))
+    const context: ModuleServiceContext = { store: w.adapter.store, logger: { debug: () => {}, error: () => {} }, sealing, path: "Users", authUrl: `${origin}/auth` }
+    const post = new Request(`${origin}/auth/sso/scim/v2/Users`, { method: "POST", headers: { authorization: `Bearer ${acmeToken}` }, body: JSON.stringify(oktaUser("grace@acme.test")) })
+    await expect(service.handle(post, context)).rejects.toThrow(/organizations module's `deprovision`, `provisionRoles`, `forgetDeparture`.*version mismatch/)
+    expect(await w.adapter.store!.count(scimUserModel)).toBe(0)
   })
 })
 

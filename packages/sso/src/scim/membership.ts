@@ -1,6 +1,8 @@
 /**
  * What provisioning does to the organization's membership, through the organizations module's
- * exports only (its `join`, its member and departure models):
+ * functions for provisioning only (`join`, `deprovision`, `provisionRoles`, `forgetDeparture`),
+ * which store each change by its rules and report it to the app's `onChange` with
+ * `actorId: "scim:<connection id>"`; this module never writes the organizations module's models:
  *
  * - activation makes the user a member by `join`'s rules (the connection's roles and its groups'
  *   roles; unknown roles and `owner` dropped; a member unchanged; someone who left or was removed
@@ -20,17 +22,43 @@
  *
  * @module
  */
-import { op, type StoredRow } from "@sesame/core"
-import { builtInRoles, departureModel, memberModel, roleModel } from "@sesame/organizations"
+import { op, type ModuleContext, type StoredRow } from "@sesame/core"
+import { builtInRoles, roleModel, type DeprovisionOutcome, type JoinOutcome, type ProvisioningInput, type ProvisionRolesOutcome } from "@sesame/organizations"
 import type { Scope } from "./auth.js"
 import { ScimError } from "./errors.js"
 import { scimGroupModel, scimUserModel } from "./models.js"
 
-const changedMeanwhile = () => new ScimError(409, undefined, "The membership changed meanwhile: try again.")
-
-function rolesFrom(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((role): role is string => typeof role === "string") : []
+/**
+ * The organizations module's functions for provisioning, as this module calls them: more than
+ * `OrganizationsModule` (`options.ts`) declares, so {@link provisioningOf} checks them at first use.
+ */
+export interface ProvisioningOrganizations {
+  join(context: ModuleContext, input: { organizationId: string; userId: string; roles: readonly string[]; actorId?: string }): Promise<JoinOutcome>
+  deprovision(context: ModuleContext, input: ProvisioningInput): Promise<DeprovisionOutcome>
+  provisionRoles(context: ModuleContext, input: ProvisioningInput & { add?: readonly string[]; remove?: readonly string[] }): Promise<ProvisionRolesOutcome>
+  forgetDeparture(context: ModuleContext, input: { organizationId: string; userId: string; at: Date }): Promise<boolean>
 }
+
+/**
+ * The scope's organizations module with the functions provisioning calls. An organizations module
+ * without them is an older @sesame/organizations than this @sesame/sso: an `Error` saying so (the
+ * service asks first, so every authenticated SCIM request fails before it changes anything),
+ * rather than provisioning that writes memberships the app never hears of. Not at configuration
+ * time: an app that does not use SCIM keeps its SSO sign-ins with such a module.
+ */
+export function provisioningOf(scope: Scope): ProvisioningOrganizations {
+  const organizations = scope.options.organizations as unknown as Partial<ProvisioningOrganizations>
+  const missing = (["join", "deprovision", "provisionRoles", "forgetDeparture"] as const).filter((name) => typeof organizations[name] !== "function")
+  if (missing.length > 0) {
+    throw new Error(`sso: SCIM provisioning needs the organizations module's ${missing.map((name) => `\`${name}\``).join(", ")}, which it lacks: this @sesame/organizations is older than this @sesame/sso (a version mismatch); install the same version of both.`)
+  }
+  return organizations as ProvisioningOrganizations
+}
+
+/** Who the events name for what the connection's provisioning does. */
+const actorOf = (scope: Scope) => `scim:${scope.connectionId}`
+
+const changedMeanwhile = () => new ScimError(409, undefined, "The membership changed meanwhile: try again.")
 
 export function membersOf(group: StoredRow): string[] {
   return Array.isArray(group.members) ? group.members.filter((id): id is string => typeof id === "string") : []
@@ -59,14 +87,12 @@ async function rolesThrough(scope: Scope, scimId: string): Promise<string[]> {
 
 /** Makes the resource's user a member (see the module comment); its own departure note taken away first. */
 export async function activate(scope: Scope, resource: StoredRow): Promise<void> {
-  const { store, organizationId } = scope
+  const { organizationId } = scope
+  const organizations = provisioningOf(scope)
   const userId = String(resource.userId)
-  if (resource.departedAt instanceof Date) {
-    const departure = await store.findOne(departureModel, { organizationId, userId })
-    if (departure?.at instanceof Date && departure.at.getTime() === resource.departedAt.getTime()) await store.delete(departureModel, { organizationId, userId })
-  }
+  if (resource.departedAt instanceof Date) await organizations.forgetDeparture(scope.context, { organizationId, userId, at: resource.departedAt })
   const roles = await rolesThrough(scope, String(resource.id))
-  const outcome = await scope.options.organizations.join(scope.context, { organizationId, userId, roles })
+  const outcome = await organizations.join(scope.context, { organizationId, userId, roles, actorId: actorOf(scope) })
   scope.context.logger.debug("sso: SCIM activation", { connection: scope.connectionId, outcome: outcome.outcome })
 }
 
@@ -75,40 +101,26 @@ export async function activate(scope: Scope, resource: StoredRow): Promise<void>
  * departure it noted, or null when they were not a member. Their sessions end either way.
  */
 export async function deactivate(scope: Scope, resource: StoredRow): Promise<Date | null> {
-  const { organizationId } = scope
   const userId = String(resource.userId)
-  const departedAt = await scope.store.transaction(async (tx) => {
-    const member = await tx.findOne(memberModel, { organizationId, userId })
-    if (!member) return null
-    if (rolesFrom(member.roles).includes("owner")) {
-      throw new ScimError(400, "mutability", "An owner of the organization is not deprovisioned by its identity provider: make them something else than an owner there first.")
-    }
-    if ((await tx.delete(memberModel, { id: String(member.id), organizationId, version: Number(member.version ?? 0) })) !== 1) throw changedMeanwhile()
-    const at = new Date()
-    await tx.delete(departureModel, { organizationId, userId })
-    await tx.create(departureModel, { organizationId, userId, at })
-    return at
-  })
+  const done = await provisioningOf(scope).deprovision(scope.context, { organizationId: scope.organizationId, userId, actorId: actorOf(scope) })
+  if (done.outcome === "owner") {
+    throw new ScimError(400, "mutability", "An owner of the organization is not deprovisioned by its identity provider: make them something else than an owner there first.")
+  }
+  if (done.outcome === "conflict") throw changedMeanwhile()
   if (!scope.context.users) throw new TypeError("sso: no adapter to end sessions with.")
   await scope.context.users.endSessions(userId)
-  return departedAt
+  return done.outcome === "removed" ? done.at : null
 }
 
-/** Adds `role` to, or takes it from, the memberships of `userIds` (only members: the others get it when they join). */
+/**
+ * Adds `role` to, or takes it from, the memberships of `userIds` (only members: the others get it
+ * when they join), through the organizations module, which keeps the last role and reports a change.
+ */
 async function setRole(scope: Scope, userIds: readonly string[], role: string, give: boolean): Promise<void> {
-  const { store, organizationId } = scope
+  const organizations = provisioningOf(scope)
   for (const userId of userIds) {
-    for (let attempt = 0; ; attempt++) {
-      const member = await store.findOne(memberModel, { organizationId, userId })
-      if (!member) break
-      const roles = rolesFrom(member.roles)
-      const next = give ? [...new Set([...roles, role])] : roles.filter((r) => r !== role)
-      // Never a member without a role: the last one stays.
-      if (next.length === roles.length || next.length === 0) break
-      const version = Number(member.version ?? 0)
-      if ((await store.update(memberModel, { id: String(member.id), organizationId, version }, { roles: next, version: version + 1 })) === 1) break
-      if (attempt === 2) throw changedMeanwhile()
-    }
+    const input = { organizationId: scope.organizationId, userId, actorId: actorOf(scope), ...(give ? { add: [role] } : { remove: [role] }) }
+    if ((await organizations.provisionRoles(scope.context, input)).outcome === "conflict") throw changedMeanwhile()
   }
 }
 
