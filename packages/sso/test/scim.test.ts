@@ -421,17 +421,6 @@ describe("SCIM changes reported to the app's onChange", () => {
     expect((await scim(w, acmeToken, "PATCH", `Users/${id}`, entraActive("False"))).body).toMatchObject({ status: "400", scimType: "mutability" })
     expect(w.events).toEqual([])
   })
-
-  it("an organizations module without the functions provisioning needs (an older version) fails every SCIM request with an error saying so, before anything is stored", async () => {
-    const { w, acmeToken } = await acmeAndGlobex()
-    await w.user("grace@acme.test")
-    const { id, api, join, refusedRoles } = w.orgs
-    const service = scimService(resolveSsoOptions({ organizations: { id, api, join, refusedRoles } }))
-    const context: ModuleServiceContext = { store: w.adapter.store, logger: { debug: () => {}, error: () => {} }, sealing, path: "Users", authUrl: `${origin}/auth` }
-    const post = new Request(`${origin}/auth/sso/scim/v2/Users`, { method: "POST", headers: { authorization: `Bearer ${acmeToken}` }, body: JSON.stringify(oktaUser("grace@acme.test")) })
-    await expect(service.handle(post, context)).rejects.toThrow(/organizations module's `deprovision`, `provisionRoles`, `forgetDeparture`.*version mismatch/)
-    expect(await w.adapter.store!.count(scimUserModel)).toBe(0)
-  })
 })
 
 describe("the SCIM service", () => {

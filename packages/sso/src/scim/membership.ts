@@ -22,38 +22,11 @@
  *
  * @module
  */
-import { op, type ModuleContext, type StoredRow } from "@sesame/core"
-import { builtInRoles, roleModel, type DeprovisionOutcome, type JoinOutcome, type ProvisioningInput, type ProvisionRolesOutcome } from "@sesame/organizations"
+import { op, type StoredRow } from "@sesame/core"
+import { builtInRoles, roleModel } from "@sesame/organizations"
 import type { Scope } from "./auth.js"
 import { ScimError } from "./errors.js"
 import { scimGroupModel, scimUserModel } from "./models.js"
-
-/**
- * The organizations module's functions for provisioning, as this module calls them: more than
- * `OrganizationsModule` (`options.ts`) declares, so {@link provisioningOf} checks them at first use.
- */
-export interface ProvisioningOrganizations {
-  join(context: ModuleContext, input: { organizationId: string; userId: string; roles: readonly string[]; actorId?: string }): Promise<JoinOutcome>
-  deprovision(context: ModuleContext, input: ProvisioningInput): Promise<DeprovisionOutcome>
-  provisionRoles(context: ModuleContext, input: ProvisioningInput & { add?: readonly string[]; remove?: readonly string[] }): Promise<ProvisionRolesOutcome>
-  forgetDeparture(context: ModuleContext, input: { organizationId: string; userId: string; at: Date }): Promise<boolean>
-}
-
-/**
- * The scope's organizations module with the functions provisioning calls. An organizations module
- * without them is an older @sesame/organizations than this @sesame/sso: an `Error` saying so (the
- * service asks first, so every authenticated SCIM request fails before it changes anything),
- * rather than provisioning that writes memberships the app never hears of. Not at configuration
- * time: an app that does not use SCIM keeps its SSO sign-ins with such a module.
- */
-export function provisioningOf(scope: Scope): ProvisioningOrganizations {
-  const organizations = scope.options.organizations as unknown as Partial<ProvisioningOrganizations>
-  const missing = (["join", "deprovision", "provisionRoles", "forgetDeparture"] as const).filter((name) => typeof organizations[name] !== "function")
-  if (missing.length > 0) {
-    throw new Error(`sso: SCIM provisioning needs the organizations module's ${missing.map((name) => `\`${name}\``).join(", ")}, which it lacks: this @sesame/organizations is older than this @sesame/sso (a version mismatch); install the same version of both.`)
-  }
-  return organizations as ProvisioningOrganizations
-}
 
 /** Who the events name for what the connection's provisioning does. */
 const actorOf = (scope: Scope) => `scim:${scope.connectionId}`
@@ -88,7 +61,7 @@ async function rolesThrough(scope: Scope, scimId: string): Promise<string[]> {
 /** Makes the resource's user a member (see the module comment); its own departure note taken away first. */
 export async function activate(scope: Scope, resource: StoredRow): Promise<void> {
   const { organizationId } = scope
-  const organizations = provisioningOf(scope)
+  const organizations = scope.options.organizations
   const userId = String(resource.userId)
   if (resource.departedAt instanceof Date) await organizations.forgetDeparture(scope.context, { organizationId, userId, at: resource.departedAt })
   const roles = await rolesThrough(scope, String(resource.id))
@@ -102,7 +75,7 @@ export async function activate(scope: Scope, resource: StoredRow): Promise<void>
  */
 export async function deactivate(scope: Scope, resource: StoredRow): Promise<Date | null> {
   const userId = String(resource.userId)
-  const done = await provisioningOf(scope).deprovision(scope.context, { organizationId: scope.organizationId, userId, actorId: actorOf(scope) })
+  const done = await scope.options.organizations.deprovision(scope.context, { organizationId: scope.organizationId, userId, actorId: actorOf(scope) })
   if (done.outcome === "owner") {
     throw new ScimError(400, "mutability", "An owner of the organization is not deprovisioned by its identity provider: make them something else than an owner there first.")
   }
@@ -117,7 +90,7 @@ export async function deactivate(scope: Scope, resource: StoredRow): Promise<Dat
  * when they join), through the organizations module, which keeps the last role and reports a change.
  */
 async function setRole(scope: Scope, userIds: readonly string[], role: string, give: boolean): Promise<void> {
-  const organizations = provisioningOf(scope)
+  const organizations = scope.options.organizations
   for (const userId of userIds) {
     const input = { organizationId: scope.organizationId, userId, actorId: actorOf(scope), ...(give ? { add: [role] } : { remove: [role] }) }
     if ((await organizations.provisionRoles(scope.context, input)).outcome === "conflict") throw changedMeanwhile()

@@ -15,7 +15,6 @@ import { getResourceType, getSchema, listResourceTypes, listSchemas, serviceProv
 import { ScimError } from "./errors.js"
 import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from "./groups.js"
 import { errorResponse } from "./http.js"
-import { provisioningOf } from "./membership.js"
 import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from "./users.js"
 
 type Handler = (scope: Scope, request: Request, id: string) => Promise<Response>
@@ -52,8 +51,6 @@ export function scimService(options: ResolvedSsoOptions): ModuleService {
     async handle(request, context) {
       try {
         const scope = await authenticate(options, request, context)
-        // An organizations module too old for provisioning fails every request, before any is half done.
-        provisioningOf(scope)
         const found = route(context.path)
         if (!found) throw new ScimError(404, undefined, "No such endpoint.")
         const handler = Object.hasOwn(found.methods, request.method) ? found.methods[request.method] : undefined
