@@ -14,8 +14,8 @@ import type { ModuleRequest, ModuleSealing, Store, StoredRow } from "@sesame/cor
 import { SsoError } from "./errors.js"
 import { connectionModel } from "./models.js"
 import { providerUrl } from "./network.js"
-import type { ResolvedSsoOptions } from "./options.js"
-import { certificateInfo, samlSettings, serviceProviderOf, type CertificateInfo, type SamlSettings } from "./saml-settings.js"
+import type { ResolvedSsoOptions, ServiceProviderKey } from "./options.js"
+import { certificateInfo, effectiveSignRequests, samlSettings, serviceProviderOf, type CertificateInfo, type SamlSettings } from "./saml-settings.js"
 import { isId, storeOf } from "./stored.js"
 
 export type Protocol = "oidc" | "saml"
@@ -57,8 +57,24 @@ export interface ConnectionInfo {
   providerId: string
   /** An OpenID Connect connection's settings, and the redirect URI to register at the IdP. */
   oidc?: { issuer: string; clientId: string; hasClientSecret: boolean; redirectUri: string }
-  /** A SAML connection's settings, and what the IdP asks of this service provider (entity ID, ACS URL, metadata). */
-  saml?: { idpEntityId: string; ssoUrl: string; certificates: CertificateInfo[]; allowIdpInitiated: boolean; spEntityId: string; acsUrl: string; metadataUrl: string }
+  /**
+   * A SAML connection's settings, and what the IdP asks of this service provider (entity ID, ACS
+   * URL, metadata). `signRequests` says whether its AuthnRequests are signed (never without the
+   * app's service provider key); `spCertificate`, there when the app has that key, is the
+   * certificate to give an IdP that takes a file rather than the metadata (to check signed
+   * requests, to encrypt assertions).
+   */
+  saml?: {
+    idpEntityId: string
+    ssoUrl: string
+    certificates: CertificateInfo[]
+    allowIdpInitiated: boolean
+    signRequests: boolean
+    spEntityId: string
+    acsUrl: string
+    metadataUrl: string
+    spCertificate?: string
+  }
   createdAt: Date
   updatedAt: Date
 }
@@ -73,7 +89,7 @@ interface CommonInput {
 /** What `createConnection` takes: an OpenID Connect provider, or a SAML one (its metadata XML, or its entity ID, sign-in URL and certificates). */
 export type CreateConnectionInput =
   | (CommonInput & { protocol: "oidc"; issuer: string; clientId: string; clientSecret: string })
-  | (CommonInput & { protocol: "saml"; metadata?: string; idpEntityId?: string; ssoUrl?: string; certificates?: string[]; allowIdpInitiated?: boolean })
+  | (CommonInput & { protocol: "saml"; metadata?: string; idpEntityId?: string; ssoUrl?: string; certificates?: string[]; allowIdpInitiated?: boolean; signRequests?: boolean })
 
 /** What `updateConnection` takes: the fields to change (a client secret left out stays as it is). */
 export type UpdateConnectionInput = Partial<CommonInput> & Record<string, unknown>
@@ -94,7 +110,7 @@ export function connectionFrom(row: StoredRow): Connection {
   } as unknown as Connection
 }
 
-export function infoOf(request: Pick<ModuleRequest, "authUrl">, connection: Connection): ConnectionInfo {
+export function infoOf(request: Pick<ModuleRequest, "authUrl">, connection: Connection, serviceProvider: ServiceProviderKey | null): ConnectionInfo {
   const providerId = `${providerPrefix}${connection.id}`
   return {
     id: connection.id,
@@ -119,7 +135,9 @@ export function infoOf(request: Pick<ModuleRequest, "authUrl">, connection: Conn
             ssoUrl: connection.settings.ssoUrl,
             certificates: connection.settings.certificates.map(certificateInfo),
             allowIdpInitiated: connection.settings.allowIdpInitiated,
+            signRequests: effectiveSignRequests(connection.settings, serviceProvider !== null),
             ...serviceProviderOf(request.authUrl, connection.id),
+            ...(serviceProvider ? { spCertificate: serviceProvider.certificate } : {}),
           },
         }),
     createdAt: connection.createdAt,
@@ -211,9 +229,9 @@ export function connectionApi(options: ResolvedSsoOptions) {
       const connection: Connection =
         fields.protocol === "oidc"
           ? { ...common, protocol: "oidc", settings: await oidcSettings(options, request.sealing, fields) }
-          : { ...common, protocol: "saml", settings: samlSettings(fields, undefined, options.allowPrivateNetworks) }
+          : { ...common, protocol: "saml", settings: samlSettings(fields, undefined, options.allowPrivateNetworks, options.serviceProvider !== null) }
       await storeOf(request).create(connectionModel, { ...connection, settings: { ...connection.settings } })
-      return infoOf(request, connection)
+      return infoOf(request, connection, options.serviceProvider)
     },
 
     /** Changes the fields `input` names; the others, and a client secret left out, stay. */
@@ -228,11 +246,11 @@ export function connectionApi(options: ResolvedSsoOptions) {
         name: fields.name === undefined ? current.name : text(fields.name, "name", 100),
         enabled: fields.enabled === undefined ? current.enabled : booleanOf(fields.enabled, "enabled"),
         roles: fields.roles === undefined ? current.roles : rolesOf(fields.roles, options.defaultRoles),
-        settings: current.protocol === "oidc" ? await oidcSettings(options, request.sealing, fields, current.settings) : samlSettings(fields, current.settings, options.allowPrivateNetworks),
+        settings: current.protocol === "oidc" ? await oidcSettings(options, request.sealing, fields, current.settings) : samlSettings(fields, current.settings, options.allowPrivateNetworks, options.serviceProvider !== null),
         updatedAt: new Date(),
       } as Connection
       await store.update(connectionModel, { id: current.id, organizationId: orgId }, { name: next.name, enabled: next.enabled, roles: next.roles, settings: { ...next.settings }, updatedAt: next.updatedAt })
-      return infoOf(request, next)
+      return infoOf(request, next, options.serviceProvider)
     },
 
     async deleteConnection(request: ModuleRequest, organizationId: string, connectionId: string): Promise<void> {
@@ -244,13 +262,13 @@ export function connectionApi(options: ResolvedSsoOptions) {
 
     async getConnection(request: ModuleRequest, organizationId: string, connectionId: string): Promise<ConnectionInfo> {
       const orgId = await mayManage(options, request, organizationId)
-      return infoOf(request, await connectionIn(storeOf(request), orgId, connectionId))
+      return infoOf(request, await connectionIn(storeOf(request), orgId, connectionId), options.serviceProvider)
     },
 
     async listConnections(request: ModuleRequest, organizationId: string): Promise<ConnectionInfo[]> {
       const orgId = await mayManage(options, request, organizationId)
       const rows = await storeOf(request).findMany(connectionModel, { where: { organizationId: orgId }, orderBy: [{ field: "createdAt", direction: "asc" }] })
-      return rows.map((row) => infoOf(request, connectionFrom(row)))
+      return rows.map((row) => infoOf(request, connectionFrom(row), options.serviceProvider))
     },
   }
 }

@@ -10,6 +10,8 @@
  *
  * const orgs = organizations()
  * // plugins: [orgs, sso({ organizations: orgs })] in the Sesame configuration
+ * // With a service provider key pair, SAML connections may sign their requests and receive encrypted assertions:
+ * // sso({ organizations: orgs, serviceProvider: { privateKey: process.env.SAML_SP_PRIVATE_KEY!, certificate: process.env.SAML_SP_CERTIFICATE! } })
  * ```
  *
  * @module
@@ -32,7 +34,7 @@ import { signInSection, startRoutes } from "./start.js"
 export { SsoError, ssoErrorStatus, type SsoErrorCode } from "./errors.js"
 export { connectionModel, samlAssertionModel, samlRequestModel } from "./models.js"
 export type { CertificateInfo, SamlSettings } from "./saml-settings.js"
-export type { OrganizationsModule, SsoOptions } from "./options.js"
+export type { OrganizationsModule, ServiceProviderKey, SsoOptions } from "./options.js"
 export type { Connection, ConnectionInfo, CreateConnectionInput, OidcSettings, Protocol, UpdateConnectionInput } from "./connections.js"
 
 /**
@@ -49,7 +51,7 @@ export function sso(options: SsoOptions) {
     id: "sso",
     models: [connectionModel, samlRequestModel, samlAssertionModel, ...scimModels],
     providers: connectionProviders(resolved.allowPrivateNetworks),
-    routes: { ...startRoutes(), ...connectionRoutes(api), ...samlRoutes(), ...pageRoutes(api) },
+    routes: { ...startRoutes(resolved.serviceProvider), ...connectionRoutes(api), ...samlRoutes(resolved.serviceProvider), ...pageRoutes(api, resolved.serviceProvider !== null) },
     events: { signIn: provisionOnSignIn(resolved) },
     signInSection,
     messages: ssoMessages,

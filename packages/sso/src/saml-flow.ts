@@ -11,6 +11,10 @@
  * (which answer no request, so nothing ties them to a browser) are refused unless the connection
  * allows them.
  *
+ * With the app's service provider key (`SsoOptions.serviceProvider`), a connection that says
+ * `signRequests` signs its AuthnRequests with it (HTTP-Redirect binding: `SigAlg` and `Signature`,
+ * rsa-sha256), an EncryptedAssertion is decrypted with it, and the metadata carries its certificate.
+ *
  * @module
  */
 import { createHash, randomBytes } from "node:crypto"
@@ -18,7 +22,8 @@ import { StoreConflict, type ModuleRequest, type ModuleResponse, type ModuleRout
 import { connectionFrom, providerPrefix, type Connection } from "./connections.js"
 import { emailDomain, verifiedDomains } from "./domains.js"
 import { connectionModel, samlAssertionModel, samlRequestModel } from "./models.js"
-import { serviceProviderOf, type SamlSettings } from "./saml-settings.js"
+import type { ServiceProviderKey } from "./options.js"
+import { effectiveSignRequests, serviceProviderOf, type SamlSettings } from "./saml-settings.js"
 import { SamlError } from "./saml/errors.js"
 import { serviceProviderMetadata } from "./saml/metadata.js"
 import { authnRequest, verifyResponse, type SamlAssertion, type SamlConnectionSettings } from "./saml/service-provider.js"
@@ -31,10 +36,21 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest("hex
 
 export type SamlConnection = Connection & { protocol: "saml" }
 
-function settingsOf(request: Pick<ModuleRequest, "authUrl">, connection: SamlConnection): SamlConnectionSettings {
+/** What the SAML layer needs for `connection`: its settings, and the app's key to sign (when it says so) and decrypt with. */
+function settingsOf(request: Pick<ModuleRequest, "authUrl">, connection: SamlConnection, serviceProvider: ServiceProviderKey | null): SamlConnectionSettings {
   const { spEntityId, acsUrl } = serviceProviderOf(request.authUrl, connection.id)
-  const { idpEntityId, ssoUrl, certificates, allowIdpInitiated } = connection.settings as SamlSettings
-  return { idpEntityId, ssoUrl, certificates, allowIdpInitiated, spEntityId, acsUrl }
+  const settings = connection.settings as SamlSettings
+  const { idpEntityId, ssoUrl, certificates, allowIdpInitiated } = settings
+  return {
+    idpEntityId,
+    ssoUrl,
+    certificates,
+    allowIdpInitiated,
+    spEntityId,
+    acsUrl,
+    ...(serviceProvider && effectiveSignRequests(settings, true) ? { signRequests: serviceProvider } : {}),
+    ...(serviceProvider ? { decryption: serviceProvider } : {}),
+  }
 }
 
 /** The SAML connection the query names (`connection`), enabled; null when there is none. */
@@ -46,11 +62,14 @@ async function connectionOf(request: ModuleRequest): Promise<SamlConnection | nu
   return connection && connection.enabled && connection.protocol === "saml" ? (connection as SamlConnection) : null
 }
 
-/** Sends the browser to the connection's IdP with an AuthnRequest bound to it. */
-export async function startSaml(request: ModuleRequest, connection: SamlConnection): Promise<ModuleResponse> {
+/** Sends the browser to the connection's IdP with an AuthnRequest bound to it (signed when the connection says so). */
+export async function startSaml(request: ModuleRequest, connection: SamlConnection, serviceProvider: ServiceProviderKey | null): Promise<ModuleResponse> {
   const secret = randomBytes(32).toString("base64url")
   const relayState = randomBytes(24).toString("base64url")
-  const { url, requestId } = await authnRequest(settingsOf(request, connection), relayState)
+  if (!serviceProvider && (connection.settings as SamlSettings).signRequests === true) {
+    request.logger.debug("sso: this connection signs its AuthnRequests, but the app has no `serviceProvider` key: sent unsigned", { connection: connection.id })
+  }
+  const { url, requestId } = await authnRequest(settingsOf(request, connection, serviceProvider), relayState)
   await storeOf(request).create(samlRequestModel, {
     // Found again by the RelayState; the response must still answer `requestId` (checked below).
     id: sha256(relayState),
@@ -120,11 +139,11 @@ export function personOf(assertion: SamlAssertion): { id: string | null; email: 
   return { id, email, name }
 }
 
-async function acs(request: ModuleRequest): Promise<ModuleResponse> {
+async function acs(request: ModuleRequest, serviceProvider: ServiceProviderKey | null): Promise<ModuleResponse> {
   const refused = (code: string) => ({ redirect: `${request.authUrl}/sso?error=${encodeURIComponent(code)}` })
   const connection = await connectionOf(request)
   if (!connection) return refused("NoConnection")
-  const settings = settingsOf(request, connection)
+  const settings = settingsOf(request, connection, serviceProvider)
   const pending = await pendingOf(request, connection)
   request.setCookie(cookieName, "", { maxAge: 0, crossSite: true })
   if (!pending && !settings.allowIdpInitiated) {
@@ -158,15 +177,15 @@ async function acs(request: ModuleRequest): Promise<ModuleResponse> {
   })
 }
 
-export function samlRoutes(): Record<string, ModuleRoute> {
+export function samlRoutes(serviceProvider: ServiceProviderKey | null): Record<string, ModuleRoute> {
   return {
     "GET sso/saml/metadata": {
       async run(request): Promise<ModuleResponse> {
         const connection = await connectionOf(request)
         if (!connection) return { status: 404, body: "No such SAML connection.\n", headers: { "content-type": "text/plain; charset=utf-8" } }
-        return { body: serviceProviderMetadata(settingsOf(request, connection)), headers: { "content-type": "application/samlmetadata+xml; charset=utf-8", "cache-control": "public, max-age=300" } }
+        return { body: serviceProviderMetadata(settingsOf(request, connection, serviceProvider)), headers: { "content-type": "application/samlmetadata+xml; charset=utf-8", "cache-control": "public, max-age=300" } }
       },
     },
-    "POST sso/saml/acs": { csrf: false, crossSite: true, run: acs },
+    "POST sso/saml/acs": { csrf: false, crossSite: true, run: (request) => acs(request, serviceProvider) },
   }
 }

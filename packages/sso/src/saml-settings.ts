@@ -4,6 +4,9 @@
  * the connection (its entity ID and assertion consumer service URL, one pair per connection, as
  * IdPs' admin consoles ask for them).
  *
+ * Whether a connection signs its AuthnRequests is its own setting (`signRequests`); the key it
+ * signs with is the app's (`SsoOptions.serviceProvider`), one for every connection, never stored.
+ *
  * The IdP's sign-in URL is only where the browser is sent, so no server request goes there; the
  * metadata is taken as XML, never fetched from a URL an admin types (which would be a way into
  * the app's network).
@@ -24,6 +27,17 @@ export interface SamlSettings {
   certificates: string[]
   /** Accept sign-ins started at the IdP (its portal). Off by default: nothing ties such a response to the browser it reaches. */
   allowIdpInitiated: boolean
+  /**
+   * Sign the AuthnRequests with the app's service provider key. Default: what the IdP's metadata
+   * asks (`WantAuthnRequestsSigned`) when the app has a key. Missing in connections stored before
+   * it existed, which read as false.
+   */
+  signRequests?: boolean
+}
+
+/** Whether the connection's AuthnRequests are signed: it says so, and the app has a service provider key to sign with. */
+export function effectiveSignRequests(settings: SamlSettings, hasKey: boolean): boolean {
+  return settings.signRequests === true && hasKey
 }
 
 /** A certificate as the admins see it. */
@@ -81,17 +95,29 @@ function urlOf(value: unknown, allowLoopbackHttp: boolean): string {
   return url.href
 }
 
+function flag(value: unknown, field: string): boolean {
+  if (value === true || value === "true") return true
+  if (value === false || value === "false") return false
+  throw new SsoError("InvalidInput", `\`${field}\` must be true or false.`)
+}
+
 /**
  * The settings from `input`: `metadata` (the IdP's metadata XML), or `idpEntityId`, `ssoUrl` and
  * `certificates`; what `input` leaves out stays as in `previous`.
+ *
+ * `signRequests` is refused when the app has no service provider key (`hasKey`); left out, it
+ * stays as it was, or turns on when new metadata asks for signed requests and the app has a key
+ * (metadata never turns it off: an admin's choice stands).
  */
-export function samlSettings(input: Record<string, unknown>, previous: SamlSettings | undefined, allowLoopbackHttp: boolean): SamlSettings {
+export function samlSettings(input: Record<string, unknown>, previous: SamlSettings | undefined, allowLoopbackHttp: boolean, hasKey: boolean): SamlSettings {
   let fromMetadata: Partial<SamlSettings> = {}
+  let metadataWantsSigned = false
   if (input.metadata !== undefined) {
     if (typeof input.metadata !== "string" || input.metadata.length > 512 * 1024) throw new SsoError("InvalidInput", "`metadata` must be the IdP's metadata XML.")
     try {
       const parsed = parseIdpMetadata(input.metadata)
       fromMetadata = { idpEntityId: parsed.entityId, ssoUrl: parsed.ssoUrl, certificates: parsed.certificates }
+      metadataWantsSigned = parsed.wantAuthnRequestsSigned
     } catch (error) {
       if (error instanceof SamlMetadataError) throw new SsoError("InvalidInput", error.message)
       throw error
@@ -100,12 +126,21 @@ export function samlSettings(input: Record<string, unknown>, previous: SamlSetti
   const pick = <K extends keyof SamlSettings>(key: K): unknown => input[key] ?? fromMetadata[key] ?? previous?.[key]
   const idpEntityId = pick("idpEntityId")
   if (typeof idpEntityId !== "string" || idpEntityId.trim() === "" || idpEntityId.length > 1024) throw new SsoError("InvalidInput", "`idpEntityId` (or `metadata`) is required.")
-  const allow = input.allowIdpInitiated ?? previous?.allowIdpInitiated ?? false
-  if (allow !== true && allow !== false && allow !== "true" && allow !== "false") throw new SsoError("InvalidInput", "`allowIdpInitiated` must be true or false.")
+  const allowIdpInitiated = flag(input.allowIdpInitiated ?? previous?.allowIdpInitiated ?? false, "allowIdpInitiated")
+  // Kept even while the app has no key (a key taken out of the configuration and put back): it
+  // only signs while there is one (`effectiveSignRequests`).
+  let signRequests = previous?.signRequests === true || (metadataWantsSigned && hasKey)
+  if (input.signRequests !== undefined) {
+    signRequests = flag(input.signRequests, "signRequests")
+    if (signRequests && !hasKey) {
+      throw new SsoError("InvalidInput", "`signRequests` needs the app's service provider key: the SSO module's `serviceProvider` option (a private key and its certificate) is not set.")
+    }
+  }
   return {
     idpEntityId: idpEntityId.trim(),
     ssoUrl: urlOf(pick("ssoUrl"), allowLoopbackHttp),
     certificates: certificatesOf(pick("certificates")),
-    allowIdpInitiated: allow === true || allow === "true",
+    allowIdpInitiated,
+    signRequests,
   }
 }

@@ -15,6 +15,7 @@ import { organizationModel } from "@sesame/organizations"
 import { connectionFrom, providerPrefix, type Connection } from "./connections.js"
 import { emailDomain, organizationOfDomain } from "./domains.js"
 import { connectionModel } from "./models.js"
+import type { ServiceProviderKey } from "./options.js"
 import { startSaml } from "./saml-flow.js"
 import { storeOf } from "./stored.js"
 
@@ -63,7 +64,7 @@ ${error ?? ""}<p class="lead">${request.text("sso.lead")}</p>
   return { status: options.status ?? 200, page: { title: request.text("sso.title"), body } }
 }
 
-export function startRoutes(): Record<string, ModuleRoute> {
+export function startRoutes(serviceProvider: ServiceProviderKey | null): Record<string, ModuleRoute> {
   return {
     "GET sso": { run: (request) => page(request) },
     "POST sso/start": {
@@ -74,7 +75,7 @@ export function startRoutes(): Record<string, ModuleRoute> {
         if (!slug && !emailDomain(email)) return page(request, { email, error: "InvalidInput", status: 400 })
         const connection = slug ? await connectionForSlug(store, slug) : await connectionForEmail(store, email)
         if (!connection) return page(request, { email, error: "NoConnection", status: 404 })
-        if (connection.protocol === "saml") return startSaml(request, connection)
+        if (connection.protocol === "saml") return startSaml(request, connection, serviceProvider)
         return request.signInWith(`${providerPrefix}${connection.id}`, email ? { login_hint: email } : {})
       },
     },

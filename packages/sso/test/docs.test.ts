@@ -6,8 +6,11 @@
  * response signed here: a member of Acme; then the IdP provisions her over SCIM with the
  * connection's token. Beside them, what the page says is refused.
  */
+import { execFileSync } from "node:child_process"
+import { createVerify } from "node:crypto"
 import { inflateRawSync } from "node:zlib"
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Auth, callModuleApi, type AuthConfig } from "@sesame/core"
 import { readmeExample } from "@sesame/testing"
@@ -232,6 +235,48 @@ describe("docs/features/sso.md", () => {
     }
     for (const prefix of Object.keys(module.services ?? {})) expect(text, prefix).toContain(`\`<basePath>/${prefix}\``)
     expect(Object.keys(module.api).filter((fn) => !rows.some((r) => r.fn === fn) && !text.includes(`\`${fn}(`))).toEqual([])
+  })
+})
+
+describe("docs/features/sso.md: signed requests and encrypted assertions", () => {
+  it("makes the key pair with the page's openssl command, which the page's configuration takes: a connection signs its requests, its metadata carries the certificate", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sesame-sp-key-"))
+    try {
+      execFileSync("sh", ["-c", block(page, "sp-key-pair", "sh")], { cwd: dir, stdio: "ignore" })
+      const certificate = readFileSync(join(dir, "sp-cert.pem"), "utf8")
+      process.env.SAML_SP_PRIVATE_KEY = readFileSync(join(dir, "sp-key.pem"), "utf8")
+      process.env.SAML_SP_CERTIFICATE = certificate
+      const example = await load(page, "sp-key", "sso-sp-key.ts")
+      const w = makeWorld({ adapter: example.config.adapter })
+      const config = Object.assign(example.config as AuthConfig, { secret: w.config.secret, trustHost: true, providers: w.config.providers, logger: w.config.logger })
+      const ada = await w.user("ada@example.com")
+      const as = new Request(`${origin}/app`, { headers: { cookie: ada.jar.header() } })
+      const org = (await callModuleApi(as, config, "createOrganization", { name: "Acme" })) as { id: string; slug: string }
+      const idpKey = await keyPair("acme")
+      const made = (await callModuleApi(as, config, "createConnection", org.id, { protocol: "saml", name: "Acme", idpEntityId: "https://idp.acme.example", ssoUrl: "https://idp.acme.example/sso", certificates: [idpKey.certificate], signRequests: true })) as any
+      expect(made.saml).toMatchObject({ signRequests: true, spCertificate: certificate })
+      const metadata = await (await Auth(new Request(made.saml.metadataUrl), config)).text()
+      const body = certificate.replace(/-----[A-Z ]+-----/g, "").replace(/\s+/g, "")
+      for (const use of ["signing", "encryption"]) expect(metadata.replace(/\s+/g, "")).toContain(`<KeyDescriptoruse="${use}"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${body}</ds:X509Certificate>`)
+      expect(metadata).toContain('AuthnRequestsSigned="true"')
+      // The sign-in it starts is signed with the key (SAML bindings 3.4.4.1: over the query as sent).
+      const jar = new CookieJar()
+      const started = await Auth(new Request(`${origin}/auth/csrf`), config)
+      jar.apply(started)
+      const token = ((await started.json()) as { csrfToken: string }).csrfToken
+      const redirect = await Auth(
+        new Request(`${origin}/auth/sso/start`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin, cookie: jar.header() }, body: new URLSearchParams({ csrfToken: token, organization: org.slug }).toString() }),
+        config,
+      )
+      const query = new URL(redirect.headers.get("location")!).search.slice(1).split("&")
+      const raw = (name: string) => query.find((pair) => pair.startsWith(`${name}=`))!
+      const signature = Buffer.from(decodeURIComponent(raw("Signature").slice("Signature=".length)), "base64")
+      expect(createVerify("RSA-SHA256").update([raw("SAMLRequest"), raw("RelayState"), raw("SigAlg")].join("&")).verify(certificate, signature)).toBe(true)
+    } finally {
+      delete process.env.SAML_SP_PRIVATE_KEY
+      delete process.env.SAML_SP_CERTIFICATE
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

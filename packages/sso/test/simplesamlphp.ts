@@ -32,9 +32,20 @@ export interface SimpleSamlPhpUser {
   attributes: Record<string, string[]> & { email: [string] }
 }
 
+/** A service provider the IdP answers, at its assertion consumer service (HTTP-POST). */
+export interface SimpleSamlPhpSp {
+  entityId: string
+  acsUrl: string
+  /** The SP's certificate (PEM): what its signed AuthnRequests are checked with, and what assertions are encrypted to. */
+  certificate?: string
+  /** Refuse an AuthnRequest that is not signed by `certificate` (`validate.authnrequest`). */
+  validateAuthnRequest?: boolean
+  /** Encrypt the (signed) assertion to `certificate` (`assertion.encryption`: RSA-OAEP, AES-128-CBC in 1.19). */
+  encryptAssertion?: boolean
+}
+
 export interface SimpleSamlPhpOptions {
-  /** The service providers the IdP answers, each at its assertion consumer service (HTTP-POST). */
-  sp: { entityId: string; acsUrl: string }[]
+  sp: SimpleSamlPhpSp[]
   users: SimpleSamlPhpUser[]
 }
 
@@ -133,7 +144,10 @@ async function configure(dir: string, origin: string, entityId: string, options:
         AssertionConsumerService: [{ Binding: "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST", Location: sp.acsUrl }],
         NameIDFormat: emailAddressFormat,
         "simplesaml.nameidattribute": "email",
-        "validate.authnrequest": false,
+        "validate.authnrequest": sp.validateAuthnRequest === true,
+        ...(sp.encryptAssertion ? { "assertion.encryption": true } : {}),
+        // certData serves both uses: checking the SP's signatures and encrypting to it.
+        ...(sp.certificate ? { certData: sp.certificate.replace(/-----[A-Z ]+-----/g, "").replace(/\s+/g, "") } : {}),
       },
     ]),
   )

@@ -8,7 +8,10 @@
  * - the SubjectConfirmationData's NotOnOrAfter and InResponseTo are only looked at when it
  *   validates InResponseTo itself, and a missing Conditions skips every time check;
  * - a non-Success status is only noticed when the Response has no assertion;
- * - there is no replay check (that one is `verifyResponse`'s, last).
+ * - there is no replay check (that one is `verifyResponse`'s, last);
+ * - an EncryptedAssertion is decrypted with whatever algorithms it names, RSA PKCS#1 v1.5 and
+ *   3DES included (xml-encryption 3.1 allows them unless told not to, and node-saml does not tell
+ *   it), and without a key the failure is a generic one: {@link checkEncryption} comes first.
  *
  * @module
  */
@@ -24,6 +27,34 @@ export function onlyChild(parent: Element, localName: string): Element {
   const [found, ...more] = children(parent, ns.assertion, localName)
   if (!found || more.length > 0) fail("malformed", `The assertion must have exactly one ${localName}.`)
   return found
+}
+
+/** The algorithms an EncryptedAssertion may name: AES (GCM, or CBC as most IdPs still use) for the assertion, RSA-OAEP for its key. */
+const acceptedEncryption = new Set([
+  "http://www.w3.org/2009/xmlenc11#aes128-gcm",
+  "http://www.w3.org/2009/xmlenc11#aes256-gcm",
+  "http://www.w3.org/2001/04/xmlenc#aes128-cbc",
+  "http://www.w3.org/2001/04/xmlenc#aes256-cbc",
+  "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p",
+])
+
+/**
+ * Whether the Response carries an EncryptedAssertion, checked before node-saml decrypts it:
+ * refused (`encrypted`) when this service provider has no key, and (`decryption`) when any
+ * EncryptionMethod in it names another algorithm than {@link acceptedEncryption}: RSA PKCS#1 v1.5
+ * key transport invites Bleichenbacher-style oracles, 3DES is withdrawn. Matched by local name
+ * in any namespace, as node-saml finds it.
+ */
+export function checkEncryption(response: Element, settings: Pick<SamlConnectionSettings, "decryption">): boolean {
+  const encrypted = Array.from(response.childNodes).filter((node): node is Element => node.nodeType === 1 && (node as Element).localName === "EncryptedAssertion")
+  if (encrypted.length === 0) return false
+  if (!settings.decryption) fail("encrypted", "The assertion is encrypted, and this service provider has no key to decrypt it: configure the SSO module's `serviceProvider` key pair, or turn the IdP's assertion encryption off.")
+  for (const element of encrypted) {
+    for (const method of Array.from(element.getElementsByTagName("*")).filter((node) => node.localName === "EncryptionMethod")) {
+      if (!acceptedEncryption.has(method.getAttribute("Algorithm") ?? "")) fail("decryption", "The encrypted assertion names an encryption algorithm this service provider does not accept (AES-GCM or AES-CBC with RSA-OAEP only).")
+    }
+  }
+  return true
 }
 
 /** Checks that the Response's status is Success; any other is refused with its name, if it is a SAML one. */

@@ -31,6 +31,10 @@ export type SamlErrorCode =
   | "status"
   /** The assertion was used already. */
   | "replay"
+  /** The assertion is encrypted, and this service provider has no key to decrypt it. */
+  | "encrypted"
+  /** The encrypted assertion cannot be decrypted with this service provider's key (another key, a refused algorithm, not an assertion inside). */
+  | "decryption"
 
 /**
  * A SAML Response refused by `verifyResponse`. Nothing in it was trusted: the caller ends the

@@ -14,6 +14,7 @@
  */
 import { X509Certificate } from "node:crypto"
 import { generateServiceProviderMetadata } from "@node-saml/node-saml"
+import { XMLSerializer } from "@xmldom/xmldom"
 import { SamlMetadataError } from "./errors.js"
 import type { SamlConnectionSettings } from "./settings.js"
 import { children, isElement, ns, parseXml } from "./xml.js"
@@ -121,17 +122,28 @@ function toPem(base64: string): string {
 /**
  * This service provider's metadata for one connection, to give the IdP: the entity ID, the
  * assertion consumer service (HTTP-POST binding) at `acsUrl`, `WantAssertionsSigned="true"`, the
- * emailAddress NameID format and, with `signRequests`, `AuthnRequestsSigned="true"` and the
- * signing certificate.
+ * emailAddress NameID format and:
+ * - with `signRequests`, `AuthnRequestsSigned="true"` and its certificate as a signing KeyDescriptor;
+ * - with `decryption`, its certificate as an encryption KeyDescriptor (with the algorithms
+ *   xml-encryption decrypts, AES-GCM first) and, when requests are not signed, as a signing one
+ *   too: a service provider has one key pair, and an IdP that knows it already needs no new
+ *   metadata when the connection starts signing its requests.
  */
-export function serviceProviderMetadata(connection: Pick<SamlConnectionSettings, "spEntityId" | "acsUrl" | "signRequests">): string {
-  const { signRequests } = connection
-  return generateServiceProviderMetadata({
+export function serviceProviderMetadata(connection: Pick<SamlConnectionSettings, "spEntityId" | "acsUrl" | "signRequests" | "decryption">): string {
+  const { signRequests, decryption } = connection
+  const signing = signRequests ?? decryption
+  const xml = generateServiceProviderMetadata({
     issuer: connection.spEntityId,
     callbackUrl: connection.acsUrl,
     identifierFormat: emailAddressFormat,
     wantAssertionsSigned: true,
     // node-saml only checks that a private key is there, to announce signed requests and the certificate.
-    ...(signRequests ? { privateKey: signRequests.privateKey, publicCerts: [signRequests.certificate] } : {}),
+    ...(signing ? { privateKey: signing.privateKey, publicCerts: [signing.certificate] } : {}),
+    ...(decryption ? { decryptionPvk: decryption.privateKey, decryptionCert: decryption.certificate } : {}),
   })
+  if (signRequests || !signing) return xml
+  // node-saml says AuthnRequestsSigned="true" whenever it announces a signing certificate.
+  const doc = parseXml(xml, (reason) => new Error(`node-saml wrote metadata that cannot be read: ${reason}`))
+  for (const descriptor of children(doc.documentElement, ns.metadata, "SPSSODescriptor")) descriptor.setAttribute("AuthnRequestsSigned", "false")
+  return new XMLSerializer().serializeToString(doc)
 }

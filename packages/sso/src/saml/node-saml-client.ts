@@ -10,6 +10,12 @@
  * time checks (`audience: false`, `acceptedClockSkewMs: -1`), so that each failure gets its own
  * {@link SamlError} code.
  *
+ * An EncryptedAssertion is decrypted by node-saml too (`decryptionPvk`, through xml-encryption):
+ * it requires the decrypted assertion's own signature (`wantAssertionsSigned`), refuses a Response
+ * with an Assertion beside the EncryptedAssertion, and hands back the assertion as it was signed
+ * (or, when the Response is signed as well, as it was decrypted from the signed Response), which
+ * then meets exactly the checks of a plain one.
+ *
  * @module
  */
 import { SAML, ValidateInResponseTo, type Profile } from "@node-saml/node-saml"
@@ -36,16 +42,19 @@ export function samlClient(settings: SamlConnectionSettings, requestId?: string)
     audience: false,
     acceptedClockSkewMs: -1,
     ...(signRequests ? { privateKey: signRequests.privateKey, publicCert: signRequests.certificate, signatureAlgorithm: "sha256" as const } : {}),
+    ...(settings.decryption ? { decryptionPvk: settings.decryption.privateKey } : {}),
     ...(requestId === undefined ? {} : { generateUniqueId: () => requestId }),
   })
 }
 
 /**
- * The assertion as it was signed, from node-saml; its failures become `signature` or `malformed`.
- * node-saml refuses several assertions, a signature that does not reference its own parent, an ID
- * that several elements carry, and (xml-crypto 6.3) copies of one signature value.
+ * The assertion as it was signed, from node-saml; its failures become `signature`, `malformed`
+ * or, when the Response carries an EncryptedAssertion (`encrypted`), `decryption`.
+ * node-saml refuses several assertions (an EncryptedAssertion counts as one), a signature that
+ * does not reference its own parent, an ID that several elements carry, and (xml-crypto 6.3)
+ * copies of one signature value.
  */
-export async function signedAssertionXml(settings: SamlConnectionSettings, encoded: string): Promise<string> {
+export async function signedAssertionXml(settings: SamlConnectionSettings, encoded: string, encrypted = false): Promise<string> {
   let profile: Profile | null
   try {
     ;({ profile } = await samlClient(settings).validatePostResponseAsync({ SAMLResponse: encoded }))
@@ -53,6 +62,10 @@ export async function signedAssertionXml(settings: SamlConnectionSettings, encod
     if (error instanceof Error && /signature|signed|ref(erence)? uri/i.test(error.message)) {
       fail("signature", "The assertion is not signed by a certificate of this connection, or the signature does not cover what would be read.")
     }
+    if (encrypted && !settings.decryption) fail("encrypted", "The assertion is encrypted, and this service provider has no key to decrypt it.")
+    // Whatever went wrong inside (the key, the padding, the XML it held), one code: which one it
+    // was is what a padding-oracle attack on CBC would want to learn.
+    if (encrypted) fail("decryption", "The encrypted assertion could not be decrypted with this service provider's key into an assertion.")
     fail("malformed", "The SAML Response has no assertion that can be read.")
   }
   const xml = profile?.getAssertionXml?.()

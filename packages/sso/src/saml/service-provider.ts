@@ -16,7 +16,7 @@
  * @module
  */
 import { randomBytes } from "node:crypto"
-import { checkConditions, checkIssuer, checkResponseAddress, checkStatus, checkSubjectConfirmation, onlyChild } from "./assertion-checks.js"
+import { checkConditions, checkEncryption, checkIssuer, checkResponseAddress, checkStatus, checkSubjectConfirmation, onlyChild } from "./assertion-checks.js"
 import { fail, SamlError } from "./errors.js"
 import { samlClient, signedAssertionXml } from "./node-saml-client.js"
 import { checkSettings, defaultClockSkewSeconds, type SamlConnectionSettings } from "./settings.js"
@@ -81,7 +81,8 @@ export async function authnRequest(settings: SamlConnectionSettings, relayState:
  * Verifies a SAML Response posted to the assertion consumer service and returns what its signed
  * assertion says. Refused, with a {@link SamlError} whose code names the failed check, unless:
  * the assertion is signed by one of `settings.certificates` (the Response may be signed too, but
- * its signature alone is not enough), it is the only one, it is issued by `idpEntityId` for the
+ * its signature alone is not enough; an encrypted one, decrypted with `settings.decryption`, must
+ * be signed inside), it is the only one, it is issued by `idpEntityId` for the
  * audience `spEntityId`, it is addressed to `acsUrl` (Recipient, and the Response's Destination
  * when present), it is valid now within the clock skew, the status is Success, it answers
  * `expected.requestId` (or no request, when `allowIdpInitiated` is set), and `replay` has not seen
@@ -113,8 +114,11 @@ export async function verifyResponse(
   if (!isElement(response, ns.protocol, "Response")) fail("malformed", "The message is not a SAML Response.")
   // Before the signature: IdPs often leave error responses unsigned, and a failure grants nothing.
   checkStatus(response)
+  // An EncryptedAssertion is decrypted by node-saml (with `settings.decryption`), and what it
+  // hands back is the decrypted assertion as it was signed: every check below holds for it alike.
+  const encrypted = checkEncryption(response, settings)
 
-  const signedAssertion = await signedAssertionXml(settings, encoded)
+  const signedAssertion = await signedAssertionXml(settings, encoded, encrypted)
   const assertion = parseXml(signedAssertion, () => new SamlError("malformed", "The signed assertion could not be read.")).documentElement
 
   // The Response's own Destination, Issuer and InResponseTo are unsigned when only the assertion

@@ -21,6 +21,12 @@ export interface SamlConnectionSettings {
   /** Sign AuthnRequests (the IdP's `WantAuthnRequestsSigned`) with this key; the certificate goes into the SP metadata. */
   signRequests?: { privateKey: string; certificate: string }
   /**
+   * Decrypt an EncryptedAssertion with this RSA key (the IdP encrypts to the certificate, which
+   * the SP metadata announces with `use="encryption"`). Without it, an encrypted assertion is
+   * refused (`encrypted`). The decrypted assertion must be signed, and is checked as a plain one.
+   */
+  decryption?: { privateKey: string; certificate: string }
+  /**
    * Accept responses that answer no request (IdP-initiated sign-in, from the IdP's portal).
    * Default false: such a response can be pushed into any browser (login CSRF), since nothing
    * ties it to the one that receives it.

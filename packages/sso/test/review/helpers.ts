@@ -16,8 +16,10 @@ export type Browser = InstanceType<World["Browser"]>
 type Person = Awaited<ReturnType<World["user"]>>
 type Org = { id: string; slug: string }
 
-export async function twoOrgs(options?: Parameters<typeof ssoWorld>[0]): Promise<{ w: World; ada: Person; gil: Person; acme: Org; globex: Org }> {
+/** `setup` runs on the world before its first request (which resolves and caches its configuration): to turn debug logs on, say. */
+export async function twoOrgs(options?: Parameters<typeof ssoWorld>[0], setup?: (w: World) => void): Promise<{ w: World; ada: Person; gil: Person; acme: Org; globex: Org }> {
   const w = ssoWorld(options)
+  setup?.(w)
   const ada = await w.user("ada@example.com")
   const gil = await w.user("gil@example.com")
   const acme = await w.organization(ada, "Acme")

@@ -2,11 +2,14 @@
  * A test identity provider in Node: RSA keys with self-signed certificates made by openssl at test
  * time, and SAML Responses shaped like SimpleSAMLphp's (namespaces declared on the Response,
  * rsa-sha256, exclusive canonicalization), signed with xml-crypto on the assertion, the Response,
- * both or neither. The options change one thing at a time, for the attack tests.
+ * both or neither, and the assertion encrypted to the service provider's certificate with
+ * xml-encryption (the copy node-saml itself decrypts with). The options change one thing at a
+ * time, for the attack tests.
  */
 import { execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -139,4 +142,54 @@ export function editXml(xml: string, change: (doc: Document) => void): string {
   const doc = new DOMParser().parseFromString(xml, "text/xml")
   change(doc)
   return new XMLSerializer().serializeToString(doc)
+}
+
+/** xml-encryption as node-saml resolves it: the library that decrypts is the one that encrypts here. */
+const xmlenc = createRequire(createRequire(import.meta.url).resolve("@node-saml/node-saml"))("xml-encryption") as typeof import("xml-encryption")
+
+/** How {@link encryptAssertion} encrypts: AES-256-GCM with RSA-OAEP by default. */
+export interface EncryptionOptions {
+  encryptionAlgorithm?: string
+  keyEncryptionAlgorithm?: string
+}
+
+/** `content` encrypted to `certificate` as an `xenc:EncryptedData` element (XML). */
+export function encryptXml(content: string, certificate: string, options: EncryptionOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) =>
+    xmlenc.encrypt(
+      content,
+      {
+        rsa_pub: certificate,
+        pem: certificate,
+        encryptionAlgorithm: (options.encryptionAlgorithm ?? "http://www.w3.org/2009/xmlenc11#aes256-gcm") as never,
+        keyEncryptionAlgorithm: (options.keyEncryptionAlgorithm ?? "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p") as never,
+        // The refused algorithms are made too, to see them refused.
+        disallowEncryptionWithInsecureAlgorithm: false,
+        warnInsecureAlgorithm: false,
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  )
+}
+
+/**
+ * The Response with its Assertion, as it stands (signed or not), replaced by a
+ * `saml:EncryptedAssertion` of it encrypted to `certificate`: what an IdP that signs, then encrypts
+ * sends. The assertion is encrypted as a document of its own, its namespaces declared on it, as
+ * SimpleSAMLphp and Okta do; exclusive canonicalization makes its signature hold either way.
+ */
+export async function encryptAssertion(xml: string, certificate: string, options: EncryptionOptions = {}): Promise<string> {
+  const doc = new DOMParser().parseFromString(xml, "text/xml")
+  const assertion = doc.getElementsByTagNameNS("urn:oasis:names:tc:SAML:2.0:assertion", "Assertion")[0]
+  if (!assertion) throw new Error("no Assertion to encrypt")
+  const encryptedData = await encryptXml(new XMLSerializer().serializeToString(assertion), certificate, options)
+  const wrapper = doc.createElementNS("urn:oasis:names:tc:SAML:2.0:assertion", "saml:EncryptedAssertion")
+  wrapper.appendChild(doc.importNode(new DOMParser().parseFromString(encryptedData, "text/xml").documentElement, true))
+  assertion.parentNode!.replaceChild(wrapper, assertion)
+  return new XMLSerializer().serializeToString(doc)
+}
+
+/** A Response whose assertion `idpKey` signs and which is then encrypted to `spCertificate`, base64-encoded. */
+export async function encryptedResponse(settings: SamlConnectionSettings, idpKey: KeyPair, spCertificate: string, options: ResponseOptions, encryption: EncryptionOptions = {}): Promise<string> {
+  return encode(await encryptAssertion(signAssertion(responseXml(settings, options), idpKey), spCertificate, encryption))
 }
