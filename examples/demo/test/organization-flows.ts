@@ -34,7 +34,7 @@ const notice = (page: Page) => page.getByTestId("notice").textContent()
 /** On /organizations: the organization called `name` made active. */
 async function makeActive(page: Page, name: string): Promise<void> {
   await page.goto("/organizations")
-  await page.getByRole("button", { name: `Make ${name} active` }).click()
+  await page.getByRole("button", { name: `Make active: ${name}` }).click()
   await expect.poll(() => notice(page)).toContain("now your active one")
   await expect.poll(() => page.getByTestId("active-organization").textContent()).toBe(name)
 }

@@ -19,7 +19,7 @@ export async function ssoFlow(browser: Browser, origin: string): Promise<void> {
   await page.getByLabel("New organization’s name").fill("Acme Corp")
   await page.getByRole("button", { name: "Create organization" }).click()
   await expect.poll(() => notice(page)).toContain("organization was created")
-  await page.getByRole("button", { name: "Make Acme Corp active" }).click()
+  await page.getByRole("button", { name: "Make active: Acme Corp" }).click()
   await expect.poll(() => page.getByTestId("active-organization").textContent()).toBe("Acme Corp")
   await page.getByRole("link", { name: "Domains and single sign-on" }).click()
   await page.waitForURL((url) => url.pathname === "/organizations/sso")

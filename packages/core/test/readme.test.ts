@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { startDevIdp } from "@sesame/dev-idp"
-import { callModuleApi, type AuthConfig, type SesameModule } from "@sesame/core"
+import { callModuleApi, type AuthConfig, type ModuleRequest, type SesameModule } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
 import { toNodeHandler } from "@sesame/core/node"
 import { SoftAuthenticator, type CreationOptionsJSON } from "@sesame/testing"
@@ -130,6 +130,29 @@ describe("docs: a plugin's page", () => {
     const csrf = /name="csrfToken" value="([^"]+)"/.exec(body)![1]!
     const reply = await send(config, "/auth/greeting/reply", { jar, form: { csrfToken: csrf } })
     expect(reply.headers.get("location")).toBe("http://localhost:3000/")
+  })
+})
+
+describe("docs: a plugin's secrets at rest", () => {
+  it("seals a webhook's secret and reads it back, as written; another app's secret opens nothing", async () => {
+    mkdirSync(scratch, { recursive: true })
+    const file = join(scratch, "plugin-sealing.ts")
+    writeFileSync(file, readmeExample(docPage("plugin"), "plugin-sealing"))
+    const { saveWebhookSecret, webhookSecret } = (await import(file)) as {
+      saveWebhookSecret: (request: ModuleRequest, secret: string) => Promise<string>
+      webhookSecret: (request: ModuleRequest, sealed: string) => Promise<string | null>
+    }
+    const webhooks = (appSecret: string): AuthConfig => ({
+      secret: appSecret,
+      trustHost: true,
+      providers: [aliceCredentials()],
+      plugins: [{ id: "webhooks", api: { save: saveWebhookSecret, read: webhookSecret } } as SesameModule],
+    })
+    const request = () => new Request("http://localhost:3000/")
+    const sealed = (await callModuleApi(request(), webhooks(secret), "save", "whsec_0123456789")) as string
+    expect(sealed).not.toContain("whsec_0123456789")
+    expect(await callModuleApi(request(), webhooks(secret), "read", sealed)).toBe("whsec_0123456789")
+    expect(await callModuleApi(request(), webhooks("another-app-secret-0123456789abcdefghijkl"), "read", sealed)).toBeNull()
   })
 })
 

@@ -55,7 +55,7 @@ export default async function Organizations({ searchParams }: { searchParams: Pr
                 ) : (
                   <form action={setActiveOrganizationAction} className="inline-form">
                     <input type="hidden" name="organizationId" value={organization.id} />
-                    <button type="submit" aria-label={`Make ${organization.name} active`}>
+                    <button type="submit" aria-label={`Make active: ${organization.name}`}>
                       Make active
                     </button>
                   </form>
