@@ -149,7 +149,7 @@ describe("a SAML connection, with SimpleSAMLphp as the IdP", () => {
   }, 60_000)
 
   it("refuses the same response posted again, and the response pushed into another browser", async () => {
-    const { context, page, acsPost } = await signInAs("grace", "grace@acme.test")
+    const { context, acsPost } = await signInAs("grace", "grace@acme.test")
     const cookies = (await context.cookies(app)).map((c) => `${c.name}=${c.value}`).join("; ")
     const { body } = acsPost()
     const post = (cookie?: string) =>

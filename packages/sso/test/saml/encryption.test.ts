@@ -7,9 +7,9 @@
  */
 import { DOMParser, XMLSerializer } from "@xmldom/xmldom"
 import { beforeAll, describe, expect, it } from "vitest"
-import { SamlError, type SamlErrorCode } from "../../src/saml/errors.js"
+import type { SamlErrorCode } from "../../src/saml/errors.js"
 import { verifyResponse, type SamlConnectionSettings, type SamlReplayCache } from "../../src/saml/service-provider.js"
-import { connection, editXml, encode, encryptAssertion, encryptedResponse, encryptXml, keyPair, responseXml, signAssertion, signResponse, type KeyPair } from "./fixtures.js"
+import { connection, editXml, expectRefused, encode, encryptAssertion, encryptedResponse, encryptXml, keyPair, responseXml, signAssertion, signResponse, type KeyPair } from "./fixtures.js"
 
 const ns = { assertion: "urn:oasis:names:tc:SAML:2.0:assertion", xenc: "http://www.w3.org/2001/04/xmlenc#" }
 const gcm = "http://www.w3.org/2009/xmlenc11#aes256-gcm"
@@ -32,18 +32,6 @@ function memoryReplay(): SamlReplayCache {
 
 function verify(samlResponse: string, requestId: string | null = "_request-a", overrides: Partial<SamlConnectionSettings> = {}, replay = memoryReplay()) {
   return verifyResponse({ ...settings, ...overrides }, { SAMLResponse: samlResponse }, { requestId }, replay)
-}
-
-/** Expects a refusal with `code`, whose message quotes no XML. */
-async function expectRefused(verifying: Promise<unknown>, code: SamlErrorCode): Promise<SamlError> {
-  const error = await verifying.then(
-    () => expect.unreachable(`accepted, expected a refusal with ${code}`),
-    (reason: unknown) => reason,
-  )
-  expect(error).toBeInstanceOf(SamlError)
-  const refusal = error as SamlError
-  expect({ code: refusal.code, message: refusal.message }).toEqual({ code, message: expect.not.stringMatching(/<|evil|mallory/) })
-  return refusal
 }
 
 /** A signed assertion for `nameId` answering `_request-a`, as XML (not encrypted). */

@@ -15,6 +15,8 @@ import { join } from "node:path"
 import { promisify } from "node:util"
 import { DOMParser, XMLSerializer } from "@xmldom/xmldom"
 import { SignedXml } from "xml-crypto"
+import { expect } from "vitest"
+import { SamlError, type SamlErrorCode } from "../../src/saml/errors.js"
 import type { SamlConnectionSettings } from "../../src/saml/service-provider.js"
 
 /** A private key and its self-signed certificate, both PEM. */
@@ -192,4 +194,16 @@ export async function encryptAssertion(xml: string, certificate: string, options
 /** A Response whose assertion `idpKey` signs and which is then encrypted to `spCertificate`, base64-encoded. */
 export async function encryptedResponse(settings: SamlConnectionSettings, idpKey: KeyPair, spCertificate: string, options: ResponseOptions, encryption: EncryptionOptions = {}): Promise<string> {
   return encode(await encryptAssertion(signAssertion(responseXml(settings, options), idpKey), spCertificate, encryption))
+}
+
+/** Expects a refusal with `code`, whose message quotes nothing of the response (no XML, none of the tests' planted words). */
+export async function expectRefused(verifying: Promise<unknown>, code: SamlErrorCode): Promise<SamlError> {
+  const error = await verifying.then(
+    () => expect.unreachable(`accepted, expected a refusal with ${code}`),
+    (reason: unknown) => reason,
+  )
+  expect(error).toBeInstanceOf(SamlError)
+  const refusal = error as SamlError
+  expect({ code: refusal.code, message: refusal.message }).toEqual({ code, message: expect.not.stringMatching(/<|passwd|evil|mallory/) })
+  return refusal
 }

@@ -5,9 +5,8 @@
 import { createPublicKey, createVerify } from "node:crypto"
 import { inflateRawSync } from "node:zlib"
 import { beforeAll, describe, expect, it } from "vitest"
-import { SamlError, type SamlErrorCode } from "../../src/saml/errors.js"
 import { authnRequest, verifyResponse, type SamlConnectionSettings, type SamlReplayCache } from "../../src/saml/service-provider.js"
-import { connection, editXml, encode, keyPair, newId, responseXml, signAssertion, signedResponse, signResponse, type KeyPair } from "./fixtures.js"
+import { connection, editXml, expectRefused, encode, keyPair, newId, responseXml, signAssertion, signedResponse, signResponse, type KeyPair } from "./fixtures.js"
 
 const ns = { protocol: "urn:oasis:names:tc:SAML:2.0:protocol", assertion: "urn:oasis:names:tc:SAML:2.0:assertion", dsig: "http://www.w3.org/2000/09/xmldsig#" }
 const minute = 60_000
@@ -39,18 +38,6 @@ function memoryReplay(): SamlReplayCache & { until: Map<string, Date> } {
 /** Verifies as the ACS would for the browser that started request `requestId`. */
 function verify(samlResponse: string, requestId: string | null = "_request-a", overrides: Partial<SamlConnectionSettings> = {}, replay = memoryReplay()) {
   return verifyResponse({ ...settings, ...overrides }, { SAMLResponse: samlResponse, RelayState: "relay" }, { requestId }, replay)
-}
-
-/** Expects a refusal with `code`, whose message quotes no XML. */
-async function expectRefused(verifying: Promise<unknown>, code: SamlErrorCode): Promise<SamlError> {
-  const error = await verifying.then(
-    () => expect.unreachable(`accepted, expected a refusal with ${code}`),
-    (reason: unknown) => reason,
-  )
-  expect(error).toBeInstanceOf(SamlError)
-  const refusal = error as SamlError
-  expect({ code: refusal.code, message: refusal.message }).toEqual({ code, message: expect.not.stringMatching(/<|passwd|evil/) })
-  return refusal
 }
 
 /** The first element `localName` in `namespace`. */
