@@ -13,14 +13,15 @@ import type { InternalResponse } from "../http/response.js"
 import { providerEmail } from "../oauth/profile.js"
 import { resolveOAuthProvider } from "../oauth/provider.js"
 import { isJson } from "../store/json.js"
+import { ownsProviderId } from "./providers.js"
 import type { ModuleIdentity, SesameModule } from "./types.js"
 
-function checked(module: SesameModule, identity: ModuleIdentity): ModuleIdentity {
+function checked(ctx: RequestContext, module: SesameModule, identity: ModuleIdentity): ModuleIdentity {
   const named = `Plugin "${module.id}"`
   if (!identity || typeof identity !== "object") throw new TypeError(`${named}: \`signIn\` takes the identity to sign in.`)
   const { providerId, providerAccountId, user, profile, emailVerified } = identity
-  if (typeof providerId !== "string" || !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(providerId) || !providerId.startsWith(`${module.id}-`)) {
-    throw new TypeError(`${named} signs in with its own providers only (ids starting "${module.id}-"); got ${JSON.stringify(providerId)}.`)
+  if (typeof providerId !== "string" || !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(providerId) || !ownsProviderId(ctx, module, providerId)) {
+    throw new TypeError(`${named} signs in with its own providers only (ids starting "${module.id}-", neither a configured provider's nor another plugin's); got ${JSON.stringify(providerId)}.`)
   }
   if (typeof providerAccountId !== "string" || providerAccountId.length === 0 || providerAccountId.length > 1024) {
     throw new TypeError(`${named}: \`providerAccountId\` must be a non-empty string.`)
@@ -32,7 +33,7 @@ function checked(module: SesameModule, identity: ModuleIdentity): ModuleIdentity
 }
 
 export async function moduleSignIn(ctx: RequestContext, module: SesameModule, input: ModuleIdentity): Promise<InternalResponse> {
-  const identity = checked(module, input)
+  const identity = checked(ctx, module, input)
   const here = `${ctx.authUrl}/${module.id}`
   const resolved = resolveOAuthProvider(
     {

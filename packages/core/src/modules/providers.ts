@@ -29,6 +29,17 @@ function ownerOf(ctx: RequestContext, id: string): SesameModule | undefined {
 }
 
 /**
+ * Whether `id` is one of `module`'s provider ids, as its `signIn` and `signInWith` may use: it
+ * starts with `<module id>-`, no configured provider has it, and no other module with a longer id
+ * owns it (`fed-x-acme` is plugin `fed-x`'s, not `fed`'s), so that the module's sign-ins never
+ * take over a configured provider's accounts nor skip another module's `admit`.
+ */
+export function ownsProviderId(ctx: RequestContext, module: SesameModule, id: string): boolean {
+  if (!id.startsWith(`${module.id}-`) || ctx.config.providers.has(id)) return false
+  return !ctx.config.modules.list.some((other) => other !== module && other.id.length > module.id.length && id.startsWith(`${other.id}-`))
+}
+
+/**
  * The provider `id` of a module (`<module id>-<name>`), resolved; undefined when no module has it.
  * A configured provider of the same id always wins (the dispatcher asks here only for an unknown
  * id). Settings that are not an `oauth`/`oidc` provider of that id, or lack a setting, are the

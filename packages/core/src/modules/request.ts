@@ -19,7 +19,7 @@ import { signedInUser, signedInUserId } from "../session/index.js"
 import { isJson } from "../store/json.js"
 import type { JsonValue } from "../store/model.js"
 import { moduleSignIn } from "./identity.js"
-import { moduleProvider } from "./providers.js"
+import { moduleProvider, ownsProviderId } from "./providers.js"
 import type { ResolvedRoute } from "./resolve.js"
 import type { ModulePage, ModuleRequest, ModuleResponse, SesameModule } from "./types.js"
 
@@ -117,8 +117,8 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
     },
     async signInWith(providerId, params = {}) {
       if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a sign-in starts from one of its endpoints, which can send the check cookies; a server function cannot.`)
-      if (typeof providerId !== "string" || !providerId.startsWith(`${module.id}-`)) {
-        throw new TypeError(`Plugin "${module.id}" can start sign-ins with its own providers only (ids starting "${module.id}-"); got ${JSON.stringify(providerId)}.`)
+      if (typeof providerId !== "string" || !ownsProviderId(ctx, module, providerId)) {
+        throw new TypeError(`Plugin "${module.id}" can start sign-ins with its own providers only (ids starting "${module.id}-", neither a configured provider's nor another plugin's); got ${JSON.stringify(providerId)}.`)
       }
       const provider = await moduleProvider(ctx, providerId)
       if (!provider) throw new TypeError(`Plugin "${module.id}" has no provider "${providerId}".`)
