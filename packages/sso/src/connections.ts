@@ -204,6 +204,13 @@ async function oidcSettings(options: ResolvedSsoOptions, sealing: ModuleSealing,
     issuer = input.issuer as string
   }
   const clientId = input.clientId === undefined && previous ? previous.clientId : text(input.clientId, "clientId", 255)
+  // The stored secret goes only to the provider it was entered for: a new issuer or client ID
+  // needs it entered again, or an admin could point the connection at a server of theirs and
+  // receive it at the token endpoint.
+  const samePlace = previous !== undefined && issuer === previous.issuer && clientId === previous.clientId
+  if (input.clientSecret === undefined && previous && !samePlace) {
+    throw new SsoError("InvalidInput", "A new `issuer` or `clientId` needs its `clientSecret` too.")
+  }
   const clientSecret = input.clientSecret === undefined && previous ? previous.clientSecret : await sealing.seal(clientSecretPurpose, text(input.clientSecret, "clientSecret", 1024))
   return { issuer, clientId, clientSecret }
 }

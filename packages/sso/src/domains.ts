@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { domainToASCII } from "node:url"
 import { op, type Store } from "@sesame/core"
 import { domainModel } from "@sesame/organizations"
 
@@ -26,4 +27,19 @@ export async function verifiedDomains(store: Store, organizationId: string): Pro
 export async function organizationOfDomain(store: Store, domain: string): Promise<string | null> {
   const row = await store.findOne(domainModel, { verifiedDomain: domain })
   return row && row.verifiedAt instanceof Date && row.domain === domain ? String(row.organizationId) : null
+}
+
+/**
+ * Whether an organization other than `organizationId` has proven the domain of `email` since: the
+ * domain changed hands, and `organizationId`'s identity provider no longer speaks for its people.
+ * A domain in Unicode form is looked for as proven ones are stored, in punycode; an address whose
+ * domain cannot be read counts as held elsewhere (refused rather than let through unchecked). No
+ * address: nothing to check.
+ */
+export async function heldElsewhere(store: Store, email: unknown, organizationId: string): Promise<boolean> {
+  if (typeof email !== "string" || !email.includes("@")) return false
+  const domain = emailDomain(email) ?? emailDomain(`x@${domainToASCII(email.slice(email.lastIndexOf("@") + 1).trim().toLowerCase())}`)
+  if (!domain) return true
+  const owner = await organizationOfDomain(store, domain)
+  return owner !== null && owner !== organizationId
 }

@@ -14,7 +14,7 @@
  */
 import { customFetch, type ModuleProviders, type ModuleSignIn, type OIDCConfig, type Profile, type Store } from "@sesame/core"
 import { clientSecretPurpose, connectionFrom, providerPrefix } from "./connections.js"
-import { emailDomain, organizationOfDomain, verifiedDomains } from "./domains.js"
+import { emailDomain, heldElsewhere, verifiedDomains } from "./domains.js"
 import { connectionModel } from "./models.js"
 import { publicFetch } from "./outbound.js"
 import { isId } from "./stored.js"
@@ -85,9 +85,7 @@ export function connectionProviders(allowPrivateNetworks: boolean): ModuleProvid
 export async function stillSpeaksFor(store: Store | undefined, signIn: ModuleSignIn): Promise<boolean> {
   if (!signIn.linked) return true
   const connectionId = signIn.account.provider.slice(providerPrefix.length)
-  const domain = emailDomain(signIn.user.email)
   if (!store || !isId(connectionId)) return false
-  if (!domain) return true
-  const [row, owner] = await Promise.all([store.findOne(connectionModel, { id: connectionId }), organizationOfDomain(store, domain)])
-  return row !== null && (owner === null || owner === String(row.organizationId))
+  const row = await store.findOne(connectionModel, { id: connectionId })
+  return row !== null && !(await heldElsewhere(store, signIn.user.email, String(row.organizationId)))
 }

@@ -25,6 +25,7 @@
 import { op, type StoredRow } from "@sesame/core"
 import { builtInRoles, roleModel } from "@sesame/organizations"
 import type { Scope } from "./auth.js"
+import { heldElsewhere } from "../domains.js"
 import { ScimError } from "./errors.js"
 import { scimGroupModel, scimUserModel } from "./models.js"
 
@@ -58,11 +59,25 @@ async function rolesThrough(scope: Scope, scimId: string): Promise<string[]> {
   return [...roles]
 }
 
+/**
+ * Whether the user's domain has changed hands: another organization proved it since, so this
+ * connection's provisioning no longer speaks for them (no joining them, no signing them out), as
+ * its sign-ins no longer do (`stillSpeaksFor`).
+ */
+async function changedHands(scope: Scope, userId: string): Promise<boolean> {
+  const user = await scope.context.users?.get(userId)
+  return heldElsewhere(scope.store, user?.email, scope.organizationId)
+}
+
 /** Makes the resource's user a member (see the module comment); its own departure note taken away first. */
 export async function activate(scope: Scope, resource: StoredRow): Promise<void> {
   const { organizationId } = scope
   const organizations = scope.options.organizations
   const userId = String(resource.userId)
+  if (await changedHands(scope, userId)) {
+    scope.context.logger.debug("sso: SCIM activation skipped: another organization holds the user's domain", { connection: scope.connectionId })
+    return
+  }
   if (resource.departedAt instanceof Date) await organizations.forgetDeparture(scope.context, { organizationId, userId, at: resource.departedAt })
   const roles = await rolesThrough(scope, String(resource.id))
   const outcome = await organizations.join(scope.context, { organizationId, userId, roles, actorId: actorOf(scope) })
@@ -81,7 +96,8 @@ export async function deactivate(scope: Scope, resource: StoredRow): Promise<Dat
   }
   if (done.outcome === "conflict") throw changedMeanwhile()
   if (!scope.context.users) throw new TypeError("sso: no adapter to end sessions with.")
-  await scope.context.users.endSessions(userId)
+  // Only the membership of this organization ends for someone whose domain another organization now holds.
+  if (!(await changedHands(scope, userId))) await scope.context.users.endSessions(userId)
   return done.outcome === "removed" ? done.at : null
 }
 
