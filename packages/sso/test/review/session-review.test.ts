@@ -19,7 +19,7 @@ import { moduleSealing } from "../../../core/src/modules/sealing.js"
 import { secret as appSecret } from "../../../organizations/test/world.js"
 import { connectionModel } from "../../src/models.js"
 import { encode, encryptAssertion, encryptXml, keyPair, responseXml, signAssertion, signResponse, type KeyPair, type ResponseOptions } from "../saml/fixtures.js"
-import { clientSecret, origin, people, proveDomain, ssoWorld, throughIdp, type World } from "../world.js"
+import { clientSecret, origin, people, proveDomain, throughIdp, type World } from "../world.js"
 import { membersOf, outcome, postAcs, samlConnection, settingsOf, startSaml, twoOrgs, type Browser } from "./helpers.js"
 
 const xenc = "http://www.w3.org/2001/04/xmlenc#"
@@ -559,13 +559,7 @@ const scimUser = (email: string) => ({ schemas: [userSchema], userName: email, e
 const active = (value: boolean) => ({ schemas: [patchOp], Operations: [{ op: "Replace", path: "active", value: value ? "True" : "False" }] })
 
 async function scimWorld() {
-  const w = ssoWorld()
-  const ada = await w.user("ada@example.com")
-  const gil = await w.user("gil@example.com")
-  const acme = await w.organization(ada, "Acme")
-  const globex = await w.organization(gil, "Globex")
-  await proveDomain(w, acme.id, "acme.test")
-  await proveDomain(w, globex.id, "globex.test")
+  const { w, ada, gil, acme, globex } = await twoOrgs()
   const oidc = { protocol: "oidc", issuer: "http://127.0.0.1:9/", clientId: "app", clientSecret }
   const acmeConnection = await ada.api("createConnection", acme.id, { ...oidc, name: "Acme" })
   const globexConnection = await gil.api("createConnection", globex.id, { ...oidc, name: "Globex" })
