@@ -15,7 +15,7 @@ import { SsoError } from "./errors.js"
 import { connectionModel } from "./models.js"
 import { providerUrl } from "./network.js"
 import type { ResolvedSsoOptions, ServiceProviderKey } from "./options.js"
-import { certificateInfo, effectiveSignRequests, samlSettings, serviceProviderOf, type CertificateInfo, type SamlSettings } from "./saml-settings.js"
+import { booleanOf, certificateInfo, effectiveSignRequests, samlSettings, serviceProviderOf, type CertificateInfo, type SamlSettings } from "./saml-settings.js"
 import { isId, storeOf } from "./stored.js"
 
 export type Protocol = "oidc" | "saml"
@@ -162,12 +162,6 @@ function rolesOf(value: unknown, fallback: readonly string[]): string[] {
   }
   if (list.includes("owner")) throw new SsoError("InvalidInput", "A connection cannot make owners: `roles` must not include `owner`.")
   return [...new Set(list as string[])]
-}
-
-function booleanOf(value: unknown, field: string): boolean {
-  if (value === true || value === "true") return true
-  if (value === false || value === "false") return false
-  throw new SsoError("InvalidInput", `\`${field}\` must be true or false.`)
 }
 
 /** Refuses unless the signed-in user may update `organizationId` (`NotFound` otherwise, see the module comment). */

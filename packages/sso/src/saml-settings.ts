@@ -95,7 +95,8 @@ function urlOf(value: unknown, allowLoopbackHttp: boolean): string {
   return url.href
 }
 
-function flag(value: unknown, field: string): boolean {
+/** A form's or JSON's true/false (`"true"`, `"false"` as a form posts them); anything else is `InvalidInput`. */
+export function booleanOf(value: unknown, field: string): boolean {
   if (value === true || value === "true") return true
   if (value === false || value === "false") return false
   throw new SsoError("InvalidInput", `\`${field}\` must be true or false.`)
@@ -126,12 +127,12 @@ export function samlSettings(input: Record<string, unknown>, previous: SamlSetti
   const pick = <K extends keyof SamlSettings>(key: K): unknown => input[key] ?? fromMetadata[key] ?? previous?.[key]
   const idpEntityId = pick("idpEntityId")
   if (typeof idpEntityId !== "string" || idpEntityId.trim() === "" || idpEntityId.length > 1024) throw new SsoError("InvalidInput", "`idpEntityId` (or `metadata`) is required.")
-  const allowIdpInitiated = flag(input.allowIdpInitiated ?? previous?.allowIdpInitiated ?? false, "allowIdpInitiated")
+  const allowIdpInitiated = booleanOf(input.allowIdpInitiated ?? previous?.allowIdpInitiated ?? false, "allowIdpInitiated")
   // Kept even while the app has no key (a key taken out of the configuration and put back): it
   // only signs while there is one (`effectiveSignRequests`).
   let signRequests = previous?.signRequests === true || (metadataWantsSigned && hasKey)
   if (input.signRequests !== undefined) {
-    signRequests = flag(input.signRequests, "signRequests")
+    signRequests = booleanOf(input.signRequests, "signRequests")
     if (signRequests && !hasKey) {
       throw new SsoError("InvalidInput", "`signRequests` needs the app's service provider key: the SSO module's `serviceProvider` option (a private key and its certificate) is not set.")
     }
