@@ -8,16 +8,10 @@
  *
  * @module
  */
-import { decode, encode } from "../jwt/index.js"
+import { openSealed, seal } from "../jwt/sealed.js"
 import type { ModuleSealing } from "./types.js"
 
-/** The JWE's `exp`: a value lives until the module replaces it; a century stands for "no expiry". */
-const century = 100 * 365 * 24 * 60 * 60
 const purposePattern = /^[a-z][a-z0-9.-]{0,79}$/
-
-interface Sealed {
-  value: string
-}
 
 function saltOf(purpose: string): string {
   if (typeof purpose !== "string" || !purposePattern.test(purpose)) {
@@ -30,16 +24,12 @@ export function moduleSealing(secrets: readonly string[]): ModuleSealing {
   return Object.freeze({
     seal(purpose: string, value: string): Promise<string> {
       if (typeof value !== "string") throw new TypeError("Only a string can be sealed.")
-      return encode<Sealed>({ token: { value }, secret: secrets[0]!, salt: saltOf(purpose), maxAge: century })
+      return seal(secrets, saltOf(purpose), { value })
     },
     async open(purpose: string, sealed: string): Promise<{ value: string; rotated: boolean } | null> {
       const salt = saltOf(purpose)
       if (typeof sealed !== "string" || sealed.length === 0) return null
-      for (const [index, secret] of secrets.entries()) {
-        const opened = await decode<Sealed>({ token: sealed, secret, salt })
-        if (typeof opened?.value === "string") return { value: opened.value, rotated: index > 0 }
-      }
-      return null
+      return openSealed(secrets, salt, sealed, (contents) => (typeof contents.value === "string" ? contents.value : null))
     },
   })
 }

@@ -7,26 +7,17 @@
  * @module
  */
 import type { JWK } from "jose"
-import { decode, encode } from "../jwt/index.js"
+import { openSealed, seal } from "../jwt/sealed.js"
 
 const salt = "sesame.signing-key"
-/** The JWE's `exp`: a key lives until it is retired; a century stands for "no expiry". */
-const century = 100 * 365 * 24 * 60 * 60
-
-interface Sealed {
-  jwk: JWK
-}
 
 /** `jwk` sealed with the newest of `secrets`. */
 export function sealPrivateKey(secrets: readonly string[], jwk: JWK): Promise<string> {
-  return encode<Sealed>({ token: { jwk }, secret: secrets[0]!, salt, maxAge: century })
+  return seal(secrets, salt, { jwk })
 }
 
 /** The private JWK in `sealed`; null when none of `secrets` opens it. */
 export async function openPrivateKey(secrets: readonly string[], sealed: string): Promise<JWK | null> {
-  for (const secret of secrets) {
-    const opened = await decode<Sealed>({ token: sealed, secret, salt })
-    if (opened?.jwk && typeof opened.jwk === "object") return opened.jwk
-  }
-  return null
+  const opened = await openSealed(secrets, salt, sealed, (contents) => (contents.jwk && typeof contents.jwk === "object" ? (contents.jwk as JWK) : null))
+  return opened?.value ?? null
 }

@@ -8,19 +8,13 @@
  * @module
  */
 import { decodeBase32IgnorePadding, encodeBase32NoPadding } from "@oslojs/encoding"
-import { decode, encode } from "../jwt/index.js"
+import { openSealed, seal } from "../jwt/sealed.js"
 
 const salt = "sesame.two-factor-secret"
-/** The JWE's `exp`: the secret lives as long as the user keeps it; a century stands for "no expiry". */
-const century = 100 * 365 * 24 * 60 * 60
-
-interface Sealed {
-  totp: string
-}
 
 /** `key` sealed with the newest of `secrets`. */
 export function sealTotpKey(secrets: readonly string[], key: Uint8Array): Promise<string> {
-  return encode<Sealed>({ token: { totp: toBase32(key) }, secret: secrets[0]!, salt, maxAge: century })
+  return seal(secrets, salt, { totp: toBase32(key) })
 }
 
 /**
@@ -28,12 +22,8 @@ export function sealTotpKey(secrets: readonly string[], key: Uint8Array): Promis
  * none of `secrets` opens it.
  */
 export async function openTotpKey(secrets: readonly string[], sealed: string): Promise<{ key: Uint8Array; rotated: boolean } | null> {
-  for (const [index, secret] of secrets.entries()) {
-    const opened = await decode<Sealed>({ token: sealed, secret, salt })
-    const key = typeof opened?.totp === "string" ? fromBase32(opened.totp) : null
-    if (key) return { key, rotated: index > 0 }
-  }
-  return null
+  const opened = await openSealed(secrets, salt, sealed, (contents) => (typeof contents.totp === "string" ? fromBase32(contents.totp) : null))
+  return opened && { key: opened.value, rotated: opened.rotated }
 }
 
 /** The key as people type it into an app: base32, upper case, without padding. */
