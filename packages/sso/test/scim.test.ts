@@ -260,6 +260,7 @@ describe("SCIM users", () => {
       store: adapter.store,
       logger: { debug: () => {}, error: () => {} },
       sealing,
+      publicAuthUrl: undefined,
       users: {
         get: (userId) => adapter.getUser!(userId),
         getByEmail: (email) => adapter.getUserByEmail!(email),

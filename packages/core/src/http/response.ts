@@ -23,6 +23,8 @@ export interface InternalResponse {
   /** An absolute URL to redirect to. */
   redirect?: string
   cookies?: ResponseCookie[]
+  /** `Set-Cookie` lines made elsewhere, sent as they are: a browser service's own cookies (`modules/services.ts`). */
+  setCookieLines?: string[]
 }
 
 /**
@@ -92,9 +94,11 @@ export function envelope(internal: InternalResponse, options: ResponseOptions): 
   headers.push(["X-Content-Type-Options", "nosniff"])
   const cookies = internal.cookies ?? []
   for (const cookie of cookies) headers.push(["Set-Cookie", serializeCookie(cookie)])
+  const lines = internal.setCookieLines ?? []
+  for (const line of lines) headers.push(["Set-Cookie", line])
   // An answer that sets a cookie is one browser's: no shared cache may keep it (or hand its
   // cookies to others), whatever a middleware in front said for the app's pages.
-  if (cookies.length > 0 && !cacheControl) headers.push(["Cache-Control", "private, no-store"])
+  if ((cookies.length > 0 || lines.length > 0) && !cacheControl) headers.push(["Cache-Control", "private, no-store"])
   let status = internal.status ?? 200
   let body: string | null = null
   if (internal.redirect !== undefined) {

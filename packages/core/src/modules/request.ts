@@ -41,13 +41,14 @@ const handedOver = new WeakMap<ModuleResponse, InternalResponse>()
  * browser (an endpoint's answer), which a server function's call does not.
  */
 export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCookies: boolean): ModuleRequest {
-  const { store, logger, sealing, users } = ctx.config.modules.context
+  const { store, logger, sealing, users, publicAuthUrl } = ctx.config.modules.context
   let translator: Translator | undefined
   const texts = () => (translator ??= translatorFor(ctx))
   return {
     store,
     logger,
     sealing,
+    publicAuthUrl,
     ...(users ? { users } : {}),
     method: ctx.method,
     url: new URL(`${ctx.url.pathname}${ctx.url.search}`, ctx.origin),

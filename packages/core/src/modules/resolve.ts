@@ -75,7 +75,8 @@ export function resolveModules(
   logger: Logger,
   reserved: { path(segment: string): boolean; models: ReadonlySet<string>; sessionKeys: ReadonlySet<string> },
   secrets: readonly string[],
-  users?: ModuleUsers,
+  users: ModuleUsers | undefined,
+  publicAuthUrl: string | undefined,
 ): ResolvedModules {
   if (plugins !== undefined && !Array.isArray(plugins)) throw new TypeError("`plugins` must be an array of modules.")
   const list: SesameModule[] = []
@@ -146,9 +147,6 @@ export function resolveModules(
         throw new TypeError(`${named}: service "${prefix}" must be a path of lowercase segments starting with "${module.id}".`)
       }
       if (!service || typeof service.handle !== "function") throw new TypeError(`${named}: service "${prefix}" needs a \`handle\` function.`)
-      if ([...routes.keys()].some((key) => { const path = key.slice(key.indexOf(" ") + 1); return path === prefix || path.startsWith(`${prefix}/`) })) {
-        throw new TypeError(`${named}: service "${prefix}" would hide its own endpoints under that path.`)
-      }
       services.push({ prefix, module, service })
     }
     if (module.providers !== undefined) {
@@ -182,7 +180,7 @@ export function resolveModules(
     providerSources,
     claimers,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
-    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), ...(users ? { users } : {}) }),
+    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), publicAuthUrl, ...(users ? { users } : {}) }),
     messages: Object.freeze(Object.fromEntries(Object.entries(messages).map(([lang, texts]) => [lang, Object.freeze(texts)]))),
   })
 }

@@ -13,41 +13,86 @@ import { asAuthError, logUnreported, unavailableBody } from "../http/error-respo
 import type { Incoming } from "../http/incoming.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { reportedOutage } from "../adapters/availability.js"
-import { requestOrigin } from "../http/context.js"
+import { createContext, requestOrigin } from "../http/context.js"
+import { requestCookies } from "../http/request.js"
+import { signedInUser } from "../session/index.js"
+import type { AdapterUser } from "../adapters/types.js"
+import type { User } from "../types.js"
 import type { ModuleService, SesameModule } from "./types.js"
 
-/** The service `pathname` falls under, with the rest of the path; undefined when none. */
+/**
+ * The service `pathname` falls under, with the rest of the path; undefined when none. A module's
+ * endpoint under its service's prefix stays the endpoint (an authorization server's consent page
+ * beside its protocol endpoints).
+ */
 export function serviceFor(config: ResolvedConfig, pathname: string): { module: SesameModule; service: ModuleService; path: string } | undefined {
   const base = `${config.basePath}/`
   if (!pathname.startsWith(base)) return undefined
   const path = pathname.slice(base.length)
+  if (config.modules.paths.has(path)) return undefined
   for (const { prefix, module, service } of config.modules.services) {
     if (path === prefix || path.startsWith(`${prefix}/`)) return { module, service, path: path.slice(prefix.length + 1) }
   }
   return undefined
 }
 
-/** `request` without its cookies: a browser sends them by itself, so they must not reach a machine API. */
-function withoutCookies(request: Request): Request {
-  if (!request.headers.has("cookie")) return request
+/**
+ * Whether cookie `name` is the module's own: named as its endpoints' cookies are
+ * (`[__Secure-]sesame.<id>.…`, `http/cookies.ts`), so that its endpoints read what its service set.
+ */
+function ownCookie(module: SesameModule, name: string): boolean {
+  return name.replace(/^__Secure-/, "").startsWith(`sesame.${module.id}.`)
+}
+
+/**
+ * `request` with only the cookies `keep` allows: a browser sends cookies by itself, so none
+ * reaches a machine API, and a browser service sees only its own (never Sesame's session token).
+ */
+function withCookies(request: Request, keep: (name: string) => boolean): Request {
+  const cookie = request.headers.get("cookie")
+  if (cookie === null) return request
+  const kept = cookie
+    .split(";")
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== "" && keep(pair.slice(0, pair.indexOf("=") >>> 0)))
   const headers = new Headers(request.headers)
-  headers.delete("cookie")
+  if (kept.length > 0) headers.set("cookie", kept.join("; "))
+  else headers.delete("cookie")
   const hasBody = request.method !== "GET" && request.method !== "HEAD"
   return new Request(request.url, { method: request.method, headers, ...(hasBody ? { body: request.body, duplex: "half" } : {}) } as RequestInit)
 }
 
-export async function runService(config: ResolvedConfig, incoming: Incoming, found: { service: ModuleService; path: string }): Promise<InternalResponse> {
+/** The signed-in user as a browser service reads it: the core's rule, on a context made for the read alone. */
+function signedInFor(config: ResolvedConfig, incoming: Incoming): () => Promise<User | AdapterUser | null> {
+  let read: Promise<User | AdapterUser | null> | undefined
+  return () =>
+    (read ??= signedInUser(
+      createContext({ config, incoming, method: "GET", head: false, action: "session", providerId: undefined, query: {}, body: {}, cookies: requestCookies(incoming.headers) }),
+    ))
+}
+
+export async function runService(config: ResolvedConfig, incoming: Incoming, found: { module: SesameModule; service: ModuleService; path: string }): Promise<InternalResponse> {
   try {
     const origin = requestOrigin(incoming.headers, incoming.url, config)
     if (typeof origin !== "string") throw origin
-    const response = await found.service.handle(withoutCookies(incoming.request()), { ...config.modules.context, path: found.path, authUrl: `${origin}${config.basePath}` })
+    const { module, service } = found
+    const browser = service.browser === true
+    const request = withCookies(incoming.request(), (name) => browser && ownCookie(module, name))
+    const context = { ...config.modules.context, path: found.path, authUrl: `${origin}${config.basePath}`, ...(browser ? { user: signedInFor(config, incoming) } : {}) }
+    const response = await service.handle(request, context)
     const headers: Record<string, string> = {}
     response.headers.forEach((value, name) => {
-      // A service sets no cookie: what it answers is for a machine, never a browser's session.
+      // A service sets no cookie of Sesame's: a machine API none, a browser service only its own.
       if (name !== "set-cookie") headers[name] = value
     })
+    const cookies = browser ? response.headers.getSetCookie().filter((line) => ownCookie(module, line.slice(0, line.indexOf("=") >>> 0).trim())) : []
     const body = response.status === 204 || response.status === 304 ? undefined : await response.text()
-    return { status: response.status, headers: { ...noStore, ...headers }, ...(body === undefined ? {} : { body }) }
+    return {
+      status: response.status,
+      headers: { ...noStore, ...headers },
+      ...(cookies.length > 0 ? { setCookieLines: cookies } : {}),
+      ...(body === undefined ? {} : { body }),
+    }
   } catch (error) {
     const unavailable = storageUnavailable(error)
     if (unavailable) {

@@ -44,6 +44,13 @@ export interface ModuleContext {
   users?: ModuleUsers
   /** Encrypting what the module stores and must keep secret (an identity provider's client secret). */
   sealing: ModuleSealing
+  /**
+   * Where Sesame's endpoints are by configuration: `AUTH_URL`'s origin and the base path
+   * (`https://app.example/api/auth`); undefined when the app's URL is not configured. Unlike a
+   * request's `authUrl`, no request can change it (a forged `Host` behind `trustHost`): what names
+   * the app to others (an authorization server's issuer) is made from it.
+   */
+  publicAuthUrl: string | undefined
 }
 
 /**
@@ -348,6 +355,15 @@ export interface ModuleSignIn {
  */
 export interface ModuleService {
   handle(request: Request, context: ModuleServiceContext): Promise<Response>
+  /**
+   * A service a browser visits too (an OAuth authorization endpoint, which keeps its own cookies
+   * between the steps of a sign-in): its requests keep the cookies named as the module's
+   * endpoints' cookies are (`sesame.<id>.<name>`, `__Secure-` first on https: what
+   * {@link ModuleRequest.cookie} reads as `<name>`) and no other, its answer may set only such
+   * cookies, and {@link ModuleServiceContext.user} says who is signed in. Still no
+   * origin or CSRF check: the service defends its own forms. Default false.
+   */
+  browser?: boolean
 }
 
 /** What a module's service handles a request with. */
@@ -356,6 +372,12 @@ export interface ModuleServiceContext extends ModuleContext {
   path: string
   /** Where Sesame's endpoints are: the app's public origin and the base path. */
   authUrl: string
+  /**
+   * A browser service's ({@link ModuleService.browser}) signed-in user, read as everywhere (a
+   * session cookie sent twice is no one); undefined for a machine-to-machine service. Reading it
+   * never extends the session: no Sesame cookie leaves a service.
+   */
+  user?(): Promise<User | AdapterUser | null>
 }
 
 /** A feature module, built in or the app's (`plugins`). */

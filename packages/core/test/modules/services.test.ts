@@ -81,9 +81,59 @@ describe("a module's service", () => {
   })
 })
 
+describe("a browser service", () => {
+  const browserApi: SesameModule = {
+    id: "machine",
+    routes: { "GET machine/page": { run: (request) => ({ body: { page: true, kept: request.cookie("kept") ?? null } }) } },
+    services: {
+      machine: {
+        browser: true,
+        async handle(request, context) {
+          const user = await context.user!()
+          return new Response(JSON.stringify({ path: context.path, cookie: request.headers.get("cookie"), user: user?.email ?? null }), {
+            headers: [
+              ["content-type", "application/json"],
+              ["set-cookie", "sesame.machine.kept=1; Path=/; HttpOnly"],
+              ["set-cookie", "sesame.session-token=forged; Path=/"],
+              ["set-cookie", "other=1; Path=/"],
+            ],
+          })
+        },
+      },
+    },
+  }
+
+  it("sees who is signed in and only its own cookies, sets only its own, and leaves the module's endpoints under its prefix to them", async () => {
+    const c = config({ plugins: [browserApi] })
+    const jar = new CookieJar()
+    await signInAlice(c, jar)
+    jar.cookies.set("sesame.machine.kept", "1")
+    jar.cookies.set("unrelated", "2")
+    const response = await send(c, "/auth/machine/authorize", { jar })
+    const body = (await response.json()) as { path: string; cookie: string; user: string }
+    expect(body.path).toBe("authorize")
+    expect(body.user).toBe("alice@example.com")
+    // Sesame's session token never reaches the module: only the cookies named for it.
+    expect(body.cookie).toBe("sesame.machine.kept=1")
+    expect(response.headers.getSetCookie()).toEqual(["sesame.machine.kept=1; Path=/; HttpOnly"])
+    // The module's own endpoint under the service's prefix is still the endpoint, and reads the service's cookie.
+    expect(await (await send(c, "/auth/machine/page", { jar })).json()).toEqual({ page: true, kept: "1" })
+  })
+
+  it("sees no one when the session cookie was sent twice (one planted by a sibling subdomain), or not at all", async () => {
+    const c = config({ plugins: [browserApi] })
+    const userOf = async (options: Parameters<typeof send>[2]) => ((await (await send(c, "/auth/machine/x", options)).json()) as { user: unknown }).user
+    expect(await userOf({})).toBeNull()
+    const jar = new CookieJar()
+    await signInAlice(c, jar)
+    expect(await userOf({ jar })).toBe("alice@example.com")
+    expect(await userOf({ cookie: `${jar.header()}; sesame.session-token=planted` })).toBeNull()
+  })
+})
+
 describe("a service's configuration", () => {
-  it("is refused outside the module's own path, or over its own endpoints", async () => {
-    for (const services of [{ "other/v2": { handle: async () => new Response() } }, { "machine/Users": { handle: async () => new Response() } }, { "machine/v2": {} }, { machine: { handle: async () => new Response() } }]) {
+  it("is refused outside the module's own path", async () => {
+    for (const services of [{ "other/v2": { handle: async () => new Response() } }, { "machine/Users": { handle: async () => new Response() } }, { "machine/v2": {} }]) {
       const { logger, lines } = recordingLogger()
       const module = { ...api, services } as unknown as SesameModule
       const response = await Auth(new Request(`${origin}/auth/session`), config({ plugins: [module], logger }))
