@@ -100,6 +100,10 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
       const cookie = moduleCookie(ctx.secure, module.id, cookieName(module, name), maxAge)
       ctx.setCookies.push({ name: cookie.name, value, options: crossSite ? crossSiteCookieOptions(cookie.options, ctx.secure) : cookie.options })
     },
+    async signOut() {
+      if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a sign-out ends in one of its endpoints, which can clear the session cookie; a server function cannot.`)
+      await ctx.config.sessionStrategy.end(ctx)
+    },
     redirectToIdentityProvider(url) {
       if (!setsCookies) throw new TypeError(`Plugin "${module.id}": only one of its endpoints can send the browser on.`)
       const target = typeof url === "string" && URL.canParse(url) ? new URL(url) : undefined

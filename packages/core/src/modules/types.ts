@@ -184,6 +184,13 @@ export interface ModuleRequest extends ModuleContext {
    */
   signIn(identity: ModuleIdentity): Promise<ModuleResponse>
   /**
+   * Ends the browser's session, as `POST <basePath>/signout` does (the database session deleted,
+   * the session cookie cleared, the `signOut` event sent): an identity provider's logout (an
+   * authorization server's RP-initiated logout). Only in an endpoint, whose answer carries the
+   * cleared cookie.
+   */
+  signOut(): Promise<void>
+  /**
    * The answer that sends the browser to `url` on another origin: an identity provider's sign-in
    * (a SAML AuthnRequest), with the cookies the endpoint set. The only way a module's answer leaves
    * the app's origin (`redirect` stays on it): never build `url` from the request's own input, or it

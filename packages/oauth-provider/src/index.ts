@@ -1,0 +1,80 @@
+/**
+ * Sesame as an OAuth 2.1 / OpenID Connect provider: other apps, command-line tools, TVs and AI
+ * agents sign in through the app's own users and sessions. The protocol is oidc-provider's
+ * (OpenID Certified); sign-in is Sesame's, and the consent, device-code and logout pages are the
+ * module's own, in the built-in pages' languages and CSP.
+ *
+ * ```ts
+ * import { oauthProvider } from "@sesame/oauth-provider"
+ *
+ * // plugins: [oauthProvider({ clients: [...] })] in the Sesame configuration; with AUTH_URL=https://app.example
+ * // and the base path /api/auth, the issuer is https://app.example/api/auth/oauth.
+ * const server = oauthProvider({
+ *   clients: [{ clientId: "reports", name: "Reports", clientSecret: process.env.REPORTS_SECRET!, redirectUris: ["https://reports.example/api/auth/callback/sesame"] }],
+ *   resources: { "https://mcp.app.example/mcp": { scopes: ["tools:read"] } },
+ * })
+ * ```
+ *
+ * @module
+ */
+import type { ModuleRequest, SesameModule } from "@sesame/core"
+import { throughServer } from "./bridge.js"
+import { consentsOf, revokeConsent, type Consent } from "./consent.js"
+import { interactionRoutes } from "./interaction.js"
+import { logoutRoutes } from "./logout.js"
+import { oauthMessages } from "./messages.js"
+import { models } from "./models.js"
+import { resolveOptions, type OAuthProviderOptions } from "./options.js"
+import { pageRoutes } from "./pages.js"
+import { servers } from "./servers.js"
+
+export { consentModel, recordModel, secretModel } from "./models.js"
+export type { GrantType, OAuthClient, OAuthProviderOptions, OAuthResource } from "./options.js"
+export type { Consent } from "./consent.js"
+
+/**
+ * The authorization server module: add it to `plugins`. Its endpoints are under
+ * `<basePath>/oauth`, which is its issuer: discovery at `<issuer>/.well-known/openid-configuration`.
+ * It needs an adapter with a store (its clients' grants, codes and tokens live there).
+ *
+ * Throws a `TypeError` when an option is wrong.
+ */
+export function oauthProvider(options: OAuthProviderOptions = {}) {
+  const resolved = resolveOptions(options)
+  const serverFor = servers(resolved)
+  const signedInUserId = async (request: ModuleRequest) => {
+    const id = (await request.user())?.id
+    if (!id) throw Object.assign(new Error("Sign in first."), { name: "NotSignedIn" })
+    return id
+  }
+  return {
+    id: "oauth",
+    models,
+    routes: { ...interactionRoutes(serverFor), ...pageRoutes(serverFor), ...logoutRoutes(serverFor) },
+    services: {
+      oauth: {
+        browser: true,
+        async handle(request, context) {
+          const server = await serverFor(context, context.authUrl)
+          if (!server) return Response.json({ error: "server_error", error_description: "The authorization server needs AUTH_URL." }, { status: 500 })
+          return throughServer(server, request, context.user!)
+        },
+      },
+    },
+    messages: oauthMessages,
+    api: {
+      /** The apps the signed-in user allowed, with what each may do. */
+      async oauthConsents(request: ModuleRequest): Promise<Consent[]> {
+        const userId = await signedInUserId(request)
+        const server = await serverFor(request, request.authUrl)
+        return server ? consentsOf(request.store!, server.provider, userId) : []
+      },
+      /** Withdraws the signed-in user's consent to `clientId`: its grant and every token it holds. Whether there was one. */
+      async revokeOAuthConsent(request: ModuleRequest, clientId: string): Promise<boolean> {
+        const userId = await signedInUserId(request)
+        if (typeof clientId !== "string") throw new TypeError("revokeOAuthConsent: `clientId` must be a string.")
+        return revokeConsent(request.store!, userId, clientId)
+      },
+    },
+  } satisfies SesameModule
+}
