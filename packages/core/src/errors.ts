@@ -188,7 +188,11 @@ export class Verification extends AuthError {
 export class MissingSecretError extends AuthError {
   override readonly type = "MissingSecret" as const
 }
-/** The request's host is not trusted. Set `AUTH_URL`, or `trustHost: true` behind a trusted proxy. */
+/**
+ * The request's host is not trusted. Set `AUTH_URL`, or `trustHost: true` behind a trusted proxy.
+ * Also an API token or a native app's answer asked for on a non-loopback host while neither
+ * `AUTH_URL` nor `apiTokens.issuer` fixes the issuer, which never comes from the request's host.
+ */
 export class UntrustedHost extends AuthError {
   override readonly type = "UntrustedHost" as const
 }

@@ -214,18 +214,24 @@ describe("server functions of Sesame(config)", () => {
   })
 
   it("getApiToken gives the signed-in user an API token that verifies against the key set, and null when signed out", async () => {
-    const audience = "https://api.example.test"
-    const { config } = databaseConfig({ apiTokens: { audience } })
-    const sesame = Sesame(config)
-    expect(await sesame.getApiToken()).toBeNull()
-    await sesame.signIn("credentials", alice)
-    const issued = await sesame.getApiToken()
-    expect(Object.keys(issued!).sort()).toEqual(["expiresAt", "token", "tokenType"])
-    // The keys are stored through the adapter, so the app's own configuration object publishes them too.
-    const jwks = await apiTokenKeys(config)
-    const claims = await verifyApiToken(issued!.token, { jwks, issuer: "https://app.example.test:8443/api/auth", audience })
-    expect((await sesame.auth())?.user?.email).toBe("alice@example.com")
-    expect(claims.sub).toBe([...(config.adapter as ReturnType<typeof MemoryAdapter>).tables.users.values()][0]!.id)
+    // The tokens' issuer never comes from the request's Host (trustHost here): AUTH_URL fixes it.
+    vi.stubEnv("AUTH_URL", "https://app.example.test:8443")
+    try {
+      const audience = "https://api.example.test"
+      const { config } = databaseConfig({ apiTokens: { audience } })
+      const sesame = Sesame(config)
+      expect(await sesame.getApiToken()).toBeNull()
+      await sesame.signIn("credentials", alice)
+      const issued = await sesame.getApiToken()
+      expect(Object.keys(issued!).sort()).toEqual(["expiresAt", "token", "tokenType"])
+      // The keys are stored through the adapter, so the app's own configuration object publishes them too.
+      const jwks = await apiTokenKeys(config)
+      const claims = await verifyApiToken(issued!.token, { jwks, issuer: "https://app.example.test:8443/api/auth", audience })
+      expect((await sesame.auth())?.user?.email).toBe("alice@example.com")
+      expect(claims.sub).toBe([...(config.adapter as ReturnType<typeof MemoryAdapter>).tables.users.values()][0]!.id)
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 
   it("pass the configuration handlers use: a lazy one is called without a request, a custom basePath is kept", async () => {

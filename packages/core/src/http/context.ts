@@ -141,7 +141,10 @@ class RequestContext {
   readonly url: URL
   /** The app's origin, e.g. `https://example.com`. */
   readonly origin: string
-  /** The origin plus the base path: where the endpoints live. */
+  /**
+   * The origin plus the base path: where the endpoints live. Never an issuer: with `trustHost` it
+   * follows the request's headers, and an issuer must not (`issuerOf`, `http/issuer.ts`).
+   */
   readonly authUrl: string
   readonly method: "GET" | "POST"
   readonly head: boolean

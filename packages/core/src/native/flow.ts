@@ -27,6 +27,7 @@ import { base64url } from "../crypto/encoding.js"
 import { timingSafeEqual } from "../crypto/timing.js"
 import { BadRequest } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
+import { issuerOf } from "../http/issuer.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { translatorFor } from "../pages/where.js"
 import { nativeAppPage } from "./page.js"
@@ -60,11 +61,16 @@ function authorizationRequest(ctx: RequestContext, settings: ResolvedNativeApps)
   return { redirectUri, challenge, state }
 }
 
-/** `redirectUri` with the answer's parameters, and `iss` (RFC 9207). */
-function answerUrl(ctx: RequestContext, redirectUri: string, params: Record<string, string | undefined>): string {
+/**
+ * `redirectUri` with the answer's parameters, and `iss` (RFC 9207): `issuerOf(ctx)`, fixed from
+ * `AUTH_URL`, never from the request's host (`http/issuer.ts`). Not `apiTokens.issuer`: that names
+ * the API tokens' issuer, which an app may have chosen otherwise, while a native app checks this
+ * one against the endpoints' URL it was built with.
+ */
+function answerUrl(issuer: string, redirectUri: string, params: Record<string, string | undefined>): string {
   const target = new URL(redirectUri)
   for (const [name, value] of Object.entries(params)) if (value !== undefined) target.searchParams.set(name, value)
-  target.searchParams.set("iss", ctx.authUrl)
+  target.searchParams.set("iss", issuer)
   return target.href
 }
 
@@ -87,7 +93,7 @@ export async function showNativeAuthorize(ctx: RequestContext): Promise<Internal
       account: signedIn.user.email || signedIn.user.name || signedIn.user.id,
       target: redirectUri,
       fields,
-      cancelUrl: answerUrl(ctx, redirectUri, { error: "access_denied", state }),
+      cancelUrl: answerUrl(issuerOf(ctx), redirectUri, { error: "access_denied", state }),
       theme: ctx.config.theme,
     },
     translatorFor(ctx),
@@ -101,6 +107,8 @@ export async function confirmNativeAuthorize(ctx: RequestContext): Promise<Inter
   const { redirectUri, challenge, state } = authorizationRequest(ctx, settings)
   const signedIn = await signedInSession(ctx, settings)
   if (!signedIn) throw new BadRequest("Sign in first.", 403)
+  // Before the code is made: an answer that cannot name its issuer makes none.
+  const issuer = issuerOf(ctx)
   const code = await sealCode(settings.adapter, ctx.config.secrets, {
     userId: signedIn.user.id,
     sessionHash: signedIn.hash,
@@ -108,7 +116,7 @@ export async function confirmNativeAuthorize(ctx: RequestContext): Promise<Inter
     challenge,
     ...(signedIn.startedAt === undefined ? {} : { signedInAt: signedIn.startedAt }),
   })
-  return { redirect: answerUrl(ctx, redirectUri, { code, state }), headers: { ...noStore }, cookies: ctx.setCookies }
+  return { redirect: answerUrl(issuer, redirectUri, { code, state }), headers: { ...noStore }, cookies: ctx.setCookies }
 }
 
 /**

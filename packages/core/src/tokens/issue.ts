@@ -1,6 +1,7 @@
 /**
  * Making an API token for the request's signed-in user: a JWT (`typ: at+jwt`, RFC 9068) signed
- * with the key ring's current key, carrying `iss`, `aud`, `sub` (the user's id), `iat`, `nbf`,
+ * with the key ring's current key, carrying `iss` (`apiTokens.issuer`, else fixed from `AUTH_URL`,
+ * never from a request's host: `http/issuer.ts`), `aud`, `sub` (the user's id), `iat`, `nbf`,
  * `exp` and a random `jti`, plus the plugins' claims (`tokenClaims`) and the app's own
  * (`apiTokens.claims`), which may replace the plugins' but not those.
  *
@@ -14,6 +15,7 @@ import { SignJWT, type JWK } from "jose"
 import { randomToken } from "../crypto/encoding.js"
 import { CallbackRouteError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
+import { issuerOf } from "../http/issuer.js"
 import { moduleTokenClaims } from "../modules/session.js"
 import { signedInUserId } from "../session/index.js"
 import type { ResolvedApiTokens } from "./settings.js"
@@ -27,13 +29,11 @@ export interface IssuedApiToken {
   expiresAt: string
 }
 
-/** The `iss` of tokens made for `ctx`: configured, else the app's URL up to the base path. */
-export function issuerOf(settings: ResolvedApiTokens, ctx: Pick<RequestContext, "authUrl">): string {
-  return settings.issuer ?? ctx.authUrl
-}
-
 /** A token for the request's signed-in user; null when nobody is signed in. */
 export async function issueApiToken(ctx: RequestContext, settings: ResolvedApiTokens): Promise<IssuedApiToken | null> {
+  // First: a host the issuer cannot come from is the configuration error whoever asks, signed in or
+  // not, so that the log names the fix at the first try (`http/issuer.ts`).
+  const issuer = issuerOf(ctx, settings.issuer)
   const session = await ctx.config.sessionStrategy.read(ctx)
   if (!session) return null
   const userId = await signedInUserId(ctx)
@@ -56,7 +56,7 @@ export async function issueApiToken(ctx: RequestContext, settings: ResolvedApiTo
   // The setters below run after the app's claims are in: they replace any registered claim it set.
   const token = await new SignJWT(extra)
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "at+jwt" })
-    .setIssuer(issuerOf(settings, ctx))
+    .setIssuer(issuer)
     .setAudience(settings.audience)
     .setSubject(userId)
     .setIssuedAt(now)

@@ -20,8 +20,11 @@ export interface ApiTokenOptions {
   /** The `aud` claim: the service, or services, the tokens are for. Verifiers check it. */
   audience: string | string[]
   /**
-   * The `iss` claim. Default: the app's URL up to the base path (`https://app.example.com/auth`),
-   * from `AUTH_URL` or the request. Set it when the app answers on several hosts.
+   * The `iss` claim. Default: `AUTH_URL`'s origin plus the base path
+   * (`https://app.example.com/auth`). It never comes from a request's `Host` or
+   * `X-Forwarded-Host`: without this option and without `AUTH_URL`, tokens are issued only to
+   * requests for a loopback host (local development), and any other request fails with the
+   * configuration error (`UntrustedHost`). Set it when verifiers expect another issuer than that URL.
    */
   issuer?: string
   /** Lifetime of a token in seconds. Default 900 (15 minutes). */

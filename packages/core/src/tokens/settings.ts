@@ -18,7 +18,7 @@ const minimumRotationAge = 60 * 60
 
 export interface ResolvedApiTokens {
   readonly audience: string | string[]
-  /** Undefined: the app's URL up to the base path, per request. */
+  /** Undefined: `AUTH_URL`'s origin plus the base path, never a request's host (see `http/issuer.ts`). */
   readonly issuer: string | undefined
   /** Seconds. */
   readonly maxAge: number
