@@ -55,7 +55,7 @@ export function oauthProvider(options: OAuthProviderOptions = {}) {
       oauth: {
         browser: true,
         async handle(request, context) {
-          const server = await serverFor(context, context.authUrl)
+          const server = await serverFor(context)
           if (!server) return Response.json({ error: "server_error", error_description: "The authorization server needs AUTH_URL." }, { status: 500 })
           return throughServer(server, request, context.user!)
         },
@@ -66,7 +66,7 @@ export function oauthProvider(options: OAuthProviderOptions = {}) {
       /** The apps the signed-in user allowed, with what each may do. */
       async oauthConsents(request: ModuleRequest): Promise<Consent[]> {
         const userId = await signedInUserId(request)
-        const server = await serverFor(request, request.authUrl)
+        const server = await serverFor(request)
         return server ? consentsOf(request.store!, server.provider, userId) : []
       },
       /** Withdraws the signed-in user's consent to `clientId`: its grant and every token it holds. Whether there was one. */

@@ -82,7 +82,7 @@ export function interactionRoutes(serverFor: ServerFor): Record<string, ModuleRo
   return {
     "GET oauth/interaction": {
       async run(request) {
-        const server = await serverFor(request, request.authUrl)
+        const server = await serverFor(request)
         if (!server) return errorPage(request, "server_error", 500)
         const interaction = await boundInteraction(request, server, request.query.uid)
         if (!("uid" in interaction)) return interaction
@@ -103,7 +103,7 @@ export function interactionRoutes(serverFor: ServerFor): Record<string, ModuleRo
     },
     "POST oauth/interaction": {
       async run(request) {
-        const server = await serverFor(request, request.authUrl)
+        const server = await serverFor(request)
         if (!server) return errorPage(request, "server_error", 500)
         const interaction = await boundInteraction(request, server, typeof request.body.uid === "string" ? request.body.uid : undefined)
         if (!("uid" in interaction)) return interaction

@@ -41,7 +41,7 @@ export function logoutRoutes(serverFor: ServerFor): Record<string, ModuleRoute> 
     },
     "POST oauth/logout": {
       async run(request): Promise<ModuleResponse> {
-        const server = await serverFor(request, request.authUrl)
+        const server = await serverFor(request)
         if (!server) return errorPage(request, "server_error", 500)
         const logout = request.body.logout === "yes"
         if (logout) await request.signOut()

@@ -29,7 +29,7 @@ export function errorPage(request: ModuleRequest, error: string, status: number)
 const normalized = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, "")
 
 async function userCodePage(request: ModuleRequest, serverFor: ServerFor): Promise<ModuleResponse> {
-  const server = await serverFor(request, request.authUrl)
+  const server = await serverFor(request)
   if (!server) return errorPage(request, "server_error", 500)
   const title = request.text("oauth.device.title")
   const { xsrf, user_code: userCode, code, error, done } = request.query
@@ -68,7 +68,7 @@ async function userCodePage(request: ModuleRequest, serverFor: ServerFor): Promi
 }
 
 async function consentsPage(request: ModuleRequest, serverFor: ServerFor): Promise<ModuleResponse> {
-  const server = await serverFor(request, request.authUrl)
+  const server = await serverFor(request)
   if (!server) return errorPage(request, "server_error", 500)
   const userId = (await request.user())?.id
   if (!userId) return { redirect: `${request.authUrl}/signin?${new URLSearchParams({ callbackUrl: `${request.authUrl}/oauth/consents` })}` }

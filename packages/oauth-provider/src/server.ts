@@ -65,7 +65,7 @@ function clientMetadata(client: OAuthClient, known: readonly string[]): ClientMe
 }
 
 /** Builds the server for `issuer` (`<authUrl>/oauth`), where the module's pages are too. */
-export async function buildServer(issuer: string, options: ResolvedOptions, context: ModuleContext): Promise<Server> {
+export async function buildServer(issuer: string, options: ResolvedOptions, context: Pick<ModuleContext, "store" | "users" | "sealing">): Promise<Server> {
   const { store, users } = context
   if (!store || !users) throw new Error("oauthProvider needs an adapter with a store.")
   const secrets = await serverSecrets(store, context.sealing)

@@ -1,27 +1,28 @@
 /**
- * Which server a request reaches: the one of the app's configured URL (`AUTH_URL` and the base
- * path, then `/oauth`), built once per issuer. Without `AUTH_URL` only a loopback host has one
- * (development): a server named after a request's `Host` would let that header choose the issuer.
+ * Which server a request reaches: the one of the app's fixed URL (`publicAuthUrl`: `AUTH_URL` and
+ * the base path, or a loopback request's origin in development), then `/oauth`, built once per
+ * issuer. None when the app has no fixed URL (`trustHost` without `AUTH_URL`): a server named
+ * after a request's `Host` would let that header choose the issuer.
  *
  * @module
  */
-import type { ModuleContext } from "@sesame/core"
+import type { ModuleRequest } from "@sesame/core"
 import type { ResolvedOptions } from "./options.js"
 import { buildServer, type Server } from "./server.js"
 
-const loopback = new Set(["localhost", "127.0.0.1", "[::1]"])
+/** What finding the server needs of a request: a module endpoint's or service's. */
+export type ServerContext = Pick<ModuleRequest, "publicAuthUrl" | "store" | "users" | "sealing" | "logger">
 
-export type ServerFor = (context: ModuleContext, authUrl: string) => Promise<Server | null>
+export type ServerFor = (context: ServerContext) => Promise<Server | null>
 
 export function servers(options: ResolvedOptions): ServerFor {
   const built = new Map<string, Promise<Server>>()
-  return (context, authUrl) => {
-    const base = context.publicAuthUrl ?? (loopback.has(new URL(authUrl).hostname) ? authUrl : null)
-    if (base === null) {
+  return (context) => {
+    if (context.publicAuthUrl === null) {
       context.logger.error(new Error("oauthProvider: set AUTH_URL to the app's public URL; the authorization server never takes its issuer from a request's Host."))
       return Promise.resolve(null)
     }
-    const issuer = `${base}/oauth`
+    const issuer = `${context.publicAuthUrl}/oauth`
     let server = built.get(issuer)
     if (!server) {
       server = buildServer(issuer, options, context)

@@ -20,7 +20,6 @@ function contextOf(w: ReturnType<typeof makeWorld>, store: Store = w.adapter.sto
     store,
     logger: { debug: () => {}, error: () => {} },
     sealing: { seal: async (_purpose, value) => value, open: async (_purpose, value) => ({ value, rotated: false }) },
-    publicAuthUrl: undefined,
   }
 }
 

@@ -260,7 +260,7 @@ describe("SCIM users", () => {
       store: adapter.store,
       logger: { debug: () => {}, error: () => {} },
       sealing,
-      publicAuthUrl: undefined,
+      publicAuthUrl: null,
       users: {
         get: (userId) => adapter.getUser!(userId),
         getByEmail: (email) => adapter.getUserByEmail!(email),

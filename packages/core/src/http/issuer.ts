@@ -28,6 +28,21 @@ import { UntrustedHost } from "../errors.js"
 import type { RequestContext } from "./context.js"
 
 /**
+ * Where Sesame's endpoints are as no request can change them, by the same rule as the issuer
+ * (`AUTH_URL` and the base path; a loopback request's origin in development); null when neither
+ * holds (`trustHost` without `AUTH_URL`). What a plugin names the app with to others (an
+ * authorization server's issuer): `ModuleRequest.publicAuthUrl`.
+ */
+export function fixedAuthUrl(ctx: Pick<RequestContext, "config" | "origin">): string | null {
+  try {
+    return issuerOf(ctx)
+  } catch (error) {
+    if (error instanceof UntrustedHost) return null
+    throw error
+  }
+}
+
+/**
  * The issuer for what `ctx`'s request is given: `configured` when set, else `AUTH_URL`'s origin
  * plus the base path, else the request's origin plus the base path for a loopback host only.
  * Throws `UntrustedHost` (the configuration error) otherwise.

@@ -6,6 +6,7 @@
  */
 import type { RequestContext } from "../http/context.js"
 import { crossSiteCookieOptions, moduleCookie } from "../http/cookies.js"
+import { fixedAuthUrl } from "../http/issuer.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { startAuthorization } from "../oauth/authorize.js"
 import { isLoopback } from "../oauth/http.js"
@@ -41,14 +42,14 @@ const handedOver = new WeakMap<ModuleResponse, InternalResponse>()
  * browser (an endpoint's answer), which a server function's call does not.
  */
 export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCookies: boolean): ModuleRequest {
-  const { store, logger, sealing, users, publicAuthUrl } = ctx.config.modules.context
+  const { store, logger, sealing, users } = ctx.config.modules.context
   let translator: Translator | undefined
   const texts = () => (translator ??= translatorFor(ctx))
   return {
     store,
     logger,
     sealing,
-    publicAuthUrl,
+    publicAuthUrl: fixedAuthUrl(ctx),
     ...(users ? { users } : {}),
     method: ctx.method,
     url: new URL(`${ctx.url.pathname}${ctx.url.search}`, ctx.origin),

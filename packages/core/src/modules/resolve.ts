@@ -75,8 +75,7 @@ export function resolveModules(
   logger: Logger,
   reserved: { path(segment: string): boolean; models: ReadonlySet<string>; sessionKeys: ReadonlySet<string> },
   secrets: readonly string[],
-  users: ModuleUsers | undefined,
-  publicAuthUrl: string | undefined,
+  users?: ModuleUsers,
 ): ResolvedModules {
   if (plugins !== undefined && !Array.isArray(plugins)) throw new TypeError("`plugins` must be an array of modules.")
   const list: SesameModule[] = []
@@ -180,7 +179,7 @@ export function resolveModules(
     providerSources,
     claimers,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
-    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), publicAuthUrl, ...(users ? { users } : {}) }),
+    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), ...(users ? { users } : {}) }),
     messages: Object.freeze(Object.fromEntries(Object.entries(messages).map(([lang, texts]) => [lang, Object.freeze(texts)]))),
   })
 }

@@ -14,6 +14,7 @@ import type { Incoming } from "../http/incoming.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { reportedOutage } from "../adapters/availability.js"
 import { createContext, requestOrigin } from "../http/context.js"
+import { fixedAuthUrl } from "../http/issuer.js"
 import { requestCookies } from "../http/request.js"
 import { signedInUser } from "../session/index.js"
 import type { AdapterUser } from "../adapters/types.js"
@@ -78,7 +79,7 @@ export async function runService(config: ResolvedConfig, incoming: Incoming, fou
     const { module, service } = found
     const browser = service.browser === true
     const request = withCookies(incoming.request(), (name) => browser && ownCookie(module, name))
-    const context = { ...config.modules.context, path: found.path, authUrl: `${origin}${config.basePath}`, ...(browser ? { user: signedInFor(config, incoming) } : {}) }
+    const context = { ...config.modules.context, path: found.path, authUrl: `${origin}${config.basePath}`, publicAuthUrl: fixedAuthUrl({ config, origin }), ...(browser ? { user: signedInFor(config, incoming) } : {}) }
     const response = await service.handle(request, context)
     const headers: Record<string, string> = {}
     response.headers.forEach((value, name) => {

@@ -44,13 +44,18 @@ export interface ModuleContext {
   users?: ModuleUsers
   /** Encrypting what the module stores and must keep secret (an identity provider's client secret). */
   sealing: ModuleSealing
+}
+
+/** What names the app to others, in a module's endpoints, server functions and services. */
+interface PublicAuthUrl {
   /**
-   * Where Sesame's endpoints are by configuration: `AUTH_URL`'s origin and the base path
-   * (`https://app.example/api/auth`); undefined when the app's URL is not configured. Unlike a
-   * request's `authUrl`, no request can change it (a forged `Host` behind `trustHost`): what names
-   * the app to others (an authorization server's issuer) is made from it.
+   * Where Sesame's endpoints are as no request can change them: `AUTH_URL`'s origin and the base
+   * path (`https://app.example/api/auth`); without `AUTH_URL`, on a loopback host (development),
+   * the request's. Null otherwise: with `trustHost` and no `AUTH_URL`, `authUrl` follows the
+   * request's `Host`, which anyone can forge. What the module names the app with to others (an
+   * authorization server's issuer) is made from this, never from `authUrl`.
    */
-  publicAuthUrl: string | undefined
+  publicAuthUrl: string | null
 }
 
 /**
@@ -88,7 +93,7 @@ export interface ModuleUsers {
 }
 
 /** The request a module's endpoint or server function handles. */
-export interface ModuleRequest extends ModuleContext {
+export interface ModuleRequest extends ModuleContext, PublicAuthUrl {
   method: "GET" | "POST"
   /** The request's URL, at the app's public origin. */
   url: URL
@@ -374,7 +379,7 @@ export interface ModuleService {
 }
 
 /** What a module's service handles a request with. */
-export interface ModuleServiceContext extends ModuleContext {
+export interface ModuleServiceContext extends ModuleContext, PublicAuthUrl {
   /** The path after the service's prefix, without a leading `/` (`Users/2819c223`); empty at the prefix itself. */
   path: string
   /** Where Sesame's endpoints are: the app's public origin and the base path. */

@@ -131,6 +131,35 @@ describe("a browser service", () => {
   })
 })
 
+describe("the app's fixed URL in a module's request (publicAuthUrl)", () => {
+  const reporter: SesameModule = {
+    id: "reporter",
+    routes: { "GET reporter/page": { run: (request) => ({ body: { publicAuthUrl: request.publicAuthUrl, authUrl: request.authUrl } }) } },
+    services: { "reporter/v1": { handle: async (_request, context) => Response.json({ publicAuthUrl: context.publicAuthUrl, authUrl: context.authUrl }) } },
+  }
+  const read = async (c: AuthConfig, path: string, host?: string) => {
+    const headers = host ? { host, "x-forwarded-host": host } : undefined
+    return (await (await Auth(new Request(`http://localhost:3000${path}`, { headers }), c)).json()) as { publicAuthUrl: string | null; authUrl: string }
+  }
+
+  it("is AUTH_URL's, whatever Host a request names; a loopback request's without it; none for a forged Host behind trustHost", async () => {
+    for (const path of ["/auth/reporter/page", "/auth/reporter/v1"]) {
+      const loopback = config({ plugins: [reporter] })
+      expect(await read(loopback, path)).toEqual({ publicAuthUrl: `${origin}/auth`, authUrl: `${origin}/auth` })
+      // Behind trustHost without AUTH_URL, the links follow the Host; what names the app to others does not.
+      expect(await read(loopback, path, "evil.example")).toEqual({ publicAuthUrl: null, authUrl: "http://evil.example/auth" })
+      const previous = process.env.AUTH_URL
+      process.env.AUTH_URL = "https://app.example/auth"
+      try {
+        expect((await read(config({ plugins: [reporter] }), path, "evil.example")).publicAuthUrl).toBe("https://app.example/auth")
+      } finally {
+        if (previous === undefined) delete process.env.AUTH_URL
+        else process.env.AUTH_URL = previous
+      }
+    }
+  })
+})
+
 describe("a service's configuration", () => {
   it("is refused outside the module's own path", async () => {
     for (const services of [{ "other/v2": { handle: async () => new Response() } }, { "machine/Users": { handle: async () => new Response() } }, { "machine/v2": {} }]) {

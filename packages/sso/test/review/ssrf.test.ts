@@ -115,7 +115,7 @@ describe("the SSRF guard on issuers", () => {
     const made = await admin.post("sso/connections/create", { organizationId: org.id, ...oidc, issuer: "https://idp.attacker.example" })
     expect(made.status).toBe(200)
     // The module's context as the core makes it; the client secret is only carried here, so a sealing that opens anything will do.
-    const context = { store: w.adapter.store, logger: { debug() {}, error() {} }, sealing: { seal: async (_: string, value: string) => value, open: async (_: string, value: string) => ({ value, rotated: false }) }, publicAuthUrl: undefined }
+    const context = { store: w.adapter.store, logger: { debug() {}, error() {} }, sealing: { seal: async (_: string, value: string) => value, open: async (_: string, value: string) => ({ value, rotated: false }) } }
     const settings = await connectionProviders(false).find(made.body.providerId, context)
     expect(settings?.[customFetch]).toBe(publicFetch)
     expect((await connectionProviders(true).find(made.body.providerId, context))?.[customFetch]).toBeUndefined()
