@@ -11,7 +11,7 @@ import type { Grant, KoaContextWithOIDC, default as Provider } from "oidc-provid
 import { consentModel, recordModel } from "./models.js"
 
 /** oidc-provider's `loadExistingGrant`: the grant of this user's consent to this client, if it is theirs. */
-export async function loadExistingGrant(ctx: KoaContextWithOIDC, store: Store): Promise<Grant | undefined> {
+export async function loadExistingGrant(ctx: KoaContextWithOIDC, store: Store, firstParty: ReadonlySet<string>): Promise<Grant | undefined> {
   const { oidc } = ctx
   const accountId = oidc.session?.accountId
   const client = oidc.client
@@ -24,7 +24,7 @@ export async function loadExistingGrant(ctx: KoaContextWithOIDC, store: Store): 
     // Only a grant of this user to this client: never another's, whatever id a record names.
     if (grant && grant.accountId === accountId && grant.clientId === client.clientId) return grant
   }
-  if (client["sesame:first_party"] === true) {
+  if (firstParty.has(client.clientId)) {
     const grant = new oidc.provider.Grant({ accountId, clientId: client.clientId })
     grant.addOIDCScope(oidc.requestParamOIDCScopes.size > 0 ? [...oidc.requestParamOIDCScopes].join(" ") : "openid")
     for (const [indicator, resource] of Object.entries(oidc.resourceServers ?? {})) {

@@ -19,6 +19,7 @@
  */
 import type { ModuleRequest, SesameModule } from "@sesame/core"
 import { throughServer } from "./bridge.js"
+import { admitRegistration } from "./registration.js"
 import { consentsOf, revokeConsent, type Consent } from "./consent.js"
 import { interactionRoutes } from "./interaction.js"
 import { logoutRoutes } from "./logout.js"
@@ -57,7 +58,9 @@ export function oauthProvider(options: OAuthProviderOptions = {}) {
         async handle(request, context) {
           const server = await serverFor(context)
           if (!server) return Response.json({ error: "server_error", error_description: "The authorization server needs AUTH_URL." }, { status: 500 })
-          return throughServer(server, request, context.user!)
+          const admitted = context.path === "reg" && request.method === "POST" ? await admitRegistration(resolved, request) : request
+          if (admitted instanceof Response) return admitted
+          return throughServer(server, admitted, context.user!)
         },
       },
     },

@@ -64,6 +64,18 @@ export interface OAuthProviderOptions {
   refreshTokenTtl?: number
   /** The device authorization grant (RFC 8628), for TVs and command-line tools. Default true. */
   deviceFlow?: boolean
+  /**
+   * Dynamic client registration (RFC 7591) at `<issuer>/reg`, which MCP clients use: off by
+   * default. `allow` decides each registration from the metadata the client sent (its redirect
+   * URIs, its name); a client registered so is never first-party, and always asks for consent.
+   */
+  dynamicRegistration?: false | { allow(metadata: Readonly<Record<string, unknown>>): boolean | Promise<boolean> }
+  /**
+   * Client ID metadata documents (draft-ietf-oauth-client-id-metadata-document): a client whose
+   * `client_id` is the https URL of its metadata, fetched by the server. Off by default; `allow`
+   * decides which URLs may be fetched (the server makes a request to each one it allows).
+   */
+  clientIdMetadataDocuments?: false | { allow(clientId: string): boolean | Promise<boolean> }
 }
 
 export interface ResolvedOptions {
@@ -72,6 +84,8 @@ export interface ResolvedOptions {
   accessTokenTtl: number
   refreshTokenTtl: number
   deviceFlow: boolean
+  dynamicRegistration: false | { allow(metadata: Readonly<Record<string, unknown>>): boolean | Promise<boolean> }
+  clientIdMetadataDocuments: false | { allow(clientId: string): boolean | Promise<boolean> }
 }
 
 const grantTypes: readonly GrantType[] = ["authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:device_code"]
@@ -132,11 +146,17 @@ export function resolveOptions(options: OAuthProviderOptions = {}): ResolvedOpti
     resources[key] = Object.freeze({ scopes: [...resource.scopes], ...(resource.accessTokenTtl === undefined ? {} : { accessTokenTtl: positive(resource.accessTokenTtl, "accessTokenTtl", 3600) }) })
   }
   if (options.deviceFlow !== undefined && typeof options.deviceFlow !== "boolean") fail("`deviceFlow` must be true or false.")
+  for (const name of ["dynamicRegistration", "clientIdMetadataDocuments"] as const) {
+    const value = options[name]
+    if (value !== undefined && value !== false && typeof value?.allow !== "function") fail(`\`${name}\` must be false or { allow }: a function that decides each one.`)
+  }
   return Object.freeze({
     clients,
     resources: Object.freeze(resources),
     accessTokenTtl: positive(options.accessTokenTtl, "accessTokenTtl", 3600),
     refreshTokenTtl: positive(options.refreshTokenTtl, "refreshTokenTtl", 30 * 24 * 3600),
     deviceFlow: options.deviceFlow ?? true,
+    dynamicRegistration: options.dynamicRegistration ?? false,
+    clientIdMetadataDocuments: options.clientIdMetadataDocuments ?? false,
   })
 }

@@ -25,6 +25,16 @@ export function errorPage(request: ModuleRequest, error: string, status: number)
   }
 }
 
+/** What the code page says for each of oidc-provider's re-render errors (and the page's own `NoCode`). */
+const deviceErrors: Readonly<Record<string, string>> = {
+  NoCode: "oauth.device.no-code",
+  NoCodeError: "oauth.device.no-code",
+  NotFoundError: "oauth.device.no-code",
+  ExpiredError: "oauth.device.no-code",
+  AlreadyUsedError: "oauth.device.no-code",
+  AbortedError: "oauth.device.cancelled",
+}
+
 /** Upper case, without the separators people type: how oidc-provider keeps user codes. */
 const normalized = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, "")
 
@@ -56,7 +66,7 @@ async function userCodePage(request: ModuleRequest, serverFor: ServerFor): Promi
       },
     }
   }
-  const problem = error === undefined ? "" : html`<div class="alert" role="alert" id="user-code-error">${request.text(error === "NoCode" || error === "invalid_grant" || error === "NoCodeError" ? "oauth.device.no-code" : "oauth.device.failed")}</div>`
+  const problem = error === undefined ? "" : html`<div class="alert" role="alert" id="user-code-error">${request.text(deviceErrors[error] ?? "oauth.device.failed")}</div>`
   return {
     page: {
       title,

@@ -60,7 +60,6 @@ function clientMetadata(client: OAuthClient, known: readonly string[]): ClientMe
     response_types: client.grantTypes?.includes("authorization_code") ? ["code"] : [],
     scope: (client.scopes ?? known).join(" "),
     application_type: client.applicationType ?? "web",
-    "sesame:first_party": client.firstParty === true,
   }
 }
 
@@ -75,6 +74,7 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
   const resourceScopes = Object.values(options.resources).flatMap((r) => r.scopes)
   const known = ["openid", "offline_access", "email", "profile", ...resourceScopes]
 
+  const firstParty: ReadonlySet<string> = new Set(options.clients.filter((client) => client.firstParty).map((client) => client.clientId))
   const policy = interactionPolicy.base()
   // The user of the authorization is the one signed in to Sesame now, whatever the server's own session remembers.
   policy.get("login")!.checks.add(
@@ -86,9 +86,8 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
   )
 
   const configuration: Configuration = {
-    adapter: storeAdapter(store),
+    adapter: storeAdapter(store, context.sealing),
     clients: options.clients.map((client) => clientMetadata(client, known)),
-    extraClientMetadata: { properties: ["sesame:first_party"] },
     jwks: { keys: secrets.keys as never },
     cookies: {
       keys: [...secrets.cookieKeys],
@@ -121,7 +120,8 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
         claims: async () => ({ sub: user.id, email: user.email, email_verified: user.emailVerified !== null, name: user.name ?? undefined, picture: user.image ?? undefined }),
       }
     },
-    loadExistingGrant: (ctx) => loadExistingGrant(ctx, store),
+    // First party is the configuration's word alone: no metadata a client registers can claim it.
+    loadExistingGrant: (ctx) => loadExistingGrant(ctx, store, firstParty),
     interactions: {
       policy,
       url: (_ctx, interaction) => `${issuer}/interaction?uid=${encodeURIComponent(interaction.uid)}`,
@@ -147,10 +147,12 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
         enabled: options.deviceFlow,
         charset: "base-20",
         mask: "****-****",
-        userCodeInputSource: (ctx, form, out) => {
-          const error = out?.error ? `&error=${encodeURIComponent(out.error)}` : ""
+        userCodeInputSource: (ctx, form, out, err) => {
+          // The page says in words what went wrong: the re-render error's name (a code not found, expired, used, cancelled).
+          const reason = err?.name ?? out?.error
+          const error = reason ? `&error=${encodeURIComponent(reason)}` : ""
           // A code in the verification URI (`verification_uri_complete`) fills the field in.
-          const code = /value="([^"]*)"[^>]*name="user_code"/.exec(form)?.[1]
+          const code = /value="([^"]*)"[^>]*name="user_code"/.exec(form)?.[1] ?? (ctx.state as { userCode?: string }).userCode
           ctx.redirect(`${issuer}/user-code?xsrf=${encodeURIComponent(xsrfOf(form))}${code ? `&code=${encodeURIComponent(code)}` : ""}${error}`)
         },
         userCodeConfirmSource: (ctx, form, _client, _deviceInfo, userCode) => {
@@ -160,6 +162,10 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
           ctx.redirect(`${issuer}/user-code?done=1`)
         },
       },
+      registration: { enabled: options.dynamicRegistration !== false },
+      ...(options.clientIdMetadataDocuments === false
+        ? {}
+        : { clientIdMetadataDocument: { enabled: true, ack: "draft-02", allowFetch: (_ctx: unknown, clientId: string) => (options.clientIdMetadataDocuments as { allow(id: string): boolean | Promise<boolean> }).allow(clientId) } }),
       resourceIndicators: {
         enabled: true,
         // Without a `resource`, an access token for the userinfo endpoint: never one for an API the client did not name.
@@ -187,6 +193,18 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
     enabledJWA: { idTokenSigningAlgValues: ["RS256", "ES256"] },
   }
   const provider = new Provider(issuer, configuration)
+  // `verification_uri_complete` (`/device?user_code=…`): oidc-provider answers it with its own
+  // auto-submitting page (an inline script, English only); the code goes to the module's page
+  // instead, filled in for the user to check and submit.
+  provider.use(async (ctx, next) => {
+    if (ctx.method === "GET" && ctx.path === "/device" && typeof ctx.query.user_code === "string") {
+      ctx.state.userCode = ctx.query.user_code
+      const query = new URLSearchParams(ctx.querystring)
+      query.delete("user_code")
+      ctx.querystring = query.toString()
+    }
+    await next()
+  })
   // Host and scheme come from the issuer through the bridge, never from the request (`bridge.ts`).
   provider.proxy = true
   return { provider, handler: provider.callback(), issuer, cookieKeys: secrets.cookieKeys, cookieName: (kind) => cookieName(kind) }
