@@ -82,6 +82,7 @@ export default defineConfig({
           { text: "Permissions", link: "/features/permissions" },
           { text: "Organizations", link: "/features/organizations" },
           { text: "Enterprise SSO", link: "/features/sso" },
+          { text: "Authorization server", link: "/features/oauth-provider" },
         ],
       },
       {
@@ -117,6 +118,7 @@ export default defineConfig({
               readme("packages", "sveltekit", "@sesame/sveltekit"),
               readme("packages", "organizations", "@sesame/organizations"),
               readme("packages", "sso", "@sesame/sso"),
+              readme("packages", "oauth-provider", "@sesame/oauth-provider"),
               readme("packages", "adapter-sqlite", "@sesame/adapter-sqlite"),
               readme("packages", "adapter-pg", "@sesame/adapter-pg"),
               readme("packages", "adapter-mysql", "@sesame/adapter-mysql"),

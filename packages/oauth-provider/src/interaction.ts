@@ -45,7 +45,10 @@ function signIn(request: ModuleRequest, uid: string): ModuleResponse {
 /** What the scopes mean to the user, one line each; a resource's scopes name the resource. */
 function scopeLines(request: ModuleRequest, details: Record<string, unknown>): SafeHtml[] {
   const lines: SafeHtml[] = []
-  const oidc = (details.missingOIDCScope as string[] | undefined) ?? []
+  const resources = (details.missingResourceScopes as Record<string, string[]> | undefined) ?? {}
+  // A resource's scope is said on its resource's line, not again as a bare scope.
+  const forResources = new Set(Object.values(resources).flat())
+  const oidc = ((details.missingOIDCScope as string[] | undefined) ?? []).filter((scope) => !forResources.has(scope))
   for (const scope of oidc) {
     if (scope === "openid") lines.push(html`<li>${request.text("oauth.scope.openid")}</li>`)
     else if (["email", "profile", "offline_access"].includes(scope)) lines.push(html`<li>${request.text(`oauth.scope.${scope}`)}</li>`)
@@ -53,7 +56,7 @@ function scopeLines(request: ModuleRequest, details: Record<string, unknown>): S
   }
   const claims = (details.missingOIDCClaims as string[] | undefined) ?? []
   if (claims.length > 0) lines.push(html`<li>${request.text("oauth.scope.claims", { claims: claims.join(", ") })}</li>`)
-  for (const [resource, scopes] of Object.entries((details.missingResourceScopes as Record<string, string[]> | undefined) ?? {})) {
+  for (const [resource, scopes] of Object.entries(resources)) {
     lines.push(html`<li>${request.text("oauth.scope.resource", { resource, scopes: scopes.join(", ") })}</li>`)
   }
   return lines

@@ -96,6 +96,9 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
       short: { httpOnly: true, sameSite: "lax", secure },
     },
     claims,
+    // The scopes' claims in the ID token too, as Google's and most providers' are: clients that read
+    // only the ID token (Auth.js's and Sesame's `oidc` providers) get the address and name.
+    conformIdTokenClaims: false,
     scopes: known,
     pkce: { required: () => true },
     rotateRefreshToken: true,
