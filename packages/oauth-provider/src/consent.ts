@@ -31,7 +31,8 @@ export async function loadExistingGrant(ctx: KoaContextWithOIDC, store: Store, f
       const wanted = [...oidc.requestParamScopes].filter((scope) => resource.scope.split(" ").includes(scope))
       if (wanted.length > 0) grant.addResourceScope(indicator, wanted.join(" "))
     }
-    await grant.save()
+    // Remembered as any consent: the user sees the app among those they allowed, and can take it back.
+    await rememberConsent(store, accountId, client.clientId, await grant.save())
     return grant
   }
   return undefined
@@ -76,7 +77,8 @@ export async function revokeConsent(store: Store, userId: string, clientId: stri
   const row = await store.findOne(consentModel, { userId, clientId })
   if (!row) return false
   await store.delete(consentModel, { userId, clientId })
-  // The grant's record and every token naming it (`storage.ts` keeps the grant's id on each).
-  await store.delete(recordModel, { grantId: row.grantId as string })
+  // Every grant of this user to this client (two consents given side by side made two), and every
+  // code and token they gave: `storage.ts` keeps the user and the client on each record.
+  await store.delete(recordModel, { accountId: userId, clientId })
   return true
 }

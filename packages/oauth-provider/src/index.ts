@@ -15,10 +15,18 @@
  * })
  * ```
  *
+ * Besides the configuration's clients, each signed-in user registers apps of their own, and with
+ * `organizations: orgs` (the organizations module of the same configuration) an organization's
+ * admins register the organization's: through the server functions (`createOAuthClient`,
+ * `listOAuthClients`, `rotateOAuthClientSecret`, `deleteOAuthClient`) or the built-in page
+ * `<basePath>/oauth/clients[?organizationId=…]`.
+ *
  * @module
  */
 import type { ModuleRequest, SesameModule } from "@sesame/core"
 import { throughServer } from "./bridge.js"
+import { clientApi } from "./clients.js"
+import { clientPageRoutes } from "./clients-page.js"
 import { admitRegistration } from "./registration.js"
 import { consentsOf, revokeConsent, type Consent } from "./consent.js"
 import { interactionRoutes } from "./interaction.js"
@@ -29,8 +37,9 @@ import { resolveOptions, type OAuthProviderOptions } from "./options.js"
 import { pageRoutes } from "./pages.js"
 import { servers } from "./servers.js"
 
-export { consentModel, recordModel, secretModel } from "./models.js"
-export type { GrantType, OAuthClient, OAuthProviderOptions, OAuthResource } from "./options.js"
+export { clientModel, consentModel, recordModel, secretModel } from "./models.js"
+export type { GrantType, OAuthClient, OAuthProviderOptions, OAuthResource, OrganizationsModule } from "./options.js"
+export { OAuthClientError, oauthClientErrorStatus, type CreatedOAuthClient, type CreateOAuthClientInput, type OAuthClientErrorCode, type OAuthClientInfo, type RegisteredGrantType } from "./clients.js"
 export type { Consent } from "./consent.js"
 
 /**
@@ -43,6 +52,7 @@ export type { Consent } from "./consent.js"
 export function oauthProvider(options: OAuthProviderOptions = {}) {
   const resolved = resolveOptions(options)
   const serverFor = servers(resolved)
+  const clients = clientApi(resolved, serverFor)
   const signedInUserId = async (request: ModuleRequest) => {
     const id = (await request.user())?.id
     if (!id) throw Object.assign(new Error("Sign in first."), { name: "NotSignedIn" })
@@ -51,7 +61,7 @@ export function oauthProvider(options: OAuthProviderOptions = {}) {
   return {
     id: "oauth",
     models,
-    routes: { ...interactionRoutes(serverFor), ...pageRoutes(serverFor), ...logoutRoutes(serverFor) },
+    routes: { ...interactionRoutes(serverFor, new Set(resolved.clients.map((client) => client.clientId))), ...pageRoutes(serverFor), ...logoutRoutes(serverFor), ...clientPageRoutes(clients) },
     services: {
       oauth: {
         browser: true,
@@ -66,6 +76,7 @@ export function oauthProvider(options: OAuthProviderOptions = {}) {
     },
     messages: oauthMessages,
     api: {
+      ...clients,
       /** The apps the signed-in user allowed, with what each may do. */
       async oauthConsents(request: ModuleRequest): Promise<Consent[]> {
         const userId = await signedInUserId(request)

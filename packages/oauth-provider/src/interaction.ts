@@ -14,6 +14,7 @@ import { html, type ModuleRequest, type ModuleResponse, type ModuleRoute, type S
 import type { InteractionResults } from "oidc-provider"
 import { holdsInteraction } from "./binding.js"
 import { rememberConsent } from "./consent.js"
+import { consentModel } from "./models.js"
 import { errorPage } from "./pages.js"
 import type { Server } from "./server.js"
 import type { ServerFor } from "./servers.js"
@@ -62,7 +63,7 @@ function scopeLines(request: ModuleRequest, details: Record<string, unknown>): S
   return lines
 }
 
-async function consentPage(request: ModuleRequest, server: Server, interaction: Interaction, email: string): Promise<ModuleResponse> {
+async function consentPage(request: ModuleRequest, server: Server, interaction: Interaction, email: string, configured: ReadonlySet<string>): Promise<ModuleResponse> {
   const client = await server.provider.Client.find(String(interaction.params.client_id))
   if (!client) return errorPage(request, "invalid_client", 400)
   const name = (client.clientName as string | undefined) ?? client.clientId
@@ -74,14 +75,18 @@ async function consentPage(request: ModuleRequest, server: Server, interaction: 
       title: request.text("oauth.consent.title", { client: name }),
       body: html`<h1>${request.text("oauth.consent.title", { client: name })}</h1>
 <p class="lead">${request.text("oauth.consent.lead", { client: name, email })}</p>
-<ul>${scopeLines(request, interaction.prompt.details)}</ul>
+<ul>${scopeLines(request, interaction.prompt.details)}</ul>${
+        // Anyone may name an app they register "Google Drive": the page says when the app's name is not the site's word.
+        configured.has(client.clientId) ? "" : html`<p class="note" data-testid="oauth-unvouched">${request.text("oauth.consent.unvouched")}</p>`
+      }
 <p class="hint">${request.text("oauth.consent.revoke-hint")}</p>
 <div class="buttons">${form("allow", request.text("oauth.consent.allow"), true)}${form("deny", request.text("oauth.consent.deny"), false)}</div>`,
     },
   }
 }
 
-export function interactionRoutes(serverFor: ServerFor): Record<string, ModuleRoute> {
+/** The endpoints; `configured`: the ids of the configuration's clients, whose names the site vouches for. */
+export function interactionRoutes(serverFor: ServerFor, configured: ReadonlySet<string>): Record<string, ModuleRoute> {
   return {
     "GET oauth/interaction": {
       async run(request) {
@@ -101,7 +106,7 @@ export function interactionRoutes(serverFor: ServerFor): Record<string, ModuleRo
         }
         // The consent is the signed-in user's: someone else signed in since the authorization began starts it again.
         if (interaction.session?.accountId !== userId) return finish(interaction, { login: { accountId: userId } }, false)
-        return consentPage(request, server, interaction, user.email ?? user.name ?? userId)
+        return consentPage(request, server, interaction, user.email ?? user.name ?? userId, configured)
       },
     },
     "POST oauth/interaction": {
@@ -117,8 +122,18 @@ export function interactionRoutes(serverFor: ServerFor): Record<string, ModuleRo
         if (request.body.decision !== "allow") return finish(interaction, { error: "access_denied", error_description: "The user did not allow the request." }, false)
         const clientId = String(interaction.params.client_id)
         const { Grant } = server.provider
-        const existing = interaction.grantId ? await Grant.find(interaction.grantId) : undefined
-        const grant = existing && existing.accountId === accountId && existing.clientId === clientId ? existing : new Grant({ accountId, clientId })
+        // The grant this user already gave this client (this interaction's, or the remembered one), so
+        // that one consent holds one grant; a new one only when there is none.
+        const remembered = (await request.store!.findOne(consentModel, { userId: accountId, clientId }))?.grantId as string | undefined
+        let grant: InstanceType<typeof Grant> | undefined
+        for (const id of [interaction.grantId, remembered]) {
+          const found = id ? await Grant.find(id) : undefined
+          if (found && found.accountId === accountId && found.clientId === clientId) {
+            grant = found
+            break
+          }
+        }
+        grant ??= new Grant({ accountId, clientId })
         const details = interaction.prompt.details as Record<string, unknown>
         const scopes = details.missingOIDCScope as string[] | undefined
         if (scopes?.length) grant.addOIDCScope(scopes.join(" "))

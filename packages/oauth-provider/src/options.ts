@@ -36,6 +36,15 @@ export interface OAuthClient {
   applicationType?: "web" | "native"
 }
 
+/**
+ * What the module needs of the organizations module of the same configuration
+ * (`organizations(...)` from @sesame/organizations): its permission check, which says whether the
+ * signed-in user may manage an organization's apps (`organization: ["update"]`).
+ */
+export interface OrganizationsModule {
+  api: { hasPermission(request: never, organizationId: string, permissions: { organization: ["update"] }): Promise<boolean> }
+}
+
 /** An API that access tokens may be made for (RFC 8707): an MCP server, the app's own API. */
 export interface OAuthResource {
   /** Its scopes: what a client may ask for at it. */
@@ -76,6 +85,12 @@ export interface OAuthProviderOptions {
    * decides which URLs may be fetched (the server makes a request to each one it allows).
    */
   clientIdMetadataDocuments?: false | { allow(clientId: string): boolean | Promise<boolean> }
+  /**
+   * The organizations module of the same configuration: with it, an organization's admins (those
+   * who may update it) register apps that belong to the organization, beside the apps each user
+   * registers for themselves (`createOAuthClient`, the page `<basePath>/oauth/clients`).
+   */
+  organizations?: OrganizationsModule
 }
 
 export interface ResolvedOptions {
@@ -86,6 +101,7 @@ export interface ResolvedOptions {
   deviceFlow: boolean
   dynamicRegistration: false | { allow(metadata: Readonly<Record<string, unknown>>): boolean | Promise<boolean> }
   clientIdMetadataDocuments: false | { allow(clientId: string): boolean | Promise<boolean> }
+  organizations: OrganizationsModule | null
 }
 
 const grantTypes: readonly GrantType[] = ["authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:device_code"]
@@ -150,6 +166,10 @@ export function resolveOptions(options: OAuthProviderOptions = {}): ResolvedOpti
     const value = options[name]
     if (value !== undefined && value !== false && typeof value?.allow !== "function") fail(`\`${name}\` must be false or { allow }: a function that decides each one.`)
   }
+  const organizations = options.organizations
+  if (organizations !== undefined && typeof organizations?.api?.hasPermission !== "function") {
+    fail("`organizations` must be the organizations module of the same configuration (`organizations(...)` from @sesame/organizations).")
+  }
   return Object.freeze({
     clients,
     resources: Object.freeze(resources),
@@ -158,5 +178,11 @@ export function resolveOptions(options: OAuthProviderOptions = {}): ResolvedOpti
     deviceFlow: options.deviceFlow ?? true,
     dynamicRegistration: options.dynamicRegistration ?? false,
     clientIdMetadataDocuments: options.clientIdMetadataDocuments ?? false,
+    organizations: organizations ?? null,
   })
+}
+
+/** The scopes the server knows, which a client may ask for unless it lists its own: the standard ones and every resource's. */
+export function knownScopes(options: Pick<ResolvedOptions, "resources">): string[] {
+  return [...new Set(["openid", "offline_access", "email", "profile", ...Object.values(options.resources).flatMap((r) => r.scopes)])]
 }

@@ -18,9 +18,10 @@
  */
 import type { ModuleContext, User } from "@sesame/core"
 import Provider, { errors, interactionPolicy, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider"
-import type { OAuthClient, ResolvedOptions } from "./options.js"
+import { knownScopes, type OAuthClient, type ResolvedOptions } from "./options.js"
 import { serverSecrets } from "./secrets.js"
 import { storeAdapter } from "./storage.js"
+import { ownedClientsOnly } from "./clients.js"
 import { loadExistingGrant } from "./consent.js"
 
 /** Where the bridge leaves who is signed in to Sesame, on the request oidc-provider reads (`bridge.ts`). */
@@ -71,8 +72,7 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
   const secure = new URL(issuer).protocol === "https:"
   // Named as the module's endpoints' cookies are, so that they reach them (`ModuleService.browser`).
   const cookieName = (kind: string) => `${secure ? "__Secure-" : ""}sesame.oauth.${kind}`
-  const resourceScopes = Object.values(options.resources).flatMap((r) => r.scopes)
-  const known = ["openid", "offline_access", "email", "profile", ...resourceScopes]
+  const known = knownScopes(options)
 
   const firstParty: ReadonlySet<string> = new Set(options.clients.filter((client) => client.firstParty).map((client) => client.clientId))
   const policy = interactionPolicy.base()
@@ -86,7 +86,8 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
   )
 
   const configuration: Configuration = {
-    adapter: storeAdapter(store, context.sealing),
+    // A client registered through the module's functions signs no one in once its owner is gone (`clients.ts`).
+    adapter: (name) => (name === "Client" ? ownedClientsOnly(storeAdapter(store, context.sealing)(name), store) : storeAdapter(store, context.sealing)(name)),
     clients: options.clients.map((client) => clientMetadata(client, known)),
     jwks: { keys: secrets.keys as never },
     cookies: {

@@ -49,6 +49,8 @@ class StoreAdapter implements Adapter {
       grantId: (this.name === "Grant" ? id : payload.grantId) ?? null,
       userCode: payload.userCode ?? null,
       uid: payload.uid ?? null,
+      accountId: payload.accountId ?? null,
+      clientId: payload.clientId ?? null,
       consumed: payload.consumed ? new Date(Number(payload.consumed) * 1000) : null,
       expires: expiresIn ? new Date(Date.now() + expiresIn * 1000) : never,
     }

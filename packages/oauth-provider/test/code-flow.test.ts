@@ -21,6 +21,8 @@ async function authorize(config: client.Configuration, browser: Awaited<ReturnTy
   let step = await browser.follow(url.href, redirectUri)
   if (step.html !== undefined) {
     expect(step.html).toContain("Allow Reports?")
+    // The configuration's client: its name is the site's word.
+    expect(step.html).not.toContain("This app was not added by this site")
     step = await browser.decide(step.html, "allow", redirectUri)
   }
   expect(step.url.startsWith(redirectUri), step.html).toBe(true)

@@ -17,6 +17,7 @@ import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
 import { readmeExample, serve, type TestServer } from "@sesame/testing"
+import * as client from "openid-client"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Browser, formOf } from "./world.js"
 
@@ -203,6 +204,26 @@ describe("docs/features/oauth-provider.md", () => {
     } finally {
       await app.close()
     }
+  })
+
+  it("oauth-clients: a user registers an app, which then signs its users in; a refusal is said", async () => {
+    const erin = await user("erin@example.com")
+    const { registerApp } = await load("oauth-clients")
+    const asErin = new Request("https://example.com/app", { headers: { cookie: erin.jar.header() } })
+    const made = await registerApp(asErin, provider, "Erin's dashboard", "https://dash.example.net/callback")
+    expect(made.clientId).toMatch(/^sesame_/)
+    expect(made.clientSecret).toBeTypeOf("string")
+    expect(await registerApp(asErin, provider, "Plain http", "http://dash.example.net/callback")).toMatchObject({ refused: "InvalidInput" })
+    const discovery = await client.discovery(new URL(issuer), made.clientId, made.clientSecret)
+    const verifier = client.randomPKCECodeVerifier()
+    const url = client.buildAuthorizationUrl(discovery, { redirect_uri: "https://dash.example.net/callback", scope: "openid email", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256", state: "st" })
+    let step = await erin.follow(url.href, "https://dash.example.net/callback")
+    expect(step.html).toContain("Allow Erin")
+    // A user's app: the page says the site does not vouch for its name.
+    expect(step.html).toContain("This app was not added by this site")
+    step = await erin.decide(step.html!, "allow", "https://dash.example.net/callback")
+    const tokens = await client.authorizationCodeGrant(discovery, new URL(step.url), { pkceCodeVerifier: verifier, expectedState: "st" })
+    expect(tokens.claims()!.email).toBe("erin@example.com")
   })
 
   it("oauth-registration: the app's rules decide who registers, and which metadata documents are fetched", async () => {

@@ -43,6 +43,7 @@ describe("dynamic client registration", () => {
     let step = await user.follow(url.href, "http://127.0.0.1:9911/cb")
     // A registered client is never first party: the user is asked.
     expect(step.html).toContain("Allow Agent X?")
+    expect(step.html).toContain("This app was not added by this site")
     step = await user.decide(step.html!, "allow", "http://127.0.0.1:9911/cb")
     const tokens = await client.authorizationCodeGrant(config, new URL(step.url), { pkceCodeVerifier: verifier, expectedState: "s1" })
     expect(tokens.claims()!.sub).toBe(user.id)
