@@ -136,6 +136,8 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
       introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       clientCredentials: { enabled: true },
+      // Sender-constrained tokens (RFC 9449) for the clients that ask: a stolen DPoP-bound token is useless without the client's key.
+      dPoP: { enabled: true },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
