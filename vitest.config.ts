@@ -25,6 +25,7 @@ const endpointTests = [
   "packages/core/test/api-tokens/endpoints.test.ts",
   "packages/core/test/native-apps.test.ts",
   "packages/core/test/migrate/authjs-sessions.test.ts",
+  "packages/core/test/modules/services.test.ts",
 ]
 
 // `sesame-source` makes workspace packages resolve to their TypeScript sources, so tests run

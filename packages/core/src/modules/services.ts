@@ -8,6 +8,7 @@
  * @module
  */
 import { storageUnavailable } from "../adapters/unavailable.js"
+import { BadRequest } from "../errors.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { asAuthError, logUnreported, unavailableBody } from "../http/error-response.js"
 import type { Incoming } from "../http/incoming.js"
@@ -63,6 +64,18 @@ function withCookies(request: Request, keep: (name: string) => boolean): Request
   return new Request(request.url, { method: request.method, headers, ...(hasBody ? { body: request.body, duplex: "half" } : {}) } as RequestInit)
 }
 
+/**
+ * The request the service is handed, with its body: read here within the core's limit (a `413`
+ * beyond), whatever carried the request. A Node.js request's body is only in its web `Request`
+ * once read (`toNodeHandler`), and a web `Request`'s is read once.
+ */
+async function withBody(incoming: Incoming): Promise<Request> {
+  if (incoming.method === "GET" || incoming.method === "HEAD") return incoming.request()
+  const bytes = await incoming.body()
+  const original = incoming.request()
+  return new Request(original.url, { method: original.method, headers: original.headers, ...(bytes.byteLength > 0 ? { body: bytes as Uint8Array<ArrayBuffer> } : {}) })
+}
+
 /** The signed-in user as a browser service reads it: the core's rule, on a context made for the read alone. */
 function signedInFor(config: ResolvedConfig, incoming: Incoming): () => Promise<User | AdapterUser | null> {
   let read: Promise<User | AdapterUser | null> | undefined
@@ -78,7 +91,7 @@ export async function runService(config: ResolvedConfig, incoming: Incoming, fou
     if (typeof origin !== "string") throw origin
     const { module, service } = found
     const browser = service.browser === true
-    const request = withCookies(incoming.request(), (name) => browser && ownCookie(module, name))
+    const request = withCookies(await withBody(incoming), (name) => browser && ownCookie(module, name))
     const context = { ...config.modules.context, path: found.path, authUrl: `${origin}${config.basePath}`, publicAuthUrl: fixedAuthUrl({ config, origin }), ...(browser ? { user: signedInFor(config, incoming) } : {}) }
     const response = await service.handle(request, context)
     const headers: Record<string, string> = {}
@@ -95,6 +108,7 @@ export async function runService(config: ResolvedConfig, incoming: Incoming, fou
       ...(body === undefined ? {} : { body }),
     }
   } catch (error) {
+    if (error instanceof BadRequest) return { status: error.status, headers: { ...noStore, "Content-Type": "application/json" }, body: JSON.stringify({ error: "BadRequest", message: error.message }) }
     const unavailable = storageUnavailable(error)
     if (unavailable) {
       if (!reportedOutage(unavailable)) logUnreported(config, unavailable)

@@ -59,6 +59,14 @@ describe("a module's service", () => {
     expect(response.headers.get("cache-control")).toMatch(/no-store/)
   })
 
+  it("gets the body whatever carried the request, and a body over the core's limit is a 413 it never sees", async () => {
+    const c = config()
+    const posted = await send(c, "/auth/machine/v2/Users", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a=1&b=2" })
+    expect(((await posted.json()) as { body: string }).body).toBe("a=1&b=2")
+    const huge = await send(c, "/auth/machine/v2/Users", { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(1024 * 1024 + 1) })
+    expect(huge.status).toBe(413)
+  })
+
   it("leaves the module's endpoints and the core's where they are", async () => {
     const c = config()
     expect(await (await send(c, "/auth/machine/page")).json()).toEqual({ page: true })
