@@ -68,6 +68,10 @@ export function oauthProvider(options: OAuthProviderOptions = {}) {
         async handle(request, context) {
           const server = await serverFor(context)
           if (!server) return Response.json({ error: "server_error", error_description: "The authorization server needs AUTH_URL." }, { status: 500 })
+          // Signing with the API tokens' ring: its whole key set (a key retiring, one about to sign), as `<basePath>/jwks` answers it.
+          if (context.path === "jwks" && request.method === "GET" && server.keysFromRing && context.signingKeys) {
+            return Response.json({ keys: await context.signingKeys.published() }, { headers: { "cache-control": "public, max-age=300" } })
+          }
           const admitted = context.path === "reg" && request.method === "POST" ? await admitRegistration(resolved, request) : request
           if (admitted instanceof Response) return admitted
           return throughServer(server, admitted, context.user!)

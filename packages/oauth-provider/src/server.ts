@@ -41,6 +41,8 @@ export interface Server {
   provider: Provider
   /** oidc-provider's Node.js handler (`bridge.ts`). */
   handler: ReturnType<Provider["callback"]>
+  /** Whether it signs with the API tokens' key ring, whose key set (`published()`) its `jwks` endpoint answers. */
+  keysFromRing: boolean
   issuer: string
   cookieKeys: readonly string[]
   /** The cookie names as the module's endpoints read them (`ModuleRequest.cookie`). */
@@ -65,10 +67,16 @@ function clientMetadata(client: OAuthClient, known: readonly string[]): ClientMe
 }
 
 /** Builds the server for `issuer` (`<authUrl>/oauth`), where the module's pages are too. */
-export async function buildServer(issuer: string, options: ResolvedOptions, context: Pick<ModuleContext, "store" | "users" | "sealing">): Promise<Server> {
+export async function buildServer(issuer: string, options: ResolvedOptions, context: Pick<ModuleContext, "store" | "users" | "sealing" | "signingKeys">): Promise<Server> {
   const { store, users } = context
-  if (!store || !users) throw new Error("oauthProvider needs an adapter with a store.")
+  if (!store || !users) throw new Error("oauthProvider: it needs an adapter with a store.")
   const secrets = await serverSecrets(store, context.sealing)
+  // The API tokens' key ring when the app has one: one key set, one rotation, published at
+  // `<basePath>/jwks` for every verifier. Else the server's own keys (`secrets.ts`).
+  const ring = context.signingKeys ? await context.signingKeys.signing() : undefined
+  const jwks = ring ? [{ ...ring.jwk, kid: ring.kid, alg: ring.alg, use: "sig" }] : secrets.keys
+  const idTokenAlgorithms = ring ? [ring.alg] : ["RS256", "ES256"]
+  const accessTokenAlgorithm = ring?.alg ?? "ES256"
   const secure = new URL(issuer).protocol === "https:"
   // Named as the module's endpoints' cookies are, so that they reach them (`ModuleService.browser`).
   const cookieName = (kind: string) => `${secure ? "__Secure-" : ""}sesame.oauth.${kind}`
@@ -89,7 +97,9 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
     // A client registered through the module's functions signs no one in once its owner is gone (`clients.ts`).
     adapter: (name) => (name === "Client" ? ownedClientsOnly(storeAdapter(store, context.sealing)(name), store) : storeAdapter(store, context.sealing)(name)),
     clients: options.clients.map((client) => clientMetadata(client, known)),
-    jwks: { keys: secrets.keys as never },
+    jwks: { keys: jwks as never },
+    // Every client's ID tokens in the algorithm of the key that signs them.
+    clientDefaults: { id_token_signed_response_alg: idTokenAlgorithms[0] as "RS256", grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" },
     cookies: {
       keys: [...secrets.cookieKeys],
       names: { session: cookieName("session"), interaction: cookieName("interaction"), resume: cookieName("resume") },
@@ -186,7 +196,7 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
             audience: indicator,
             accessTokenTTL: resource.accessTokenTtl ?? options.accessTokenTtl,
             accessTokenFormat: "jwt",
-            jwt: { sign: { alg: "ES256" } },
+            jwt: { sign: { alg: accessTokenAlgorithm as "ES256" } },
           }
         },
       },
@@ -196,7 +206,7 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
       ctx.status = 303
       ctx.redirect(`${issuer}/error?error=${encodeURIComponent(out.error)}`)
     },
-    enabledJWA: { idTokenSigningAlgValues: ["RS256", "ES256"] },
+    enabledJWA: { idTokenSigningAlgValues: idTokenAlgorithms as ["RS256"] },
   }
   const provider = new Provider(issuer, configuration)
   // `verification_uri_complete` (`/device?user_code=…`): oidc-provider answers it with its own
@@ -213,7 +223,7 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
   })
   // Host and scheme come from the issuer through the bridge, never from the request (`bridge.ts`).
   provider.proxy = true
-  return { provider, handler: provider.callback(), issuer, cookieKeys: secrets.cookieKeys, cookieName: (kind) => cookieName(kind) }
+  return { provider, handler: provider.callback(), issuer, keysFromRing: ring !== undefined, cookieKeys: secrets.cookieKeys, cookieName: (kind) => cookieName(kind) }
 }
 
 /** The CSRF token of oidc-provider's form, for the module's page that posts it. */

@@ -11,25 +11,32 @@ import type { ResolvedOptions } from "./options.js"
 import { buildServer, type Server } from "./server.js"
 
 /** What finding the server needs of a request: a module endpoint's or service's. */
-export type ServerContext = Pick<ModuleRequest, "publicAuthUrl" | "store" | "users" | "sealing" | "logger">
+export type ServerContext = Pick<ModuleRequest, "publicAuthUrl" | "store" | "users" | "sealing" | "logger" | "signingKeys">
 
 export type ServerFor = (context: ServerContext) => Promise<Server | null>
 
+/**
+ * With the API tokens' key ring, the server is built again when the ring's signing key changes
+ * (oidc-provider takes its keys when it is made): the records it keeps are in the store, so
+ * nothing in flight is lost.
+ */
 export function servers(options: ResolvedOptions): ServerFor {
-  const built = new Map<string, Promise<Server>>()
-  return (context) => {
+  const built = new Map<string, { kid: string | null; server: Promise<Server> }>()
+  return async (context) => {
     if (context.publicAuthUrl === null) {
       context.logger.error(new Error("oauthProvider: set AUTH_URL to the app's public URL; the authorization server never takes its issuer from a request's Host."))
-      return Promise.resolve(null)
+      return null
     }
     const issuer = `${context.publicAuthUrl}/oauth`
-    let server = built.get(issuer)
-    if (!server) {
-      server = buildServer(issuer, options, context)
-      built.set(issuer, server)
-      // A failure (the store out) is tried again at the next request, not remembered.
-      server.catch(() => built.delete(issuer))
-    }
+    const kid = context.signingKeys ? (await context.signingKeys.signing()).kid : null
+    const entry = built.get(issuer)
+    if (entry && entry.kid === kid) return entry.server
+    const server = buildServer(issuer, options, context)
+    built.set(issuer, { kid, server })
+    // A failure (the store out) is tried again at the next request, not remembered.
+    server.catch(() => {
+      if (built.get(issuer)?.server === server) built.delete(issuer)
+    })
     return server
   }
 }

@@ -104,7 +104,7 @@ export function formOf(html: string, decision: string): Record<string, string> {
   return Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replaceAll("&amp;", "&")]))
 }
 
-export async function startWorld(options: OAuthProviderOptions = defaultOptions, extra: { plugins?: SesameModule[]; adapter?: Adapter } = {}): Promise<World> {
+export async function startWorld(options: OAuthProviderOptions = defaultOptions, extra: { plugins?: SesameModule[]; adapter?: Adapter; config?: Partial<AuthConfig> } = {}): Promise<World> {
   const adapter = extra.adapter ?? MemoryAdapter()
   const config: AuthConfig = {
     secret,
@@ -119,6 +119,7 @@ export async function startWorld(options: OAuthProviderOptions = defaultOptions,
     ],
     plugins: [oauthProvider(options), ...(extra.plugins ?? [])],
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    ...extra.config,
   }
   const server = await serve((request) => Auth(request, config))
   const world = { origin: server.origin, config }

@@ -204,7 +204,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
         path: (segment) => isActionSegment(segment, endpointNames()),
         models: builtInModelNames,
         sessionKeys: takenSessionKeys(userFields),
-      }, secrets, adapter && moduleUsers(adapter, hooks, userFields, () => resolved)),
+      }, secrets, adapter && moduleUsers(adapter, hooks, userFields, () => resolved), settings.apiTokens?.keys),
     )
     if (modules.off.size > 0) warnings.push("plugin-storage-missing")
     const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))

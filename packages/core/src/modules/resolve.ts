@@ -13,7 +13,7 @@ import type { EventCallbacks } from "../types.js"
 import { languageTag } from "../pages/i18n.js"
 import { sessionPartModel } from "./session-parts.js"
 import { moduleSealing } from "./sealing.js"
-import type { ModuleContext, ModuleFunction, ModuleRoute, ModuleService, ModuleUsers, SesameModule } from "./types.js"
+import type { ModuleContext, ModuleFunction, ModuleRoute, ModuleService, ModuleSigningKeys, ModuleUsers, SesameModule } from "./types.js"
 
 /** One of a module's endpoints, with the module. */
 export interface ResolvedRoute {
@@ -76,6 +76,7 @@ export function resolveModules(
   reserved: { path(segment: string): boolean; models: ReadonlySet<string>; sessionKeys: ReadonlySet<string> },
   secrets: readonly string[],
   users?: ModuleUsers,
+  signingKeys?: ModuleSigningKeys,
 ): ResolvedModules {
   if (plugins !== undefined && !Array.isArray(plugins)) throw new TypeError("`plugins` must be an array of modules.")
   const list: SesameModule[] = []
@@ -179,7 +180,7 @@ export function resolveModules(
     providerSources,
     claimers,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
-    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), ...(users ? { users } : {}) }),
+    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), ...(users ? { users } : {}), ...(signingKeys ? { signingKeys } : {}) }),
     messages: Object.freeze(Object.fromEntries(Object.entries(messages).map(([lang, texts]) => [lang, Object.freeze(texts)]))),
   })
 }

@@ -20,6 +20,7 @@
  *
  * @module
  */
+import type { JWK } from "jose"
 import type { AdapterUser } from "../adapters/types.js"
 import type { LoggerInstance } from "../logger.js"
 import type { SafeHtml } from "../pages/html.js"
@@ -44,6 +45,21 @@ export interface ModuleContext {
   users?: ModuleUsers
   /** Encrypting what the module stores and must keep secret (an identity provider's client secret). */
   sealing: ModuleSealing
+  /**
+   * The keys that sign the app's API tokens (`apiTokens`), for a module that signs tokens of its
+   * own (an authorization server's ID and access tokens), so that one key set, rotated by one
+   * policy, is published at `GET <basePath>/jwks` for every verifier. Undefined when the app has no
+   * `apiTokens`.
+   */
+  signingKeys?: ModuleSigningKeys
+}
+
+/** The API tokens' key ring, as a module signs with it ({@link ModuleContext.signingKeys}). */
+export interface ModuleSigningKeys {
+  /** The key that signs now: its `kid`, algorithm, and private JWK. It changes when the ring rotates. */
+  signing(): Promise<{ kid: string; alg: string; jwk: JWK }>
+  /** The public keys verifiers must know now (`GET <basePath>/jwks`). */
+  published(): Promise<JWK[]>
 }
 
 /** What names the app to others, in a module's endpoints, server functions and services. */

@@ -37,6 +37,8 @@ export interface SigningKey {
   readonly kid: string
   readonly alg: ApiTokenAlgorithm
   readonly key: CryptoKey
+  /** The same private key as a JWK: for a signer that takes keys as JWKs (a plugin's authorization server). */
+  readonly jwk: JWK
 }
 
 /** Where tokens get their key, and verifiers the public keys. */
@@ -91,10 +93,10 @@ export function configuredKeysProblem(keys: unknown): string | null {
   return null
 }
 
-async function importPrivate(jwk: JWK, alg: string): Promise<CryptoKey> {
+async function importPrivate(jwk: JWK, alg: string): Promise<{ key: CryptoKey; jwk: JWK }> {
   const key = await importJWK(jwk, alg)
   if (!(key instanceof CryptoKey)) throw new AuthError("A signing key is not an asymmetric private key.")
-  return key
+  return { key, jwk }
 }
 
 /** The ring of keys given in configuration (checked by {@link configuredKeysProblem}). */
@@ -104,7 +106,7 @@ export function configuredKeyRing(keys: readonly JWK[]): KeyRing {
   const published = keys.map((jwk) => publicJwk(jwk, jwk.kid!, jwk.alg!))
   return {
     signing() {
-      signing ??= importPrivate(first, first.alg!).then((key) => ({ kid: first.kid!, alg: first.alg as ApiTokenAlgorithm, key }))
+      signing ??= importPrivate(first, first.alg!).then(({ key, jwk }) => ({ kid: first.kid!, alg: first.alg as ApiTokenAlgorithm, key, jwk }))
       return signing
     },
     async published() {
@@ -132,6 +134,7 @@ export function generatedKeyRing(store: SigningKeyStore, options: GeneratedKeyOp
 interface OwnKey {
   readonly stored: AdapterSigningKey
   readonly key: CryptoKey
+  readonly jwk: JWK
   readonly createdAt: number
 }
 
@@ -142,7 +145,7 @@ class GeneratedKeyRing implements KeyRing {
   #list: { keys: OwnKey[]; readAt: number } | undefined
   #reading: Promise<OwnKey[]> | undefined
   #rotating: Promise<void> | undefined
-  readonly #opened = new Map<string, Promise<CryptoKey | null>>()
+  readonly #opened = new Map<string, Promise<{ key: CryptoKey; jwk: JWK } | null>>()
 
   constructor(
     readonly store: SigningKeyStore,
@@ -164,8 +167,8 @@ class GeneratedKeyRing implements KeyRing {
         const stored = await this.store.listSigningKeys()
         const opened = await Promise.all(stored.map(async (row) => ({ row, key: await this.#open(row) })))
         const keys = opened
-          .filter((entry): entry is { row: AdapterSigningKey; key: CryptoKey } => entry.key !== null)
-          .map(({ row, key }) => ({ stored: row, key, createdAt: new Date(row.createdAt).getTime() }))
+          .filter((entry): entry is { row: AdapterSigningKey; key: { key: CryptoKey; jwk: JWK } } => entry.key !== null)
+          .map(({ row, key }) => ({ stored: row, key: key.key, jwk: key.jwk, createdAt: new Date(row.createdAt).getTime() }))
           .sort(newestFirst)
         this.#list = { keys, readAt: Date.now() }
         return keys
@@ -196,16 +199,17 @@ class GeneratedKeyRing implements KeyRing {
         const { algorithm, secrets } = this.options
         const pair = await generateKeyPair(algorithm, { extractable: true, ...(algorithm === "RS256" ? { modulusLength: 2048 } : {}) })
         const id = randomToken(16)
+        const privateJwk = await exportJWK(pair.privateKey)
         const made: AdapterSigningKey = {
           id,
           algorithm,
           publicKey: JSON.stringify(publicJwk(await exportJWK(pair.publicKey), id, algorithm)),
-          privateKey: await sealPrivateKey(secrets, await exportJWK(pair.privateKey)),
+          privateKey: await sealPrivateKey(secrets, privateJwk),
           createdAt: new Date(),
         }
         await this.store.createSigningKey(made)
-        this.#opened.set(id, Promise.resolve(pair.privateKey))
-        const all = [{ stored: made, key: pair.privateKey, createdAt: made.createdAt.getTime() }, ...keys]
+        this.#opened.set(id, Promise.resolve({ key: pair.privateKey, jwk: privateJwk }))
+        const all = [{ stored: made, key: pair.privateKey, jwk: privateJwk, createdAt: made.createdAt.getTime() }, ...keys]
         for (const key of keys) if (Date.now() >= this.#retiredAt(key, all)) await this.store.deleteSigningKey(key.stored.id)
         await this.#keys(true)
       } finally {
@@ -216,7 +220,7 @@ class GeneratedKeyRing implements KeyRing {
   }
 
   /** The private key of `stored`, or null when it is not ours (see {@link GeneratedKeyRing.#keys}). */
-  #open(stored: AdapterSigningKey): Promise<CryptoKey | null> {
+  #open(stored: AdapterSigningKey): Promise<{ key: CryptoKey; jwk: JWK } | null> {
     let opened = this.#opened.get(stored.id)
     if (!opened) {
       opened = (async () => {
@@ -240,7 +244,7 @@ class GeneratedKeyRing implements KeyRing {
     // The newest key published for the lead; else (the first key) the newest there is.
     const signer = keys.find((key) => now - key.createdAt >= lead) ?? keys[0]
     if (!signer) throw new AuthError("No signing key for API tokens could be made.")
-    return { kid: signer.stored.id, alg: signer.stored.algorithm as ApiTokenAlgorithm, key: signer.key }
+    return { kid: signer.stored.id, alg: signer.stored.algorithm as ApiTokenAlgorithm, key: signer.key, jwk: signer.jwk }
   }
 
   async published(): Promise<JWK[]> {
