@@ -28,6 +28,7 @@ import { errors, type Adapter, type AdapterPayload, type ClientMetadata } from "
 import { clientModel, consentModel, recordModel } from "./models.js"
 import { knownScopes, type GrantType, type ResolvedOptions } from "./options.js"
 import type { ServerFor } from "./servers.js"
+import { isHttpsOrLoopback } from "./registration.js"
 import { storeAdapter } from "./storage.js"
 
 /** Why a client action was refused, with the status an endpoint answers it with. */
@@ -216,6 +217,8 @@ export function clientApi(options: ResolvedOptions, serverFor: ServerFor) {
       const name = nameOf(fields.name)
       const redirectUris = urisOf(fields.redirectUris, "redirectUris")
       const postLogoutRedirectUris = fields.postLogoutRedirectUris === undefined ? [] : urisOf(fields.postLogoutRedirectUris, "postLogoutRedirectUris")
+      // After a logout the browser goes back to a web page: an app's own scheme is for codes only.
+      if (!postLogoutRedirectUris.every(isHttpsOrLoopback)) throw new OAuthClientError("InvalidInput", "`postLogoutRedirectUris` must be https, or http on a loopback host.")
       if (fields.public !== undefined && typeof fields.public !== "boolean") throw new OAuthClientError("InvalidInput", "`public` must be true or false.")
       const grantTypes = grantsOf(fields.grantTypes, options.deviceFlow)
       if (grantTypes.includes("authorization_code") && redirectUris.length === 0) throw new OAuthClientError("InvalidInput", "`redirectUris`: the authorization code grant needs at least one.")

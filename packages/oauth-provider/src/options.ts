@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isHttpsOrLoopback } from "./registration.js"
 
 /** The grants a client may use. */
 export type GrantType = "authorization_code" | "refresh_token" | "client_credentials" | "urn:ietf:params:oauth:grant-type:device_code"
@@ -149,6 +150,7 @@ export function resolveOptions(options: OAuthProviderOptions = {}): ResolvedOpti
         fail(`${at}: ${JSON.stringify(uri)} is not a URL.`)
       }
     }
+    for (const uri of client.postLogoutRedirectUris ?? []) if (!isHttpsOrLoopback(uri)) fail(`${at}.postLogoutRedirectUris: ${JSON.stringify(uri)} must be https, or http on a loopback host.`)
     const grants = client.grantTypes ?? ["authorization_code", "refresh_token"]
     if (grants.includes("authorization_code") && (client.redirectUris ?? []).length === 0) fail(`${at}: the authorization code grant needs redirectUris.`)
     return Object.freeze({ ...client, grantTypes: grants })

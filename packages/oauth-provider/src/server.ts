@@ -153,6 +153,7 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
         enabled: true,
         // The confirmation is the module's page; the form it posts is oidc-provider's, with its CSRF token.
         logoutSource: (ctx, form) => {
+          ctx.state.logoutPage = true
           ctx.redirect(`${issuer}/logout?xsrf=${encodeURIComponent(xsrfOf(form))}`)
         },
         postLogoutSuccessSource: (ctx) => {
@@ -220,6 +221,13 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
       ctx.querystring = query.toString()
     }
     await next()
+    // A logout with no account in the server's own session: oidc-provider confirms it by itself (an
+    // auto-submitting form). While someone is signed in to the app, it goes through the module's
+    // page instead, which ends the app's session too (`logout.ts`): the server's session is the app's.
+    if (ctx.path === "/session/end" && !ctx.state.logoutPage && ctx.status === 200 && ctx.oidc?.session?.state?.secret && (await sesameUserIdOf(ctx as unknown as KoaContextWithOIDC))) {
+      ctx.status = 303
+      ctx.redirect(`${issuer}/logout?xsrf=${encodeURIComponent(String(ctx.oidc.session.state.secret))}`)
+    }
   })
   // Host and scheme come from the issuer through the bridge, never from the request (`bridge.ts`).
   provider.proxy = true

@@ -45,12 +45,14 @@ class StoreAdapter implements Adapter {
     if (foundOtherwise.has(this.name)) kept.sealedId = await this.sealing.seal(idPurpose, id)
     const row = {
       payload: kept as never,
-      // A grant's own id is what its tokens name: deleting by grant removes it with them.
-      grantId: (this.name === "Grant" ? id : payload.grantId) ?? null,
+      // A grant's own id is what its tokens name: deleting by grant removes it with them. An
+      // interaction under way names a grant too, but is no token of it: revoking the grant (a user
+      // switch ends the former user's) must not end the new user's sign-in in the same browser.
+      grantId: this.name === "Interaction" ? null : ((this.name === "Grant" ? id : payload.grantId) ?? null),
       userCode: payload.userCode ?? null,
       uid: payload.uid ?? null,
-      accountId: payload.accountId ?? null,
-      clientId: payload.clientId ?? null,
+      accountId: this.name === "Interaction" ? null : (payload.accountId ?? null),
+      clientId: this.name === "Interaction" ? null : (payload.clientId ?? null),
       consumed: payload.consumed ? new Date(Number(payload.consumed) * 1000) : null,
       expires: expiresIn ? new Date(Date.now() + expiresIn * 1000) : never,
     }

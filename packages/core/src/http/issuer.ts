@@ -33,7 +33,7 @@ import type { RequestContext } from "./context.js"
  * holds (`trustHost` without `AUTH_URL`). What a plugin names the app with to others (an
  * authorization server's issuer): `ModuleRequest.publicAuthUrl`.
  */
-export function fixedAuthUrl(ctx: Pick<RequestContext, "config" | "origin">): string | null {
+export function fixedAuthUrl(ctx: Pick<RequestContext, "config" | "origin" | "url">): string | null {
   try {
     return issuerOf(ctx)
   } catch (error) {
@@ -49,12 +49,14 @@ export function fixedAuthUrl(ctx: Pick<RequestContext, "config" | "origin">): st
  *
  * @param configured The feature's own issuer option (`apiTokens.issuer`), which wins when set.
  */
-export function issuerOf(ctx: Pick<RequestContext, "config" | "origin">, configured?: string): string {
+export function issuerOf(ctx: Pick<RequestContext, "config" | "origin" | "url">, configured?: string): string {
   if (configured !== undefined) return configured
   const { publicUrl, basePath } = ctx.config
   if (publicUrl) return `${publicUrl.origin}${basePath}`
   const { host, hostname } = new URL(ctx.origin)
-  if (isLoopbackHost(hostname)) return `${ctx.origin}${basePath}`
+  // And the request's own host (its Host header): behind `trustHost`, an X-Forwarded-Host that
+  // differs from it (even a loopback alias) names no issuer; that setup sets AUTH_URL.
+  if (isLoopbackHost(hostname) && host === ctx.url.host) return `${ctx.origin}${basePath}`
   throw new UntrustedHost(
     `No issuer was made for a request for ${JSON.stringify(host)}: the issuer (\`iss\`) of API tokens and of native apps' authorization answers is never taken from a request's Host or X-Forwarded-Host, but for a loopback host (local development). Set AUTH_URL (or SESAME_URL) to the app's public URL, or \`apiTokens.issuer\` (API tokens only).`,
   )

@@ -92,7 +92,7 @@ export async function runService(config: ResolvedConfig, incoming: Incoming, fou
     const { module, service } = found
     const browser = service.browser === true
     const request = withCookies(await withBody(incoming), (name) => browser && ownCookie(module, name))
-    const context = { ...config.modules.context, path: found.path, authUrl: `${origin}${config.basePath}`, publicAuthUrl: fixedAuthUrl({ config, origin }), ...(browser ? { user: signedInFor(config, incoming) } : {}) }
+    const context = { ...config.modules.context, path: found.path, authUrl: `${origin}${config.basePath}`, publicAuthUrl: fixedAuthUrl({ config, origin, url: incoming.url }), ...(browser ? { user: signedInFor(config, incoming) } : {}) }
     const response = await service.handle(request, context)
     const headers: Record<string, string> = {}
     response.headers.forEach((value, name) => {
