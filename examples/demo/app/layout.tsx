@@ -22,6 +22,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <Link href="/organizations">Organizations</Link>
             {process.env.DEV_MAILBOX_URL ? <Link href="/dev/mailbox">Mailbox</Link> : null}
             {process.env.DEV_DNS_URL ? <Link href="/dev/dns">DNS</Link> : null}
+            {process.env.AUTH_URL ? <Link href="/dev/partner">Partner notes</Link> : null}
             <span className="spacer" />
             {!isStorageUnavailable(session) && session?.organization ? (
               <span data-testid="active-organization" title="Your active organization">

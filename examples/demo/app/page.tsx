@@ -6,6 +6,7 @@ import { Accounts } from "./components/accounts"
 import { AddPasskey } from "./components/add-passkey"
 import { ApiTokenSection } from "./components/api-token"
 import { PasswordSection } from "./components/password"
+import { OtherAppsSection } from "./components/other-apps"
 import { OutageSection } from "./components/outage"
 import { Profile } from "./components/profile"
 import { RecentSignIns } from "./components/recent-sign-ins"
@@ -104,6 +105,8 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
       {twoFactor ? <TwoFactorSection status={twoFactor} /> : null}
 
       <ApiTokenSection />
+
+      <OtherAppsSection basePath={basePath} />
 
       <section aria-labelledby="passkeys-heading">
         <h2 id="passkeys-heading">Passkeys</h2>

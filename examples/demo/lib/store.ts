@@ -11,10 +11,12 @@ import Database from "better-sqlite3"
 import SqliteAdapter, { migrate } from "@sesame/adapter-sqlite"
 import { modelsOf, type UserFieldDeclarations } from "@sesame/core"
 import { userModel } from "@sesame/core/adapters"
+import { oauthProvider } from "@sesame/oauth-provider"
 import { organizations, type InvitationMessage } from "@sesame/organizations"
 import { auditTrail } from "@sesame/plugin-audit-trail"
 import { sso } from "@sesame/sso"
 import { withOutages } from "./outage"
+import { livingRoomTv, partnerNotes, partnerRedirectUri, partnerSecret } from "./partner"
 import { sendMail } from "./providers"
 
 // The ignore comment: a path from the environment is not a file for Next.js to trace into the build.
@@ -63,8 +65,22 @@ export const orgs = organizations({
  */
 export const ssoPlugin = sso({ organizations: orgs, allowPrivateNetworks: Boolean(process.env.DEMO_SSO_ISSUER) })
 
-/** The demo's plugins: the audit trail, organizations and enterprise SSO. */
-export const plugins = [auditTrailPlugin, orgs, ssoPlugin]
+/**
+ * The app as an OAuth 2.1 / OpenID Connect provider (`@sesame/oauth-provider`), its issuer
+ * `<AUTH_URL>/oauth` (http://localhost:3000/api/auth/oauth): other apps sign in with the demo's
+ * accounts. Two are registered here, both played by the page /dev/partner (lib/partner.ts): Partner
+ * notes, a web app with a secret and one redirect URI, and Living-room TV, a device that signs in
+ * with the device flow (a code entered at `<issuer>/device`).
+ */
+export const oauthServer = oauthProvider({
+  clients: [
+    { clientId: partnerNotes.clientId, name: partnerNotes.name, clientSecret: partnerSecret, redirectUris: [partnerRedirectUri()] },
+    { clientId: livingRoomTv.clientId, name: livingRoomTv.name, grantTypes: ["urn:ietf:params:oauth:grant-type:device_code", "refresh_token"] },
+  ],
+})
+
+/** The demo's plugins: the audit trail, organizations, enterprise SSO and the authorization server. */
+export const plugins = [auditTrailPlugin, orgs, ssoPlugin, oauthServer]
 /**
  * The demo's own user fields (`user.fields` in auth.ts): a role only the app sets, and the language
  * users choose on the home page (`input: true`).
@@ -74,8 +90,9 @@ export const userFields = {
   language: { type: "string", optional: true, input: true },
 } as const satisfies UserFieldDeclarations
 
-// The plugins' tables, made (or completed) from their declarations (`modelsOf`: the organizations'
-// tables, and the core's table of session parts that keeps the active organization), and the user
+// The plugins' tables, made (or completed) from their declarations (`modelsOf`: the organizations',
+// the SSO connections', the authorization server's records, consents, keys and clients, and the
+// core's table of session parts that keeps the active organization), and the user
 // fields' columns added to the users table, before the first request (`sesame migrate --plugin`
 // does the same).
 await migrate(database, { models: [...modelsOf({ plugins }), userModel(userFields)] })

@@ -149,6 +149,7 @@ async function main() {
       `  ${mailLine}`,
       `  Enterprise SSO: Acme Corp's identity provider at ${acme.issuer} (${acmePeople.map((p) => p.email).join(", ")}): prove ${acmeDomain} and connect it on ${origin}/organizations/sso`,
       `  DNS: ${dns.server}, records published on ${origin}/dev/dns`,
+      `  OAuth provider: issuer ${new URL(appEnv.AUTH_URL).origin}/api/auth/oauth; Partner notes and a TV sign in through it on ${origin}/dev/partner`,
       '  Password accounts: "No account yet? Create one" on the sign-in page (the confirmation email goes where the others do)',
       "  Passkeys: create one on the sign-in page with a new email, or add one from the home page",
       `  Data: ${appEnv.DATABASE_FILE}`,

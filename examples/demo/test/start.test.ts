@@ -14,6 +14,7 @@ import { accountFlow, throttleFlow } from "./account-flows.js"
 import { apiTokenFlow } from "./api-token-flows.js"
 import { demoAccountFlow, emailFlow, idpFlow, outageFlow, passkeyFlow, revokeFlow } from "./flows.js"
 import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
+import { oauthProviderFlow } from "./oauth-flows.js"
 import { organizationFlow } from "./organization-flows.js"
 import { passwordAccountFlow } from "./password-flows.js"
 import { ssoFlow } from "./sso-flows.js"
@@ -113,6 +114,10 @@ describe("npm start on a fresh clone", () => {
   it("proves an organization's domain through DNS, connects its identity provider, and its person signs in through it and joins", async () => {
     await ssoFlow(browser!, demo!.banner.origin)
   }, 180_000)
+
+  it("signs in to Partner notes through the demo's authorization server, removes it from the apps allowed, and connects a TV with the device flow", async () => {
+    await oauthProviderFlow(browser!, demo!.banner.origin)
+  }, 120_000)
 
   it("takes the database away from the home page: the protected page says try again, then is signed in again", async () => {
     await outageFlow(browser!, demo!.banner.origin)
