@@ -67,7 +67,7 @@ function clientMetadata(client: OAuthClient, known: readonly string[]): ClientMe
 }
 
 /** Builds the server for `issuer` (`<authUrl>/oauth`), where the module's pages are too. */
-export async function buildServer(issuer: string, options: ResolvedOptions, context: Pick<ModuleContext, "store" | "users" | "sealing" | "signingKeys">): Promise<Server> {
+export async function buildServer(issuer: string, options: ResolvedOptions, context: Pick<ModuleContext, "store" | "users" | "sealing" | "signingKeys" | "logger">): Promise<Server> {
   const { store, users } = context
   if (!store || !users) throw new Error("oauthProvider: it needs an adapter with a store.")
   const secrets = await serverSecrets(store, context.sealing)
@@ -229,6 +229,8 @@ export async function buildServer(issuer: string, options: ResolvedOptions, cont
       ctx.redirect(`${issuer}/logout?xsrf=${encodeURIComponent(String(ctx.oidc.session.state.secret))}`)
     }
   })
+  // A failure inside oidc-provider (answered 500 `server_error`) is logged as Sesame's are, never lost.
+  provider.on("server_error", (_ctx: unknown, error: Error) => context.logger.error(error))
   // Host and scheme come from the issuer through the bridge, never from the request (`bridge.ts`).
   provider.proxy = true
   return { provider, handler: provider.callback(), issuer, keysFromRing: ring !== undefined, cookieKeys: secrets.cookieKeys, cookieName: (kind) => cookieName(kind) }
