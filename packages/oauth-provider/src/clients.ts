@@ -28,7 +28,7 @@ import { errors, type Adapter, type AdapterPayload, type ClientMetadata } from "
 import { clientModel, consentModel, recordModel } from "./models.js"
 import { knownScopes, type GrantType, type ResolvedOptions } from "./options.js"
 import type { ServerFor } from "./servers.js"
-import { isHttpsOrLoopback } from "./registration.js"
+import { isHttpsOrLoopback, loopbackHosts } from "./uris.js"
 import { storeAdapter } from "./storage.js"
 
 /** Why a client action was refused, with the status an endpoint answers it with. */
@@ -99,7 +99,6 @@ const managedId = /^sesame_[A-Za-z0-9_-]{22}$/
 
 const registeredGrants: readonly RegisteredGrantType[] = ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]
 
-const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
 
 const notFound = () => new OAuthClientError("NotFound", "No such app, or you may not manage it.")
 
@@ -108,7 +107,8 @@ function storeOf(request: Pick<ModuleRequest, "store">): Store {
   return request.store
 }
 
-async function signedInUserId(request: ModuleRequest): Promise<string> {
+/** The signed-in user's id, for a server function that acts on their own: `NotSignedIn` without one. */
+export async function signedInUserId(request: ModuleRequest): Promise<string> {
   const id = (await request.user())?.id
   if (!id) throw new OAuthClientError("NotSignedIn", "Sign in first.")
   return id

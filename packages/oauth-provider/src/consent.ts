@@ -10,20 +10,27 @@ import type { Store } from "@sesame/core"
 import type { Grant, KoaContextWithOIDC, default as Provider } from "oidc-provider"
 import { consentModel, recordModel } from "./models.js"
 
+/**
+ * The grant `accountId` gave `clientId`: the first of `first`, the remembered consent's, then
+ * `last`, that is a grant of this user to this client. Never another's, whatever id a record names.
+ */
+export async function ownGrant(provider: Provider, store: Store, accountId: string, clientId: string, first: string | undefined, last?: string): Promise<Grant | undefined> {
+  const remembered = (await store.findOne(consentModel, { userId: accountId, clientId }))?.grantId as string | undefined
+  for (const id of [first, remembered, last]) {
+    const grant = id ? await provider.Grant.find(id) : undefined
+    if (grant && grant.accountId === accountId && grant.clientId === clientId) return grant
+  }
+  return undefined
+}
+
 /** oidc-provider's `loadExistingGrant`: the grant of this user's consent to this client, if it is theirs. */
 export async function loadExistingGrant(ctx: KoaContextWithOIDC, store: Store, firstParty: ReadonlySet<string>): Promise<Grant | undefined> {
   const { oidc } = ctx
   const accountId = oidc.session?.accountId
   const client = oidc.client
   if (!accountId || !client) return undefined
-  const fromResult = oidc.result?.consent?.grantId as string | undefined
-  const remembered = (await store.findOne(consentModel, { userId: accountId, clientId: client.clientId }))?.grantId as string | undefined
-  const grantId = fromResult ?? remembered ?? oidc.session.grantIdFor(client.clientId)
-  if (grantId) {
-    const grant = await oidc.provider.Grant.find(grantId)
-    // Only a grant of this user to this client: never another's, whatever id a record names.
-    if (grant && grant.accountId === accountId && grant.clientId === client.clientId) return grant
-  }
+  const existing = await ownGrant(oidc.provider, store, accountId, client.clientId, oidc.result?.consent?.grantId as string | undefined, oidc.session.grantIdFor(client.clientId))
+  if (existing) return existing
   if (firstParty.has(client.clientId)) {
     const grant = new oidc.provider.Grant({ accountId, clientId: client.clientId })
     grant.addOIDCScope(oidc.requestParamOIDCScopes.size > 0 ? [...oidc.requestParamOIDCScopes].join(" ") : "openid")

@@ -25,7 +25,7 @@
  */
 import type { ModuleRequest, SesameModule } from "@sesame/core"
 import { throughServer } from "./bridge.js"
-import { clientApi } from "./clients.js"
+import { clientApi, signedInUserId } from "./clients.js"
 import { clientPageRoutes } from "./clients-page.js"
 import { admitRegistration } from "./registration.js"
 import { consentsOf, revokeConsent, type Consent } from "./consent.js"
@@ -53,11 +53,6 @@ export function oauthProvider(options: OAuthProviderOptions = {}) {
   const resolved = resolveOptions(options)
   const serverFor = servers(resolved)
   const clients = clientApi(resolved, serverFor)
-  const signedInUserId = async (request: ModuleRequest) => {
-    const id = (await request.user())?.id
-    if (!id) throw Object.assign(new Error("Sign in first."), { name: "NotSignedIn" })
-    return id
-  }
   return {
     id: "oauth",
     models,

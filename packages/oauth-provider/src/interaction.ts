@@ -13,8 +13,7 @@
 import { html, type ModuleRequest, type ModuleResponse, type ModuleRoute, type SafeHtml } from "@sesame/core"
 import type { InteractionResults } from "oidc-provider"
 import { holdsInteraction } from "./binding.js"
-import { rememberConsent } from "./consent.js"
-import { consentModel } from "./models.js"
+import { ownGrant, rememberConsent } from "./consent.js"
 import { errorPage } from "./pages.js"
 import type { Server } from "./server.js"
 import type { ServerFor } from "./servers.js"
@@ -124,16 +123,7 @@ export function interactionRoutes(serverFor: ServerFor, configured: ReadonlySet<
         const { Grant } = server.provider
         // The grant this user already gave this client (this interaction's, or the remembered one), so
         // that one consent holds one grant; a new one only when there is none.
-        const remembered = (await request.store!.findOne(consentModel, { userId: accountId, clientId }))?.grantId as string | undefined
-        let grant: InstanceType<typeof Grant> | undefined
-        for (const id of [interaction.grantId, remembered]) {
-          const found = id ? await Grant.find(id) : undefined
-          if (found && found.accountId === accountId && found.clientId === clientId) {
-            grant = found
-            break
-          }
-        }
-        grant ??= new Grant({ accountId, clientId })
+        const grant = (await ownGrant(server.provider, request.store!, accountId, clientId, interaction.grantId)) ?? new Grant({ accountId, clientId })
         const details = interaction.prompt.details as Record<string, unknown>
         const scopes = details.missingOIDCScope as string[] | undefined
         if (scopes?.length) grant.addOIDCScope(scopes.join(" "))

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { isHttpsOrLoopback } from "./registration.js"
+import { isHttpsOrLoopback } from "./uris.js"
 
 /** The grants a client may use. */
 export type GrantType = "authorization_code" | "refresh_token" | "client_credentials" | "urn:ietf:params:oauth:grant-type:device_code"

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isHttpsOrLoopback } from "./uris.js"
 import type { ResolvedOptions } from "./options.js"
 
 /** URLs in client metadata that the server would fetch itself: a registrant would choose where. */
@@ -21,13 +22,6 @@ function refusedOutright(metadata: Record<string, unknown>): string | null {
   const logout = metadata.post_logout_redirect_uris
   if (logout !== undefined && !(Array.isArray(logout) && logout.every(isHttpsOrLoopback))) return "Post-logout redirect URIs must be https, or http on a loopback host."
   return null
-}
-
-/** Whether `uri` is an https URL, or an http one on a loopback host: where a browser may be sent back after a logout. */
-export function isHttpsOrLoopback(uri: unknown): boolean {
-  if (typeof uri !== "string" || !URL.canParse(uri)) return false
-  const { protocol, hostname } = new URL(uri)
-  return protocol === "https:" || (protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(hostname))
 }
 
 /** `request` as it came when the app allows it (its body read once, so made again), else the refusal. */
