@@ -11,9 +11,9 @@
  *
  * @module
  */
-import type { Adapter } from "@sesame/core/adapters"
-import { sqlStore, writeFactors } from "@sesame/sql-common"
-import { and, eq, getTableName, ne } from "drizzle-orm"
+import { checkUserListQuery, userListPage, type Adapter } from "@sesame/core/adapters"
+import { likeContaining, likeEscape, sqlStore, writeFactors } from "@sesame/sql-common"
+import { and, asc, eq, getTableColumns, getTableName, gt, gte, ne, or, sql, type Column } from "drizzle-orm"
 import { columnValues, toAccount, toAuthenticator, toSession, toVerificationToken } from "./rows.js"
 import type { Session } from "./store/session.js"
 import type { Row } from "./store/types.js"
@@ -93,6 +93,20 @@ export function drizzleAdapter(session: Session, t: SesameTables, modelTables: R
     listSessionsByUserId: async (userId) => (await store.findAll(sessions, eq(sessions.userId, userId))).map(toSession),
     // Session tokens are SHA-256 hashes, never empty, so "" excepts nothing.
     deleteSessionsByUserId: (userId, except) => store.remove(sessions, and(eq(sessions.userId, userId), ne(sessions.sessionToken, except ?? ""))!),
+    // Keyset-paged on the unique index of email; a search (`LIKE`, its wildcards escaped) reads on
+    // from the cursor, as sql-common's `listUsersSql` does for the other SQL adapters.
+    async listUsers(query) {
+      const { search, limit, after } = checkUserListQuery(query)
+      const like = (column: Column) => sql`lower(${column}) like lower(${likeContaining(search)}) escape ${sql.raw(`'${likeEscape}'`)}`
+      // An app's users table need not have a name column (the type asks for id and email only).
+      const name = (getTableColumns(users) as Record<string, Column | undefined>).name
+      const where = and(
+        after ? and(gte(users.email, after.email), or(gt(users.email, after.email), gt(users.id, after.id))) : undefined,
+        search !== "" ? or(like(users.email), name ? like(name) : undefined) : undefined,
+      )
+      const rows = await store.page(users, where, [asc(users.email), asc(users.id)], limit + 1)
+      return userListPage(rows.map(toUser), limit)
+    },
 
     async createVerificationToken(token) {
       return toVerificationToken(await store.insert(tokens, columnValues(tokens, token), tokenKey(token.identifier, token.token)))

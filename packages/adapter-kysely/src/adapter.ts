@@ -18,9 +18,11 @@
  *
  * @module
  */
-import type { Adapter, AdapterAuthenticator, Store } from "@sesame/core/adapters"
+import { checkUserListQuery, userListPage, type Adapter, type AdapterAuthenticator, type Store } from "@sesame/core/adapters"
 import {
   accountTokenColumns,
+  likeContaining,
+  likeEscape,
   authenticatorColumns,
   sessionColumns,
   toAccount,
@@ -34,7 +36,7 @@ import {
   type TableNames,
   type UserTable,
 } from "@sesame/sql-common"
-import { CompiledQuery } from "kysely"
+import { CompiledQuery, sql } from "kysely"
 import { selection, userFieldSelection, type Role } from "./columns.js"
 import type { Runner } from "./runner.js"
 import { kyselyStore, sqlDialects } from "./store.js"
@@ -159,6 +161,19 @@ export function kyselyAdapter(run: Runner, t: TableNames, users: UserTable = use
           .where("userId", "=", userId)
           .where("sessionToken", "<>", except ?? ""),
       ),
+    // Keyset-paged on the unique index of email; a search (`LIKE`, its wildcards escaped) reads on
+    // from the cursor, as sql-common's `listUsersSql` does for the other SQL adapters.
+    async listUsers(query) {
+      const { search, limit, after } = checkUserListQuery(query)
+      let select = db.selectFrom(t.users).select(read("users"))
+      if (after) select = select.where((eb) => eb.and([eb("email", ">=", after.email), eb.or([eb("email", ">", after.email), eb("id", ">", after.id)])]))
+      if (search !== "") {
+        const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like lower(${likeContaining(search)}) escape ${sql.lit(likeEscape)}`
+        select = select.where((eb) => eb.or([like("email"), like("name")]))
+      }
+      const rows = await run.rows(select.orderBy("email").orderBy("id").limit(limit + 1))
+      return userListPage(rows.map(users.toUser), limit)
+    },
 
     async createVerificationToken({ identifier, token, expires }) {
       return toVerificationToken(await insert("verificationTokens", { identifier, token, expires }, { identifier, token }))

@@ -26,9 +26,10 @@
  *
  * @module
  */
-import type { Adapter, AdapterAuthenticator, Store } from "@sesame/core/adapters"
+import { checkUserListQuery, userListPage, type Adapter, type AdapterAuthenticator, type Store } from "@sesame/core/adapters"
 import {
   accountColumns,
+  listUsersSql,
   accountTokenColumns,
   authenticatorColumns,
   sessionColumns,
@@ -166,6 +167,12 @@ function build(pool: Pool, db: Queryable, t: TableNames, inTx: boolean, storeOn:
     },
     listSessionsByUserId: (userId) => all(toSession, `SELECT * FROM \`${t.sessions}\` WHERE \`userId\` = ?`, [userId]),
     deleteSessionsByUserId: (userId, except) => exec(db, `DELETE FROM \`${t.sessions}\` WHERE \`userId\` = ? AND \`sessionToken\` <> ?`, [userId, except ?? ""]),
+    // Keyset-paged on the unique index of email (binary order, `utf8mb4_bin`); a search reads on from the cursor (sql-common's `listUsersSql`).
+    async listUsers(query) {
+      const checked = checkUserListQuery(query)
+      const { sql, params } = listUsersSql("mysql", t.users, checked)
+      return userListPage(await all(users.toUser, sql, params), checked.limit)
+    },
 
     async createVerificationToken(token) {
       await exec(db, `INSERT INTO \`${t.verificationTokens}\` (\`identifier\`, \`token\`, \`expires\`) VALUES (?, ?, ?)`, [token.identifier, token.token, token.expires])

@@ -28,9 +28,10 @@
  *
  * @module
  */
-import type { Adapter, AdapterAuthenticator, Store } from "@sesame/core/adapters"
+import { checkUserListQuery, userListPage, type Adapter, type AdapterAuthenticator, type Store } from "@sesame/core/adapters"
 import {
   accountColumns,
+  listUsersSql,
   accountTokenColumns,
   authenticatorColumns,
   sessionColumns,
@@ -162,6 +163,12 @@ function build(pool: Pool, run: Run, t: TableNames, inTx: boolean, storeOn: Stor
     async deleteSessionsByUserId(userId, except) {
       const { rowCount } = await run(`DELETE FROM "${t.sessions}" WHERE "userId" = $1 AND "sessionToken" <> $2`, [userId, except ?? ""])
       return rowCount ?? 0
+    },
+    // Keyset-paged on the unique index of email; a search reads on from the cursor (sql-common's `listUsersSql`).
+    async listUsers(query) {
+      const checked = checkUserListQuery(query)
+      const { sql, params } = listUsersSql("pg", t.users, checked)
+      return userListPage(await all(users.toUser, sql, params), checked.limit)
     },
 
     async createVerificationToken(token) {

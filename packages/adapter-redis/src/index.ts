@@ -27,10 +27,14 @@
  * `withUserFields(model)` is the same adapter (client, prefix, store) whose users' hashes hold the
  * app's declared user fields too (see `user-fields.ts`).
  *
+ * `listUsers` is the one method that is not a script call: each page scans the email index's keys
+ * (`SCAN`, the whole database's keys) and reads users from the cursor on (see `list-users.ts`).
+ *
  * @module
  */
 import type { Adapter } from "@sesame/core/adapters"
 import type { Redis } from "ioredis"
+import { userLister } from "./list-users.js"
 import { operations } from "./operations.js"
 import { checkOptions, type RedisAdapterOptions } from "./options.js"
 import { storeLayoutReady } from "./ready.js"
@@ -75,6 +79,7 @@ export default function RedisAdapter(client: Redis, options: RedisAdapterOptions
   /** The adapter whose user records are `records`: the contract's fields, or the app's declared ones too. */
   function adapterOf(records: UserRecords): Adapter {
     const settings = { verificationTokenGraceMs, users: records }
+    const listUsers = userLister(client, prefix, ready, run, records)
     // A transaction's adapter has a store of its own (`store/transaction.ts`): its writes commit at
     // once, since `fn` reads them back (the adapter's own calls still wait for the commit); its
     // creates may refer to the users the transaction created, and are deleted when it fails.
@@ -96,6 +101,8 @@ export default function RedisAdapter(client: Redis, options: RedisAdapterOptions
               return deleted
             },
             store: tx.store,
+            // Committed users only, as a store read: a page is no step of the replay.
+            listUsers,
             // Nested transactions join this one.
             transaction: (inner) => inner(adapter),
           }
@@ -110,6 +117,7 @@ export default function RedisAdapter(client: Redis, options: RedisAdapterOptions
     }
     return {
       ...operations((operation) => run("keep", [operation], []), settings),
+      listUsers,
       transaction,
       store,
       // The same client, prefix and store; only what a user's record holds differs.

@@ -34,8 +34,11 @@ export interface OperationOptions {
   users: UserRecords
 }
 
-/** Every method of the contract but `transaction` and `withUserFields` (and `store`, which is no method). */
-export type AdapterMethods = Required<Omit<Adapter, "transaction" | "store" | "withUserFields">>
+/**
+ * Every method of the contract but `transaction` and `withUserFields` (and `store`, which is no
+ * method), and `listUsers`, which scans (`list-users.ts`) rather than running one operation.
+ */
+export type AdapterMethods = Required<Omit<Adapter, "transaction" | "store" | "withUserFields" | "listUsers">>
 
 export function operations(call: Call, options: OperationOptions): AdapterMethods {
   const { users } = options

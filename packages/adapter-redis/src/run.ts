@@ -21,6 +21,7 @@ export type OperationName =
   | "createUser"
   | "getUser"
   | "getUserByEmail"
+  | "usersByEmail"
   | "getUserByAccount"
   | "updateUser"
   | "deleteUser"
@@ -43,8 +44,8 @@ export type OperationName =
   | "updateAuthenticator"
   | "deleteAuthenticator"
 
-/** One operation: its name and arguments (strings or hash fields). */
-export type Operation = readonly [OperationName, ...(string | Fields)[]]
+/** One operation: its name and arguments (strings, lists of strings, or hash fields). */
+export type Operation = readonly [OperationName, ...(string | readonly string[] | Fields)[]]
 
 /**
  * `keep` commits the batch's writes; `undo` rolls them back once the results are known (a

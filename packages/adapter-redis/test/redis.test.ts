@@ -217,6 +217,26 @@ describe("keys", () => {
       await prefixed.quit()
     }
   })
+
+  it("listUsers finds users under the client's keyPrefix and a prefix holding glob characters, and no other prefix's", async () => {
+    const outer = `sesame-test-${unique()}:`
+    const prefixed = await connectRedis({ keyPrefix: outer })
+    try {
+      // `*`, `?`, `[` and `\` in a SCAN pattern would match other prefixes' keys: escaped, they match themselves.
+      const adapter = RedisAdapter(prefixed, { prefix: "a*u?t[h]\\:" })
+      const neighbour = RedisAdapter(prefixed, { prefix: "aXuYth\\:" })
+      const mine = [await adapter.createUser!(user()), await adapter.createUser!(user())].sort((a, b) => (a.email < b.email ? -1 : 1))
+      await neighbour.createUser!(user())
+      const page = await adapter.listUsers!({ limit: 10 })
+      expect(page).toEqual({ users: mine, next: null })
+      const first = await adapter.listUsers!({ limit: 1 })
+      expect(first.users).toEqual([mine[0]])
+      expect((await adapter.listUsers!({ limit: 1, cursor: first.next! })).users).toEqual([mine[1]])
+    } finally {
+      await dropPrefix(client, outer)
+      await prefixed.quit()
+    }
+  })
 })
 
 describe("concurrency across connections", () => {

@@ -24,11 +24,12 @@
  *
  * @module
  */
-import type { Adapter, AdapterAuthenticator, Store } from "@sesame/core/adapters"
+import { checkUserListQuery, userListPage, type Adapter, type AdapterAuthenticator, type Store } from "@sesame/core/adapters"
 import type Database from "better-sqlite3"
 import { migrate, openDatabase, type MigrateOptions } from "./migrate.js"
 import {
   accountTokenColumns,
+  listUsersSql,
   sessionColumns,
   sqlStore,
   tableOverrides,
@@ -254,6 +255,14 @@ function build(db: Database.Database, q: Statements, t: TableNames, gate: Gate, 
     async deleteSessionsByUserId(userId, except) {
       await ready()
       return q.deleteSessionsByUser.run(userId, except ?? "").changes
+    },
+    // Keyset-paged on the unique index of email; a search reads on from the cursor, and `LOWER`
+    // folds ASCII only (sql-common's `listUsersSql`).
+    async listUsers(query) {
+      const checked = checkUserListQuery(query)
+      await ready()
+      const { sql, params } = listUsersSql("sqlite", t.users, checked)
+      return userListPage(all(db.prepare(sql), users.toUser, ...params), checked.limit)
     },
 
     async createVerificationToken(token) {

@@ -26,6 +26,7 @@ import type {
 } from "@sesame/core/adapters"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { builtInModelTests } from "./built-in-models.js"
+import { listUsersTests } from "./list-users.js"
 import { method } from "./method.js"
 import { twoFactorFlowTests } from "./two-factor-flow.js"
 
@@ -51,9 +52,10 @@ export interface AdapterTestDb {
 
 /**
  * Optional parts of the contract an adapter may leave out; their tests are then skipped. `store`:
- * the generic store, and with it Sesame's own models (`runStoreTests` checks the store itself).
+ * the generic store, and with it Sesame's own models (`runStoreTests` checks the store itself);
+ * `userListing`: `listUsers`.
  */
-export type AdapterFeature = "authenticators" | "sessionManagement" | "accountManagement" | "transactions" | "store"
+export type AdapterFeature = "authenticators" | "sessionManagement" | "accountManagement" | "userListing" | "transactions" | "store"
 
 export interface AdapterTestOptions {
   /** The title of the suite. */
@@ -337,6 +339,10 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         expect(await a("listSessionsByUserId")(other.id)).toHaveLength(1)
         expect(await a("listSessionsByUserId")(crypto.randomUUID())).toEqual([])
       })
+    })
+
+    describe.skipIf(skip.has("userListing"))("user listing", () => {
+      listUsersTests(adapter, createUser)
     })
 
     describe("verification tokens", () => {

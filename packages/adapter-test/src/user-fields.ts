@@ -1,7 +1,7 @@
 /**
  * The conformance suite of the app's user fields (`user.fields`; `Adapter.withUserFields`): the
  * adapter bound to their model writes them with the user and returns them, typed as declared, from
- * every read of a user, `getSessionAndUser` included.
+ * every read of a user, `getSessionAndUser` and `listUsers` included.
  *
  * ```ts
  * import { runUserFieldsTests } from "@sesame/adapter-test"
@@ -146,6 +146,15 @@ export function runUserFieldsTests(options: UserFieldsTestOptions): void {
       // The plain adapter's update keeps the stored fields.
       await plain.updateUser!({ id: user.id, name: "Plain" })
       expectFields(await adapter.getUser(user.id), { role: "admin", plan: "team" })
+    })
+
+    it.skipIf(typeof options.adapter.listUsers !== "function")("lists users with their fields, as getUser reads them", async () => {
+      const user = full()
+      await adapter.createUser(user as AdapterUser)
+      const { users, next } = await adapter.listUsers!({ search: user.email, limit: 10 })
+      expect(users).toEqual([await adapter.getUser(user.id)])
+      expectFields(users[0], { role: "admin", plan: "team", seats: 2 ** 40, beta: true, trialEnds: user.trialEnds, prefs: user.prefs, bio: user.bio })
+      expect(next).toBeNull()
     })
 
     it.skipIf(skip.has("transactions"))("keeps the fields inside a transaction", async () => {

@@ -4,7 +4,8 @@
  * validation, each dialect's migrations (so every adapter of a dialect makes the same tables) with
  * the table and lock of a migration run, the column lists, the mapping from rows to models (a
  * session's factors as comma-separated text; the app's user fields, `userTable`), and the partial
- * `UPDATE` statement; and the generic store of declared models (`sqlStore`) with the tables it
+ * `UPDATE` statement, the page of `listUsers` (`listUsersSql`); and the generic store
+ * of declared models (`sqlStore`) with the tables it
  * needs (`migrateModels`, `modelTableStatements`), which every SQL adapter builds on a runner of
  * its own, and where
  * Sesame's own password hashes, counters, second factors, recovery codes and signing keys live.
@@ -39,6 +40,7 @@ export {
 } from "./rows.js"
 export { userFieldColumns, userTable, type NewUser, type UserFieldColumn, type UserTable } from "./user-fields.js"
 export { Gate } from "./gate.js"
+export { likeContaining, likeEscape, listUsersSql, type SqlStatement } from "./list-users.js"
 export { updateSql, type UpdateDialect, type UpdateStatement } from "./update.js"
 export { sqlStore } from "./store/store.js"
 export { derivedName, tableOf, tableOverrides } from "./store/names.js"

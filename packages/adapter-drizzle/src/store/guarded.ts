@@ -34,6 +34,7 @@ export function guarded(store: Store): Store {
     insert: guard(store.insert),
     find: guard(store.find),
     findAll: guard(store.findAll),
+    page: guard(store.page),
     updateOne: guard(store.updateOne),
     removeOne: guard(store.removeOne),
     remove: guard(store.remove),

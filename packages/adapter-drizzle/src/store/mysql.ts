@@ -35,6 +35,13 @@ export function mysqlStore(db: MySqlDb): Store {
       return row ?? null
     },
     findAll: (table, where) => db.select().from(t(table)).where(where),
+    page: (table, where, orderBy, limit) =>
+      db
+        .select()
+        .from(t(table))
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit),
     async updateOne(table, values, where) {
       await db.update(t(table)).set(values).where(where)
       return store.find(table, where)

@@ -23,6 +23,13 @@ export function pgStore(db: PgDb): Store {
       return row ?? null
     },
     findAll: (table, where) => db.select().from(t(table)).where(where),
+    page: (table, where, orderBy, limit) =>
+      db
+        .select()
+        .from(t(table))
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit),
     async updateOne(table, values, where) {
       const [row] = await db.update(t(table)).set(values).where(where).returning()
       return (row as Row | undefined) ?? null

@@ -34,6 +34,15 @@ export function sqliteStore(db: SqliteDb, gate = new Gate(), inTransaction = fal
       await ready()
       return db.select().from(t(table)).where(where)
     },
+    async page(table, where, orderBy, limit) {
+      await ready()
+      return db
+        .select()
+        .from(t(table))
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+    },
     async updateOne(table, values, where) {
       await ready()
       const [row] = await db.update(t(table)).set(values).where(where).returning()

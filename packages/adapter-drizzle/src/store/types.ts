@@ -1,5 +1,5 @@
 /**
- * What the adapter's methods need of a dialect: six statements. Each dialect implements them with
+ * What the adapter's methods need of a dialect: seven statements. Each dialect implements them with
  * its own Drizzle query builder (`pg.ts`, `mysql.ts`, `sqlite.ts`), so the adapter's rules are
  * written once (`../adapter.ts`); transactions are the session's (`session.ts`).
  *
@@ -19,6 +19,8 @@ export interface Store {
   find(table: Table, where: SQL): Promise<Row | null>
   /** The rows `where` selects. */
   findAll(table: Table, where: SQL): Promise<Row[]>
+  /** The first `limit` rows `where` selects (every row when undefined) in the order of `orderBy` (`asc(column)`, …). */
+  page(table: Table, where: SQL | undefined, orderBy: readonly SQL[], limit: number): Promise<Row[]>
   /** Sets `values` on the row `where` selects; resolves with it updated, or null when there is none. */
   updateOne(table: Table, values: Row, where: SQL): Promise<Row | null>
   /**

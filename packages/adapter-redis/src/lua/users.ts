@@ -29,6 +29,19 @@ OPS.getUserByEmail = function(email)
   return record(userKey(id))
 end
 
+-- listUsers' reads (see list-users.ts): the users with these addresses, in the given order, those
+-- gone (or whose index key is not a user's: another prefix's key, say) left out.
+OPS.usersByEmail = function(emails)
+  local list = {}
+  for _, email in ipairs(emails) do
+    local id = redis.pcall('GET', emailKey(email))
+    if type(id) == 'string' and redis.pcall('TYPE', userKey(id)).ok == 'hash' and redis.call('HGET', userKey(id), 'email') == email then
+      list[#list + 1] = record(userKey(id))
+    end
+  end
+  return list
+end
+
 OPS.getUserByAccount = function(ref)
   local id = redis.call('HGET', accountKey(ref), 'userId')
   if not id then return nil end

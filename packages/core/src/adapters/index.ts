@@ -9,6 +9,20 @@ export type { AdapterPassword } from "../password/storage.js"
 export type { AdapterTwoFactor } from "../two-factor/storage.js"
 export type { AdapterSigningKey } from "../tokens/storage.js"
 export { MemoryAdapter } from "./memory.js"
+// `listUsers`: its query's checks, cursor and page, for adapters (Sesame's keep them alike).
+export {
+  byEmailThenId,
+  checkUserListLimits,
+  checkUserListQuery,
+  isAfter,
+  matchesSearch,
+  maxUserListLimit,
+  userListCursor,
+  userListPage,
+  type CheckedUserListQuery,
+  type UserListPage,
+  type UserListQuery,
+} from "./list-users.js"
 export type {
   Comparison,
   Condition,

@@ -2,7 +2,8 @@
  * An adapter that keeps everything in memory: for tests, examples and quick starts. It implements
  * the whole contract, authenticators and session management included, with the same integrity
  * rules as the SQL adapters: unique emails, unique (provider, providerAccountId), unique session
- * tokens and credential ids, references to existing users, and cascading deletes. Every value is
+ * tokens and credential ids, references to existing users, and cascading deletes. `listUsers`
+ * sorts and filters every user for each page: fine for what memory holds. Every value is
  * copied in and out, so callers never share objects with the store. Declared models (passwords,
  * counters, second factors, signing keys, plugins' data) live in its generic store (`store`,
  * `store/memory.ts`), whose deletions cascade from the user as the tables' do.
@@ -18,6 +19,7 @@ import type {
   VerificationToken,
 } from "./types.js"
 import { memoryStore } from "../store/memory.js"
+import { byEmailThenId, checkUserListQuery, isAfter, matchesSearch, userListPage } from "./list-users.js"
 
 /** The adapter plus its raw tables, for tests that inspect what was stored. */
 export interface MemoryAdapter extends Required<Omit<Adapter, "transaction">> {
@@ -164,6 +166,12 @@ export function MemoryAdapter(): MemoryAdapter {
         }
       }
       return count
+    },
+
+    async listUsers(query) {
+      const { search, limit, after } = checkUserListQuery(query)
+      const rows = [...users.values()].filter((u) => isAfter(u, after) && matchesSearch(u, search)).sort(byEmailThenId)
+      return userListPage(rows.slice(0, limit + 1).map(copy), limit)
     },
 
     async createVerificationToken(token) {

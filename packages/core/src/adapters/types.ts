@@ -109,6 +109,15 @@ export interface Adapter {
   listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>
   /** Session management: removes every session of a user but the one named in `except`; returns how many. */
   deleteSessionsByUserId?(userId: string, except?: string): Awaitable<number>
+  /**
+   * User management (admin tools): a page of users, by email then id, with the app's user fields
+   * as `getUser` returns them (never a password hash). `search` is a case-insensitive part of the
+   * email or the name (trimmed; empty: every user), matched as plain text, never as a pattern;
+   * `limit` is 1 to 100; `cursor` is the `next` of the page before (the adapter's own, opaque),
+   * `next` null on the last page. A `limit` out of range or a cursor the adapter did not give is
+   * a `TypeError` (`checkUserListQuery` in `list-users.ts` checks all three).
+   */
+  listUsers?(query: { search?: string; limit: number; cursor?: string }): Awaitable<{ users: AdapterUser[]; next: string | null }>
   createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /** Returns and deletes the token in one step, so it can be used once. Null when absent. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>

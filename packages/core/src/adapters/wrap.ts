@@ -1,6 +1,7 @@
 /**
  * The adapter as the rest of Sesame calls it: every method present (a missing one fails with
- * `MissingAdapterMethods` naming it), every failure an `AdapterError` carrying the driver's error,
+ * `MissingAdapterMethods` naming it), every failure an `AdapterError` carrying the driver's error
+ * (but a caller's mistake, a `TypeError` of `listUsers`, which is checked before the call too),
  * debug logs that name the method but never its arguments (they carry tokens), and user ids always
  * strings: Auth.js's adapters on serial columns (`@auth/pg-adapter`) return numbers, which would
  * make `5 !== "5"` where Sesame compares a stored id with one from a cookie or a token.
@@ -11,6 +12,7 @@ import { AdapterError, AuthError, MissingAdapterMethods } from "../errors.js"
 import type { LoggerInstance } from "../logger.js"
 import { checkStore } from "../store/checked.js"
 import { availabilityOf, type Availability } from "./availability.js"
+import { checkUserListLimits } from "./list-users.js"
 import type { Store } from "../store/model.js"
 import type { Adapter } from "./types.js"
 
@@ -50,6 +52,7 @@ const methods: AdapterMethod[] = [
   "deleteSession",
   "listSessionsByUserId",
   "deleteSessionsByUserId",
+  "listUsers",
   "createVerificationToken",
   "useVerificationToken",
   "createAuthenticator",
@@ -69,9 +72,25 @@ const reads: ReadonlySet<AdapterMethod> = new Set<AdapterMethod>([
   "listAccountsByUserId",
   "getSessionAndUser",
   "listSessionsByUserId",
+  "listUsers",
   "getAuthenticator",
   "listAuthenticatorsByUserId",
 ])
+
+/**
+ * Checks of a method's arguments before the adapter is called: a caller's mistake (a `limit` out of
+ * range) is a `TypeError`, refused alike whatever the adapter.
+ */
+const argumentChecks: Partial<Record<AdapterMethod, (...args: unknown[]) => void>> = {
+  listUsers: (query) => void checkUserListLimits(query),
+}
+
+/**
+ * The methods whose `TypeError` is the caller's mistake (a cursor the adapter did not give), passed
+ * on as it is, as the checked store passes on its own (`store/checked.ts`), rather than made an
+ * `AdapterError`.
+ */
+const callerErrors: ReadonlySet<AdapterMethod> = new Set<AdapterMethod>(["listUsers"])
 
 /**
  * Wraps `adapter` for internal use. `transaction` is the availability of the adapter whose
@@ -104,12 +123,14 @@ export function checkAdapter(adapter: Adapter, logger: LoggerInstance, transacti
       if (typeof fn !== "function") {
         throw new MissingAdapterMethods(`The adapter has no "${method}" method, which this operation needs.`)
       }
+      argumentChecks[method]?.(...args)
       logger.debug(`adapter ${method}`)
       const retry = inTransaction ? "never" : reads.has(method) ? "read" : "write"
       try {
         return withStringIds(await availability.run(async () => fn.apply(adapter, args), retry))
       } catch (error) {
-        throw error instanceof AuthError ? error : new AdapterError(`Adapter method "${method}" failed.`, { cause: error })
+        if (error instanceof AuthError || (error instanceof TypeError && callerErrors.has(method))) throw error
+        throw new AdapterError(`Adapter method "${method}" failed.`, { cause: error })
       }
     }
   }
@@ -120,7 +141,7 @@ export function checkAdapter(adapter: Adapter, logger: LoggerInstance, transacti
 const idFields = ["id", "userId"] as const
 
 /**
- * A record (or the records of a list, or of `getSessionAndUser`'s pair) with its user ids as
+ * A record (or the records of a list, of `getSessionAndUser`'s pair or of `listUsers`' page) with its user ids as
  * strings. Only numbers are converted; anything else is left as the adapter returned it.
  */
 function withStringIds(value: unknown): unknown {
@@ -128,6 +149,7 @@ function withStringIds(value: unknown): unknown {
   if (!value || typeof value !== "object" || value instanceof Date) return value
   const record = value as Record<string, unknown>
   if ("session" in record && "user" in record) return { ...record, session: withStringIds(record.session), user: withStringIds(record.user) }
+  if (Array.isArray(record.users)) return { ...record, users: record.users.map(withStringIds) }
   if (!idFields.some((field) => typeof record[field] === "number" || typeof record[field] === "bigint")) return value
   const copy = { ...record }
   for (const field of idFields) if (typeof copy[field] === "number" || typeof copy[field] === "bigint") copy[field] = String(copy[field])
