@@ -9,7 +9,7 @@
  * ```
  *
  * `--plugin` takes the app's plugins, or its configuration module (`--plugin ./auth.config.js`),
- * whose plugins' models get tables and whose `user.fields` get columns of the users table.
+ * whose plugins' models get tables (and `session.revocation`'s), and whose `user.fields` get columns of the users table.
  *
  * Every failure is one line on stderr and a non-zero exit code: 2 for a mistake in the command
  * line, 1 for a failure while running.

@@ -25,25 +25,29 @@ function isPlugin(value: unknown): value is SesameModule {
 interface Configuration {
   plugins?: SesameModule[]
   user?: { fields?: UserFieldDeclarations }
+  session?: { revocation?: boolean | { cache?: number } }
 }
 
-/** Whether `value` is a configuration: its `plugins` (if any) are plugins, and it has them or `user`. */
+/** Whether `value` is a configuration: its `plugins` (if any) are plugins, and it has them, `user` or `session`. */
 function isConfiguration(value: unknown): value is Configuration {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false
-  const { plugins, user } = value as { plugins?: unknown; user?: unknown }
+  const { plugins, user, session } = value as { plugins?: unknown; user?: unknown; session?: unknown }
   if (plugins !== undefined && !(Array.isArray(plugins) && plugins.every(isPlugin))) return false
-  return plugins !== undefined || (typeof user === "object" && user !== null)
+  return plugins !== undefined || (typeof user === "object" && user !== null) || (typeof session === "object" && session !== null)
 }
 
-/** What a module's default export declares: plugins, and the user fields of a configuration (none when it declares none). */
-function declarationsIn(value: unknown, specifier: string): { plugins: SesameModule[]; fields?: UserFieldDeclarations } {
+/**
+ * What a module's default export declares: plugins, the user fields of a configuration (none when
+ * it declares none), and its session options (`session.revocation` has a model).
+ */
+function declarationsIn(value: unknown, specifier: string): { plugins: SesameModule[]; fields?: UserFieldDeclarations; session?: Configuration["session"] } {
   if (isPlugin(value)) return { plugins: [value] }
   if (Array.isArray(value) && value.every(isPlugin)) return { plugins: value }
   if (isConfiguration(value)) {
     const fields = value.user?.fields
-    return { plugins: value.plugins ?? [], ...(fields !== undefined && Object.keys(fields).length > 0 ? { fields } : {}) }
+    return { plugins: value.plugins ?? [], ...(fields !== undefined && Object.keys(fields).length > 0 ? { fields } : {}), ...(value.session ? { session: value.session } : {}) }
   }
-  throw usageError(`--plugin ${specifier}: its default export must be a plugin, a list of plugins, or the configuration, with \`plugins\` or \`user.fields\`.`)
+  throw usageError(`--plugin ${specifier}: its default export must be a plugin, a list of plugins, or the configuration, with \`plugins\`, \`user.fields\` or \`session\`.`)
 }
 
 /** The default export of `specifier`, imported from `cwd`. */
@@ -63,19 +67,23 @@ async function importDefault(specifier: string, cwd: string): Promise<unknown> {
 }
 
 /**
- * Imports each of `specifiers` from `cwd`: the models of their plugins, in order, then the user
+ * Imports each of `specifiers` from `cwd`: the models of their plugins, in order (and the core's
+ * model of ended JWT sessions when a configuration turns `session.revocation` on), then the user
  * fields' model when a configuration declares them (`isUserModel` tells it apart). Two
  * configurations with user fields, or a field that cannot be stored, are usage errors.
  */
 export async function declaredModels(specifiers: readonly string[], cwd: string): Promise<ModelDeclaration[]> {
   const plugins: SesameModule[] = []
   let userFields: { specifier: string; model: ModelDeclaration } | undefined
+  let session: Configuration["session"]
   for (const specifier of specifiers) {
     const declared = declarationsIn(await importDefault(specifier, cwd), specifier)
     plugins.push(...declared.plugins)
+    // One configuration with `session.revocation` on is enough for its model.
+    if (declared.session?.revocation) session = declared.session
     if (declared.fields === undefined) continue
     if (userFields) throw usageError(`--plugin ${userFields.specifier} and --plugin ${specifier} both declare \`user.fields\`: give the app's one configuration.`)
     userFields = { specifier, model: userFieldsModel(declared.fields, specifier) }
   }
-  return [...modelsOf({ plugins }), ...(userFields ? [userFields.model] : [])]
+  return [...modelsOf({ plugins, session }), ...(userFields ? [userFields.model] : [])]
 }

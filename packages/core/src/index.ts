@@ -45,6 +45,7 @@ export type {
   Theme,
   User,
 } from "./types.js"
+export type { CoreSecurityEventType, SecurityDetail, SecurityEvent, SecurityEventInput } from "./security-events.js"
 export type { SecondFactorParams, TwoFactorOptions } from "./two-factor/options.js"
 export type { ApiTokenAlgorithm, ApiTokenOptions } from "./tokens/options.js"
 export type { NativeAppOptions } from "./native/options.js"
@@ -82,6 +83,9 @@ export { callModuleApi, modelsOf } from "./modules/api.js"
 export type { Condition, FieldDeclaration, FieldType, FindManyQuery, ModelDeclaration, Operator, Store, StoredRow, StoredValue, Where } from "./store/model.js"
 export { op, StoreConflict } from "./store/model.js"
 export { listSessions, revokeOtherSessions, revokeSession, type SessionInfo } from "./session/management.js"
+export { requestEmailChange } from "./account-page/server.js"
+export type { EmailChangeRefusal, EmailChangeRequest } from "./account-page/email-change.js"
+export type { AccountPageConfig, AccountPageOptions, SectionName as AccountPageSection } from "./account-page/options.js"
 export {
   deleteUser,
   listAccounts,

@@ -36,6 +36,7 @@ export type WarningCode =
   | "credentials-users-not-created"
   | "plugin-storage-missing"
   | "user-fields-adapter-unaware"
+  | "jwt-sessions-not-revocable"
   | "storage-available-again"
 
 /**
@@ -90,6 +91,8 @@ const warningText: Record<WarningCode, string> = {
     'A credentials provider signs in only the users the adapter already has: with an adapter, sessions are stored in the database (the default strategy then), and the user `authorize` returns must be found there (by id, then email), or the visitor lands on error=AccessDenied with the right password. Set `createUser: true` on the provider to create such users at their first sign-in, `createUser: false` to keep it this way (and silence this warning), or `session: { strategy: "jwt" }` to store no session.',
   "plugin-storage-missing":
     "Some plugins are off: they store data, and the adapter has no generic store (`adapter.store`), which every Sesame adapter has and Auth.js's adapters do not. Everything else works. With `debug: true` the log names them; their server functions throw MissingAdapterMethods.",
+  "jwt-sessions-not-revocable":
+    "Password accounts with JWT sessions: a password reset (and \"sign out everywhere else\", deleting a user) cannot end a JWT session, which stays valid until it expires: someone who signed in with a stolen password stays signed in after the owner resets it. Set `session: { revocation: true }` (and run `sesame migrate` for its table) to end them within 30 seconds, or `revocation: false` to keep it this way and silence this warning.",
   "api-token-keys-in-memory":
     "API tokens are signed with keys kept in this process's memory: the adapter does not store signing keys and `apiTokens.keys` is not set. Tokens stop verifying when the process restarts, and other instances publish other keys. Use an adapter that stores them (every shipped adapter does) or give `apiTokens.keys`.",
 }

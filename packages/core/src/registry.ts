@@ -6,6 +6,9 @@
  *
  * @module
  */
+import { accountPageFeature } from "./account-page/feature.js"
+import type { AccountPageMessages } from "./account-page/messages.js"
+import type { AccountPageConfig } from "./account-page/options.js"
 import { emailFeature } from "./email/feature.js"
 import type { EmailMessages } from "./email/messages.js"
 import type { EmailProvider } from "./email/resolve.js"
@@ -35,13 +38,13 @@ import type { PasskeyProvider } from "./webauthn/provider.js"
 import type { PasskeyCookies, WebAuthnConfig } from "./webauthn/types.js"
 
 /** The built-in capabilities' options, part of `AuthConfig`. */
-export interface BuiltInOptions extends TwoFactorConfig, ApiTokensConfig, NativeAppsConfig {}
+export interface BuiltInOptions extends TwoFactorConfig, ApiTokensConfig, NativeAppsConfig, AccountPageConfig {}
 
 /** The built-in capabilities' cookies, by role, part of `CookiesOptions`. */
 export interface BuiltInCookies extends EmailCodeCookies, PasskeyCookies, TwoFactorCookies {}
 
 /** The built-in capabilities' texts, by key, part of `Messages` (each feature's `messages` holds their catalogues). */
-export interface BuiltInMessages extends EmailMessages, PasswordMessages, PasskeyMessages, TwoFactorMessages, NativeAppsMessages {}
+export interface BuiltInMessages extends EmailMessages, PasswordMessages, PasskeyMessages, TwoFactorMessages, NativeAppsMessages, AccountPageMessages {}
 
 /** The built-in capabilities' options on every provider, part of `CommonProviderOptions`. */
 export interface BuiltInProviderOptions extends TwoFactorProviderOptions {}
@@ -62,7 +65,7 @@ let features: readonly Feature[] | undefined
  * capabilities too, and a module cycle must not read the list before it is made.
  */
 export function builtInFeatures(): readonly Feature[] {
-  return (features ??= Object.freeze([emailFeature, passwordFeature, passkeysFeature, twoFactorFeature, apiTokensFeature, nativeAppsFeature, migrateFromAuthjsFeature]))
+  return (features ??= Object.freeze([emailFeature, passwordFeature, passkeysFeature, twoFactorFeature, apiTokensFeature, nativeAppsFeature, migrateFromAuthjsFeature, accountPageFeature]))
 }
 
 /** The built-in models, by their names. */

@@ -16,6 +16,7 @@ import type { SesameModule } from "./modules/types.js"
 import type { AnyOAuthConfig, OAuthConfig } from "./oauth/types.js"
 import type { MessageOverrides } from "./pages/messages.js"
 import type { BuiltInEvents, BuiltInOptions, BuiltInProviderConfig, BuiltInProviderOptions } from "./registry.js"
+import type { SecurityEvent } from "./security-events.js"
 import type { raw, skipCSRFCheck } from "./symbols.js"
 
 export type Awaitable<T> = T | PromiseLike<T>
@@ -133,6 +134,8 @@ export interface PagesOptions {
   verifyRequest: string
   /** First-time users land here after signing up, with `?callbackUrl=`. */
   newUser: string
+  /** The app's own account page, in place of the built-in one (`GET <basePath>/account` redirects there). */
+  account: string
 }
 
 /** The look of the built-in pages and emails. Checked when the configuration is resolved. */
@@ -265,6 +268,13 @@ export interface EventCallbacks extends BuiltInEvents {
   deleteUser: (message: { user: AdapterUser }) => Awaitable<void>
   /** JWT strategy: `session` and `token`; database strategy: `session`. */
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>
+  /**
+   * Something an audit log records happened: a sign-in or a failed attempt, a sign-out, a change
+   * to a user's ways in, sessions revoked, or a plugin's event (an organization's members). One
+   * event per action, with who acted, whose account, when, the IP (with `trustHost`) and the user
+   * agent; never a secret. See {@link SecurityEvent} for the types.
+   */
+  security: (event: SecurityEvent) => Awaitable<void>
 }
 
 /** Session settings. */
@@ -297,6 +307,24 @@ export interface SessionOptions {
    * its `absoluteMaxAge`.
    */
   absoluteMaxAge?: number
+  /**
+   * JWT sessions that can be ended. Off by default (it needs a table: run `sesame migrate`, or
+   * your adapter's `migrate` with `modelsOf(config)`, after turning it on). With `true` (or
+   * `{ cache }`), each user has a "sessions valid after" time, kept in the adapter's generic store
+   * and checked at every read of a JWT session; it is set by a password reset (every session ends),
+   * a password change or a first password (every session but the one that made it),
+   * `revokeOtherSessions`, `deleteUser`, and plugins that end a user's sessions (a ban).
+   *
+   * `cache`: how many seconds an instance believes what it read of a user (default 30; 0 asks the
+   * store at every read). It is the bound: an ended session is refused at most that long after it
+   * was ended, and at once on the instance that ended it. The cost is one lookup by primary key
+   * per user, instance and `cache` seconds.
+   *
+   * With database sessions the option changes nothing: their sessions end by being deleted. It
+   * needs an adapter with a generic store (Sesame's); an adapter without one (Auth.js's) is a
+   * configuration error.
+   */
+  revocation?: boolean | { cache?: number }
   /**
    * How recent, in seconds, a sign-in must be for a sensitive action (changing the second factor,
    * adding a passkey, setting a first password, deleting the account, and `requireRecentSignIn`

@@ -61,7 +61,9 @@ export async function bundleModule(file: string, source: string, options: Bundle
     ],
   })
   try {
-    await bundle.write({ file, format: "esm", minify: options.minify ?? false })
+    // One file, as an edge runtime is given: the core's lazy imports of its own modules (the
+    // account page's server functions) go inline.
+    await bundle.write({ file, format: "esm", minify: options.minify ?? false, codeSplitting: false })
   } finally {
     await bundle.close()
   }

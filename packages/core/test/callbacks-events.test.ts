@@ -60,7 +60,17 @@ describe("jwt and session callbacks", () => {
         user: expect.objectContaining({ id: "1" }),
         account: expect.objectContaining({ provider: "credentials" }),
         factors: ["credentials"],
-        token: { name: "Alice", email: "alice@example.com", picture: null, sub: "1", auth_time: expect.any(Number), factors: ["credentials"] },
+        token: {
+          name: "Alice",
+          email: "alice@example.com",
+          picture: null,
+          sub: "1",
+          auth_time: expect.any(Number),
+          factors: ["credentials"],
+          // The session's id and start (ms), for `session.revocation`.
+          sid: expect.stringMatching(/^[\w-]{22}$/),
+          started_at: expect.any(Number),
+        },
       }),
     )
     const body = await (await send(config, "/auth/session", { jar })).json()

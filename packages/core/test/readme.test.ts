@@ -14,6 +14,7 @@ import { startDevIdp } from "@sesame/dev-idp"
 import { callModuleApi, type AuthConfig, type ModuleRequest, type SesameModule } from "@sesame/core"
 import { MemoryAdapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
 import { toNodeHandler } from "@sesame/core/node"
+import { argon2id } from "@sesame/core/password"
 import { SoftAuthenticator, type CreationOptionsJSON } from "@sesame/testing"
 import { aliceCredentials, CookieJar, csrfToken, secret, send, signInAlice } from "./helpers.js"
 import { accounts, client, clientSecret, session, signIn } from "./oauth/harness.js"
@@ -30,6 +31,7 @@ const pages: Record<string, string> = {
   plugin: "features/plugins.md",
   "user-fields": "features/user-fields.md",
   "session-management": "concepts/sessions.md",
+  "jwt-revocation": "concepts/sessions.md",
   "account-management": "concepts/accounts.md",
   "password-accounts": "features/passwords.md",
   "password-without-mail": "features/passwords.md",
@@ -193,6 +195,28 @@ describe("docs: user fields", () => {
     const alice = await config.adapter!.getUserByEmail!("alice@example.com")
     expect(await example.promote(alice!.id)).toEqual({ updated: true, fields: { role: "admin" } })
     expect(await example.chooseLocale(new Request("http://localhost:3000/"), "de")).toEqual({ updated: false, reason: "NotSignedIn" })
+  })
+})
+
+describe("docs: ending JWT sessions", () => {
+  it("signs the other browsers out, and keeps this one", async () => {
+    const example = (await importExample(docPage("jwt-revocation"), "jwt-revocation")) as {
+      config: AuthConfig
+      signOutEverywhereElse: (r: Request) => Promise<number>
+    }
+    const { config } = example
+    const adapter = config.adapter as MemoryAdapterInstance
+    const user = await adapter.createUser({ id: crypto.randomUUID(), email: "pat@example.com", name: null, image: null, emailVerified: new Date() })
+    await storePassword(adapter, { userId: user.id, hash: await argon2id().hash("pat's long passphrase"), updatedAt: new Date() })
+    const browsers = [new CookieJar(), new CookieJar()]
+    for (const jar of browsers) {
+      const form = { csrfToken: await csrfToken(config, jar), email: "pat@example.com", password: "pat's long passphrase" }
+      expect((await send(config, "/auth/callback/password", { jar, form })).headers.get("location")).toBe("http://localhost:3000/")
+    }
+    const here = new Request("http://localhost:3000/", { headers: { cookie: browsers[0]!.header() } })
+    expect(await example.signOutEverywhereElse(here)).toBe(0)
+    expect(await (await send(config, "/auth/session", { jar: browsers[1]! })).json()).toBeNull()
+    expect(await (await send(config, "/auth/session", { jar: browsers[0]! })).json()).toMatchObject({ user: { email: "pat@example.com" } })
   })
 })
 

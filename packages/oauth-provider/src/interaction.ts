@@ -95,6 +95,8 @@ export function interactionRoutes(serverFor: ServerFor, configured: ReadonlySet<
         if (!("uid" in interaction)) return interaction
         const user = await request.user()
         if (!user?.id) return signIn(request, interaction.uid)
+        // Someone acting as the user (an admin) gives no app the user's tokens.
+        if (await request.acting()) return errorPage(request, "access_denied", 403)
         const userId = user.id
         if (interaction.prompt.name === "login") {
           const { reasons } = interaction.prompt
@@ -116,6 +118,7 @@ export function interactionRoutes(serverFor: ServerFor, configured: ReadonlySet<
         if (!("uid" in interaction)) return interaction
         const user = await request.user()
         if (!user?.id) return signIn(request, interaction.uid)
+        if (await request.acting()) return errorPage(request, "access_denied", 403)
         const accountId = interaction.session?.accountId
         if (interaction.prompt.name !== "consent" || !accountId || accountId !== user.id) return errorPage(request, "interaction_lost", 400)
         if (request.body.decision !== "allow") return finish(interaction, { error: "access_denied", error_description: "The user did not allow the request." }, false)

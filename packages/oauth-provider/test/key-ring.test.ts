@@ -54,7 +54,18 @@ describe("a rotation of the ring", () => {
     const context = {
       publicAuthUrl: "http://127.0.0.1:1/auth",
       store: adapter.store,
-      users: { get: async () => null, getByEmail: async () => null, endSessions: async () => 0, create: async () => { throw new Error("no") } },
+      users: {
+        get: async () => null,
+        getByEmail: async () => null,
+        endSessions: async () => 0,
+        create: async () => {
+          throw new Error("no")
+        },
+        accounts: async () => [],
+        sessions: async () => [],
+        delete: async () => false,
+        list: async () => ({ users: [], next: null }),
+      },
       sealing: { seal: async (_: string, value: string) => value, open: async (_: string, value: string) => ({ value, rotated: false }) },
       logger: { debug() {}, error() {} },
       signingKeys: { signing: async () => current, published: async () => [] },

@@ -82,7 +82,7 @@ export async function createRole(deps: Deps, request: ModuleRequest, organizatio
     if (error instanceof StoreConflict) throw invalid(`The organization has a role "${role}" already.`)
     throw error
   }
-  await report(deps.options, request.logger, { type: "role.created", organizationId: id, actorId: actor.id, roleId: row.id, name: role })
+  await report(deps.options, request, { type: "role.created", organizationId: id, actorId: actor.id, roleId: row.id, name: role })
   return infoFrom(row)
 }
 
@@ -112,7 +112,7 @@ export async function updateRole(deps: Deps, request: ModuleRequest, organizatio
   const parsed = grantsOf(deps, grants)
   if (!book.covers(membership.roles, parsed)) throw new OrganizationError("Forbidden", "A role may grant only what you hold yourself.")
   await store.update(roleModel, { id: String(row.id), organizationId: id }, { grants: parsed as StoredRow[string] })
-  await report(deps.options, request.logger, { type: "role.updated", organizationId: id, actorId: actor.id, roleId: String(row.id), name: String(row.name) })
+  await report(deps.options, request, { type: "role.updated", organizationId: id, actorId: actor.id, roleId: String(row.id), name: String(row.name) })
   return { ...infoFrom(row), grants: parsed }
 }
 
@@ -120,7 +120,7 @@ export async function updateRole(deps: Deps, request: ModuleRequest, organizatio
 export async function deleteRole(deps: Deps, request: ModuleRequest, organizationId: string, roleId: string): Promise<void> {
   const { actor, store, id, row } = await editable(deps, request, organizationId, roleId)
   if ((await store.delete(roleModel, { id: String(row.id), organizationId: id })) !== 1) throw new OrganizationError("NotFound", "No such role.")
-  await report(deps.options, request.logger, { type: "role.deleted", organizationId: id, actorId: actor.id, roleId: String(row.id), name: String(row.name) })
+  await report(deps.options, request, { type: "role.deleted", organizationId: id, actorId: actor.id, roleId: String(row.id), name: String(row.name) })
 }
 
 /** The roles' endpoints, at `<basePath>/organization/roles…`. */

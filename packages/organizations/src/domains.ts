@@ -223,7 +223,7 @@ export function domainApi(deps: Deps, options?: DomainOptions) {
       return infoFrom(resolved, again)
     }
     const info = infoFrom(resolved, row)
-    await report(deps.options, request.logger, { type: "domain.added", organizationId: id, actorId: actor.id, domainId: info.id, domain: name } satisfies DomainEvent)
+    await report(deps.options, request, { type: "domain.added", organizationId: id, actorId: actor.id, domainId: info.id, domain: name } satisfies DomainEvent)
     return info
   }
 
@@ -254,7 +254,7 @@ export function domainApi(deps: Deps, options?: DomainOptions) {
       if (error instanceof StoreConflict) throw takenElsewhere()
       throw error
     }
-    await report(deps.options, request.logger, { type: "domain.verified", organizationId: id, actorId: actor.id, domainId: String(row.id), domain } satisfies DomainEvent)
+    await report(deps.options, request, { type: "domain.verified", organizationId: id, actorId: actor.id, domainId: String(row.id), domain } satisfies DomainEvent)
     return infoFrom(resolved, { ...row, verifiedAt, verifiedDomain: domain })
   }
 
@@ -266,7 +266,7 @@ export function domainApi(deps: Deps, options?: DomainOptions) {
     await withGrant(deps, store, actor, id, { organization: ["update"] })
     const row = await domainIn(request, id, domainId)
     if ((await store.delete(domainModel, { id: String(row.id), organizationId: id })) === 0) throw new OrganizationError("NotFound", "No such domain.")
-    await report(deps.options, request.logger, { type: "domain.removed", organizationId: id, actorId: actor.id, domainId: String(row.id), domain: String(row.domain) } satisfies DomainEvent)
+    await report(deps.options, request, { type: "domain.removed", organizationId: id, actorId: actor.id, domainId: String(row.id), domain: String(row.domain) } satisfies DomainEvent)
   }
 
   /** The domains of an organization the signed-in user belongs to, oldest first. */
@@ -302,7 +302,7 @@ export function domainApi(deps: Deps, options?: DomainOptions) {
     }
     if (autoJoin && !(row.verifiedAt instanceof Date)) throw invalid("Verify the domain first.")
     if ((await store.update(domainModel, { id: String(row.id), organizationId: id }, { autoJoin, joinRoles: given })) === 0) throw new OrganizationError("NotFound", "No such domain.")
-    await report(deps.options, request.logger, { type: "domain.auto-join-changed", organizationId: id, actorId: actor.id, domainId: String(row.id), domain: String(row.domain), autoJoin, roles: given } satisfies DomainEvent)
+    await report(deps.options, request, { type: "domain.auto-join-changed", organizationId: id, actorId: actor.id, domainId: String(row.id), domain: String(row.domain), autoJoin, roles: given } satisfies DomainEvent)
     return infoFrom(resolved, { ...row, autoJoin, joinRoles: given })
   }
 
@@ -340,6 +340,6 @@ export function domainSignIn(deps: Deps): NonNullable<ModuleEvents["signIn"]> {
     const store = context.store
     const row = await store.findOne(domainModel, { verifiedDomain: domain })
     if (!row || row.autoJoin !== true || !(row.verifiedAt instanceof Date) || row.domain !== domain) return
-    await join(deps, store, context.logger, { organizationId: String(row.organizationId), userId: user.id, roles: rolesFrom(row.joinRoles) })
+    await join(deps, store, context, { organizationId: String(row.organizationId), userId: user.id, roles: rolesFrom(row.joinRoles) })
   }
 }

@@ -33,7 +33,7 @@ import {
 } from "./invitations.js"
 import { join, refusedRoles, type JoinOutcome } from "./join.js"
 import { organizationMessages } from "./messages.js"
-import { pageRoutes } from "./pages.js"
+import { accountSection, pageRoutes } from "./pages.js"
 import { deprovision, forgetDeparture, provisionRoles, type DeprovisionOutcome, type ProvisioningInput, type ProvisionRolesOutcome } from "./provisioning.js"
 import { listMembers, removeMember, setMemberRoles } from "./members.js"
 import { organizationModels } from "./models.js"
@@ -112,6 +112,7 @@ export function organizations<const S extends Statements = {}, const R extends s
     tokenClaims: activeTokenClaims,
     routes: { ...organizationRoutes(deps), ...teamRoutes(deps), ...domainRoutes(deps, options.domains), ...roleRoutes(deps), ...pageRoutes(deps) },
     messages: organizationMessages,
+    accountSection,
     events: { signIn: domainSignIn(deps) },
     api,
   } satisfies SesameModule
@@ -127,7 +128,7 @@ export function organizations<const S extends Statements = {}, const R extends s
      * left or was removed kept out. `member.added` names `actorId` as who made it (default: the
      * user; `scim:<connection id>` for an identity provider's SCIM provisioning).
      */
-    join: (context: ModuleContext, input: { organizationId: string; userId: string; roles: readonly string[]; actorId?: string }): Promise<JoinOutcome> => join(deps, storeIn(context), context.logger, input),
+    join: (context: ModuleContext, input: { organizationId: string; userId: string; roles: readonly string[]; actorId?: string }): Promise<JoinOutcome> => join(deps, storeIn(context), context, input),
     /**
      * For other modules: removes a member their organization's identity provider deprovisions
      * (`provisioning.ts`), as an admin's removal does (the departure noted, so that auto-join does
@@ -135,14 +136,14 @@ export function organizations<const S extends Statements = {}, const R extends s
      * `conflict` when the membership changed meanwhile. `removed` carries the departure's instant,
      * for {@link forgetDeparture}. Their sessions are the caller's to end.
      */
-    deprovision: (context: ModuleContext, input: ProvisioningInput): Promise<DeprovisionOutcome> => deprovision(deps, storeIn(context), context.logger, input),
+    deprovision: (context: ModuleContext, input: ProvisioningInput): Promise<DeprovisionOutcome> => deprovision(deps, storeIn(context), context, input),
     /**
      * For other modules: gives a member `add` and takes `remove` as their identity provider's
      * groups change (`provisioning.ts`), and reports `member.roles-changed` by `actorId` when the
      * roles change. Never `owner`, never a role the organization does not define, never the last
      * role; `conflict` when the membership kept changing meanwhile.
      */
-    provisionRoles: (context: ModuleContext, input: ProvisioningInput & { add?: readonly string[]; remove?: readonly string[] }): Promise<ProvisionRolesOutcome> => provisionRoles(deps, storeIn(context), context.logger, input),
+    provisionRoles: (context: ModuleContext, input: ProvisioningInput & { add?: readonly string[]; remove?: readonly string[] }): Promise<ProvisionRolesOutcome> => provisionRoles(deps, storeIn(context), context, input),
     /**
      * For other modules: takes away a user's departure from an organization only when it is the
      * one noted at `at` (what {@link deprovision} answered), so that a reactivation lets them

@@ -133,7 +133,7 @@ export async function inviteMember(deps: Deps, request: ModuleRequest, organizat
   }
   const info = infoFrom(row)
   await mail(deps, request, actor, info, token, () => store.delete(invitationModel, { id: row.id }))
-  await report(deps.options, request.logger, { type: "invitation.created", organizationId: id, actorId: actor.id, invitationId: row.id, email: address, roles: given })
+  await report(deps.options, request, { type: "invitation.created", organizationId: id, actorId: actor.id, invitationId: row.id, email: address, roles: given })
   return info
 }
 
@@ -167,7 +167,7 @@ export async function resendInvitation(deps: Deps, request: ModuleRequest, organ
   // Not sent: the old link works again, and the send is not counted.
   const undo = () => store.update(invitationModel, { id: info.id, tokenHash: hash }, { tokenHash: info.tokenHash, sends: info.sends, expires: info.expires, invitedBy: info.invitedBy })
   await mail(deps, request, actor, resent, token, undo)
-  await report(deps.options, request.logger, { type: "invitation.resent", organizationId: id, actorId: actor.id, invitationId: info.id, email: info.email, roles: info.roles })
+  await report(deps.options, request, { type: "invitation.resent", organizationId: id, actorId: actor.id, invitationId: info.id, email: info.email, roles: info.roles })
   return resent
 }
 
@@ -176,7 +176,7 @@ export async function cancelInvitation(deps: Deps, request: ModuleRequest, organ
   const { actor, store, id, info } = await pendingIn(deps, request, organizationId, invitationId, "cancel")
   // Accepted (or cancelled) meanwhile: nothing was cancelled.
   if ((await store.delete(invitationModel, { id: info.id, organizationId: id })) !== 1) throw new OrganizationError("NotFound", "No such invitation.")
-  await report(deps.options, request.logger, { type: "invitation.cancelled", organizationId: id, actorId: actor.id, invitationId: info.id, email: info.email })
+  await report(deps.options, request, { type: "invitation.cancelled", organizationId: id, actorId: actor.id, invitationId: info.id, email: info.email })
 }
 
 /** The pending invitations of an organization, for its members whose roles grant `invitation: ["create"]`. */
@@ -291,8 +291,8 @@ async function accept(deps: Deps, request: ModuleRequest, actor: Actor, row: Sto
     if (error instanceof StoreConflict) throw new OrganizationError("AlreadyMember", "You are a member already.")
     throw error
   }
-  await report(deps.options, request.logger, { type: "invitation.accepted", organizationId, actorId: actor.id, invitationId: String(row.id), email: String(row.email) })
-  await report(deps.options, request.logger, { type: "member.added", organizationId, actorId: actor.id, memberId, userId: actor.id, roles })
+  await report(deps.options, request, { type: "invitation.accepted", organizationId, actorId: actor.id, invitationId: String(row.id), email: String(row.email) })
+  await report(deps.options, request, { type: "member.added", organizationId, actorId: actor.id, memberId, userId: actor.id, roles })
   return { organizationId, memberId, roles }
 }
 
@@ -312,5 +312,5 @@ async function decline(deps: Deps, request: ModuleRequest, actor: Actor, row: St
   const reason = await refusal(request, actor, row)
   if (reason === "WrongAccount" || reason === "EmailUnverified") throw new OrganizationError(reason, reason === "WrongAccount" ? "This invitation is for another address." : "Prove your address first.")
   if ((await storeOf(request).delete(invitationModel, { id: String(row.id), tokenHash: String(row.tokenHash) })) !== 1) throw invitationInvalid()
-  await report(deps.options, request.logger, { type: "invitation.declined", organizationId: String(row.organizationId), actorId: actor.id, invitationId: String(row.id), email: String(row.email) })
+  await report(deps.options, request, { type: "invitation.declined", organizationId: String(row.organizationId), actorId: actor.id, invitationId: String(row.id), email: String(row.email) })
 }

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { StoreConflict, type ModuleContext, type ModuleRequest, type Store } from "@sesame/core"
+import { StoreConflict, type ModuleRequest, type Store } from "@sesame/core"
 import { actorOf, membershipOf, storeOf, type Deps } from "./context.js"
-import { report } from "./events.js"
+import { report, type Reporter } from "./events.js"
 import { departureModel, memberModel } from "./models.js"
 import { rolesIn } from "./stored-roles.js"
 
@@ -21,7 +21,7 @@ export type JoinOutcome = { outcome: "added"; memberId: string; roles: string[] 
  * refused). `actorId`, the event's, is the user joining unless the caller names who made them
  * join (`scim:<connection id>` for an identity provider's SCIM provisioning).
  */
-export async function join(deps: Deps, store: Store, logger: ModuleContext["logger"], input: { organizationId: string; userId: string; roles: readonly string[]; actorId?: string }): Promise<JoinOutcome> {
+export async function join(deps: Deps, store: Store, reporter: Reporter, input: { organizationId: string; userId: string; roles: readonly string[]; actorId?: string }): Promise<JoinOutcome> {
   const { organizationId, userId, actorId = userId } = input
   const book = await rolesIn(deps, store, organizationId)
   const roles = [...new Set(input.roles)].filter((role) => role !== "owner" && book.unknown([role]).length === 0)
@@ -35,7 +35,7 @@ export async function join(deps: Deps, store: Store, logger: ModuleContext["logg
     if (error instanceof StoreConflict) return { outcome: "member" } // another sign-in at the same moment
     throw error
   }
-  await report(deps.options, logger, { type: "member.added", organizationId, actorId, memberId, userId, roles })
+  await report(deps.options, reporter, { type: "member.added", organizationId, actorId, memberId, userId, roles })
   return { outcome: "added", memberId, roles }
 }
 

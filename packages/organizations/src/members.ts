@@ -77,7 +77,7 @@ export async function setMemberRoles(deps: Deps, request: ModuleRequest, organiz
   const unknown = book.unknown(given)
   if (unknown.length > 0) throw new OrganizationError("InvalidInput", `No such role: ${unknown.join(", ")}.`)
   const target = await changeMember(deps, store, actor, id, idOf(memberId, "memberId"), { member: ["update"] }, given)
-  await report(deps.options, request.logger, { type: "member.roles-changed", organizationId: id, actorId: actor.id, memberId: target.id, userId: target.userId, roles: given, previous: target.roles })
+  await report(deps.options, request, { type: "member.roles-changed", organizationId: id, actorId: actor.id, memberId: target.id, userId: target.userId, roles: given, previous: target.roles })
   return { id: target.id, userId: target.userId, roles: given, createdAt: target.createdAt, user: await userViewOf(request, target.userId) }
 }
 
@@ -88,5 +88,5 @@ export async function removeMember(deps: Deps, request: ModuleRequest, organizat
   const id = idOf(organizationId, "organizationId")
   await withGrant(deps, store, actor, id, { member: ["remove"] })
   const target = await changeMember(deps, store, actor, id, idOf(memberId, "memberId"), { member: ["remove"] }, null)
-  await report(deps.options, request.logger, { type: "member.removed", organizationId: id, actorId: actor.id, memberId: target.id, userId: target.userId })
+  await report(deps.options, request, { type: "member.removed", organizationId: id, actorId: actor.id, memberId: target.id, userId: target.userId })
 }

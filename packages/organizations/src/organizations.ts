@@ -70,7 +70,7 @@ export async function createOrganization(deps: Deps, request: ModuleRequest, inp
       if (chosen) throw slugTaken()
       continue
     }
-    await report(deps.options, request.logger, { type: "organization.created", organizationId: organization.id, actorId: actor.id })
+    await report(deps.options, request, { type: "organization.created", organizationId: organization.id, actorId: actor.id })
     return { ...organization, roles: ["owner"] }
   }
   throw slugTaken()
@@ -134,7 +134,7 @@ export async function updateOrganization(deps: Deps, request: ModuleRequest, org
     if (error instanceof StoreConflict) throw slugTaken()
     throw error
   }
-  await report(deps.options, request.logger, { type: "organization.updated", organizationId: id, actorId: actor.id, changed })
+  await report(deps.options, request, { type: "organization.updated", organizationId: id, actorId: actor.id, changed })
   return { ...organization, ...(values as Partial<Organization>), roles: membership.roles }
 }
 
@@ -150,7 +150,7 @@ export async function deleteOrganization(deps: Deps, request: ModuleRequest, org
   await withGrant(deps, store, actor, id, { organization: ["delete"] })
   if (!(await request.recentSignIn())) throw new OrganizationError("SignInTooOld", "Sign in again to delete the organization.")
   await store.delete(organizationModel, { id })
-  await report(deps.options, request.logger, { type: "organization.deleted", organizationId: id, actorId: actor.id })
+  await report(deps.options, request, { type: "organization.deleted", organizationId: id, actorId: actor.id })
 }
 
 /** The signed-in user leaves an organization; its last owner cannot (`LastOwner`). */
@@ -160,7 +160,7 @@ export async function leaveOrganization(deps: Deps, request: ModuleRequest, orga
   const id = idOf(organizationId, "organizationId")
   const { membership } = await asMember(store, actor, id)
   await removeMembership(store, membership)
-  await report(deps.options, request.logger, { type: "member.left", organizationId: id, actorId: actor.id, memberId: membership.id, userId: actor.id })
+  await report(deps.options, request, { type: "member.left", organizationId: id, actorId: actor.id, memberId: membership.id, userId: actor.id })
 }
 
 /**

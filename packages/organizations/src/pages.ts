@@ -254,3 +254,20 @@ ${received.length > 0 ? html`<ul class="rows">${rows}</ul>` : html`<p>${request.
 ${backLink(request)}`
   return shell(request, request.text("organization.inbox.title"), body)
 }
+
+/**
+ * The module's part of the core's account page (`SesameModule.accountSection`): the signed-in
+ * user's organizations with their roles, each linking to its page, and a link to the module's
+ * home page (where organizations are made and switched).
+ */
+export async function accountSection(request: ModuleRequest): Promise<SafeHtml | null> {
+  if (!(await request.user())) return null
+  const organizations = await listOrganizations(request)
+  const home = `${request.authUrl}/organization`
+  const rows = organizations.map(
+    (o) => html`<li><div class="what"><a href="${home}/manage?organizationId=${encodeURIComponent(o.id)}">${o.name}</a><small>${request.text("organization.your-roles", { roles: roleList(request, o.roles) })}</small></div></li>`,
+  )
+  return html`<h2 id="organization-heading">${request.text("organization.account.heading")}</h2>
+${organizations.length > 0 ? html`<ul class="rows" aria-labelledby="organization-heading">${rows}</ul>` : html`<p>${request.text("organization.home.none")}</p>`}
+<p><a href="${home}">${request.text("organization.account.open")}</a></p>`
+}

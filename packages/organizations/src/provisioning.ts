@@ -17,10 +17,10 @@
  *
  * @module
  */
-import type { ModuleContext, Store } from "@sesame/core"
+import type { Store } from "@sesame/core"
 import { deleteMembership, membershipOf, type Deps } from "./context.js"
 import { OrganizationError } from "./errors.js"
-import { report } from "./events.js"
+import { report, type Reporter } from "./events.js"
 import { departureModel, memberModel } from "./models.js"
 import { rolesIn } from "./stored-roles.js"
 
@@ -42,7 +42,7 @@ export interface ProvisioningInput {
  * `owner` when they are an owner (nothing changes), `conflict` when their membership changed
  * between the read and the write (nothing changes; read again and retry).
  */
-export async function deprovision(deps: Deps, store: Store, logger: ModuleContext["logger"], input: ProvisioningInput): Promise<DeprovisionOutcome> {
+export async function deprovision(deps: Deps, store: Store, reporter: Reporter, input: ProvisioningInput): Promise<DeprovisionOutcome> {
   const { organizationId, userId, actorId } = input
   let outcome: DeprovisionOutcome
   try {
@@ -57,7 +57,7 @@ export async function deprovision(deps: Deps, store: Store, logger: ModuleContex
     if (error instanceof OrganizationError && error.code === "Conflict") return { outcome: "conflict" }
     throw error
   }
-  if (outcome.outcome === "removed") await report(deps.options, logger, { type: "member.removed", organizationId, actorId, memberId: outcome.memberId, userId })
+  if (outcome.outcome === "removed") await report(deps.options, reporter, { type: "member.removed", organizationId, actorId, memberId: outcome.memberId, userId })
   return outcome
 }
 
@@ -70,7 +70,7 @@ const roleAttempts = 3
  * with those added last. `not-member` for someone who is not a member (they get the roles when
  * they join), `unchanged` when the roles would stay the same or none would be left.
  */
-export async function provisionRoles(deps: Deps, store: Store, logger: ModuleContext["logger"], input: ProvisioningInput & { add?: readonly string[]; remove?: readonly string[] }): Promise<ProvisionRolesOutcome> {
+export async function provisionRoles(deps: Deps, store: Store, reporter: Reporter, input: ProvisioningInput & { add?: readonly string[]; remove?: readonly string[] }): Promise<ProvisionRolesOutcome> {
   const { organizationId, userId, actorId } = input
   const book = await rolesIn(deps, store, organizationId)
   const add = (input.add ?? []).filter((role) => role !== "owner" && book.unknown([role]).length === 0)
@@ -85,7 +85,7 @@ export async function provisionRoles(deps: Deps, store: Store, logger: ModuleCon
     if (same || roles.length === 0) return { outcome: "unchanged" }
     const asRead = { id: member.id, organizationId, version: member.version }
     if ((await store.update(memberModel, asRead, { roles, version: member.version + 1 })) === 1) {
-      await report(deps.options, logger, { type: "member.roles-changed", organizationId, actorId, memberId: member.id, userId, roles, previous })
+      await report(deps.options, reporter, { type: "member.roles-changed", organizationId, actorId, memberId: member.id, userId, roles, previous })
       return { outcome: "changed", memberId: member.id, roles, previous }
     }
     if (attempt === roleAttempts) return { outcome: "conflict" }

@@ -140,7 +140,7 @@ async function teamMemberInfo(request: ModuleRequest, row: StoredRow): Promise<T
 }
 
 function emit(deps: Deps, request: ModuleRequest, event: TeamEvent): Promise<void> {
-  return report(deps.options, request.logger, event)
+  return report(deps.options, request, event)
 }
 
 /** Creates a team (`member: ["update"]`); its name is unique in the organization. */

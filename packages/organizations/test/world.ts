@@ -3,7 +3,7 @@
  * proven (or unproven) addresses, and a browser per user that signs in and calls the module's
  * endpoints as a page's script would (JSON, with the CSRF token).
  */
-import { Auth, callModuleApi, type AuthConfig, type SesameModule } from "@sesame/core"
+import { Auth, callModuleApi, type AuthConfig, type SecurityEvent, type SesameModule } from "@sesame/core"
 import { MemoryAdapter, type Adapter } from "@sesame/core/adapters"
 import Credentials from "@sesame/core/providers/credentials"
 import { organizations, type DomainOptions, type InvitationMessage, type OrganizationEvent } from "@sesame/organizations"
@@ -28,6 +28,8 @@ export function makeWorld(
     logError?: (error: Error) => void
     /** Modules that work with this organizations module (`@sesame/sso`), after it in `plugins`. */
     plugins?: (orgs: ReturnType<typeof organizations>) => SesameModule[]
+    /** The app's `events.security`. */
+    onSecurityEvent?: (event: SecurityEvent) => void
   } = {},
 ) {
   const adapter = options.adapter ?? MemoryAdapter()
@@ -54,6 +56,7 @@ export function makeWorld(
       }),
     ],
     plugins: [orgs, ...(options.plugins?.(orgs) ?? [])],
+    ...(options.onSecurityEvent ? { events: { security: options.onSecurityEvent } } : {}),
     apiTokens: { audience: "https://api.example.com" },
     logger: { error: options.logError ?? (() => {}), warn: () => {}, debug: () => {} },
   }

@@ -259,6 +259,7 @@ describe("SCIM users", () => {
     const context = (create: boolean): ModuleServiceContext => ({
       store: adapter.store,
       logger: { debug: () => {}, error: () => {} },
+      securityEvent: async () => {},
       sealing,
       publicAuthUrl: null,
       users: {

@@ -55,6 +55,7 @@ import type { CheckedAdapter } from "../adapters/wrap.js"
 import type { CredentialsProvider } from "../credentials/provider.js"
 import { AccessDenied, CallbackRouteError, OAuthAccountNotLinked, Verification, type SignInError } from "../errors.js"
 import { emit } from "../events.js"
+import { emitSecurity } from "../security-events.js"
 import type { RequestContext } from "../http/context.js"
 import { signedInUser } from "../session/index.js"
 import type { Account, User } from "../types.js"
@@ -165,6 +166,7 @@ export async function decideForAccount(
     }
     const stored = await adapter.transaction((tx) => link(tx, String(current.id)))
     await emit(config, "linkAccount", { user: current, account: stored, profile: params.user })
+    await linkedEvent(ctx, String(current.id), stored)
     return { user: current, isNewUser: false, recheck: stillLinked(String(current.id)) }
   }
   const email = params.user.email
@@ -180,8 +182,9 @@ export async function decideForAccount(
       const proven = await ownerProved(ctx, tx, owner, params.user)
       return { ...proven, stored: await link(tx, proven.user.id) }
     })
-    await announce(config, linkedOwner, owner)
+    await announce(ctx, linkedOwner, owner)
     await emit(config, "linkAccount", { user: linkedOwner.user, account: linkedOwner.stored, profile: params.user })
+    await linkedEvent(ctx, linkedOwner.user.id, linkedOwner.stored)
     return { user: linkedOwner.user, isNewUser: linkedOwner.isNewUser, recheck: stillLinked(linkedOwner.user.id) }
   }
   if (!email) {
@@ -195,7 +198,9 @@ export async function decideForAccount(
     return { user: created, stored: await link(tx, created.id) }
   })
   await emit(config, "createUser", { user })
+  await emitSecurity(config, ctx.headers, { type: "user.created", userId: user.id, provider: account.provider })
   await emit(config, "linkAccount", { user, account: stored, profile: params.user })
+  await linkedEvent(ctx, user.id, stored)
   return { user, isNewUser: true, recheck: stillLinked(user.id) }
 }
 
@@ -259,27 +264,43 @@ async function concurrentProof(tx: CheckedAdapter, address: string): Promise<Pro
 }
 
 /** The events of `ownerProved`, once its transaction is over. */
-export async function announce(config: RequestContext["config"], proven: Proven, before: AdapterUser): Promise<void> {
-  if (proven.setAside) await emit(config, "updateUser", { user: proven.setAside })
-  if (proven.isNewUser) await emit(config, "createUser", { user: proven.user })
-  else if (proven.user !== before) await emit(config, "updateUser", { user: proven.user })
+export async function announce(ctx: RequestContext, proven: Proven, before: AdapterUser): Promise<void> {
+  const { config, headers } = ctx
+  if (proven.setAside) {
+    await emit(config, "updateUser", { user: proven.setAside })
+    // The unproven user's address was taken from it; nobody signed in as that user did it.
+    await emitSecurity(config, headers, { type: "user.updated", userId: proven.setAside.id, actorId: proven.user.id, details: { fields: ["email"] } })
+  }
+  if (proven.isNewUser) {
+    await emit(config, "createUser", { user: proven.user })
+    await emitSecurity(config, headers, { type: "user.created", userId: proven.user.id })
+  } else if (proven.user !== before) {
+    await emit(config, "updateUser", { user: proven.user })
+    await emitSecurity(config, headers, { type: "user.updated", userId: proven.user.id, details: { fields: ["emailVerified"] } })
+  }
+}
+
+/** The security event of an account just linked to `userId`: a passkey added, or a provider's account linked. */
+async function linkedEvent(ctx: RequestContext, userId: string, stored: { type: string; provider: string }): Promise<void> {
+  await emitSecurity(ctx.config, ctx.headers, { type: stored.type === "webauthn" ? "passkey.added" : "account.linked", userId, provider: stored.provider })
 }
 
 function storedAccount(account: Account, userId: string) {
   return { ...account, userId, type: account.type as "oauth" | "oidc" | "email" | "webauthn" }
 }
 
-/** A user signing in by email link or code: the address is proven. `email` is normalised. */
-export async function decideForEmail(ctx: RequestContext, adapter: CheckedAdapter, email: string): Promise<Decision> {
+/** A user signing in by email link or code with `provider`: the address is proven. `email` is normalised. */
+export async function decideForEmail(ctx: RequestContext, adapter: CheckedAdapter, email: string, provider: string): Promise<Decision> {
   const existing = await adapter.getUserByEmail(email)
   if (existing) {
     if (existing.emailVerified) return { user: existing, isNewUser: false }
     const proven = await adapter.transaction((tx) => ownerProved(ctx, tx, existing))
-    await announce(ctx.config, proven, existing)
+    await announce(ctx, proven, existing)
     return { user: proven.user, isNewUser: proven.isNewUser }
   }
   const user = await adapter.createUser(newUser(ctx, { email }, new Date()))
   await emit(ctx.config, "createUser", { user })
+  await emitSecurity(ctx.config, ctx.headers, { type: "user.created", userId: user.id, provider })
   return { user, isNewUser: true }
 }
 
@@ -302,5 +323,6 @@ export async function decideForCredentials(ctx: RequestContext, provider: Creden
   }
   const created = await adapter.createUser({ ...newUser(ctx, user, null), id: user.id ?? crypto.randomUUID() })
   await emit(config, "createUser", { user: created })
+  await emitSecurity(config, ctx.headers, { type: "user.created", userId: created.id, provider: provider.id })
   return { user: created, isNewUser: true }
 }

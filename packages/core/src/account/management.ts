@@ -11,8 +11,11 @@
 import type { AdapterAccount, AdapterUser } from "../adapters/types.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { checkMaxAge, freshAge, signedInRecently } from "../session/fresh.js"
+import { currentActing } from "../session/acting.js"
+import { endJwtSessions } from "../session/revocation.js"
 import { MissingAdapter } from "../errors.js"
 import { emit } from "../events.js"
+import { emitSecurity } from "../security-events.js"
 import { signedInFor, type ServerUser } from "../http/server-context.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { currentAdapterUser } from "./passkeys.js"
@@ -30,7 +33,8 @@ export interface AccountInfo {
 }
 
 /** Why `unlinkAccount` removed nothing. */
-export type UnlinkRefusal = "NotSignedIn" | "NotFound" | "LastSignInMethod"
+/** `Acting`: the session acts as the user on someone else's behalf (an admin's impersonation), who may not remove their ways in. */
+export type UnlinkRefusal = "NotSignedIn" | "NotFound" | "LastSignInMethod" | "Acting"
 
 export type AccountUnlinking = { unlinked: true } | { unlinked: false; reason: UnlinkRefusal }
 
@@ -49,7 +53,8 @@ export interface DeleteUserOptions {
 }
 
 /** The signed-in stored user of a server function, and when their session's sign-in was (read only when asked). */
-export type SignedInUser = ServerUser<{ user: AdapterUser; signedInAt: () => Promise<number | undefined> }>
+/** `actor`: who acts, when the session acts as the user on someone's behalf (`session/acting.ts`). */
+export type SignedInUser = ServerUser<{ user: AdapterUser; signedInAt: () => Promise<number | undefined>; actor: () => Promise<string | undefined> }>
 
 /**
  * The request's signed-in stored user (either session strategy) with the adapter, or null when it
@@ -60,7 +65,7 @@ export function signedInUser(request: Request, configOrLazy: AuthConfig | LazyAu
   const adapterOf = (config: ResolvedConfig) => config.adapter ?? new MissingAdapter(missing)
   return signedInFor(request, configOrLazy, adapterOf, async (ctx) => {
     const user = await currentAdapterUser(ctx)
-    return user && { user, signedInAt: () => ctx.config.sessionStrategy.signedInAt(ctx) }
+    return user && { user, signedInAt: () => ctx.config.sessionStrategy.signedInAt(ctx), actor: async () => (await currentActing(ctx))?.actorId }
   })
 }
 
@@ -108,6 +113,7 @@ export async function unlinkAccount(
 ): Promise<AccountUnlinking> {
   const me = await signedIn(request, config, "unlinkAccount")
   if (!me) return { unlinked: false, reason: "NotSignedIn" }
+  if (await me.actor()) return { unlinked: false, reason: "Acting" }
   if (typeof account?.provider !== "string" || typeof account.providerAccountId !== "string") return { unlinked: false, reason: "NotFound" }
   const result = await me.adapter.transaction(async (adapter): Promise<{ removed: AdapterAccount } | AccountUnlinking> => {
     const stored = await adapter.getAccount(account.providerAccountId, account.provider)
@@ -121,15 +127,16 @@ export async function unlinkAccount(
   })
   if (!("removed" in result)) return result
   await emit(me.config, "unlinkAccount", { user: me.user, account: info(me.config, result.removed) })
+  await emitSecurity(me.config, request.headers, { type: result.removed.type === "webauthn" ? "passkey.removed" : "account.unlinked", userId: me.user.id, provider: result.removed.provider })
   return { unlinked: true }
 }
 
 /**
  * Deletes the request's user with everything stored for them (the adapter's `deleteUser`: their
  * accounts and provider tokens, sessions, passkeys and password), when the session's sign-in is
- * recent (`maxSignInAge`). Sends `deleteUser`. Database sessions end with the user; a JWT session
- * cannot be deleted, so sign the browser out afterwards (the session is no longer readable as a
- * stored user either way).
+ * recent (`maxSignInAge`). Sends `deleteUser`. Database sessions end with the user; JWT sessions
+ * end with `session.revocation` (without it, sign the browser out afterwards: the session is no
+ * longer readable as a stored user either way).
  *
  * @example
  * ```ts
@@ -142,7 +149,11 @@ export async function deleteUser(request: Request, config: AuthConfig | LazyAuth
   const me = await signedIn(request, config, "deleteUser")
   if (!me) return { deleted: false, reason: "NotSignedIn" }
   if (!signedInRecently(await me.signedInAt(), freshAge(me.config, options.maxSignInAge))) return { deleted: false, reason: "SignInTooOld" }
+  // The cut first, and it outlives the user's row: their tokens stay refused until they would have
+  // expired, even when the deletion fails after it (a retry finds no user to cut for).
+  await endJwtSessions(me.config, me.user.id)
   await me.adapter.deleteUser(me.user.id)
   await emit(me.config, "deleteUser", { user: me.user })
+  await emitSecurity(me.config, request.headers, { type: "user.deleted", userId: me.user.id })
   return { deleted: true }
 }

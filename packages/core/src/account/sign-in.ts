@@ -25,6 +25,7 @@ import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import type { GatedSignIn } from "../modules/feature.js"
 import { moduleAdmits } from "../modules/providers.js"
+import { currentActing } from "../session/acting.js"
 import type { ModuleSignIn } from "../modules/types.js"
 import type { Account, Profile, SignInCallbackParams, User } from "../types.js"
 import { checkSignIn } from "./authorize.js"
@@ -86,7 +87,7 @@ const attempts: Attempts = {
     return {
       ...(stored ? { known: stored } : {}),
       callback: { user, account, email: {} },
-      decide: () => decideForEmail(ctx, identity.provider.adapter, identity.email),
+      decide: () => decideForEmail(ctx, identity.provider.adapter, identity.email, identity.provider.id),
       account: (decision) => ({ ...account, userId: decision.user.id }),
     }
   },
@@ -144,6 +145,9 @@ async function admittedByModule(ctx: RequestContext, identity: VerifiedIdentity,
 
 /** Signs in the person `identity` describes, or throws the error that ends the flow. */
 export async function signIn(ctx: RequestContext, identity: VerifiedIdentity): Promise<InternalResponse> {
+  // Someone acting as a user (an admin) is that user for nothing but looking: a sign-in from there
+  // would link an account to the user and leave a plain, recent session of theirs (`acting.ts`).
+  if (await currentActing(ctx)) throw new AccessDenied("A sign-in from a session acting as another user is refused: stop acting first.")
   const attempt = await (attempts[identity.kind] as (ctx: RequestContext, identity: VerifiedIdentity) => Promise<Attempt>)(ctx, identity)
   if (identity.kind === "oauth") {
     const { user, account, profile } = attempt.callback

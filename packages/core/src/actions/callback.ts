@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { reportingFailure } from "../account/failure.js"
 import type { ResolvedProvider } from "../config/providers.js"
 import { credentialsCallback } from "../credentials/callback.js"
 import { emailCallback } from "../email/callback.js"
@@ -15,7 +16,12 @@ import { finishAuthorization } from "../oauth/callback.js"
 import { passwordCallback } from "../password/sign-in.js"
 import { webAuthnCallback } from "../webauthn/callback.js"
 
-export async function callback(ctx: RequestContext, provider: ResolvedProvider): Promise<InternalResponse> {
+/** Every failure of the flow is one failed sign-in attempt (`account/failure.ts`). */
+export function callback(ctx: RequestContext, provider: ResolvedProvider): Promise<InternalResponse> {
+  return reportingFailure(ctx, provider.id, () => finish(ctx, provider))
+}
+
+async function finish(ctx: RequestContext, provider: ResolvedProvider): Promise<InternalResponse> {
   switch (provider.type) {
     case "credentials":
       if (ctx.method !== "POST") throw new BadRequest("Credentials are posted to this endpoint; GET is not supported.")

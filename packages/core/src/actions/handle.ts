@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { withActingBanner } from "../pages/acting-banner.js"
 import { dispatch } from "./index.js"
 import { runService, serviceFor } from "../modules/services.js"
 import { endpointNames } from "../config/features.js"
@@ -117,7 +118,7 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
   try {
     // A capability's hook runs before anything reads the session (an Auth.js session carried over).
     for (const hook of resolved.hooks.beforeRequest) await hook(ctx)
-    return finish(await dispatch(ctx), ctx)
+    return finish(await withActingBanner(ctx, await dispatch(ctx)), ctx)
   } catch (error) {
     const unavailable = storageUnavailable(error)
     // What the request used up is put back: the 503 it gets asks the visitor to try again.

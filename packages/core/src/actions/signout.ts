@@ -8,6 +8,7 @@ import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { signOutPage } from "../pages/signout.js"
 import { customPage, translatorFor } from "../pages/where.js"
+import { endSession } from "../session/sign-out.js"
 
 export async function showSignOut(ctx: RequestContext): Promise<InternalResponse> {
   const callbackUrl = await ctx.callbackUrl()
@@ -19,6 +20,6 @@ export async function showSignOut(ctx: RequestContext): Promise<InternalResponse
 }
 
 export async function signOut(ctx: RequestContext): Promise<InternalResponse> {
-  await ctx.config.sessionStrategy.end(ctx)
+  await endSession(ctx)
   return { redirect: await ctx.callbackUrl(), cookies: ctx.setCookies }
 }

@@ -11,6 +11,7 @@
 import { checkAdapter, missingMethods, type AdapterRequirement, type CheckedAdapter } from "../adapters/wrap.js"
 import type { Adapter } from "../adapters/types.js"
 import { emit } from "../events.js"
+import { checkPluginEvent, emitSecurity } from "../security-events.js"
 import { providerEmail } from "../oauth/profile.js"
 import { newUserFields, resolveUserFields, takenSessionKeys, type ResolvedUserFields } from "../user/fields.js"
 import {
@@ -28,6 +29,9 @@ import { createLogger, type Logger, type WarningCode } from "../logger.js"
 import type { MessageOverrides } from "../pages/messages.js"
 import { databaseStrategy } from "../session/database.js"
 import { jwtStrategy } from "../session/jwt.js"
+import { storedSessionLive } from "../session/lifetime.js"
+import { endUserSessions } from "../session/end-all.js"
+import { endJwtSessions, resolveRevocation, type RevocationSettings } from "../session/revocation.js"
 import type { SessionStrategy } from "../session/types.js"
 import { skipCSRFCheck } from "../symbols.js"
 import { isActionSegment } from "../http/request.js"
@@ -72,6 +76,12 @@ export interface ResolvedConfig extends FeatureSettings {
    */
   readonly hostPolicy: "proxy" | "loopback"
   /**
+   * Whether the app said explicitly that a proxy it controls sets `X-Forwarded-For` (`trustHost`
+   * or `AUTH_TRUST_HOST`; a hosting platform's default does not count): the client's IP in the
+   * security events is then the header's last entry, else unknown (`http/client-ip.ts`).
+   */
+  readonly trustProxy: boolean
+  /**
    * Whether no secret is configured and the development secret is used (outside production; see
    * `development-secret.ts`). It serves loopback hosts only.
    */
@@ -90,6 +100,8 @@ export interface ResolvedConfig extends FeatureSettings {
   readonly session: Readonly<SessionOptions>
   /** How sessions are kept: the JWT strategy, or the database strategy bound to the adapter. */
   readonly sessionStrategy: SessionStrategy
+  /** JWT sessions that can be ended (`session.revocation`, `session/revocation.ts`); undefined when off. */
+  readonly sessionRevocation: RevocationSettings | undefined
   readonly jwt: Readonly<JWTOptions>
   readonly callbacks: Readonly<CallbacksOptions>
   readonly events: Readonly<Partial<EventCallbacks>>
@@ -204,9 +216,18 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
         path: (segment) => isActionSegment(segment, endpointNames()),
         models: builtInModelNames,
         sessionKeys: takenSessionKeys(userFields),
-      }, secrets, adapter && moduleUsers(adapter, hooks, userFields, () => resolved), settings.apiTokens?.keys),
+      }, secrets, adapter && moduleUsers(adapter, userFields, () => resolved), settings.apiTokens?.keys, (event) => {
+        // An event handler's context: no request, so no IP, user agent or signed-in actor.
+        const input = checkPluginEvent(event)
+        return emitSecurity(resolved, undefined, { ...input, actorId: input.actorId ?? null })
+      }),
     )
     if (modules.off.size > 0) warnings.push("plugin-storage-missing")
+    const sessionRevocation = asConfigError(() => resolveRevocation(session, !!adapter?.store))
+    // The red team's case: a password reset that leaves the thief's JWT session alone.
+    if (session.strategy === "jwt" && adapter?.store && session.revocation === undefined && resolvedProviders.all.some((p) => p.type === "password")) {
+      warnings.push("jwt-sessions-not-revocable")
+    }
     const sessionStrategy = session.strategy === "jwt" ? jwtStrategy : databaseStrategy(adapter ?? fail(new MissingAdapter("Database sessions need an `adapter`.")))
     const callbacks = resolveCallbacks(config.callbacks)
     const jwt: JWTOptions = {
@@ -234,6 +255,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       secrets: Object.freeze(secrets),
       publicUrl,
       hostPolicy,
+      trustProxy,
       generatedSecret: generated,
       trustedOrigins: trusted,
       providers,
@@ -241,6 +263,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       adapter,
       session: Object.freeze(session),
       sessionStrategy,
+      sessionRevocation,
       jwt: Object.freeze(jwt),
       callbacks: Object.freeze(callbacks),
       events: Object.freeze({ ...config.events }),
@@ -376,6 +399,7 @@ function resolveSession(input: AuthConfig["session"], adapter: Adapter | undefin
     updateAge: input?.updateAge ?? defaultUpdateAge,
     generateSessionToken: input?.generateSessionToken ?? defaultGenerateSessionToken,
     freshAge: input?.freshAge ?? defaultMaxSignInAge,
+    ...(input?.revocation !== undefined ? { revocation: input.revocation } : {}),
   }
   checkPositive("session.freshAge", session.freshAge!)
   const absoluteMaxAge = input?.absoluteMaxAge ?? defaultAbsoluteMaxAge
@@ -464,20 +488,44 @@ function resolveFeatures(input: FeatureInput): FeatureSettings {
  * everywhere" ends them, new ones created as a sign-in creates them. `config`: the configuration
  * being resolved, for the `createUser` event (asked only once a request runs).
  */
-function moduleUsers(adapter: CheckedAdapter, hooks: FeatureHooks, userFields: ResolvedUserFields, config: () => ResolvedConfig): ModuleUsers {
+function moduleUsers(adapter: CheckedAdapter, userFields: ResolvedUserFields, config: () => ResolvedConfig): ModuleUsers {
   return {
     get: (id) => adapter.getUser(id),
     getByEmail: (email) => adapter.getUserByEmail(email),
     async create({ email, name, emailVerified }) {
       const user = await adapter.createUser({ ...newUserFields(userFields, {}), id: crypto.randomUUID(), email: providerEmail(email) ?? email, name, image: null, emailVerified })
       await emit(config(), "createUser", { user })
+      // A module's provisioning, outside the person's request: nobody signed in made them.
+      await emitSecurity(config(), undefined, { type: "user.created", userId: user.id, actorId: null })
       return user
     },
     async endSessions(id) {
-      const ended = adapter.has("deleteSessionsByUserId") ? await adapter.deleteSessionsByUserId(id) : 0
-      for (const forget of hooks.sessionsEnded) await forget(adapter, id)
+      const ended = await endUserSessions(config(), adapter, id)
+      await emitSecurity(config(), undefined, { type: "sessions.revoked", userId: id, actorId: null, details: { count: ended } })
       return ended
     },
+    async accounts(id) {
+      return (await adapter.listAccountsByUserId(id)).map(({ provider, type, providerAccountId }) => ({ provider, type, providerAccountId }))
+    },
+    async sessions(id) {
+      const resolved = config()
+      if (resolved.session.strategy !== "database") return []
+      const now = Date.now()
+      return (await adapter.listSessionsByUserId(id))
+        .filter((s) => storedSessionLive(resolved.session, s, now))
+        .map((s) => ({ createdAt: s.createdAt ? new Date(s.createdAt) : null, lastUsedAt: s.lastUsedAt ? new Date(s.lastUsedAt) : null, expires: new Date(s.expires), userAgent: s.userAgent ?? null }))
+        .sort((a, b) => (b.createdAt?.getTime() ?? 0) - (a.createdAt?.getTime() ?? 0))
+    },
+    async delete(id) {
+      const user = await adapter.getUser(id)
+      if (!user) return false
+      // The cut first (see `deleteUser`): it must not depend on the deletion going through.
+      await endJwtSessions(config(), id)
+      await adapter.deleteUser(id)
+      await emit(config(), "deleteUser", { user })
+      return true
+    },
+    list: (query) => adapter.listUsers(query),
   }
 }
 

@@ -16,8 +16,9 @@ import { signIn } from "../account/sign-in.js"
 import { CallbackRouteError, CredentialsSignin, TooManyAttempts } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
+import { emitSecurity } from "../security-events.js"
 import type { InternalResponse } from "../http/response.js"
-import { attemptFailed, attemptSucceeded, beginAttempt, type ThrottleSubject } from "../password/throttle.js"
+import { attemptFailed, attemptSucceeded, beginAttempt, lockoutAfterFailure, type ThrottleSubject } from "../password/throttle.js"
 import type { User } from "../types.js"
 import type { CredentialsProvider } from "./provider.js"
 
@@ -36,7 +37,12 @@ function identifierOf(provider: CredentialsProvider, fields: Record<string, unkn
 }
 
 async function refused(ctx: RequestContext, provider: CredentialsProvider, identifier: string | null, subject: ThrottleSubject | undefined, error: CredentialsSignin): Promise<never> {
-  if (subject && provider.throttle) await attemptFailed(provider.throttle.limits, subject)
+  if (subject && provider.throttle) {
+    await attemptFailed(provider.throttle.limits, subject)
+    // The refusal that locks the account out: said once, beside this attempt's own failure.
+    const lockout = await lockoutAfterFailure(provider.throttle.limits, subject)
+    if (lockout !== undefined) await emitSecurity(ctx.config, ctx.headers, { type: "sign-in.throttled", userId: null, actorId: null, provider: provider.id, details: { retryAfter: lockout } })
+  }
   await emit(ctx.config, "signInFailure", { provider: provider.id, identifier, reason: "credentials" })
   throw error
 }

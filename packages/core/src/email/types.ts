@@ -44,6 +44,13 @@ export interface SendVerificationRequestParams {
   request: Request
   /** The built-in email for this link and/or code, in the request's language. */
   message: VerificationEmail
+  /**
+   * Set for the account page's emails, which this provider sends too (`account-page/email-change.ts`):
+   * `change-email`, a link that proves a new address (not a sign-in link); `email-changed`, the
+   * notice to the old address (`url` is the account page, `token` nothing to use). Undefined for
+   * sign-in emails.
+   */
+  kind?: "change-email" | "email-changed"
 }
 
 /**

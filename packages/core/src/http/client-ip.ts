@@ -1,5 +1,6 @@
 /**
- * The client's IP address, for limits kept per client (email link requests, sign-in throttling).
+ * The client's IP address, for limits kept per client (email link requests, sign-in throttling)
+ * and for the security events (`security-events.ts`).
  *
  * A request does not say who sent it: only a proxy the app trusts can. So by default the address
  * is the last `X-Forwarded-For` entry (the one the nearest proxy added) when the configuration
@@ -10,11 +11,16 @@
  * @module
  */
 
-/** The last `X-Forwarded-For` entry: the address the trusted proxy saw. */
-export function lastForwardedFor(request: Request): string | null {
-  const header = request.headers.get("x-forwarded-for")
+/** The last `X-Forwarded-For` entry of `headers`: the address the trusted proxy saw. */
+export function forwardedFor(headers: { get(name: string): string | null }): string | null {
+  const header = headers.get("x-forwarded-for")
   const last = header?.split(",").pop()?.trim()
   return last || null
+}
+
+/** The last `X-Forwarded-For` entry: the address the trusted proxy saw. */
+export function lastForwardedFor(request: Request): string | null {
+  return forwardedFor(request.headers)
 }
 
 /** How to find the client's IP: the app's own rule, else the trusted proxy's header when there is one (`trustProxy`). */

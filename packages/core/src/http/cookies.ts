@@ -47,6 +47,8 @@ export interface CoreCookies {
   nonce: CookieOption
   /** When the browser's database session started, for adapters that do not store it (`session/start-cookie.ts`). */
   sessionStart: CookieOption
+  /** The actor's own session, sealed, while a module's acting session replaces it (`session/acting.ts`). */
+  keptSession: CookieOption
 }
 
 /** Every cookie Sesame sets, by role: the core's, and the built-in capabilities' (`registry.ts`). */
@@ -104,6 +106,8 @@ export function coreCookies(secure: boolean): CoreCookies {
     nonce: { name: prefixed(secure, "nonce"), options: { ...base, maxAge: checkCookieMaxAge } },
     // Its lifetime is the session's, set where it is issued.
     sessionStart: { name: prefixed(secure, "session-start"), options: { ...base } },
+    // Its lifetime is set where it is issued.
+    keptSession: { name: prefixed(secure, "kept-session"), options: { ...base } },
   }
 }
 

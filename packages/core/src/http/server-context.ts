@@ -21,6 +21,8 @@ import { requestCookies } from "./request.js"
  * which the carrying over allows for: the browser's next request is carried over to the same session.
  */
 export async function serverContext(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<RequestContext> {
+  const endpoint = endpointContexts.get(request)
+  if (endpoint) return endpoint
   const config = typeof configOrLazy === "function" ? await configOrLazy(request) : configOrLazy
   const resolution = resolveConfig(config)
   if (!resolution.ok) throw resolution.error
@@ -37,6 +39,26 @@ export async function serverContext(request: Request, configOrLazy: AuthConfig |
   })
   for (const hook of resolution.config.hooks.beforeRequest) await hook(ctx)
   return ctx
+}
+
+/** The contexts of endpoints that call server functions, by the request they hand them (`fromEndpoint`). */
+const endpointContexts = new WeakMap<Request, RequestContext>()
+
+/** Stands in for the configuration when an endpoint calls a server function: never called, the endpoint's context has it resolved. */
+const endpointConfig: LazyAuthConfig = () => {
+  throw new TypeError("A server function called from an endpoint reads the endpoint's context, not a configuration.")
+}
+
+/**
+ * The arguments for calling a server function from an endpoint (the built-in account page calls
+ * the same functions an app's own page does, so that each rule stays in one place): the
+ * endpoint's request, which the function reads as the endpoint's own context (its configuration,
+ * session and queued cookies), and a placeholder for the configuration.
+ */
+export function fromEndpoint(ctx: RequestContext): readonly [Request, LazyAuthConfig] {
+  const request = ctx.request
+  endpointContexts.set(request, ctx)
+  return [request, endpointConfig]
 }
 
 /**

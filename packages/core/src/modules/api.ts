@@ -9,6 +9,7 @@ import type { ModelDeclaration } from "../store/model.js"
 import { serverContext } from "../http/server-context.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { moduleRequest } from "./request.js"
+import { revocationOn, sessionRevocationModel } from "../session/revocation.js"
 import { withSessionParts } from "./resolve.js"
 
 /**
@@ -32,10 +33,12 @@ export async function callModuleApi(request: Request, config: AuthConfig | LazyA
 /**
  * The models of a configuration's modules, for an adapter's `migrate(db, { models })` or
  * `sesame migrate`: those of modules that are off too, so that the tables exist when the adapter
- * gains a store; and the core's model of session parts (`sessionPart`) when a module keeps them.
+ * gains a store; the core's model of session parts (`sessionPart`) when a module keeps them; and
+ * the core's model of ended JWT sessions (`sessionRevocation`) with `session.revocation`.
  */
-export function modelsOf(config: Pick<AuthConfig, "plugins">): ModelDeclaration[] {
-  return withSessionParts(config.plugins, (config.plugins ?? []).flatMap((module) => [...(module.models ?? [])]))
+export function modelsOf(config: Pick<AuthConfig, "plugins" | "session">): ModelDeclaration[] {
+  const models = withSessionParts(config.plugins, (config.plugins ?? []).flatMap((module) => [...(module.models ?? [])]))
+  return revocationOn(config.session) ? [...models, sessionRevocationModel] : models
 }
 
 /** Server functions of the configuration's modules, by name, as an integration exposes them: the request supplied. */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { reportingFailure } from "../account/failure.js"
 import { signIn } from "../account/sign-in.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
@@ -62,5 +63,6 @@ export async function moduleSignIn(ctx: RequestContext, module: SesameModule, in
   }
   const email = providerEmail(identity.user.email)
   const user = { id: identity.providerAccountId, email, name: identity.user.name ?? null, image: identity.user.image ?? null }
-  return signIn(ctx, { kind: "oauth", provider, user, profile: identity.profile, tokens: {} as never, emailVerified: !!email && identity.emailVerified })
+  // A refusal from here on is a failed sign-in with the module's provider (`account/failure.ts`).
+  return reportingFailure(ctx, provider.id, () => signIn(ctx, { kind: "oauth", provider, user, profile: identity.profile, tokens: {} as never, emailVerified: !!email && identity.emailVerified }))
 }

@@ -17,6 +17,9 @@ import type { MessageKey } from "../pages/messages.js"
 import { translatorFor } from "../pages/where.js"
 import { checkMaxAge, recentlySignedIn } from "../session/fresh.js"
 import { signedInUser, signedInUserId } from "../session/index.js"
+import { endSession } from "../session/sign-out.js"
+import { currentActing, startActing, stopActing } from "../session/acting.js"
+import { checkPluginEvent, emitSecurity } from "../security-events.js"
 import { isJson } from "../store/json.js"
 import type { JsonValue } from "../store/model.js"
 import { moduleSignIn } from "./identity.js"
@@ -58,6 +61,12 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
     query: ctx.query,
     body: ctx.body,
     user: () => signedInUser(ctx),
+    async securityEvent(event) {
+      const input = checkPluginEvent(event)
+      // Who acts: in an acting session (an admin as the user), the actor, not the user.
+      const actorId = input.actorId !== undefined ? input.actorId : ((await currentActing(ctx))?.actorId ?? (await signedInUserId(ctx)))
+      await emitSecurity(ctx.config, ctx.headers, { ...input, actorId })
+    },
     async recentSignIn(maxAge) {
       checkMaxAge(maxAge)
       return (await signedInUserId(ctx)) !== null && recentlySignedIn(ctx, maxAge)
@@ -103,7 +112,7 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
     },
     async signOut() {
       if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a sign-out ends in one of its endpoints, which can clear the session cookie; a server function cannot.`)
-      await ctx.config.sessionStrategy.end(ctx)
+      await endSession(ctx)
     },
     redirectToIdentityProvider(url) {
       if (!setsCookies) throw new TypeError(`Plugin "${module.id}": only one of its endpoints can send the browser on.`)
@@ -114,6 +123,26 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
       const answer: ModuleResponse = {}
       handedOver.set(answer, { redirect: target.href, cookies: ctx.setCookies })
       return answer
+    },
+    async actAs(userId, part, { endsAt }) {
+      if (!setsCookies) throw new TypeError(`Plugin "${module.id}": acting starts from one of its endpoints, which can send the session cookies; a server function cannot.`)
+      if (!module.acting || !ctx.config.modules.keeping.has(module.id)) throw new TypeError(`Plugin "${module.id}" starts acting sessions, but does not declare \`acting\` and \`keepsSessionPart: true\`.`)
+      if (!isJson(part) || !module.acting(part)) throw new TypeError(`Plugin "${module.id}": its \`acting\` must recognise the part an acting session starts with.`)
+      if (!Number.isFinite(endsAt) || endsAt <= Date.now()) throw new TypeError(`Plugin "${module.id}": \`endsAt\` must be a time in the future (ms).`)
+      // The actor: a planted second cookie is no one, and an acting session does not act again.
+      if (!(await signedInUser(ctx)) || (await currentActing(ctx))) return false
+      const user = typeof userId === "string" ? await ctx.config.adapter?.getUser(userId) : null
+      if (!user) return false
+      await startActing(ctx, module, user, part, endsAt)
+      return true
+    },
+    async acting() {
+      const acting = await currentActing(ctx)
+      return acting && { actorId: acting.actorId, endsAt: acting.endsAt }
+    },
+    async stopActing() {
+      if (!setsCookies) throw new TypeError(`Plugin "${module.id}": acting ends in one of its endpoints, which can send the session cookies; a server function cannot.`)
+      return stopActing(ctx)
     },
     async signIn(identity) {
       if (!setsCookies) throw new TypeError(`Plugin "${module.id}": a sign-in ends in one of its endpoints, which can send the session cookie; a server function cannot.`)

@@ -47,6 +47,8 @@ export interface ResolvedModules {
   readonly providerSources: ReadonlyMap<string, SesameModule>
   /** The modules that add claims to API tokens (`tokenClaims`), in the configured order. */
   readonly claimers: readonly SesameModule[]
+  /** The modules that have a word on every sign-in (`checkSignIn`), in the configured order. */
+  readonly signInChecks: readonly SesameModule[]
   /**
    * Every model the modules declare, the modules that are off included (so `migrate` makes their
    * tables), and the core's `sessionPart` when one of them keeps parts of sessions.
@@ -77,6 +79,7 @@ export function resolveModules(
   secrets: readonly string[],
   users?: ModuleUsers,
   signingKeys?: ModuleSigningKeys,
+  securityEvent?: ModuleContext["securityEvent"],
 ): ResolvedModules {
   if (plugins !== undefined && !Array.isArray(plugins)) throw new TypeError("`plugins` must be an array of modules.")
   const list: SesameModule[] = []
@@ -88,6 +91,7 @@ export function resolveModules(
   const sessions: SesameModule[] = []
   const keeping = new Set<string>()
   const claimers: SesameModule[] = []
+  const signInChecks: SesameModule[] = []
   const providerSources = new Map<string, SesameModule>()
   const services: { prefix: string; module: SesameModule; service: ModuleService }[] = []
   const modelNames = new Set<string>()
@@ -112,6 +116,9 @@ export function resolveModules(
     for (const [lang, texts] of Object.entries(checkedMessages(module))) Object.assign((messages[lang] ??= {}), texts)
     if (module.keepsSessionPart !== undefined && typeof module.keepsSessionPart !== "boolean") throw new TypeError(`${named}: \`keepsSessionPart\` must be a boolean.`)
     if (module.keepsSessionPart && typeof module.session !== "function") throw new TypeError(`${named}: \`keepsSessionPart\` needs \`session\`, which is asked with the value set.`)
+    if (module.acting !== undefined && (typeof module.acting !== "function" || !module.keepsSessionPart)) {
+      throw new TypeError(`${named}: \`acting\` must be a function, and needs \`keepsSessionPart\`: an acting session is marked by the module's part of it.`)
+    }
     const reason = !store && module.models?.length ? "its models need an adapter with a generic store (`adapter.store`)"
       : !store && module.keepsSessionPart ? "it keeps parts of sessions (`keepsSessionPart`), which needs an adapter with a generic store (`adapter.store`)"
       : undefined
@@ -159,6 +166,10 @@ export function resolveModules(
       if (typeof module.tokenClaims !== "function") throw new TypeError(`${named}: \`tokenClaims\` must be a function.`)
       claimers.push(module)
     }
+    if (module.checkSignIn !== undefined) {
+      if (typeof module.checkSignIn !== "function") throw new TypeError(`${named}: \`checkSignIn\` must be a function.`)
+      signInChecks.push(module)
+    }
     for (const [event, handler] of Object.entries(module.events ?? {})) {
       if (typeof handler !== "function") throw new TypeError(`${named}: the "${event}" event handler must be a function.`)
       const handlers = events.get(event as keyof EventCallbacks) ?? []
@@ -179,8 +190,9 @@ export function resolveModules(
     services: services.sort((a, b) => b.prefix.length - a.prefix.length),
     providerSources,
     claimers,
+    signInChecks,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
-    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), ...(users ? { users } : {}), ...(signingKeys ? { signingKeys } : {}) }),
+    context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), ...(users ? { users } : {}), ...(signingKeys ? { signingKeys } : {}), ...(securityEvent ? { securityEvent } : {}) }),
     messages: Object.freeze(Object.fromEntries(Object.entries(messages).map(([lang, texts]) => [lang, Object.freeze(texts)]))),
   })
 }

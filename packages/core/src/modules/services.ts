@@ -20,7 +20,8 @@ import { requestCookies } from "../http/request.js"
 import { signedInUser } from "../session/index.js"
 import type { AdapterUser } from "../adapters/types.js"
 import type { User } from "../types.js"
-import type { ModuleService, SesameModule } from "./types.js"
+import { checkPluginEvent, emitSecurity, type SecurityEventInput } from "../security-events.js"
+import type { ModuleService, ModuleServiceContext, SesameModule } from "./types.js"
 
 /**
  * The service `pathname` falls under, with the rest of the path; undefined when none. A module's
@@ -92,7 +93,13 @@ export async function runService(config: ResolvedConfig, incoming: Incoming, fou
     const { module, service } = found
     const browser = service.browser === true
     const request = withCookies(await withBody(incoming), (name) => browser && ownCookie(module, name))
-    const context = { ...config.modules.context, path: found.path, authUrl: `${origin}${config.basePath}`, publicAuthUrl: fixedAuthUrl({ config, origin, url: incoming.url }), ...(browser ? { user: signedInFor(config, incoming) } : {}) }
+    const user = browser ? signedInFor(config, incoming) : undefined
+    const securityEvent = async (event: SecurityEventInput) => {
+      const input = checkPluginEvent(event)
+      const actorId = input.actorId !== undefined ? input.actorId : user ? ((await user())?.id ?? null) : null
+      await emitSecurity(config, incoming.headers, { ...input, actorId })
+    }
+    const context: ModuleServiceContext = { ...config.modules.context, path: found.path, authUrl: `${origin}${config.basePath}`, publicAuthUrl: fixedAuthUrl({ config, origin, url: incoming.url }), securityEvent, ...(user ? { user } : {}) }
     const response = await service.handle(request, context)
     const headers: Record<string, string> = {}
     response.headers.forEach((value, name) => {

@@ -25,8 +25,9 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { LoggerInstance } from "../logger.js"
 import type { SafeHtml } from "../pages/html.js"
 import type { OAuthConfig } from "../oauth/types.js"
+import type { SecurityEventInput } from "../security-events.js"
 import type { JsonValue, ModelDeclaration, Store } from "../store/model.js"
-import type { Account, Awaitable, EventCallbacks, Profile, User } from "../types.js"
+import type { Account, Awaitable, EventCallbacks, Profile, SignInCallbackParams, User } from "../types.js"
 
 /** What every part of a module works with. */
 export interface ModuleContext {
@@ -52,6 +53,23 @@ export interface ModuleContext {
    * `apiTokens`.
    */
   signingKeys?: ModuleSigningKeys
+  /**
+   * Reports one of the module's security events (an organization's member added): the app's
+   * `events.security` and every module's `security` handler receive it, as they receive the
+   * core's (a sign-in, a password changed), and an audit log records it. `type` is the module's
+   * own, dotted and prefixed with its name (`"organization.member.added"`; the core's types are
+   * refused); `details` holds names, counts and flags only (strings, numbers, booleans, null,
+   * arrays of strings), never a secret, token or code. The time, the IP (with `trustHost`) and the
+   * user agent are filled in from the request. `actorId`: who acted; default, in an endpoint or a
+   * server function, the signed-in user; in a browser service, its signed-in user; elsewhere (an
+   * event handler, a machine-to-machine service) null.
+   *
+   * In an event handler's context there is no request: the IP and user agent are null. Set on every
+   * context Sesame makes (optional here for contexts a test makes).
+   *
+   * @throws TypeError for a type that is not dotted or is one of the core's, or `details` that are not plain values.
+   */
+  securityEvent?(event: SecurityEventInput): Promise<void>
 }
 
 /** The API tokens' key ring, as a module signs with it ({@link ModuleContext.signingKeys}). */
@@ -96,8 +114,9 @@ export interface ModuleUsers {
   /**
    * Ends every database session of the user (when the adapter can list them:
    * `deleteSessionsByUserId`), and forgets the devices remembered for their second factor, as
-   * "sign out everywhere" does; how many sessions ended. A JWT session lives in its cookie and
-   * ends when it expires; what a module adds to it is checked again at its next re-issue.
+   * "sign out everywhere" does; how many sessions ended. JWT sessions end too with
+   * `session.revocation` (not counted); without it a JWT session lives in its cookie until it
+   * expires, and what a module adds to it is checked again at its next re-issue.
    */
   endSessions(id: string): Promise<number>
   /**
@@ -106,10 +125,53 @@ export interface ModuleUsers {
    * module decides that the address is proven (`emailVerified`); Sesame does not check it.
    */
   create(user: { email: string; name: string | null; emailVerified: Date | null }): Promise<AdapterUser>
+  /**
+   * The user's provider accounts (no tokens), for an admin's view of a user. Needs the adapter's
+   * `listAccountsByUserId` (every Sesame adapter), else `MissingAdapterMethods`.
+   */
+  accounts(id: string): Promise<{ provider: string; type: string; providerAccountId: string }[]>
+  /**
+   * The user's live database sessions (no token, no hash), newest first. Empty with JWT sessions,
+   * which are not stored. Needs `listSessionsByUserId` with database sessions.
+   */
+  sessions(id: string): Promise<{ createdAt: Date | null; lastUsedAt: Date | null; expires: Date; userAgent: string | null }[]>
+  /**
+   * Deletes the user with everything stored for them (the adapter's `deleteUser`), ends their JWT
+   * sessions with `session.revocation`, and sends `deleteUser`, as the user's own `deleteUser`
+   * does. False when there was no such user.
+   */
+  delete(id: string): Promise<boolean>
+  /**
+   * The users by address (then id), `limit` (1 to 100) at a time, whose address or name holds
+   * `search` (any case); `next` is the cursor of the following page, null on the last. Needs the
+   * adapter's `listUsers` (every Sesame adapter), else `MissingAdapterMethods`.
+   */
+  list(query: { search?: string; limit: number; cursor?: string }): Promise<{ users: AdapterUser[]; next: string | null }>
 }
 
 /** The request a module's endpoint or server function handles. */
 export interface ModuleRequest extends ModuleContext, PublicAuthUrl {
+  /** See {@link ModuleContext.securityEvent}: here `actorId` defaults to the signed-in user, and the request's IP and user agent are recorded. */
+  securityEvent(event: SecurityEventInput): Promise<void>
+  /**
+   * Signs this browser in as `userId` on behalf of the signed-in user (an admin impersonating a
+   * user), with this module's part `part`, until `endsAt` (ms). The signed-in user's own session is
+   * kept aside, sealed in a cookie, for {@link stopActing}. The module must declare `acting` (which
+   * must recognise `part`) and `keepsSessionPart`; its endpoint's answer carries the cookies, so a
+   * server function cannot. False when there is no such user or the request is not signed in.
+   */
+  actAs(userId: string, part: JsonValue, options: { endsAt: number }): Promise<boolean>
+  /**
+   * Ends this browser's session and brings back the one {@link actAs} kept aside: false when there
+   * is none (expired), and the browser is then signed out. From one of the module's endpoints.
+   */
+  stopActing(): Promise<boolean>
+  /**
+   * Whether the request's session is an acting one (any module's: an admin as the user), and who
+   * acts until when; undefined otherwise. A module that hands out the user's own credentials (an
+   * authorization server's consent) refuses such a session.
+   */
+  acting(): Promise<{ actorId: string; endsAt: number } | undefined>
   method: "GET" | "POST"
   /** The request's URL, at the app's public origin. */
   url: URL
@@ -396,6 +458,12 @@ export interface ModuleService {
 
 /** What a module's service handles a request with. */
 export interface ModuleServiceContext extends ModuleContext, PublicAuthUrl {
+  /**
+   * See {@link ModuleContext.securityEvent}: the request's IP and user agent are recorded, and
+   * `actorId` defaults to a browser service's signed-in user, else null (say who: the SCIM
+   * connection a bearer token names, as `scim:<connection id>`).
+   */
+  securityEvent(event: SecurityEventInput): Promise<void>
   /** The path after the service's prefix, without a leading `/` (`Users/2819c223`); empty at the prefix itself. */
   path: string
   /** Where Sesame's endpoints are: the app's public origin and the base path. */
@@ -465,6 +533,34 @@ export interface SesameModule {
    * {@link ModuleRequest.callbackUrl}. One that throws is logged and left out; the page shows.
    */
   signInSection?(request: ModuleRequest): Awaitable<SafeHtml | undefined>
+  /**
+   * Its part of the built-in account page (`GET <basePath>/account`), shown in the configured
+   * order among the plugins' parts (the page's `plugins` section): an `<h2>` heading and what the
+   * signed-in user has with the module (their organizations, say), with links to the module's own
+   * pages; null shows nothing. Made with `html`; forms post to the module's endpoints with
+   * {@link ModuleRequest.csrfToken}. One that throws is logged and left out; the page shows.
+   */
+  accountSection?(request: ModuleRequest): Awaitable<SafeHtml | null>
+  /**
+   * Its word on every sign-in, asked once the app's `signIn` callback let it go on, with the same
+   * parameters, in the configured order: `true` lets it go on, `false` refuses it (`AccessDenied`),
+   * a URL of the app sends the browser there instead (the module's page that says why). One that
+   * throws refuses. A suspended account is the example. Like the callback, it is also asked when
+   * an email link is requested (`params.email.verificationRequest`): answer `true` there unless
+   * the refusal may tell a stranger something about the address. `context.authUrl` is where the
+   * app's endpoints are, for the URL of the module's page.
+   */
+  checkSignIn?(params: SignInCallbackParams, context: ModuleContext & { authUrl: string }): Awaitable<boolean | string>
+  /**
+   * What its part of a session says of an acting session: one it started on someone's behalf with
+   * {@link ModuleRequest.actAs} (an admin impersonating a user), as `{ actorId, endsAt }`, or
+   * undefined for any other session. The core holds such a session to its rules: it ends at
+   * `endsAt`; it is never a recent sign-in (no sensitive action); it hands out no credential of the
+   * user's own (an API token says who acts, in `act`; a native app gets no code); and every built-in
+   * page shows a banner saying so, with a link to `<basePath>/<stopPath>` when given (the module's
+   * page that ends it). Synchronous: it is asked at every read. Needs `keepsSessionPart`.
+   */
+  acting?(part: JsonValue): { actorId: string; endsAt: number; stopPath?: string } | undefined
   /**
    * The texts of its pages by language (`{ en: { "greeting.title": "Hello" }, fr: { … } }`), read
    * with {@link ModuleRequest.text}. Every key starts with the module's id and a dot; English

@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { currentActing } from "../session/acting.js"
 import { stillValid, useOneTime } from "../adapters/one-time-tokens.js"
 import { backend } from "#crypto"
 import { base64url } from "../crypto/encoding.js"
@@ -122,10 +123,12 @@ export async function confirmNativeAuthorize(ctx: RequestContext): Promise<Inter
 /**
  * The browser's own session (its cookie, never a bearer token: `http/bearer.ts` applies to reads
  * only), live, with its user, hash and start; null without one. A cookie sent twice (one planted
- * by a sibling subdomain) counts as none.
+ * by a sibling subdomain) counts as none, and so does an acting session (`session/acting.ts`).
  */
 async function signedInSession(ctx: RequestContext, settings: ResolvedNativeApps) {
   if (ctx.cookies.repeated.has(ctx.cookieOptions.sessionToken.name)) return null
+  // An acting session (an admin as the user) hands no app a session of the user's own.
+  if (await currentActing(ctx)) return null
   const found = await liveStoredSession(ctx, settings.adapter)
   return found && { user: found.user, hash: found.hash, startedAt: storedStart(found.session) }
 }

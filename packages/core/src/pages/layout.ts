@@ -65,6 +65,23 @@ export function contentSecurityPolicy(nonce: string, scripts = false): string {
 
 const colorSchemeMeta = { auto: "light dark", light: "light", dark: "dark" } as const
 
+/** Where a notice about the whole session goes on every built-in page (an acting session's banner): see {@link withNotice}. */
+const noticeSlot = "<!--sesame:notice-->"
+
+/**
+ * A built-in page's response with `notice` in its slot, above the page's card; any other response
+ * as it is. The one place besides {@link page} that knows the document.
+ */
+export function withNotice(response: InternalResponse, notice: SafeHtml): InternalResponse {
+  if (!isBuiltInPage(response)) return response
+  return { ...response, body: (response.body as string).replace(noticeSlot, notice.value) }
+}
+
+/** Whether `response` is a built-in page, which {@link withNotice} can add to. */
+export function isBuiltInPage(response: InternalResponse): boolean {
+  return typeof response.body === "string" && response.body.includes(noticeSlot)
+}
+
 export function page({ lang, title, theme, body, status = 200, pageCss = "", scripts = [], wide = false }: LayoutOptions): InternalResponse {
   const nonce = randomToken(18)
   const logo = isSafeImageSource(theme.logo) ? theme.logo : undefined
@@ -80,6 +97,7 @@ export function page({ lang, title, theme, body, status = 200, pageCss = "", scr
 <style nonce="${nonce}">${unsafeHtml(css + themeCss(theme) + pageCss)}</style>
 ${scripts.map((src) => html`<script nonce="${nonce}" src="${src}" defer></script>\n`)}</head>
 <body>
+${unsafeHtml(noticeSlot)}
 <main${wide ? html` class="wide"` : ""}>
 ${logo ? html`<img class="logo" src="${logo}" alt="">` : ""}
 <div class="card">

@@ -37,6 +37,10 @@ export interface CoreMessages {
   "signin.error.Default": string
   /** The password form's password field. */
   "signin.password.label": string
+  /** The banner on every built-in page while someone acts as the user (`session/acting.ts`). */
+  "acting.banner": string
+  /** Its link back to the actor's own session. */
+  "acting.stop": string
   "signout.heading": string
   "signout.confirm": string
   "signout.button": string

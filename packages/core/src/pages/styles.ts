@@ -39,6 +39,8 @@ p{margin:0 0 16px}
 .lead{color:var(--muted);text-align:center}
 .alert{margin:0 0 20px;padding:12px 14px;border:1px solid var(--error-border);border-radius:8px;background:var(--error-bg);color:var(--error-text)}
 .notice{margin:0 0 20px;padding:12px 14px;border:1px solid var(--border);border-radius:8px}
+.acting{position:fixed;top:0;left:0;right:0;margin:0;padding:8px 16px;background:var(--card);border-bottom:3px solid var(--focus);text-align:center;font-size:.9375rem;z-index:1}
+body:has(.acting){padding-top:88px}
 .hint{margin:-10px 0 16px;color:var(--muted);font-size:.875rem}
 .note{margin:20px 0 0;color:var(--muted);font-size:.875rem;text-align:center}
 .buttons{display:grid;gap:10px}

@@ -22,10 +22,11 @@ const endpointOf: Record<keyof PagesOptions, Action | undefined> = {
   error: "error",
   verifyRequest: "verify-request",
   newUser: undefined,
+  account: "account",
 }
 
 /** The endpoints the configurable pages replace, as the dispatcher reads their paths. */
-const pageActions = actionNames(["GET verify-request"])
+const pageActions = actionNames(["GET verify-request", "GET account"])
 
 /** Whether `target` is, on this origin, the built-in endpoint that page `name` replaces. */
 export function pageLoops(name: keyof PagesOptions, target: URL, origin: string, basePath: string): boolean {

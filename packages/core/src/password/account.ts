@@ -17,9 +17,9 @@ import { checkMaxAge, freshAge, signedInRecently } from "../session/fresh.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { InvalidProvider } from "../errors.js"
 import { emit } from "../events.js"
+import { emitSecurity } from "../security-events.js"
 import type { RequestContext } from "../http/context.js"
 import { signedInFor, type ServerUser } from "../http/server-context.js"
-import { hashSessionToken, maxSessionTokenLength } from "../session/token.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { checkNewPassword, type PasswordProblem } from "./policy.js"
 import type { PasswordProvider } from "./provider.js"
@@ -66,13 +66,6 @@ async function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthCon
       return user && provider ? { user, provider, ctx } : null
     },
   )
-}
-
-/** The stored hash of this request's database session, to keep it when the others end. */
-async function currentSessionHash(ctx: RequestContext): Promise<string | undefined> {
-  if (ctx.config.session.strategy !== "database") return undefined
-  const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
-  return token && token.length <= maxSessionTokenLength ? hashSessionToken(token) : undefined
 }
 
 /**
@@ -127,8 +120,9 @@ async function storeNew(me: Me, newPassword: unknown, how: "changed" | "set"): P
   const check = await checkNewPassword(typeof newPassword === "string" ? newPassword : "", provider.policy, { email: user.email, logger: me.config.logger })
   if (!check.ok) return { reason: check.reason }
   const hash = await provider.hasher.hash(check.password)
-  const { user: updated, sessionsEnded } = await replacePassword(me.config, provider, user, hash, { keepSession: await currentSessionHash(ctx) })
+  const { user: updated, sessionsEnded } = await replacePassword(me.config, provider, user, hash, { keepSession: await ctx.config.sessionStrategy.currentId(ctx) })
   await emit(me.config, "passwordChange", { user: updated, how, sessionsEnded })
+  await emitSecurity(me.config, ctx.headers, { type: "password.changed", userId: updated.id, provider: provider.id, details: { how, sessionsEnded } })
   return { sessionsEnded }
 }
 

@@ -20,6 +20,7 @@ import { takeUnprovenMark } from "../account/unproven.js"
 import { isPrefetch } from "../email/prefetch.js"
 import { TooManyAttempts } from "../errors.js"
 import { emit } from "../events.js"
+import { emitSecurity } from "../security-events.js"
 import type { RequestContext } from "../http/context.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { confirmEmailPage } from "../pages/confirm-email.js"
@@ -82,6 +83,7 @@ async function confirm(ctx: RequestContext, provider: PasswordProvider): Promise
       }
     })
     await emit(ctx.config, "updateUser", { user: confirmed })
+    await emitSecurity(ctx.config, ctx.headers, { type: "user.updated", userId: confirmed.id, details: { fields: ["emailVerified"] } })
   }
   const { hash } = verdict.stored
   return signIn(ctx, {

@@ -18,6 +18,7 @@
  */
 import { announce, ownerProved } from "../account/decide.js"
 import { emit } from "../events.js"
+import { emitSecurity } from "../security-events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { resetPasswordPage } from "./pages.js"
@@ -78,10 +79,12 @@ export async function resetPassword(ctx: RequestContext, provider: PasswordProvi
   // The link proved the address: an unproven user is set aside and the owner gets their own
   // (account/decide.ts), whose password this becomes.
   const proven = await provider.adapter.transaction((tx) => ownerProved(ctx, tx, linked))
-  await announce(ctx.config, proven, linked)
+  await announce(ctx, proven, linked)
   const user = proven.user
   const { user: updated, sessionsEnded } = await replacePassword(ctx.config, provider, user, hash, {})
   if (provider.throttle) await attemptSucceeded(provider.throttle, { account: link.email })
   await emit(ctx.config, "passwordChange", { user: updated, how: "reset", sessionsEnded })
+  // Whoever had the link acted: nobody signed in.
+  await emitSecurity(ctx.config, ctx.headers, { type: "password.changed", userId: updated.id, actorId: null, provider: provider.id, details: { how: "reset", sessionsEnded } })
   return { redirect: await signInWithNotice(ctx, "PasswordReset"), cookies: ctx.setCookies }
 }

@@ -13,10 +13,12 @@
  *
  * @module
  */
+import { attemptOn } from "../account/failure.js"
 import { signIn } from "../account/sign-in.js"
 import { CredentialsSignin, EmailNotVerified, TooManyAttempts } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
+import { emitSecurity } from "../security-events.js"
 import type { InternalResponse } from "../http/response.js"
 import { typedAddress, typedPassword } from "./input.js"
 import { emailLink } from "./mail.js"
@@ -39,8 +41,14 @@ export async function passwordCallback(ctx: RequestContext, provider: PasswordPr
     await emit(ctx.config, "signInFailure", { provider: provider.id, identifier: email, reason: "throttled", retryAfter: verdict.retryAfter })
     throw new TooManyAttempts(verdict.retryAfter)
   }
-  if (!verdict.ok) return failure("credentials", new CredentialsSignin("Wrong email address or password."))
+  if (!verdict.ok) {
+    if (verdict.userId) attemptOn(ctx, verdict.userId)
+    // The attempt that locks the account out: said once, beside this attempt's own failure.
+    if (verdict.lockout !== undefined) await emitSecurity(ctx.config, ctx.headers, { type: "sign-in.throttled", userId: verdict.userId ?? null, actorId: null, provider: provider.id, details: { retryAfter: verdict.lockout } })
+    return failure("credentials", new CredentialsSignin("Wrong email address or password."))
+  }
   const { user, stored } = verdict
+  attemptOn(ctx, user.id)
 
   let hash = stored.hash
   if (hasher.needsRehash?.(hash)) {

@@ -16,6 +16,7 @@
  * @module
  */
 import { emit } from "../events.js"
+import { emitSecurity } from "../security-events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { signIn } from "../account/sign-in.js"
@@ -87,6 +88,7 @@ export async function passwordSignUp(ctx: RequestContext, provider: PasswordProv
     return sent()
   }
   await emit(ctx.config, "createUser", { user: created })
+  await emitSecurity(ctx.config, ctx.headers, { type: "user.created", userId: created.id, provider: provider.id })
   if (!options.requireEmailVerification) return signIn(ctx, { kind: "password", provider, user: created, isNewUser: true })
   await emailLink(ctx, provider, "verify-email", { id: created.id, email })
   return sent()

@@ -168,6 +168,16 @@ export async function beginAttempt(throttle: PasswordThrottle, subject: Throttle
   return { allowed: true }
 }
 
+/**
+ * After a failed attempt (counted when it began): the seconds the account is now locked for, when
+ * its failures reached `lockoutAfter` (a lockout, not the back-off before it), else undefined. What
+ * the `sign-in.throttled` security event reports, once per lockout. One read, on failures only.
+ */
+export async function lockoutAfterFailure(throttle: PasswordThrottle, subject: ThrottleSubject): Promise<number | undefined> {
+  const counter = await throttle.store.getCounter(await accountKey(throttle, subject.account))
+  return counter && counter.count >= throttle.account.lockoutAfter ? throttle.account.lockout : undefined
+}
+
 /** After a wrong password: counts the failure against the client IP (the account's was counted when the attempt began). */
 export async function attemptFailed(throttle: PasswordThrottle, subject: ThrottleSubject): Promise<void> {
   const key = throttle.ip ? ipKey(throttle, subject.ip) : null

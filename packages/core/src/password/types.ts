@@ -28,7 +28,13 @@ export type PasswordEmailKind = "verify-email" | "reset-password" | "account-exi
 
 /** What `sendEmail` receives. */
 export interface PasswordEmailParams {
-  kind: PasswordEmailKind
+  /**
+   * Why it is sent ({@link PasswordEmailKind}), or one of the account page's emails, which the
+   * first `email` or `password` provider sends (`account-page/email-change.ts`): `change-email`,
+   * the link that proves a new address; `email-changed`, the notice to the old one (its link is
+   * the account page).
+   */
+  kind: PasswordEmailKind | "change-email" | "email-changed"
   /** The normalised address to send to. */
   to: string
   /** The link of the email. For `verify-email` and `reset-password` it is a bearer credential until used or expired: never log it. */

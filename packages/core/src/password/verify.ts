@@ -11,11 +11,20 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { AdapterPassword } from "./storage.js"
 import { dummyVerify } from "./hash.js"
 import type { PasswordProvider } from "./provider.js"
-import { attemptFailed, attemptSucceeded, beginAttempt } from "./throttle.js"
+import { attemptFailed, attemptSucceeded, beginAttempt, lockoutAfterFailure } from "./throttle.js"
 import { storedPassword } from "./storage.js"
 
 /** The right password, with its account; or not, and with `retryAfter` when the throttle refused the attempt unchecked. */
-export type PasswordVerdict = { ok: true; user: AdapterUser; stored: AdapterPassword } | { ok: false; retryAfter?: number }
+export type PasswordVerdict =
+  | { ok: true; user: AdapterUser; stored: AdapterPassword }
+  | {
+      ok: false
+      retryAfter?: number
+      /** This wrong password locked the account for this many seconds (the throttle's lockout). */
+      lockout?: number
+      /** The stored user of the address, when there is one: whose account the attempt was on (never told to the visitor). */
+      userId?: string
+    }
 
 /**
  * Checks `typed` (null: missing or too long, a wrong password without hashing it) for the account
@@ -39,8 +48,11 @@ export async function verifyPassword(
   const stored = known ? known.stored : user ? await storedPassword(adapter, user.id) : null
   const matches = typed !== null && (stored ? await hasher.verify(stored.hash, typed) : await dummyVerify(hasher, typed))
   if (!user || !stored || !matches) {
-    if (throttle) await attemptFailed(throttle, subject)
-    return { ok: false }
+    const whose = user ? { userId: user.id } : {}
+    if (!throttle) return { ok: false, ...whose }
+    await attemptFailed(throttle, subject)
+    const lockout = await lockoutAfterFailure(throttle, subject)
+    return lockout === undefined ? { ok: false, ...whose } : { ok: false, lockout, ...whose }
   }
   if (throttle) await attemptSucceeded(throttle, subject)
   return { ok: true, user, stored }

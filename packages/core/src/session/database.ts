@@ -19,6 +19,7 @@
 import { logAside } from "../adapters/availability.js"
 import { moduleSessionParts } from "../modules/session.js"
 import { dropParts, extendParts, keepPart, keptParts } from "../modules/session-parts.js"
+import { actingOf } from "./acting.js"
 import { sessionUserFields } from "../user/fields.js"
 import type { AdapterSession, AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
@@ -137,12 +138,16 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
         }
         const { user } = found
         const now = Date.now()
-        if (!storedSessionLive(config.session, found.session, now)) {
+        const kept = await keptParts(config.modules, config.modules.context.store!, hash)
+        const acting = actingOf(config.modules, kept)
+        if (!storedSessionLive(config.session, found.session, now) || (acting && !(now < acting.endsAt))) {
           await adapter.deleteSession(hash)
+          await dropPartsOf(ctx, hash)
           clearSessionCookie(ctx)
           return null
         }
-        const end = absoluteEnd(config.session, storedStart(found.session))
+        // An acting session is never extended past the instant its module set (`acting.ts`).
+        const end = Math.min(absoluteEnd(config.session, storedStart(found.session)), acting?.endsAt ?? Number.POSITIVE_INFINITY)
         // A session stored before `absoluteMaxAge` was set may say it lasts longer; it does not.
         let expires = new Date(Math.min(new Date(found.session.expires).getTime(), end))
         const { maxAge, updateAge } = config.session
@@ -153,18 +158,20 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
         // A stored session was last extended `maxAge` before its expiry.
         if (!atEnd && dueForExtension(expires.getTime() - maxAge * 1000, expires.getTime(), now, updateAge)) {
           expires = next
+          // The parts first: a failure between the two must not leave a session outliving its
+          // parts (an acting session's mark), only parts outliving their session, which expire.
+          await extendParts(config.modules, config.modules.context.store!, hash, expires)
           await adapter.updateSession({
             sessionToken: hash,
             expires,
             ...(tracksMetadata(adapter) ? { lastUsedAt: new Date(now) } : {}),
           })
           extended = true
-          await extendParts(config.modules, config.modules.context.store!, hash, expires)
         }
         const defaults: Session = {
           user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null, ...sessionUserFields(config.userFields, user) },
           expires: expires.toISOString(),
-          ...(await moduleSessionParts(config.modules, user, "read", await keptParts(config.modules, config.modules.context.store!, hash))),
+          ...(await moduleSessionParts(config.modules, user, "read", kept)),
         }
         const token = tokenView(user)
         const factors = found.session.factors ? { factors: found.session.factors } : {}
@@ -215,9 +222,15 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       return (await this.currentUser(ctx))?.id ?? null
     },
 
+    async currentId(ctx) {
+      return (await liveStoredSession(ctx, adapter))?.hash
+    },
+
     async signedInAt(ctx) {
       const found = await liveStoredSession(ctx, adapter)
       if (!found) return undefined
+      // An acting session never signed in: whoever acts is not the user (`acting.ts`).
+      if (actingOf(ctx.config.modules, await keptParts(ctx.config.modules, ctx.config.modules.context.store!, found.hash))) return undefined
       return storedStart(found.session) ?? (tracksMetadata(adapter) ? undefined : await startFromCookie(ctx, found.hash))
     },
 
@@ -233,6 +246,11 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       return true
     },
 
+    async parts(ctx) {
+      const found = await liveStoredSession(ctx, adapter)
+      return found ? keptParts(ctx.config.modules, ctx.config.modules.context.store!, found.hash) : null
+    },
+
     async setModulePart(ctx, module, value) {
       const found = await liveStoredSession(ctx, adapter)
       if (!found) return false
@@ -242,15 +260,16 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
   }
 
   /** Starts a session for `result` in place of the browser's: its hash and expiry. */
-  async function begin(ctx: RequestContext, { user, recheck, factors }: SignInResult): Promise<{ hash: string; expires: Date }> {
+  async function begin(ctx: RequestContext, { user, recheck, factors, parts, keepCurrent, endsAt }: SignInResult): Promise<{ hash: string; expires: Date }> {
     const { config } = ctx
-    const previous = await requestTokenHash(ctx)
+    const previous = keepCurrent ? null : await requestTokenHash(ctx)
     if (previous) {
       // The browser's old session is replaced; do not leave it usable.
       await adapter.deleteSession(previous).catch((error: unknown) => logAside(config.logger, error))
       await dropPartsOf(ctx, previous)
     }
-    const { token, hash, expires } = await storeSession(ctx, adapter, String(user.id), { factors })
+    const { token, hash, expires } = await storeSession(ctx, adapter, String(user.id), { factors, ...(endsAt !== undefined ? { notAfter: new Date(endsAt) } : {}) })
+    for (const [module, value] of Object.entries(parts ?? {})) await keepPart(config.modules.context.store!, hash, module, value, expires)
     // What the sign-in rested on may have gone meanwhile (its account unlinked, its password
     // changed): asked after the session is stored, so that a removal that follows ends it too.
     if (recheck && !(await recheck())) {

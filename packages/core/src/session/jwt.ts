@@ -11,7 +11,7 @@
  * `expires` is when the token, or the cookie it was written in, ends. So an active user stays
  * signed in and an idle one is signed out `maxAge` after the last re-issue. A token that does not decrypt, has expired, or whose `jwt`
  * callback returns null ends the session: the cookie is cleared and the answer is `null`, never an
- * error. There is nothing to revoke on the server; sign-out clears the cookie.
+ * error. Sign-out clears the cookie; ending sessions elsewhere needs `session.revocation`.
  *
  * Two claims belong to Sesame, not to the app: whatever the `jwt` callback returns, they keep the
  * values of the token that came in (or, at sign-in, the values Sesame set), so an app cannot lose
@@ -29,17 +29,21 @@
  *   (`holdsTokenAddress`), and such a token is then no signed-in user for account linking either.
  *   A user who merely became verified (Auth.js's users, at their first email link) keeps it.
  *   Unmarked tokens, the common case, cost no database call.
+ * - `sid` and `started_at`: the session's id and when it started (ms), the same across re-issues and
+ *   step-ups, for `session.revocation` (`revocation.ts`): a read of a session that was ended since
+ *   it started ends it, as an expired one.
  *
  * A read without a session cookie returns at once: no cryptography, no cookie.
  *
  * @module
  */
+import { randomToken } from "../crypto/encoding.js"
 import { storageUnavailable } from "../adapters/unavailable.js"
 import { moduleSessionParts, tokenSessionParts, withModuleClaims } from "../modules/session.js"
 import { sessionUserFields } from "../user/fields.js"
 import type { AdapterUser } from "../adapters/types.js"
 import { defaultCallbacks } from "../config/defaults.js"
-import { JWTSessionError } from "../errors.js"
+import { AccessDenied, JWTSessionError } from "../errors.js"
 import { emit } from "../events.js"
 import type { RequestContext } from "../http/context.js"
 import { readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
@@ -49,6 +53,9 @@ import type { Account, AuthFactor, Session, User } from "../types.js"
 import { clearSessionCookie } from "./cookie.js"
 import { absoluteEnd, cappedExpiry, dueForExtension } from "./lifetime.js"
 import { recentClaims, rememberClaims } from "./recent-tokens.js"
+import { sessionRevoked } from "./revocation.js"
+import { actingEnded, actingOf } from "./acting.js"
+import type { JsonValue } from "../store/model.js"
 import type { SessionStrategy } from "./types.js"
 
 /** The claims Sesame owns in a session token. */
@@ -57,10 +64,14 @@ interface OwnClaims {
   /** The address the unverified user held (`true` in tokens of earlier versions: then the `email` claim is compared). */
   email_unverified?: true | string
   factors?: AuthFactor[]
+  sid?: string
+  started_at?: number
 }
 
 function ownClaims(token: JWT): OwnClaims {
   return {
+    ...(typeof token.sid === "string" ? { sid: token.sid } : {}),
+    ...(typeof token.started_at === "number" ? { started_at: token.started_at } : {}),
     ...(typeof token.auth_time === "number" ? { auth_time: token.auth_time } : {}),
     ...(token.email_unverified === true || typeof token.email_unverified === "string" ? { email_unverified: token.email_unverified } : {}),
     ...(Array.isArray(token.factors) && token.factors.every((f) => typeof f === "string") ? { factors: token.factors as AuthFactor[] } : {}),
@@ -69,7 +80,7 @@ function ownClaims(token: JWT): OwnClaims {
 
 /** `token` (from the `jwt` callback) with Sesame's claims set to `own`, whatever the callback put there. */
 function withOwnClaims(token: JWT, own: OwnClaims): JWT {
-  const { auth_time: _authTime, email_unverified: _unverified, factors: _factors, ...rest } = token
+  const { auth_time: _authTime, email_unverified: _unverified, factors: _factors, sid: _sid, started_at: _startedAt, ...rest } = token
   return { ...rest, ...own }
 }
 
@@ -81,6 +92,32 @@ function tokenUser(token: JWT): User {
 /** When the token's session ends for good (ms): see `lifetime.ts`. */
 function endOf(ctx: RequestContext, own: OwnClaims): number {
   return absoluteEnd(ctx.config.session, own.auth_time === undefined ? undefined : own.auth_time * 1000)
+}
+
+/**
+ * Whether the token's session was ended after it started (`session.revocation`), or is an acting
+ * session whose time is up. A token made before `started_at` existed counts from its sign-in, or
+ * from the beginning of time.
+ */
+function ended(ctx: RequestContext, token: JWT, own: OwnClaims): Promise<boolean> {
+  // An acting session whose time is up (`acting.ts`), by the modules' claims as the token carries them.
+  if (actingEnded(ctx.config.modules, tokenSessionParts(ctx.config.modules, token) as Record<string, JsonValue>)) return Promise.resolve(true)
+  if (!ctx.config.sessionRevocation || typeof token.sub !== "string") return Promise.resolve(false)
+  return sessionRevoked(ctx.config, { sub: token.sub, sid: own.sid, startedAt: own.started_at ?? (own.auth_time ?? 0) * 1000 })
+}
+
+/**
+ * The request's token while its session stands: it names a user, its absolute end has not come, and
+ * it was not ended. What every read but the session endpoint's goes through.
+ */
+async function standingToken(ctx: RequestContext): Promise<{ token: JWT & { sub: string }; own: OwnClaims; end: number } | null> {
+  const { token } = await decodeCookie(ctx)
+  if (typeof token?.sub !== "string") return null
+  const own = ownClaims(token)
+  const end = endOf(ctx, own)
+  if (!(Date.now() < end)) return null
+  if (await ended(ctx, token, own)) return null
+  return { token: token as JWT & { sub: string }, own, end }
 }
 
 /**
@@ -191,7 +228,7 @@ export const jwtStrategy: SessionStrategy = {
     const now = Date.now()
     const own = ownClaims(token)
     const end = endOf(ctx, own)
-    if (!(now < end)) {
+    if (!(now < end) || (await ended(ctx, token, own))) {
       clearSessionCookie(ctx)
       return null
     }
@@ -250,11 +287,15 @@ export const jwtStrategy: SessionStrategy = {
     }
   },
 
-  async start(ctx, { user, account, profile, isNewUser, factors }) {
+  async start(ctx, { user, account, profile, isNewUser, factors, parts, endsAt, recheck }) {
     const { config } = ctx
     const now = Date.now()
+    // The modules' parts: their answers at sign-in, and those the session starts with (acting).
+    const moduleParts = { ...(await moduleSessionParts(config.modules, user, "signIn")), ...parts }
     const own: OwnClaims = {
       auth_time: Math.floor(now / 1000),
+      sid: randomToken(16),
+      started_at: now,
       // The address itself, in a claim the app's callbacks cannot change: the `email` claim is theirs.
       ...(unverifiedStoredUser(ctx, user, account) ? { email_unverified: typeof user.email === "string" ? user.email : true } : {}),
       ...(factors ? { factors } : {}),
@@ -267,7 +308,7 @@ export const jwtStrategy: SessionStrategy = {
       // The app's user fields, each a claim of its own name (as Auth.js apps write `token.role`),
       // and the plugins' parts of the session, each under the plugin's id.
       ...sessionUserFields(config.userFields, user),
-      ...(await moduleSessionParts(config.modules, user, "signIn")),
+      ...moduleParts,
       ...own,
     }
     const token = await config.callbacks.jwt({
@@ -283,7 +324,14 @@ export const jwtStrategy: SessionStrategy = {
       clearSessionCookie(ctx)
       return
     }
-    if (!(await writeSessionCookie(ctx, withOwnClaims(token, own), now, endOf(ctx, own)))) clearSessionCookie(ctx)
+    // What the sign-in rested on may have gone meanwhile (its password changed, the user
+    // suspended): asked last, before the cookie, as database sessions ask once stored. A change
+    // after this ends the token by its `started_at` (`session.revocation`).
+    if (recheck && !(await recheck())) throw new AccessDenied("What this sign-in rested on was removed from the user while signing in.")
+    // A module's claim is only ever its own answer, whatever the callback returned: an acting
+    // session's mark must not be lost to a callback that builds a fresh object.
+    const end = Math.min(endOf(ctx, own), endsAt ?? Number.POSITIVE_INFINITY)
+    if (!(await writeSessionCookie(ctx, withOwnClaims(withModuleClaims(config.modules, token, moduleParts), own), now, end))) clearSessionCookie(ctx)
   },
 
   async end(ctx) {
@@ -293,16 +341,17 @@ export const jwtStrategy: SessionStrategy = {
   },
 
   async userId(ctx) {
-    const { token } = await decodeCookie(ctx)
-    if (!token?.sub) return null
-    return Date.now() < endOf(ctx, ownClaims(token)) ? token.sub : null
+    return (await standingToken(ctx))?.token.sub ?? null
+  },
+
+  async currentId(ctx) {
+    return (await standingToken(ctx))?.own.sid
   },
 
   async currentUser(ctx): Promise<User | AdapterUser | null> {
-    const { token } = await decodeCookie(ctx)
-    if (!token?.sub) return null
-    const own = ownClaims(token)
-    if (!(Date.now() < endOf(ctx, own))) return null
+    const standing = await standingToken(ctx)
+    if (!standing) return null
+    const { token, own } = standing
     const { adapter } = ctx.config
     if (adapter) {
       const user = await adapter.getUser(token.sub)
@@ -315,32 +364,34 @@ export const jwtStrategy: SessionStrategy = {
   },
 
   async signedInAt(ctx) {
-    const { token } = await decodeCookie(ctx)
-    if (!token?.sub) return undefined
-    const own = ownClaims(token)
-    if (own.auth_time === undefined || !(Date.now() < endOf(ctx, own))) return undefined
-    return own.auth_time * 1000
+    const standing = await standingToken(ctx)
+    // An acting session never signed in: whoever acts is not the user (`acting.ts`).
+    if (!standing || actingOf(ctx.config.modules, tokenSessionParts(ctx.config.modules, standing.token) as Record<string, JsonValue>)) return undefined
+    const authTime = standing.own.auth_time
+    return authTime === undefined ? undefined : authTime * 1000
   },
 
   async setModulePart(ctx, module, value) {
-    const { token } = await decodeCookie(ctx)
-    if (!token?.sub) return false
+    const standing = await standingToken(ctx)
+    if (!standing) return false
+    const { token, own, end } = standing
     const now = Date.now()
-    const own = ownClaims(token)
-    const end = endOf(ctx, own)
-    if (!(now < end)) return false
     // No callback runs: the claim is the module's, and the app's claims stay as they are.
     const { [module]: _previous, ...rest } = token
     const next = value === undefined ? rest : { ...rest, [module]: value }
     return (await writeSessionCookie(ctx, withOwnClaims(next, own), now, end)) !== null
   },
 
+  async parts(ctx) {
+    const standing = await standingToken(ctx)
+    return standing ? (tokenSessionParts(ctx.config.modules, standing.token) as Record<string, JsonValue>) : null
+  },
+
   async refreshSignIn(ctx) {
-    const { token } = await decodeCookie(ctx)
-    if (!token?.sub) return false
+    const standing = await standingToken(ctx)
+    if (!standing) return false
+    const { token, own } = standing
     const now = Date.now()
-    const own = ownClaims(token)
-    if (!(now < endOf(ctx, own))) return false
     // The claims as they are, the sign-in time now: no callback runs, nothing the app keeps is lost.
     const renewed: OwnClaims = { ...own, auth_time: Math.floor(now / 1000) }
     return (await writeSessionCookie(ctx, withOwnClaims(token, renewed), now, endOf(ctx, renewed))) !== null

@@ -1,6 +1,7 @@
 /**
  * Session management for the signed-in user: list their sessions, revoke one, sign out everywhere
- * else. Database sessions only (a JWT cannot be revoked before it expires).
+ * else. Database sessions, which are stored; "sign out everywhere else" also ends JWT sessions with
+ * `session.revocation`.
  *
  * A listed session is named by a public id derived from its stored hash (`publicSessionId`), so
  * neither the token nor the stored hash ever leaves the server.
@@ -14,7 +15,10 @@ import { signedInFor, type ServerUser } from "../http/server-context.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { storedSessionLive } from "./lifetime.js"
 import { liveStoredSession } from "./database.js"
+import { currentActing } from "./acting.js"
+import { endUserSessions } from "./end-all.js"
 import { publicSessionId } from "./token.js"
+import { emitSecurity } from "../security-events.js"
 
 /** One of the signed-in user's sessions. */
 export interface SessionInfo {
@@ -31,14 +35,14 @@ export interface SessionInfo {
 }
 
 /** The request's valid database session (the hash of its token) and its user, or null. Throws for a bad configuration. */
-function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<ServerUser<{ user: AdapterUser; currentHash: string }> | null> {
+function signedIn(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<ServerUser<{ user: AdapterUser; currentHash: string; actor: string | undefined }> | null> {
   const adapterOf = (config: ResolvedConfig) =>
     config.session.strategy === "database" && config.adapter
       ? config.adapter
       : new UnsupportedStrategy("Session management needs database sessions: configure an adapter (and no `session.strategy: \"jwt\"`).")
   return signedInFor(request, configOrLazy, adapterOf, async (ctx, adapter) => {
     const found = await liveStoredSession(ctx, adapter)
-    return found && { user: found.user, currentHash: found.hash }
+    return found && { user: found.user, currentHash: found.hash, actor: (await currentActing(ctx))?.actorId }
   })
 }
 
@@ -79,6 +83,7 @@ export async function revokeSession(request: Request, config: AuthConfig | LazyA
   for (const session of await me.adapter.listSessionsByUserId(me.user.id)) {
     if ((await publicSessionId(session.sessionToken)) === id) {
       await me.adapter.deleteSession(session.sessionToken)
+      await emitSecurity(me.config, request.headers, { type: "session.revoked", userId: me.user.id, ...(me.actor ? { actorId: me.actor } : {}) })
       return true
     }
   }
@@ -86,13 +91,37 @@ export async function revokeSession(request: Request, config: AuthConfig | LazyA
 }
 
 /**
+ * The request's valid session and its stored user, for ending the user's other sessions: a
+ * database session, or a JWT session with `session.revocation` (the session's `sid` is kept).
+ */
+function signedInToEndOthers(request: Request, configOrLazy: AuthConfig | LazyAuthConfig): Promise<ServerUser<{ user: AdapterUser; keep: string | undefined; actor: string | undefined }> | null> {
+  const adapterOf = (config: ResolvedConfig) =>
+    config.adapter && (config.session.strategy === "database" || config.sessionRevocation)
+      ? config.adapter
+      : new UnsupportedStrategy("Signing out other sessions needs database sessions, or JWT sessions with `session.revocation`, and an adapter.")
+  return signedInFor(request, configOrLazy, adapterOf, async (ctx, adapter) => {
+    if (ctx.config.session.strategy === "database") {
+      const found = await liveStoredSession(ctx, adapter)
+      return found && { user: found.user, keep: found.hash, actor: (await currentActing(ctx))?.actorId }
+    }
+    // With an adapter the JWT strategy's user is the stored one (it looks the token's `sub` up).
+    const user = (await ctx.config.sessionStrategy.currentUser(ctx)) as AdapterUser | null
+    if (typeof user?.id !== "string") return null
+    return { user, keep: await ctx.config.sessionStrategy.currentId(ctx), actor: (await currentActing(ctx))?.actorId }
+  })
+}
+
+/**
  * Signs the request's user out everywhere but this session, and forgets the devices remembered
- * for their second factor. Returns how many sessions ended.
+ * for their second factor. Returns how many database sessions ended. With JWT sessions it needs
+ * `session.revocation`: the other sessions end at their next read (within its bound), and they are
+ * not counted (0), since nothing stores them.
  */
 export async function revokeOtherSessions(request: Request, config: AuthConfig | LazyAuthConfig): Promise<number> {
-  const me = await signedIn(request, config)
+  const me = await signedInToEndOthers(request, config)
   if (!me) return 0
-  const ended = await me.adapter.deleteSessionsByUserId(me.user.id, me.currentHash)
-  for (const forget of me.config.hooks.sessionsEnded) await forget(me.adapter, me.user.id)
+  const ended = await endUserSessions(me.config, me.adapter, me.user.id, me.keep)
+  // An admin acting as the user is who did it.
+  await emitSecurity(me.config, request.headers, { type: "sessions.revoked", userId: me.user.id, ...(me.actor ? { actorId: me.actor } : {}), details: { count: ended } })
   return ended
 }

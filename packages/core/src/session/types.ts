@@ -22,6 +22,15 @@ export interface SignInResult {
    * token.
    */
   recheck?: () => Promise<boolean>
+  /**
+   * Modules' parts the session starts with, by module id: a session a module starts on someone's
+   * behalf (`session/acting.ts`). Each module must keep parts (`keepsSessionPart`).
+   */
+  parts?: Record<string, JsonValue>
+  /** Leaves the browser's current session as it is (kept aside to come back to) instead of ending it. */
+  keepCurrent?: boolean
+  /** The session ends at this instant (ms) at the latest, whatever its lifetime. */
+  endsAt?: number
 }
 
 export interface SessionStrategy {
@@ -39,9 +48,16 @@ export interface SessionStrategy {
    */
   userId(ctx: RequestContext): Promise<string | null>
   /**
+   * What names the request's valid session when the user's other sessions end (a password change,
+   * "sign out everywhere else"): a database session's stored hash, a JWT's `sid`. Undefined when
+   * there is no valid session, or a JWT made before `sid` existed.
+   */
+  currentId(ctx: RequestContext): Promise<string | undefined>
+  /**
    * When the request's valid session started (ms since the epoch): the sign-in it came from. Undefined
    * when there is no valid session or its start is not known (a JWT without `auth_time`, a stored
-   * session without `createdAt`).
+   * session without `createdAt`), and for an acting session (`acting.ts`), which no sign-in of its
+   * user started: so no freshness check passes for it.
    */
   signedInAt(ctx: RequestContext): Promise<number | undefined>
   /**
@@ -56,4 +72,9 @@ export interface SessionStrategy {
    * store. False when there is no valid session.
    */
   setModulePart(ctx: RequestContext, module: string, value: JsonValue | undefined): Promise<boolean>
+  /**
+   * The modules' parts of the request's valid session, by module id (a JWT's claims as they came,
+   * a database session's kept rows); null when there is no valid session.
+   */
+  parts(ctx: RequestContext): Promise<Record<string, JsonValue> | null>
 }

@@ -12,6 +12,7 @@
  * @module
  */
 import { SignJWT, type JWK } from "jose"
+import { currentActing } from "../session/acting.js"
 import { randomToken } from "../crypto/encoding.js"
 import { CallbackRouteError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
@@ -49,10 +50,14 @@ export async function issueApiToken(ctx: RequestContext, settings: ResolvedApiTo
     }
     if (typeof extra !== "object" || Array.isArray(extra)) throw new CallbackRouteError("The apiTokens.claims callback must return an object of claims.")
   }
-  extra = { ...plugins, ...extra }
+  // An acting session's token says who acts (RFC 8693 `act`), whatever the app's claims say, and
+  // lives no longer than the acting: an API sees an impersonation as the pages do.
+  const acting = await currentActing(ctx)
+  const { act: _act, ...rest } = { ...plugins, ...extra }
+  extra = acting ? { ...rest, act: { sub: acting.actorId } } : rest
   const key = await settings.keys.signing()
   const now = Math.floor(Date.now() / 1000)
-  const exp = now + settings.maxAge
+  const exp = Math.min(now + settings.maxAge, acting ? Math.floor(acting.endsAt / 1000) : Number.POSITIVE_INFINITY)
   // The setters below run after the app's claims are in: they replace any registered claim it set.
   const token = await new SignJWT(extra)
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "at+jwt" })

@@ -25,6 +25,7 @@ import { randomToken } from "../crypto/encoding.js"
 import { codeSendingProvider, newEmailCode, sendEmailCode, storeEmailCode } from "../email/code.js"
 import { BadRequest, TwoFactorError } from "../errors.js"
 import type { RequestContext } from "../http/context.js"
+import { emitSecurity, type SecurityDetail } from "../security-events.js"
 import type { InternalResponse } from "../http/response.js"
 import { challengePage } from "./pages.js"
 import { translatorFor, signInPageUrl } from "../pages/where.js"
@@ -192,12 +193,21 @@ export async function submitChallenge(ctx: RequestContext): Promise<InternalResp
   const mode = typeof ctx.body.recoveryCode === "string" ? { method: "recovery" } : {}
   const checked = await checkSecondFactor(ctx, twoFactor, stored, { code: ctx.body.code, recoveryCode: ctx.body.recoveryCode }, emailCodesCount(pending) ? pending.codeBinding : undefined)
   if (!checked.ok) {
-    if (checked.reason === "throttled") return goTo(ctx, twoFactorUrl(ctx, "two-factor", { ...mode, error: "TooManyAttempts", retryAfter: String(checked.retryAfter) }))
+    // One failed attempt, one `sign-in.failed`: the user is known here, the actor is not yet.
+    const failed = (reason: string, details: Record<string, SecurityDetail> = {}) =>
+      emitSecurity(ctx.config, ctx.headers, { type: "sign-in.failed", userId: pending.userId, actorId: null, provider: pending.account?.provider ?? pending.first, reason, details: { step: "second-factor", method: pending.method, ...details } })
+    if (checked.reason === "throttled") {
+      await failed("throttled", { retryAfter: checked.retryAfter })
+      return goTo(ctx, twoFactorUrl(ctx, "two-factor", { ...mode, error: "TooManyAttempts", retryAfter: String(checked.retryAfter) }))
+    }
     if (checked.reason === "exhausted" || (await wrongCode(twoFactor, pending))) {
+      await failed("TwoFactorLocked")
       clearPending(ctx)
       return backToSignIn(ctx, "TwoFactorLocked")
     }
-    return goTo(ctx, twoFactorUrl(ctx, "two-factor", { ...mode, error: checked.reason === "expired" ? "CodeExpired" : "InvalidCode" }))
+    const reason = checked.reason === "expired" ? "CodeExpired" : "InvalidCode"
+    await failed(reason)
+    return goTo(ctx, twoFactorUrl(ctx, "two-factor", { ...mode, error: reason }))
   }
   if (!(await completePending(twoFactor, pending))) return backToSignIn(ctx, "TwoFactorExpired")
   clearPending(ctx)

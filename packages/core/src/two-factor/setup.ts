@@ -21,6 +21,7 @@ import { currentAdapterUser } from "../account/passkeys.js"
 import { codeSendingProvider } from "../email/code.js"
 import { BadRequest } from "../errors.js"
 import { emit } from "../events.js"
+import { emitSecurity } from "../security-events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
 import { sealedCookie, unsealCookie } from "../http/sealed-cookie.js"
@@ -138,6 +139,7 @@ export async function submitSetup(ctx: RequestContext): Promise<InternalResponse
   }
   await storeTwoFactor(twoFactor.adapter, enabled)
   await emit(ctx.config, "twoFactorChange", { user, change: "enabled", method: enabled.method })
+  await emitSecurity(ctx.config, ctx.headers, { type: "two-factor.changed", userId: user.id, details: { change: "enabled", method: enabled.method } })
   return showNewCodes(ctx, twoFactor, user)
 }
 
@@ -168,6 +170,7 @@ async function provenChange(ctx: RequestContext, change: (me: Me & { stored: Ada
 export function regenerateRecoveryCodes(ctx: RequestContext): Promise<InternalResponse> {
   return provenChange(ctx, async ({ twoFactor, user, stored }) => {
     await emit(ctx.config, "twoFactorChange", { user, change: "recovery-codes", method: stored.method })
+    await emitSecurity(ctx.config, ctx.headers, { type: "two-factor.changed", userId: user.id, details: { change: "recovery-codes", method: stored.method } })
     return showNewCodes(ctx, twoFactor, user)
   })
 }
@@ -177,6 +180,7 @@ export function disableTwoFactor(ctx: RequestContext): Promise<InternalResponse>
   return provenChange(ctx, async ({ twoFactor, user, stored }) => {
     await removeTwoFactor(twoFactor.adapter, user.id)
     await emit(ctx.config, "twoFactorChange", { user, change: "disabled", method: stored.method })
+    await emitSecurity(ctx.config, ctx.headers, { type: "two-factor.changed", userId: user.id, details: { change: "disabled", method: stored.method } })
     return goTo(ctx, setupUrl(ctx, { notice: "disabled" }))
   })
 }

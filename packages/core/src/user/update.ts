@@ -11,6 +11,7 @@ import { signedInUser } from "../account/management.js"
 import { resolveConfig } from "../config/resolve.js"
 import { MissingAdapter } from "../errors.js"
 import { emit } from "../events.js"
+import { emitSecurity } from "../security-events.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { userFieldUpdate, UserFieldValueError } from "./fields.js"
 
@@ -53,6 +54,9 @@ export async function updateUserFields(request: Request, config: AuthConfig | La
   if (Object.keys(fields).length === 0) return { updated: true, fields }
   const user = await me.adapter.updateUser({ ...fields, id: me.user.id })
   await emit(me.config, "updateUser", { user })
+  // An admin acting as the user is who did it.
+  const actor = await me.actor()
+  await emitSecurity(me.config, request.headers, { type: "user.updated", userId: me.user.id, ...(actor ? { actorId: actor } : {}), details: { fields: Object.keys(fields) } })
   return { updated: true, fields }
 }
 
@@ -78,5 +82,7 @@ export async function setUserFields(config: AuthConfig, userId: string, values: 
   if (Object.keys(fields).length === 0) return { updated: true, fields }
   const user = await adapter.updateUser({ ...fields, id: userId })
   await emit(resolution.config, "updateUser", { user })
+  // The app's own code, outside any request: no actor, IP or user agent to tell.
+  await emitSecurity(resolution.config, undefined, { type: "user.updated", userId, actorId: null, details: { fields: Object.keys(fields) } })
   return { updated: true, fields }
 }

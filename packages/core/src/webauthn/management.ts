@@ -15,6 +15,7 @@
 import { signedInUser, type SignedInUser } from "../account/management.js"
 import { keepsAWayIn, passkeyAccounts, type WaysInOptions } from "../account/ways-in.js"
 import type { AdapterAuthenticator } from "../adapters/types.js"
+import { emitSecurity } from "../security-events.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import type { PasskeyInfo } from "./types.js"
 
@@ -101,11 +102,13 @@ export async function deletePasskey(
   const me = await signedIn(request, config)
   if (!me) return { deleted: false, reason: "NotSignedIn" }
   // Checked and deleted in one transaction, so that two deletions at once cannot both pass the check.
-  return me.adapter.transaction(async (adapter): Promise<PasskeyDeletion> => {
+  let provider = "webauthn"
+  const result = await me.adapter.transaction(async (adapter): Promise<PasskeyDeletion> => {
     const authenticator = await owned({ ...me, adapter }, id)
     if (!authenticator) return { deleted: false, reason: "NotFound" }
     const accounts = await passkeyAccounts(me.config, adapter, me.user, authenticator)
     const leaving = { passkey: authenticator, ...(accounts[0] ? { account: accounts[0] } : {}) }
+    provider = accounts[0]?.provider ?? provider
     if (!(await keepsAWayIn(me.config, adapter, me.user, leaving, options))) return { deleted: false, reason: "LastSignInMethod" }
     for (const account of accounts) {
       await adapter.unlinkAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
@@ -113,4 +116,6 @@ export async function deletePasskey(
     await adapter.deleteAuthenticator(authenticator.credentialID)
     return { deleted: true }
   })
+  if (result.deleted) await emitSecurity(me.config, request.headers, { type: "passkey.removed", userId: me.user.id, provider })
+  return result
 }

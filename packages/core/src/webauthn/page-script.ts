@@ -16,7 +16,8 @@
  * ```
  *
  * On a page that asks for the address once for several ways to sign in, the passkey form has no
- * email field of its own: `data-email-field="<id>"` names the shared one.
+ * email field of its own: `data-email-field="<id>"` names the shared one. A form with
+ * `data-passkey-action="register"` adds a passkey to the signed-in user (the account page).
  *
  * The section stays hidden in a browser without WebAuthn (or without JavaScript). With
  * `data-conditional`, the page offers passkeys in the email field's autofill as soon as it loads;
@@ -54,7 +55,9 @@ function wire(form: HTMLFormElement): void {
   form.addEventListener("submit", (event) => {
     event.preventDefault()
     say(form.dataset.statusWorking)
-    void signIn(provider, { basePath, email: email?.value.trim() || undefined, callbackUrl: callbackUrl() }).then((result: PasskeySignInResult) => {
+    // `data-passkey-action="register"`: a signed-in user adds a passkey (the account page).
+    const action = form.dataset.passkeyAction === "register" ? "register" : undefined
+    void signIn(provider, { basePath, action, email: email?.value.trim() || undefined, callbackUrl: callbackUrl() }).then((result: PasskeySignInResult) => {
       // With a URL the page is navigating away (to the callback URL, or to show the server's error).
       if (result.url) return
       say(form.dataset.statusFailed)

@@ -14,7 +14,7 @@
  * `jwt` callback, which keeps running on every read), except:
  * - `iat`, `exp`, `jti` (and `nbf`): Sesame's token is a new one, valid `maxAge` from now, which is
  *   what Auth.js itself did on every session read (it re-encoded the token with a sliding expiry);
- * - the claims Sesame owns (`auth_time`, `factors`, `email_unverified`, `session/jwt.ts`): an
+ * - the claims Sesame owns (`auth_time`, `factors`, `email_unverified`, `sid`, `started_at`, `session/jwt.ts`): an
  *   Auth.js token says nothing of when or how its user signed in, so a value an app's callback put
  *   there is not believed: without `auth_time` the session is never fresh for a sensitive action.
  *
@@ -31,7 +31,7 @@ import { absoluteEnd } from "../../session/lifetime.js"
 import type { CarryOver } from "./session.js"
 
 /** Claims of an Auth.js token that do not carry over (see the module comment). */
-const notCarried: ReadonlySet<string> = new Set(["iat", "exp", "jti", "nbf", "auth_time", "factors", "email_unverified"])
+const notCarried: ReadonlySet<string> = new Set(["iat", "exp", "jti", "nbf", "auth_time", "factors", "email_unverified", "sid", "started_at"])
 
 /** The claims of an Auth.js v5 session token sealed under one of `secrets` for the cookie `salt`, unexpired; else null. */
 export async function decodeAuthjsToken(token: string, secrets: readonly string[], salt: string): Promise<JWT | null> {

@@ -31,6 +31,8 @@ export const de: CoreMessages = {
     "Diese Anmeldemethode gehört zu einem anderen Konto. Verwenden Sie die Methode, mit der Sie sich registriert haben.",
   "signin.password.label": "Passwort",
   "signin.error.Default": "Bei der Anmeldung ist etwas schiefgelaufen. Bitte versuchen Sie es erneut.",
+  "acting.banner": "Sie sehen die App als {user}, im Auftrag von {actor}, bis {time}.",
+  "acting.stop": "Beenden und zum eigenen Konto zurückkehren",
   "signout.heading": "Abmelden",
   "signout.confirm": "Möchten Sie sich jetzt abmelden?",
   "signout.button": "Abmelden",

@@ -27,6 +27,8 @@ export const en: CoreMessages = {
   "signin.error.AccountNotLinked": "This sign-in method belongs to a different account. Use the one you signed up with.",
   "signin.password.label": "Password",
   "signin.error.Default": "Something went wrong while signing in. Please try again.",
+  "acting.banner": "You are seeing the app as {user}, on behalf of {actor}, until {time}.",
+  "acting.stop": "Stop and return to your own account",
   "signout.heading": "Sign out",
   "signout.confirm": "Do you want to sign out now?",
   "signout.button": "Sign out",

@@ -28,6 +28,8 @@ export const es: CoreMessages = {
   "signin.error.AccountNotLinked": "Este método de inicio de sesión pertenece a otra cuenta. Usa el método con el que te registraste.",
   "signin.password.label": "Contraseña",
   "signin.error.Default": "Algo ha fallado al iniciar sesión. Inténtalo de nuevo.",
+  "acting.banner": "Está viendo la aplicación como {user}, en nombre de {actor}, hasta las {time}.",
+  "acting.stop": "Dejar de hacerlo y volver a su propia cuenta",
   "signout.heading": "Cerrar sesión",
   "signout.confirm": "¿Quieres cerrar la sesión ahora?",
   "signout.button": "Cerrar sesión",

@@ -31,6 +31,8 @@ export const fr: CoreMessages = {
     "Ce moyen de connexion appartient à un autre compte. Utilisez celui que vous avez choisi à l’inscription.",
   "signin.password.label": "Mot de passe",
   "signin.error.Default": "Un problème est survenu pendant la connexion. Veuillez réessayer.",
+  "acting.banner": "Vous voyez l’application en tant que {user}, pour le compte de {actor}, jusqu’à {time}.",
+  "acting.stop": "Arrêter et revenir à votre propre compte",
   "signout.heading": "Déconnexion",
   "signout.confirm": "Voulez-vous vous déconnecter maintenant\u00a0?",
   "signout.button": "Se déconnecter",

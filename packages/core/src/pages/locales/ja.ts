@@ -28,6 +28,8 @@ export const ja: CoreMessages = {
   "signin.error.AccountNotLinked": "このログイン方法は別のアカウントに登録されています。登録時に使った方法でログインしてください。",
   "signin.password.label": "パスワード",
   "signin.error.Default": "ログイン中に問題が発生しました。もう一度お試しください。",
+  "acting.banner": "{actor} が {user} としてアプリを表示しています（{time} まで）。",
+  "acting.stop": "終了して自分のアカウントに戻る",
   "signout.heading": "ログアウト",
   "signout.confirm": "ログアウトしますか？",
   "signout.button": "ログアウト",

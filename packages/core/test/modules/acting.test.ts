@@ -1,0 +1,141 @@
+/**
+ * Acting sessions (`session/acting.ts`): a module's session on someone's behalf, which the core
+ * holds to its rules whatever the app does. Here a bare module starts one from its endpoint; the
+ * admin plugin's impersonation (`packages/admin`) is the full flow. What must not work: an app's
+ * `jwt` callback that builds a fresh token dropping the mark; a native app code or a fresh sign-in
+ * from inside it; acting from a server function, or without a part the module recognises; a module
+ * that declares `acting` without keeping parts.
+ */
+import { callModuleApi, deleteUser, type AuthConfig, type SesameModule } from "@sesame/core"
+import { MemoryAdapter } from "@sesame/core/adapters"
+import Credentials from "@sesame/core/providers/credentials"
+import { describe, expect, it } from "vitest"
+import { CookieJar, csrfToken, request, send } from "../helpers.js"
+
+const hour = 3_600_000
+
+/** A module that lets whoever is signed in act as `bob` (a test stand-in for an admin's check). */
+function actor(): SesameModule {
+  return {
+    id: "act",
+    keepsSessionPart: true,
+    session: ({ previous }) => previous,
+    acting: (part) => {
+      const { by, until } = (part ?? {}) as { by?: unknown; until?: unknown }
+      return typeof by === "string" && typeof until === "number" ? { actorId: by, endsAt: until } : undefined
+    },
+    routes: {
+      "POST act/start": {
+        async run(req) {
+          const me = await req.user()
+          const until = Date.now() + hour
+          return { body: { started: await req.actAs("bob", { by: me!.id!, until }, { endsAt: until }) } }
+        },
+      },
+      "POST act/stop": { run: async (req) => ({ body: { restored: await req.stopActing() } }) },
+    },
+    api: {
+      async startFromServer(req) {
+        return req.actAs("bob", { by: "x", until: Date.now() + hour }, { endsAt: Date.now() + hour })
+      },
+    },
+  }
+}
+
+function app(strategy: "jwt" | "database", extra: Partial<AuthConfig> = {}): AuthConfig {
+  const adapter = MemoryAdapter()
+  for (const [id, email] of [["alice", "alice@example.com"], ["bob", "bob@example.com"]]) adapter.tables.users.set(id!, { id: id!, email: email!, name: null, emailVerified: new Date() })
+  return {
+    secret: "acting-test-secret-0123456789abcdefghijklmno",
+    trustHost: true,
+    adapter,
+    providers: [
+      Credentials({
+        credentials: { email: {} },
+        authorize: async ({ email }) => (typeof email === "string" ? await adapter.getUserByEmail(email) : null),
+      }),
+    ],
+    session: { strategy },
+    plugins: [actor()],
+    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    ...extra,
+  }
+}
+
+async function signIn(config: AuthConfig, email: string): Promise<CookieJar> {
+  const jar = new CookieJar()
+  await send(config, "/auth/callback/credentials", { jar, form: { csrfToken: await csrfToken(config, jar), email } })
+  return jar
+}
+
+async function post(config: AuthConfig, jar: CookieJar, path: string): Promise<Record<string, unknown>> {
+  const response = await send(config, path, { jar, json: { csrfToken: await csrfToken(config, jar) } })
+  return (await response.json()) as Record<string, unknown>
+}
+
+async function who(config: AuthConfig, jar: CookieJar): Promise<string | null> {
+  const body = (await (await send(config, "/auth/session", { jar })).json()) as { user?: { email?: string } } | null
+  return body?.user?.email ?? null
+}
+
+describe("acting sessions", () => {
+  it("keep their mark when the app's jwt callback builds a fresh token", async () => {
+    // An app callback that copies only the claims it knows: the module's claim would be lost.
+    const config = app("jwt", { callbacks: { jwt: ({ token }) => ({ sub: token.sub, email: token.email, name: token.name }) } })
+    const jar = await signIn(config, "alice@example.com")
+    expect(await post(config, jar, "/auth/act/start")).toEqual({ started: true })
+    const session = (await (await send(config, "/auth/session", { jar })).json()) as { user: { email: string }; act?: { by: string } }
+    expect(session.user.email).toBe("bob@example.com")
+    expect(session.act?.by).toBe("alice")
+    // Still acting, so never a recent sign-in: nothing sensitive, such as deleting the account.
+    expect(await deleteUser(request("/", { jar }), config)).toEqual({ deleted: false, reason: "SignInTooOld" })
+  })
+
+  for (const strategy of ["jwt", "database"] as const) {
+    it(`(${strategy}) come back to the actor's own session`, async () => {
+      const config = app(strategy)
+      const jar = await signIn(config, "alice@example.com")
+      expect(await post(config, jar, "/auth/act/start")).toEqual({ started: true })
+      expect(await who(config, jar)).toBe("bob@example.com")
+      expect(await post(config, jar, "/auth/act/stop")).toEqual({ restored: true })
+      expect(await who(config, jar)).toBe("alice@example.com")
+    })
+  }
+
+  it("give a native app no code of the user's own", async () => {
+    const config = app("database", { nativeApps: { redirectUris: ["com.example.app:/cb"] } })
+    const jar = await signIn(config, "alice@example.com")
+    await post(config, jar, "/auth/act/start")
+    const path = `/auth/native/authorize?${new URLSearchParams({ redirect_uri: "com.example.app:/cb", code_challenge: "x".repeat(43), code_challenge_method: "S256", state: "s" })}`
+    // Treated as signed out: the browser is sent to sign in, and a confirmation is refused.
+    const page = await send(config, path, { jar })
+    expect(page.status).toBe(302)
+    expect(page.headers.get("location")).toContain("/auth/signin")
+    const confirm = await send(config, path, { jar, form: { csrfToken: await csrfToken(config, jar) } })
+    expect(confirm.headers.get("location") ?? "").not.toContain("code=")
+  })
+
+  it("start only from an endpoint, with a part the module recognises, from the actor's own session", async () => {
+    const config = app("jwt")
+    const jar = await signIn(config, "alice@example.com")
+    await expect(callModuleApi(request("/", { jar }), config, "startFromServer")).rejects.toThrow(/endpoints/)
+    // Acting again from inside an acting session is refused.
+    await post(config, jar, "/auth/act/start")
+    expect(await post(config, jar, "/auth/act/start")).toEqual({ started: false })
+  })
+
+  it("need a module that keeps parts", async () => {
+    const config = app("jwt", { plugins: [{ ...actor(), keepsSessionPart: false }] })
+    expect((await send(config, "/auth/session")).status).toBe(500)
+  })
+
+  it("tell the built-in pages to show a banner", async () => {
+    const config = app("jwt")
+    const jar = await signIn(config, "alice@example.com")
+    await post(config, jar, "/auth/act/start")
+    const page = await (await send(config, "/auth/signout", { jar })).text()
+    expect(page).toContain('<p class="acting" role="status">You are seeing the app as bob@example.com, on behalf of alice@example.com')
+    const plain = await (await send(config, "/auth/signout", { jar: await signIn(config, "alice@example.com") })).text()
+    expect(plain).not.toContain('class="acting"')
+  })
+})
