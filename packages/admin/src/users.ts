@@ -1,0 +1,103 @@
+/**
+ * An admin's view of a user and the actions on the whole account: what the user is (their
+ * accounts, live sessions, suspension), ending every session, deleting the user. Each action
+ * records a security event naming the admin as its actor.
+ *
+ * @module
+ */
+import { op, type ModuleRequest } from "@sesame/core"
+import { adminOf, targetOf } from "./access.js"
+import { banOf, inForce, type BanInfo } from "./bans.js"
+import { AdminError } from "./errors.js"
+import { banModel } from "./models.js"
+import type { ResolvedAdminOptions } from "./options.js"
+
+/** What an admin sees of a user: never a token, a hash or a secret. */
+export interface UserDetails {
+  user: { id: string; name: string | null; email: string; emailVerified: Date | null; image: string | null }
+  /** Whether the user is an admin by the module's rule. */
+  admin: boolean
+  /** The suspension, in force or run out (`suspended` says which), or null. */
+  ban: BanInfo | null
+  suspended: boolean
+  /** Provider accounts: OAuth/OIDC, email, passkeys (`webauthn`), password (`credentials`). */
+  accounts: { provider: string; type: string; providerAccountId: string }[]
+  /** Live database sessions, newest first (none with JWT sessions, which are not stored). */
+  sessions: { createdAt: Date | null; lastUsedAt: Date | null; expires: Date; userAgent: string | null }[]
+}
+
+/** The user `userId` as an admin sees them (any user, admins included: seeing changes nothing). */
+export async function userDetails(options: ResolvedAdminOptions, request: ModuleRequest, userId: unknown): Promise<UserDetails> {
+  await adminOf(options, request)
+  if (typeof userId !== "string" || userId.length === 0 || userId.length > 255) throw new AdminError("InvalidInput", "`userId` must be a user's id.")
+  const users = request.users!
+  const user = await users.get(userId)
+  if (!user) throw new AdminError("NotFound", "No such user.")
+  const [ban, accounts, sessions, admin] = await Promise.all([banOf(options, request, user.id), users.accounts(user.id), users.sessions(user.id), options.isAdmin(user)])
+  return {
+    user: { id: user.id, name: user.name ?? null, email: user.email, emailVerified: user.emailVerified ?? null, image: user.image ?? null },
+    admin,
+    ban,
+    suspended: ban !== null && inForce(ban),
+    accounts,
+    sessions,
+  }
+}
+
+/** Ends every session of `userId` (records `admin.sessions-revoked`); how many database sessions ended. */
+export async function revokeUserSessions(options: ResolvedAdminOptions, request: ModuleRequest, userId: unknown): Promise<number> {
+  const admin = await adminOf(options, request)
+  const target = await targetOf(options, request, admin, userId)
+  const ended = await request.users!.endSessions(target.id)
+  await request.securityEvent({ type: "admin.sessions-revoked", userId: target.id, details: { count: ended } })
+  return ended
+}
+
+/** Deletes `userId` with everything stored for them (records `admin.user-deleted`); false when already gone. */
+export async function deleteUserAsAdmin(options: ResolvedAdminOptions, request: ModuleRequest, userId: unknown): Promise<boolean> {
+  const admin = await adminOf(options, request)
+  const target = await targetOf(options, request, admin, userId)
+  const deleted = await request.users!.delete(target.id)
+  if (deleted) await request.securityEvent({ type: "admin.user-deleted", userId: target.id })
+  return deleted
+}
+
+/** One user in the list: who they are, and whether an admin or suspended. */
+export interface UserListing {
+  id: string
+  email: string
+  name: string | null
+  admin: boolean
+  suspended: boolean
+}
+
+const maxLimit = 100
+
+/**
+ * The users, by address (then id), `limit` at a time (at most 100), whose address or name holds
+ * `search` (any case); `next` is the cursor of the following page, null on the last. Needs the
+ * adapter's `listUsers` (every Sesame adapter).
+ */
+export async function listUsers(options: ResolvedAdminOptions, request: ModuleRequest, query: { search?: unknown; limit?: unknown; cursor?: unknown } = {}): Promise<{ users: UserListing[]; next: string | null }> {
+  await adminOf(options, request)
+  const limit = query.limit === undefined ? 25 : query.limit
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > maxLimit) throw new AdminError("InvalidInput", `\`limit\` must be a whole number from 1 to ${maxLimit}.`)
+  if (query.search !== undefined && (typeof query.search !== "string" || query.search.length > 200)) throw new AdminError("InvalidInput", "`search` must be text of at most 200 characters.")
+  if (query.cursor !== undefined && (typeof query.cursor !== "string" || query.cursor.length > 1000)) throw new AdminError("InvalidInput", "`cursor` must be the `next` of an earlier page.")
+  let page: Awaited<ReturnType<NonNullable<ModuleRequest["users"]>["list"]>>
+  try {
+    page = await request.users!.list({ limit, ...(query.search ? { search: query.search } : {}), ...(query.cursor ? { cursor: query.cursor as string } : {}) })
+  } catch (error) {
+    // The adapter's word for a query it cannot take (a cursor it did not give): the caller's mistake, not a fault.
+    if (error instanceof TypeError) throw new AdminError("InvalidInput", "`cursor` must be the `next` of an earlier page, and `search` plain text.")
+    throw error
+  }
+  const ids = page.users.map((user) => user.id)
+  const bans = ids.length ? await request.store!.findMany(banModel, { where: { userId: op.in(ids) } }) : []
+  const now = Date.now()
+  const suspended = new Set(bans.filter((row) => row.until === null || (row.until as Date).getTime() > now).map((row) => row.userId as string))
+  const users = await Promise.all(
+    page.users.map(async (user) => ({ id: user.id, email: user.email, name: user.name ?? null, admin: await options.isAdmin(user), suspended: suspended.has(user.id) })),
+  )
+  return { users, next: page.next }
+}
