@@ -29,6 +29,8 @@ const does = {
     jwt: "the JWE's claims (decrypted on its first read, then kept for the same cookie), the `jwt` and `session` callbacks; re-encrypts only once `updateAge` has passed",
     "jwt-cold": "the same, but every request brings a token not read before (2,000 in turn, more than are kept): each one decrypted",
     "jwt-browser": "the same, the session cookie among the browser's cookies",
+    "jwt-revocable": "`jwt` with `session.revocation` on (default cache, 30 s) and the MemoryAdapter's store: the user's \"sessions valid after\" time read from the cache",
+    "jwt-revocable-0": "the same with `revocation: { cache: 0 }`: the time read from the store (MemoryAdapter) on every request",
     database: "SHA-256 of the cookie's token, `getSessionAndUser` (MemoryAdapter), callbacks; writes only once `updateAge` has passed",
     "no-cookie": "no session cookie: answers `null` without crypto",
   },
@@ -53,8 +55,8 @@ does["sesame-node"] = {
 does["sesame-node-before"] = does["sesame-node"]
 
 const scenarios = ["jwt", "jwt-browser", "database", "no-cookie"]
-/** Sesame only: what its JWT read costs when the cookie was not read before. */
-const sesameOnly = ["jwt-cold"]
+/** Sesame only: what its JWT read costs when the cookie was not read before, and with `session.revocation`. */
+const sesameOnly = ["jwt-cold", "jwt-revocable", "jwt-revocable-0"]
 const httpScenarios = ["jwt", "database"]
 
 function entry(kind, contender, scenario) {

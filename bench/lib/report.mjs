@@ -9,6 +9,8 @@ const scenarioNames = {
   jwt: "JWT",
   "jwt-cold": "JWT, a token not read before",
   "jwt-browser": "JWT, browser's cookies",
+  "jwt-revocable": "JWT, `session.revocation` on (cache 30 s)",
+  "jwt-revocable-0": "JWT, `session.revocation` on (cache 0: the store at every read)",
   database: "database (in memory)",
   "no-cookie": "no cookie",
 }
@@ -18,6 +20,8 @@ const floorOf = {
   jwt: "inproc/floor/envelope+decrypt",
   "jwt-cold": "inproc/floor/envelope+decrypt",
   "jwt-browser": "inproc/floor/envelope+decrypt-browser",
+  "jwt-revocable": "inproc/floor/envelope+decrypt",
+  "jwt-revocable-0": "inproc/floor/envelope+decrypt",
   database: "inproc/floor/envelope+adapter-read",
   "no-cookie": "inproc/floor/envelope",
 }

@@ -35,7 +35,7 @@ export async function loadSesame(dir) {
 }
 
 /**
- * @param {"jwt" | "jwt-cold" | "jwt-browser" | "database" | "no-cookie"} scenario
+ * @param {"jwt" | "jwt-cold" | "jwt-browser" | "jwt-revocable" | "jwt-revocable-0" | "database" | "no-cookie"} scenario
  * @param {{ dir: string, node?: boolean }} options `node`: serve with `toNodeHandler` instead of `Auth()` behind the bridge
  */
 export async function setup(scenario, { dir, node = false }) {
@@ -55,6 +55,10 @@ export async function setup(scenario, { dir, node = false }) {
     cookies = [[sessionCookie, token]]
   } else {
     config = { ...base, session: { ...session, strategy: "jwt" } }
+    if (scenario.startsWith("jwt-revocable")) {
+      // The user had no sessions ended, the common case: the lookup finds no row.
+      config = { ...base, adapter: sesame.MemoryAdapter(), session: { ...session, strategy: "jwt", revocation: { cache: scenario === "jwt-revocable-0" ? 0 : 30 } } }
+    }
     if (scenario === "jwt-cold") {
       // More distinct tokens than Sesame keeps, sent in turn: the oldest kept is always the next needed.
       const pool = []
