@@ -25,7 +25,7 @@ import Sesame from "@sesame/next"
 import type { ActiveOrganization } from "@sesame/organizations"
 import { apiAudience } from "./lib/api"
 import { providers } from "./lib/providers"
-import { adapter, auditTrailPlugin, orgs, plugins, ssoPlugin, userFields } from "./lib/store"
+import { adapter, adminPlugin, auditPlugin, auditTrailPlugin, orgs, plugins, ssoPlugin, userFields } from "./lib/store"
 
 // `session.user.role` and `session.user.language`, typed; and the active organization.
 declare module "@sesame/core" {
@@ -79,6 +79,10 @@ export const {
 
 /** The audit trail's server functions, typed. */
 export const auditTrailApi = api as ServerFunctionsOf<typeof auditTrailPlugin>
+/** The security log's server functions, typed (the home page's "Security log"). */
+export const auditApi = api as ServerFunctionsOf<typeof auditPlugin>
+/** The admin tools' server functions, typed (the home page's link to them). */
+export const adminApi = api as ServerFunctionsOf<typeof adminPlugin>
 /** The organizations' server functions, typed (app/organizations). */
 export const organizationsApi = api as ServerFunctionsOf<typeof orgs>
 /** The SSO plugin's server functions, typed (app/organizations/sso). */

@@ -1,6 +1,6 @@
 import Link from "next/link"
 import { isStorageUnavailable } from "@sesame/next"
-import { auditTrailApi, basePath, hasPassword, listAccounts, listPasskeys, listSessions, twoFactorStatus } from "../auth"
+import { adminApi, auditApi, auditTrailApi, basePath, hasPassword, listAccounts, listPasskeys, listSessions, twoFactorStatus } from "../auth"
 import { deletePasskeyAction, revokeSessionAction } from "./actions"
 import { Accounts } from "./components/accounts"
 import { AddPasskey } from "./components/add-passkey"
@@ -10,6 +10,7 @@ import { OtherAppsSection } from "./components/other-apps"
 import { OutageSection } from "./components/outage"
 import { Profile } from "./components/profile"
 import { RecentSignIns } from "./components/recent-sign-ins"
+import { SecurityLog } from "./components/security-log"
 import { TwoFactorSection } from "./components/two-factor"
 import { Unavailable } from "./components/unavailable"
 import { sessionOrOutage } from "../lib/session"
@@ -62,13 +63,15 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
     )
   }
 
-  const [sessions, passkeys, accounts, password, twoFactor, recent] = await Promise.all([
+  const [sessions, passkeys, accounts, password, twoFactor, recent, log, isAdmin] = await Promise.all([
     listSessions(),
     listPasskeys(),
     listAccounts(),
     hasPassword(),
     twoFactorStatus(),
     auditTrailApi.recentSignIns({ limit: 5 }),
+    auditApi.myAuditLog({ limit: 8 }),
+    adminApi.isAdmin(),
   ])
 
   return (
@@ -80,6 +83,13 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
       <Notice notice={notice} />
       <p>
         <Link href="/protected">Go to the protected page</Link>
+      </p>
+      <p>
+        {/* Sesame's built-in account page: profile, email, password, passkeys, second factor, linked accounts, sessions, deletion. */}
+        <a href={`${basePath}/account`} data-testid="account-page-link">
+          Your account page
+        </a>{" "}
+        <span className="muted">(built in: the same settings as below, without a line of the app&apos;s code)</span>
       </p>
       <p data-testid="home-organization">
         {session.organization ? (
@@ -129,6 +139,8 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
       </section>
 
       <RecentSignIns entries={recent ?? []} />
+
+      <SecurityLog entries={log?.events ?? []} isAdmin={isAdmin} adminUrl={`${basePath}/admin`} />
 
       <section aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Active sessions</h2>

@@ -10,12 +10,8 @@
  */
 import { builtInModels } from "@sesame/core/adapters"
 import { argon2id, importPasswordHash, normalizePassword } from "@sesame/core/password"
+import { demoAccount } from "./demo-identity"
 import { adapter } from "./store"
-
-const demoAccount = {
-  email: (process.env.DEMO_EMAIL ?? "demo@example.com").trim().toLowerCase(),
-  password: process.env.DEMO_PASSWORD ?? "sesame-demo",
-}
 
 // The password provider's default hasher, so that the seeded hash needs no rehash at sign-in.
 const hasher = argon2id()

@@ -11,10 +11,13 @@ import Database from "better-sqlite3"
 import SqliteAdapter, { migrate } from "@sesame/adapter-sqlite"
 import { modelsOf, type UserFieldDeclarations } from "@sesame/core"
 import { userModel } from "@sesame/core/adapters"
+import { admin } from "@sesame/admin"
+import { audit } from "@sesame/audit"
 import { oauthProvider } from "@sesame/oauth-provider"
 import { organizations, type InvitationMessage } from "@sesame/organizations"
 import { auditTrail } from "@sesame/plugin-audit-trail"
 import { sso } from "@sesame/sso"
+import { demoAccount } from "./demo-identity"
 import { withOutages } from "./outage"
 import { livingRoomTv, partnerNotes, partnerRedirectUri, partnerSecret } from "./partner"
 import { sendMail } from "./providers"
@@ -79,8 +82,20 @@ export const oauthServer = oauthProvider({
   ],
 })
 
-/** The demo's plugins: the audit trail, organizations, enterprise SSO and the authorization server. */
-export const plugins = [auditTrailPlugin, orgs, ssoPlugin, oauthServer]
+/**
+ * The security log (`@sesame/audit`): every sign-in, failure, change and admin action, with who,
+ * when, from where; the home page shows the signed-in user's own, and the demo account reads all.
+ */
+export const auditPlugin = audit({ keepDays: 90, canRead: (user) => user.email === demoAccount.email })
+
+/**
+ * Admin tools (`@sesame/admin`): the demo account is the demo's admin, at `/api/auth/admin`: find
+ * users, suspend them, see the app as one of them.
+ */
+export const adminPlugin = admin({ admins: (user) => user.email === demoAccount.email })
+
+/** The demo's plugins: the audit trail, organizations, enterprise SSO, the authorization server, the security log and the admin tools. */
+export const plugins = [auditTrailPlugin, orgs, ssoPlugin, oauthServer, auditPlugin, adminPlugin]
 /**
  * The demo's own user fields (`user.fields` in auth.ts): a role only the app sets, and the language
  * users choose on the home page (`input: true`).

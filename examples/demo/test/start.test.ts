@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser } from "playwright-core"
 import { freePort, launchBrowser } from "@sesame/testing"
 import { accountFlow, throttleFlow } from "./account-flows.js"
+import { adminFlow } from "./admin-flows.js"
 import { apiTokenFlow } from "./api-token-flows.js"
 import { demoAccountFlow, emailFlow, idpFlow, outageFlow, passkeyFlow, revokeFlow } from "./flows.js"
 import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
@@ -117,6 +118,11 @@ describe("npm start on a fresh clone", () => {
 
   it("signs in to Partner notes through the demo's authorization server, removes it from the apps allowed, and connects a TV with the device flow", async () => {
     await oauthProviderFlow(browser!, demo!.banner.origin)
+  }, 120_000)
+
+  // After the identity provider's sign-in: Grace exists.
+  it("shows the security log and the account page, and as the demo's admin finds Grace, sees the app as her and back, suspends and restores her", async () => {
+    await adminFlow(browser!, demo!.banner.origin, demo!.banner.idpIssuer)
   }, 120_000)
 
   it("takes the database away from the home page: the protected page says try again, then is signed in again", async () => {
