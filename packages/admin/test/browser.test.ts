@@ -7,7 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { Auth } from "@sesame/core"
-import { describeViolations, launchBrowser, runAxe, saveScreenshot, serve, watchCsp, type TestServer } from "@sesame/testing"
+import { describeViolations, focusStops, launchBrowser, runAxe, saveScreenshot, serve, watchCsp, type TestServer } from "@sesame/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeWorld } from "./world.js"
 
@@ -39,24 +39,6 @@ async function signedIn(email: string, options: { colorScheme?: "light" | "dark"
   await page.fill('input[name="email"]', email)
   await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/auth/signin")), page.click('form[action$="/callback/credentials"] button')])
   return { context, page, csp }
-}
-
-async function focusStops(page: Page, limit = 40): Promise<{ name: string; outline: string }[]> {
-  const stops: { name: string; outline: string }[] = []
-  const seen = new Set<number>()
-  for (let i = 0; i < limit; i++) {
-    await page.keyboard.press("Tab")
-    const focus = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null
-      if (!el || el === document.body) return null
-      const style = getComputedStyle(el)
-      return { index: [...document.querySelectorAll("*")].indexOf(el), name: (el.innerText || el.getAttribute("name") || el.id).trim(), outline: `${style.outlineStyle} ${style.outlineWidth}` }
-    })
-    if (!focus || seen.has(focus.index)) break
-    seen.add(focus.index)
-    stops.push({ name: focus.name, outline: focus.outline })
-  }
-  return stops
 }
 
 async function checkPage(page: Page, csp: Awaited<ReturnType<typeof watchCsp>>, label: string, focusable = true): Promise<void> {
