@@ -5,9 +5,10 @@
  *
  * - it ends when the module says (`SesameModule.acting(part).endsAt`), at the first read after
  *   that instant, for both strategies (a database session's expiry never passes it);
- * - it is never a recent sign-in (`session/fresh.ts`), so every sensitive action (a password set,
- *   a passkey or a second factor added, the account deleted, `requireRecentSignIn`) is refused,
- *   and the step-up that would make it recent is refused too: the actor is not the user;
+ * - it is never a recent sign-in (each strategy's `signedInAt` knows no start for it, so
+ *   `session/fresh.ts` says no), so every sensitive action (a password set, a passkey or a second
+ *   factor added, the account deleted, `requireRecentSignIn`) is refused, and no step-up makes it
+ *   recent: the actor is not the user; nor does a sign-in start from it (`account/sign-in.ts`);
  * - the session it replaced is kept aside, sealed in a cookie of its own (`keptSession`), and comes
  *   back when the module ends the acting (`ModuleRequest.stopActing`): the actor returns to their
  *   own session as it was, not to a new one.

@@ -108,6 +108,8 @@ function cacheOf(config: ResolvedConfig): Map<string, CacheEntry> {
 
 function remember(config: ResolvedConfig, userId: string, cut: Cut | null, now: number): void {
   const cache = cacheOf(config)
+  // A read that began before a cut this instance wrote must not put back what it found.
+  if ((cache.get(userId)?.readAt ?? Number.NEGATIVE_INFINITY) > now) return
   cache.delete(userId)
   // Oldest out first: a Map iterates in insertion order.
   if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!)
