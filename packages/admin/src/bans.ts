@@ -29,7 +29,8 @@ export interface BanInfo {
 
 const maxReason = 500
 
-const info = (row: StoredRow): BanInfo => ({
+/** A stored suspension as admins see it. */
+export const banInfo = (row: StoredRow): BanInfo => ({
   userId: row.userId as string,
   reason: (row.reason as string | null) ?? null,
   until: (row.until as Date | null) ?? null,
@@ -40,9 +41,10 @@ const info = (row: StoredRow): BanInfo => ({
 /** Whether `ban` refuses sign-ins at `now`. */
 export const inForce = (ban: BanInfo, now = Date.now()): boolean => ban.until === null || ban.until.getTime() > now
 
-async function banRow(store: Store, userId: string): Promise<BanInfo | null> {
+/** The suspension of `userId` (in force or run out), or null: for callers that checked the admin already. */
+export async function banRow(store: Store, userId: string): Promise<BanInfo | null> {
   const row = await store.findOne(banModel, { userId })
-  return row ? info(row) : null
+  return row ? banInfo(row) : null
 }
 
 function untilOf(value: unknown): Date | null {

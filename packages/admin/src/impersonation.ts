@@ -18,7 +18,7 @@
 import { html, type ModuleRequest, type ModuleResponse } from "@sesame/core"
 import type { JsonValue } from "@sesame/core/adapters"
 import { adminOf, targetOf } from "./access.js"
-import { banOf, inForce } from "./bans.js"
+import { banRow, inForce } from "./bans.js"
 import { AdminError } from "./errors.js"
 import type { ResolvedAdminOptions } from "./options.js"
 
@@ -55,7 +55,7 @@ export async function impersonate(options: ResolvedAdminOptions, request: Module
   const admin = await adminOf(options, request)
   const target = await targetOf({ ...options, actOnAdmins: options.impersonation.admins }, request, admin, userId)
   // A suspended user has no session of their own to look at; the page leaves the button out too.
-  const ban = await banOf(options, request, target.id)
+  const ban = await banRow(request.store!, target.id)
   if (ban && inForce(ban)) throw new AdminError("Forbidden", "The user is suspended: lift the suspension to see the app as them.")
   const until = Date.now() + options.impersonation.maxAge * 1000
   const mark: Mark = { by: admin.id, until }

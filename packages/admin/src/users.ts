@@ -7,7 +7,7 @@
  */
 import { op, type ModuleRequest } from "@sesame/core"
 import { adminOf, targetOf } from "./access.js"
-import { banOf, inForce, type BanInfo } from "./bans.js"
+import { banInfo, banRow, inForce, type BanInfo } from "./bans.js"
 import { AdminError } from "./errors.js"
 import { banModel } from "./models.js"
 import type { ResolvedAdminOptions } from "./options.js"
@@ -33,7 +33,7 @@ export async function userDetails(options: ResolvedAdminOptions, request: Module
   const users = request.users!
   const user = await users.get(userId)
   if (!user) throw new AdminError("NotFound", "No such user.")
-  const [ban, accounts, sessions, admin] = await Promise.all([banOf(options, request, user.id), users.accounts(user.id), users.sessions(user.id), options.isAdmin(user)])
+  const [ban, accounts, sessions, admin] = await Promise.all([banRow(request.store!, user.id), users.accounts(user.id), users.sessions(user.id), options.isAdmin(user)])
   return {
     user: { id: user.id, name: user.name ?? null, email: user.email, emailVerified: user.emailVerified ?? null, image: user.image ?? null },
     admin,
@@ -94,8 +94,7 @@ export async function listUsers(options: ResolvedAdminOptions, request: ModuleRe
   }
   const ids = page.users.map((user) => user.id)
   const bans = ids.length ? await request.store!.findMany(banModel, { where: { userId: op.in(ids) } }) : []
-  const now = Date.now()
-  const suspended = new Set(bans.filter((row) => row.until === null || (row.until as Date).getTime() > now).map((row) => row.userId as string))
+  const suspended = new Set(bans.map(banInfo).filter((ban) => inForce(ban)).map((ban) => ban.userId))
   const users = await Promise.all(
     page.users.map(async (user) => ({ id: user.id, email: user.email, name: user.name ?? null, admin: await options.isAdmin(user), suspended: suspended.has(user.id) })),
   )

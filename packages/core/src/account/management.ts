@@ -12,13 +12,13 @@ import type { AdapterAccount, AdapterUser } from "../adapters/types.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { checkMaxAge, freshAge, signedInRecently } from "../session/fresh.js"
 import { currentActing } from "../session/acting.js"
-import { endJwtSessions } from "../session/revocation.js"
 import { MissingAdapter } from "../errors.js"
 import { emit } from "../events.js"
 import { emitSecurity } from "../security-events.js"
 import { signedInFor, type ServerUser } from "../http/server-context.js"
 import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { currentAdapterUser } from "./passkeys.js"
+import { deleteStoredUser } from "./delete.js"
 import { keepsAWayIn, type WaysInOptions } from "./ways-in.js"
 
 /** One provider account linked to the signed-in user. Tokens are never included. */
@@ -149,11 +149,7 @@ export async function deleteUser(request: Request, config: AuthConfig | LazyAuth
   const me = await signedIn(request, config, "deleteUser")
   if (!me) return { deleted: false, reason: "NotSignedIn" }
   if (!signedInRecently(await me.signedInAt(), freshAge(me.config, options.maxSignInAge))) return { deleted: false, reason: "SignInTooOld" }
-  // The cut first, and it outlives the user's row: their tokens stay refused until they would have
-  // expired, even when the deletion fails after it (a retry finds no user to cut for).
-  await endJwtSessions(me.config, me.user.id)
-  await me.adapter.deleteUser(me.user.id)
-  await emit(me.config, "deleteUser", { user: me.user })
+  await deleteStoredUser(me.config, me.adapter, me.user)
   await emitSecurity(me.config, request.headers, { type: "user.deleted", userId: me.user.id })
   return { deleted: true }
 }

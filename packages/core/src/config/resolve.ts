@@ -29,9 +29,10 @@ import { createLogger, type Logger, type WarningCode } from "../logger.js"
 import type { MessageOverrides } from "../pages/messages.js"
 import { databaseStrategy } from "../session/database.js"
 import { jwtStrategy } from "../session/jwt.js"
+import { deleteStoredUser } from "../account/delete.js"
 import { storedSessionLive } from "../session/lifetime.js"
 import { endUserSessions } from "../session/end-all.js"
-import { endJwtSessions, resolveRevocation, type RevocationSettings } from "../session/revocation.js"
+import { resolveRevocation, type RevocationSettings } from "../session/revocation.js"
 import type { SessionStrategy } from "../session/types.js"
 import { skipCSRFCheck } from "../symbols.js"
 import { isActionSegment } from "../http/request.js"
@@ -519,10 +520,7 @@ function moduleUsers(adapter: CheckedAdapter, userFields: ResolvedUserFields, co
     async delete(id) {
       const user = await adapter.getUser(id)
       if (!user) return false
-      // The cut first (see `deleteUser`): it must not depend on the deletion going through.
-      await endJwtSessions(config(), id)
-      await adapter.deleteUser(id)
-      await emit(config(), "deleteUser", { user })
+      await deleteStoredUser(config(), adapter, user)
       return true
     },
     list: (query) => adapter.listUsers(query),
