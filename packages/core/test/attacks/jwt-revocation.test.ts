@@ -7,41 +7,21 @@
  * user's sessions (a ban). Each attack is beside the legitimate flow it must not break: the owner
  * signs in again at once, the session that made the change stays.
  */
-import { Auth, changePassword, deleteUser, modelsOf, revokeOtherSessions, type AuthConfig, type PasswordEmailParams, type SesameModule } from "@sesame/core"
-import { MemoryAdapter, type Adapter, type MemoryAdapterInstance } from "@sesame/core/adapters"
+import { Auth, changePassword, deleteUser, modelsOf, revokeOtherSessions, type AuthConfig, type SesameModule } from "@sesame/core"
+import { MemoryAdapter, type Adapter } from "@sesame/core/adapters"
 import { encode } from "@sesame/core/jwt"
-import { argon2id } from "@sesame/core/password"
-import Password from "@sesame/core/providers/password"
 import { describe, expect, it } from "vitest"
-import { CookieJar, csrfToken, frozenClock, origin, request, secret, send } from "../helpers.js"
+import { CookieJar, frozenClock, origin, request, secret, send } from "../helpers.js"
 import { sessionRevocationModel } from "../../src/session/revocation.js"
+import { email, owner as signUpOwner, password, passwordApp, post, sessionEmail, signIn as signInOwner, type PasswordApp } from "./password-owner.js"
 
 const advance = frozenClock("2030-01-01T09:00:00Z")
 const cookieName = "sesame.session-token"
-const email = "owner@example.com"
-const password = "the owner's first passphrase"
-
-interface App {
-  config: AuthConfig
-  adapter: MemoryAdapterInstance
-  mails: PasswordEmailParams[]
-  errors: Error[]
-}
+type App = PasswordApp
 
 /** An app with the password provider and JWT sessions; `revocation` as given (on, cache 0, by default). */
 function app(revocation: NonNullable<AuthConfig["session"]>["revocation"] = { cache: 0 }, adapter = MemoryAdapter(), extra: Partial<AuthConfig> = {}): App {
-  const mails: PasswordEmailParams[] = []
-  const errors: Error[] = []
-  const config: AuthConfig = {
-    secret,
-    trustHost: true,
-    adapter,
-    providers: [Password({ sendEmail: (params) => void mails.push(params), hasher: argon2id({ memoryCost: 64, timeCost: 1 }) })],
-    session: { strategy: "jwt", revocation },
-    logger: { error: (e) => void errors.push(e), warn: () => {}, debug: () => {} },
-    ...extra,
-  }
-  return { config, adapter, mails, errors }
+  return passwordApp({ strategy: "jwt", revocation }, adapter, extra)
 }
 
 /** A second instance of the same app: its own configuration object (its own cache), the same store. */
@@ -56,34 +36,9 @@ function copyOf(jar: CookieJar): CookieJar {
   return copy
 }
 
-async function post(config: AuthConfig, path: string, form: Record<string, string>, jar = new CookieJar()) {
-  const response = await send(config, path, { jar, form: { csrfToken: await csrfToken(config, jar), ...form } })
-  return { response, location: response.headers.get("location") ?? "", jar }
-}
-
-async function sessionEmail(config: AuthConfig, jar: CookieJar): Promise<string | null> {
-  const response = await send(config, "/auth/session", { jar })
-  expect(response.status).toBe(200)
-  const body = (await response.json()) as { user?: { email?: string } } | null
-  return body?.user?.email ?? null
-}
-
-/** Signs the owner up and confirms the address, then signs in a fresh browser. */
-async function owner(app: App): Promise<CookieJar> {
-  await post(app.config, "/auth/signup/password", { email, password })
-  const link = new URL(app.mails.find((m) => m.kind === "verify-email")!.url)
-  const confirmed = await post(app.config, "/auth/verify-email/password", { token: link.searchParams.get("token")!, email, password })
-  expect(confirmed.response.status).toBe(302)
-  return signIn(app.config, password)
-}
-
-/** Signs the owner in in a fresh browser; a second passes (the clock is frozen otherwise). */
-async function signIn(config: AuthConfig, typed: string): Promise<CookieJar> {
-  const { jar, location } = await post(config, "/auth/callback/password", { email, password: typed })
-  expect(location).toBe(`${origin}/`)
-  advance(1_000)
-  return jar
-}
+/** The owner signed up, confirmed and signed in; a second passes after each sign-in (the clock is frozen otherwise). */
+const owner = (app: App) => signUpOwner(app, () => advance(1_000))
+const signIn = (config: AuthConfig, typed: string) => signInOwner(config, typed, () => advance(1_000))
 
 /** Resets the owner's password through the emailed link. */
 async function reset(app: App, newPassword: string): Promise<void> {

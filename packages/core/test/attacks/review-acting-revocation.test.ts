@@ -5,66 +5,29 @@
  * callback, and a storage outage in a plugin's check. Each test performs the attack and asserts the
  * secure outcome.
  */
-import { changePassword, deleteUser, revokeOtherSessions, type AuthConfig, type PasswordEmailParams, type SesameModule } from "@sesame/core"
+import { changePassword, deleteUser, revokeOtherSessions, type AuthConfig, type SesameModule } from "@sesame/core"
 import { MemoryAdapter } from "@sesame/core/adapters"
-import { argon2id } from "@sesame/core/password"
-import Credentials from "@sesame/core/providers/credentials"
-import Password from "@sesame/core/providers/password"
 import { outage } from "@sesame/testing"
 import type { DevIdp } from "@sesame/dev-idp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { client, oidc, signIn as oauthSignIn, startIdp } from "../oauth/harness.js"
-import { CookieJar, csrfToken, frozenClock, origin, request, secret, send } from "../helpers.js"
+import { CookieJar, csrfToken, frozenClock, origin, request, send } from "../helpers.js"
+import { actingApp, postJson, signInAs, who } from "../modules/acting-app.js"
+import { email, owner as signUpOwner, password, passwordApp as makePasswordApp, post, sessionEmail, type PasswordApp } from "./password-owner.js"
 
 const advance = frozenClock("2030-01-01T09:00:00Z")
-const email = "owner@example.com"
-const password = "the owner's first passphrase"
 const hour = 3_600_000
 
 // ---------------------------------------------------------------------------------------------
 // JWT revocation with the password provider (as packages/core/test/attacks/jwt-revocation.test.ts)
 
-interface PasswordApp {
-  config: AuthConfig
-  mails: PasswordEmailParams[]
-}
-
+/** The app with JWT sessions (`session.revocation`, cache 0) or database sessions, and `extra` over it. */
 function passwordApp(extra: Partial<AuthConfig> = {}, strategy: "jwt" | "database" = "jwt"): PasswordApp {
-  const mails: PasswordEmailParams[] = []
-  const config: AuthConfig = {
-    secret,
-    trustHost: true,
-    adapter: MemoryAdapter(),
-    providers: [Password({ sendEmail: (params) => void mails.push(params), hasher: argon2id({ memoryCost: 64, timeCost: 1 }) })],
-    session: { strategy, ...(strategy === "jwt" ? { revocation: { cache: 0 } } : {}) },
-    logger: { error: () => {}, warn: () => {}, debug: () => {} },
-    ...extra,
-  }
-  return { config, mails }
+  return makePasswordApp({ strategy, ...(strategy === "jwt" ? { revocation: { cache: 0 } } : {}) }, MemoryAdapter(), extra)
 }
 
-async function post(config: AuthConfig, path: string, form: Record<string, string>, jar = new CookieJar()) {
-  const response = await send(config, path, { jar, form: { csrfToken: await csrfToken(config, jar), ...form } })
-  return { response, location: response.headers.get("location") ?? "", jar }
-}
-
-async function sessionEmail(config: AuthConfig, jar: CookieJar): Promise<string | null> {
-  const response = await send(config, "/auth/session", { jar })
-  expect(response.status).toBe(200)
-  const body = (await response.json()) as { user?: { email?: string } } | null
-  return body?.user?.email ?? null
-}
-
-async function owner(app: PasswordApp): Promise<CookieJar> {
-  await post(app.config, "/auth/signup/password", { email, password })
-  const link = new URL(app.mails.find((m) => m.kind === "verify-email")!.url)
-  const confirmed = await post(app.config, "/auth/verify-email/password", { token: link.searchParams.get("token")!, email, password })
-  expect(confirmed.response.status).toBe(302)
-  const { jar, location } = await post(app.config, "/auth/callback/password", { email, password })
-  expect(location).toBe(`${origin}/`)
-  advance(1_000)
-  return jar
-}
+/** The owner signed up, confirmed and signed in; a second passes after (the clock is frozen otherwise). */
+const owner = (app: PasswordApp) => signUpOwner(app, () => advance(1_000))
 
 describe("JWT revocation races", () => {
   for (const strategy of ["jwt", "database"] as const) {
@@ -125,66 +88,6 @@ describe("JWT revocation races", () => {
 
 // ---------------------------------------------------------------------------------------------
 // Acting sessions (as packages/core/test/modules/acting.test.ts)
-
-function actor(): SesameModule {
-  return {
-    id: "act",
-    keepsSessionPart: true,
-    session: ({ previous }) => previous,
-    acting: (part) => {
-      const { by, until } = (part ?? {}) as { by?: unknown; until?: unknown }
-      return typeof by === "string" && typeof until === "number" ? { actorId: by, endsAt: until, stopPath: "act/stop" } : undefined
-    },
-    routes: {
-      "POST act/start": {
-        async run(req) {
-          const me = await req.user()
-          const until = Date.now() + hour
-          return { body: { started: await req.actAs("bob", { by: me!.id!, until }, { endsAt: until }) } }
-        },
-      },
-      "POST act/stop": { run: async (req) => ({ body: { restored: await req.stopActing() } }) },
-    },
-    api: {
-      endSessionsOf: (req, id: unknown) => req.users!.endSessions(id as string),
-    },
-  }
-}
-
-function actingApp(strategy: "jwt" | "database", extra: Partial<AuthConfig> = {}): AuthConfig {
-  const adapter = (extra.adapter as ReturnType<typeof MemoryAdapter> | undefined) ?? MemoryAdapter()
-  for (const [id, address] of [["alice", "alice@example.com"], ["bob", "bob@example.com"]]) adapter.tables.users.set(id!, { id: id!, email: address!, name: null, emailVerified: new Date() })
-  return {
-    secret: "acting-review-secret-0123456789abcdefghijklmno",
-    trustHost: true,
-    adapter,
-    providers: [
-      Credentials({
-        credentials: { email: {} },
-        authorize: async ({ email }) => (typeof email === "string" ? await adapter.getUserByEmail(email) : null),
-      }),
-    ],
-    session: { strategy, ...(strategy === "jwt" ? { revocation: { cache: 0 } } : {}) },
-    plugins: [actor()],
-    logger: { error: () => {}, warn: () => {}, debug: () => {} },
-    ...extra,
-  }
-}
-
-async function signInAs(config: AuthConfig, address: string, jar = new CookieJar()): Promise<CookieJar> {
-  await send(config, "/auth/callback/credentials", { jar, form: { csrfToken: await csrfToken(config, jar), email: address } })
-  return jar
-}
-
-async function postJson(config: AuthConfig, jar: CookieJar, path: string): Promise<Record<string, unknown>> {
-  const response = await send(config, path, { jar, json: { csrfToken: await csrfToken(config, jar) } })
-  return (await response.json()) as Record<string, unknown>
-}
-
-async function who(config: AuthConfig, jar: CookieJar): Promise<string | null> {
-  const body = (await (await send(config, "/auth/session", { jar })).json()) as { user?: { email?: string } } | null
-  return body?.user?.email ?? null
-}
 
 describe("acting sessions under attack", () => {
   for (const strategy of ["jwt", "database"] as const) {

@@ -6,77 +6,10 @@
  * from inside it; acting from a server function, or without a part the module recognises; a module
  * that declares `acting` without keeping parts.
  */
-import { callModuleApi, deleteUser, type AuthConfig, type SesameModule } from "@sesame/core"
-import { MemoryAdapter } from "@sesame/core/adapters"
-import Credentials from "@sesame/core/providers/credentials"
+import { callModuleApi, deleteUser } from "@sesame/core"
 import { describe, expect, it } from "vitest"
-import { CookieJar, csrfToken, request, send } from "../helpers.js"
-
-const hour = 3_600_000
-
-/** A module that lets whoever is signed in act as `bob` (a test stand-in for an admin's check). */
-function actor(): SesameModule {
-  return {
-    id: "act",
-    keepsSessionPart: true,
-    session: ({ previous }) => previous,
-    acting: (part) => {
-      const { by, until } = (part ?? {}) as { by?: unknown; until?: unknown }
-      return typeof by === "string" && typeof until === "number" ? { actorId: by, endsAt: until } : undefined
-    },
-    routes: {
-      "POST act/start": {
-        async run(req) {
-          const me = await req.user()
-          const until = Date.now() + hour
-          return { body: { started: await req.actAs("bob", { by: me!.id!, until }, { endsAt: until }) } }
-        },
-      },
-      "POST act/stop": { run: async (req) => ({ body: { restored: await req.stopActing() } }) },
-    },
-    api: {
-      async startFromServer(req) {
-        return req.actAs("bob", { by: "x", until: Date.now() + hour }, { endsAt: Date.now() + hour })
-      },
-    },
-  }
-}
-
-function app(strategy: "jwt" | "database", extra: Partial<AuthConfig> = {}): AuthConfig {
-  const adapter = MemoryAdapter()
-  for (const [id, email] of [["alice", "alice@example.com"], ["bob", "bob@example.com"]]) adapter.tables.users.set(id!, { id: id!, email: email!, name: null, emailVerified: new Date() })
-  return {
-    secret: "acting-test-secret-0123456789abcdefghijklmno",
-    trustHost: true,
-    adapter,
-    providers: [
-      Credentials({
-        credentials: { email: {} },
-        authorize: async ({ email }) => (typeof email === "string" ? await adapter.getUserByEmail(email) : null),
-      }),
-    ],
-    session: { strategy },
-    plugins: [actor()],
-    logger: { error: () => {}, warn: () => {}, debug: () => {} },
-    ...extra,
-  }
-}
-
-async function signIn(config: AuthConfig, email: string): Promise<CookieJar> {
-  const jar = new CookieJar()
-  await send(config, "/auth/callback/credentials", { jar, form: { csrfToken: await csrfToken(config, jar), email } })
-  return jar
-}
-
-async function post(config: AuthConfig, jar: CookieJar, path: string): Promise<Record<string, unknown>> {
-  const response = await send(config, path, { jar, json: { csrfToken: await csrfToken(config, jar) } })
-  return (await response.json()) as Record<string, unknown>
-}
-
-async function who(config: AuthConfig, jar: CookieJar): Promise<string | null> {
-  const body = (await (await send(config, "/auth/session", { jar })).json()) as { user?: { email?: string } } | null
-  return body?.user?.email ?? null
-}
+import { csrfToken, request, send } from "../helpers.js"
+import { actingApp as app, actor, postJson as post, signInAs as signIn, who } from "./acting-app.js"
 
 describe("acting sessions", () => {
   it("keep their mark when the app's jwt callback builds a fresh token", async () => {
