@@ -14,6 +14,7 @@ import type {
   CallbacksOptions,
   DeletePasskeyOptions,
   DeleteUserOptions,
+  EmailChangeRequest,
   PasskeyDeletion,
   PasskeyInfo,
   PasswordChanging,
@@ -231,6 +232,12 @@ export interface ServerFunctions {
   changePassword(passwords: { currentPassword: string; newPassword: string }): Promise<PasswordChanging>
   /** Sets a first password for a user who has none, after a recent sign-in (`options.maxSignInAge`, default 10 minutes). */
   setPassword(password: { newPassword: string }, options?: SetPasswordOptions): Promise<PasswordSetting>
+  /**
+   * Emails a link to `email` that moves the user to that address once followed, after a recent
+   * sign-in: `{ requested: true }` (also when the address is another account's: then nothing is
+   * sent, and nobody learns it is taken), or `{ requested: false, reason }`.
+   */
+  requestEmailChange(input: { email: string }): Promise<EmailChangeRequest>
   /**
    * Whether the user signed in recently enough for a sensitive action (`options.maxAge`, default
    * `session.freshAge`, 10 minutes), or where to send them to prove who they are again: `if

@@ -128,6 +128,20 @@ describe("server functions of Sesame(config)", () => {
     expect(await sesame.setPassword({ newPassword: "yet another one" })).toEqual({ set: false, reason: "HasPassword" })
   })
 
+  it("requests an email change for the signed-in user: the link goes to the new address only", async () => {
+    const adapter = MemoryAdapter()
+    const mails: { kind: string; to: string }[] = []
+    const hasher = argon2id({ memoryCost: 64, timeCost: 1 })
+    const sesame = Sesame({ secret, trustHost: true, adapter, providers: [Password({ sendEmail: ({ kind, to }) => void mails.push({ kind, to }), requireEmailVerification: false, hasher })] })
+    expect(await sesame.requestEmailChange({ email: "ada@new.example" })).toEqual({ requested: false, reason: "NotSignedIn" })
+    const user = await adapter.createUser({ id: "u1", email: "ada@example.com", name: "Ada", emailVerified: new Date() })
+    await importPasswordHash(adapter, user.id, await hasher.hash("analytical engine"))
+    await sesame.signIn("password", { email: "ada@example.com", password: "analytical engine", redirect: false })
+    expect(await sesame.requestEmailChange({ email: "not an address" })).toEqual({ requested: false, reason: "InvalidEmail" })
+    expect(await sesame.requestEmailChange({ email: "ada@new.example" })).toEqual({ requested: true })
+    expect(mails).toEqual([{ kind: "change-email", to: "ada@new.example" }])
+  })
+
   it("list, rename and delete passkeys", async () => {
     const { adapter, config } = databaseConfig()
     const sesame = Sesame(config)

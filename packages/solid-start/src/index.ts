@@ -12,8 +12,8 @@
  *   middleware answers with a `503`;
  * - `listAccounts(request, options)`, `unlinkAccount`, `deleteUser`, `listSessions`,
  *   `revokeSession`, `revokeOtherSessions`, `listPasskeys`, `renamePasskey`, `deletePasskey`,
- *   `hasPassword`, `changePassword`, `setPassword`, `updateUserFields`: the signed-in user's
- *   accounts, sessions, passkeys, password and own fields;
+ *   `hasPassword`, `changePassword`, `setPassword`, `requestEmailChange`, `updateUserFields`: the
+ *   signed-in user's accounts, sessions, passkeys, password, address and own fields;
  * - `api(request, options)`: the plugins' server functions for the request (`api(…).<name>(…)`).
  *
  * The browser side is `@sesame/solid-start/client`.
@@ -33,6 +33,7 @@ export {
   listPasskeys,
   listSessions,
   renamePasskey,
+  requestEmailChange,
   requireRecentSignIn,
   revokeOtherSessions,
   revokeSession,

@@ -93,6 +93,13 @@ export const changePassword = withOptions(core.changePassword, "changePassword")
 export const setPassword = withOptions(core.setPassword, "setPassword")
 
 /**
+ * Emails a link to `email` that moves the request's user to that address once followed, after a
+ * recent sign-in: `{ requested: true }` (also when the address is another account's: then nothing
+ * is sent), or `{ requested: false, reason }`.
+ */
+export const requestEmailChange = withOptions(core.requestEmailChange, "requestEmailChange")
+
+/**
  * Whether the request's session signed in recently enough for a sensitive action
  * (`options.maxAge`, default `session.freshAge`, 10 minutes): `{ recent: true }`, or
  * `{ recent: false, reason, redirect }`, where `redirect` sends the browser to prove who it is

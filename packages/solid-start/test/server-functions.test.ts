@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import GitHub from "@sesame/core/providers/github"
+import Password from "@sesame/core/providers/password"
 import {
   deletePasskey,
   deleteUser,
@@ -12,6 +13,7 @@ import {
   listPasskeys,
   listSessions,
   renamePasskey,
+  requestEmailChange,
   revokeOtherSessions,
   revokeSession,
   SolidAuth,
@@ -98,6 +100,16 @@ describe("server functions", () => {
     expect(await revokeSession(request("/", { jar: here }), options, sessions!.find((s) => !s.current)!.id)).toBe(true)
     expect(await revokeOtherSessions(request("/", { jar: here }), options)).toBe(1)
     expect(await listSessions(request("/", { jar: here }), options)).toEqual([expect.objectContaining({ current: true })])
+  })
+
+  it("request an email change for the request's user: the link goes to the new address only", async () => {
+    const mails: { kind: string; to: string }[] = []
+    const password = Password({ sendEmail: ({ kind, to }) => void mails.push({ kind, to }) })
+    const { adapter, options } = databaseOptions({ providers: [aliceCredentials({ createUser: true }), password] })
+    expect(await requestEmailChange(request("/"), options, { email: "alice@new.example" })).toEqual({ requested: false, reason: "NotSignedIn" })
+    const jar = await signedInAlice(adapter, options)
+    expect(await requestEmailChange(request("/", { jar }), options, { email: "alice@new.example" })).toEqual({ requested: true })
+    expect(mails).toEqual([{ kind: "change-email", to: "alice@new.example" }])
   })
 
   it("delete the request's user", async () => {
