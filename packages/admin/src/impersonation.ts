@@ -3,7 +3,7 @@
  * to their own session when they stop.
  *
  * The session it starts is an acting session of the core (`ModuleRequest.actAs`): the module's part
- * of it, `{ by, until }`, marks it, and the core holds it to its rules whatever the app does. It
+ * of it, `{ by, until, id }`, marks it, and the core holds it to its rules whatever the app does. It
  * ends at `until`; it is never a recent sign-in, so nothing that needs one works in it (a password
  * set, a passkey or second factor added, the account deleted); it hands out no credential of the
  * user's own (an API token carries `act: { sub: <admin> }`, a native app gets no code, the
@@ -11,15 +11,22 @@
  * admin's own session waits aside, sealed, to come back. In it the admin is no admin: the module's
  * actions refuse an acting session, so impersonating cannot make admins or act on anyone.
  *
+ * Each impersonation has a row (`impersonationModel`), which the mark names, and its session holds
+ * only while that row is there and not stopped, and while its admin is still an admin and not
+ * suspended (`actingHolds`, asked at every use of the session): so stopping ends every copy of the
+ * session, wherever it was taken, and a suspension or a demotion ends it at once. The core ends it
+ * too when the admin's own sessions are ended (`SesameModule.acting`).
+ *
  * Never another admin, unless `impersonation.admins` says so; never oneself.
  *
  * @module
  */
-import { html, type ModuleRequest, type ModuleResponse } from "@sesame/core"
+import { html, type ModuleContext, type ModuleRequest, type ModuleResponse, type Store } from "@sesame/core"
 import type { JsonValue } from "@sesame/core/adapters"
 import { adminOf, targetOf } from "./access.js"
 import { banRow, inForce } from "./bans.js"
 import { AdminError } from "./errors.js"
+import { impersonationModel } from "./models.js"
 import type { ResolvedAdminOptions } from "./options.js"
 
 /** The module's part of an impersonation session. */
@@ -28,18 +35,49 @@ interface Mark {
   by: string
   /** When it ends (ms). */
   until: number
+  /**
+   * Its row's id. A mark made before rows were kept has none: it still marks an acting session
+   * (never a plain one of the user), which no longer holds.
+   */
+  id?: string
 }
 
 function markOf(part: JsonValue | undefined): Mark | undefined {
   if (typeof part !== "object" || part === null || Array.isArray(part)) return undefined
-  const { by, until } = part as Record<string, JsonValue>
-  return typeof by === "string" && typeof until === "number" && Number.isFinite(until) ? { by, until } : undefined
+  const { by, until, id } = part as Record<string, JsonValue>
+  if (typeof by !== "string" || typeof until !== "number" || !Number.isFinite(until)) return undefined
+  return typeof id === "string" ? { by, until, id } : { by, until }
 }
 
 /** `SesameModule.acting`: what the core holds an impersonation session to. */
 export function actingOf(part: JsonValue): { actorId: string; endsAt: number; stopPath: string } | undefined {
   const mark = markOf(part)
   return mark && { actorId: mark.by, endsAt: mark.until, stopPath: "admin/acting" }
+}
+
+/**
+ * `SesameModule.actingHolds`: an impersonation holds while its row is there and not stopped, and
+ * while its admin may still impersonate.
+ */
+export function impersonationHolds(options: ResolvedAdminOptions): (part: JsonValue, context: ModuleContext) => Promise<boolean> {
+  return async (part, context) => {
+    const mark = markOf(part)
+    return mark !== undefined && (await onRecord(context.store!, mark)) && (await stillAllowed(options, context, mark.by))
+  }
+}
+
+/** Whether the impersonation `mark` names is on record, by that admin, and was not stopped. */
+async function onRecord(store: Store, mark: Mark): Promise<boolean> {
+  const row = mark.id === undefined ? null : await store.findOne(impersonationModel, { id: mark.id })
+  return row !== null && row.adminId === mark.by && row.endedAt === null
+}
+
+/** Whether the admin `adminId` may still see the app as someone: not suspended, and still an admin. */
+async function stillAllowed(options: ResolvedAdminOptions, context: ModuleContext, adminId: string): Promise<boolean> {
+  const ban = await banRow(context.store!, adminId)
+  if (ban && inForce(ban)) return false
+  const admin = await context.users?.get(adminId)
+  return admin ? options.isAdmin(admin) : false
 }
 
 /** `SesameModule.session`: the mark stays as it was set, for as long as the session lives. */
@@ -58,7 +96,11 @@ export async function impersonate(options: ResolvedAdminOptions, request: Module
   const ban = await banRow(request.store!, target.id)
   if (ban && inForce(ban)) throw new AdminError("Forbidden", "The user is suspended: lift the suspension to see the app as them.")
   const until = Date.now() + options.impersonation.maxAge * 1000
-  const mark: Mark = { by: admin.id, until }
+  // The row first, for the mark to name. Should the start be refused, no session names it: it
+  // grants nothing, and goes at `until`.
+  const id = crypto.randomUUID()
+  await request.store!.create(impersonationModel, { id, adminId: admin.id, userId: target.id, until: new Date(until), endedAt: null })
+  const mark: Mark = { by: admin.id, until, id }
   if (!(await request.actAs(target.id, mark as unknown as JsonValue, { endsAt: until }))) throw new AdminError("NotFound", "No such user.")
   await request.securityEvent({ type: "admin.impersonation-started", userId: target.id, actorId: admin.id, details: { until: new Date(until).toISOString() } })
   return { until: new Date(until) }
@@ -74,6 +116,8 @@ export async function stopImpersonating(request: ModuleRequest): Promise<{ userI
   const mark = await currentMark(request)
   const user = await request.user()
   if (!mark || !user?.id) return null
+  // Stopped on record first: every copy of this session ends with it, wherever it was taken.
+  if (mark.id !== undefined) await request.store!.update(impersonationModel, { id: mark.id }, { endedAt: new Date() })
   // False when this browser holds no kept session (it was copied elsewhere, or expired): signed out.
   const restored = await request.stopActing()
   await request.securityEvent({ type: "admin.impersonation-ended", userId: user.id, actorId: mark.by })

@@ -1,6 +1,7 @@
 /**
  * `@sesame/admin`: admin tools as a Sesame plugin. Who is an admin (a user field's value, a list
- * of ids, or a function); a user's accounts, sessions and suspension at a glance; suspending a
+ * of ids, or a function); a user's accounts, sessions, suspension, second factor and
+ * organizations at a glance; creating a user and sending a password reset link; suspending a
  * user (every session ended, every sign-in refused with a page that says so, until a date or
  * until lifted); ending a user's sessions; deleting a user. Each action is a server function and a
  * JSON endpoint, refused to anyone but an admin, and never aimed at the admin themselves or at
@@ -14,23 +15,23 @@
  *
  * @module
  */
-import type { ModuleRequest, SesameModule } from "@sesame/core"
+import type { ModuleRequest, PasswordResetOutcome, SesameModule } from "@sesame/core"
 import { banOf, banUser, refuseSuspended, unbanUser, type BanInfo } from "./bans.js"
 import { adminMessages } from "./messages.js"
-import { banModel } from "./models.js"
+import { banModel, impersonationModel } from "./models.js"
 import { resolveOptions, type AdminOptions } from "./options.js"
 import { pageRoutes } from "./pages.js"
 import { adminRoutes } from "./routes.js"
-import { deleteUserAsAdmin, listUsers, revokeUserSessions, userDetails, type UserDetails, type UserListing } from "./users.js"
+import { createUser, deleteUserAsAdmin, listUsers, revokeUserSessions, sendPasswordReset, userDetails, type NewUser, type UserDetails, type UserListing } from "./users.js"
 import { adminOf } from "./access.js"
-import { actingOf, actingPage, keepMark, stopAndReturn } from "./impersonation.js"
+import { actingOf, actingPage, impersonationHolds, keepMark, stopAndReturn } from "./impersonation.js"
 import { AdminError } from "./errors.js"
 
 export { AdminError, adminErrorStatus, type AdminErrorCode } from "./errors.js"
-export { banModel } from "./models.js"
+export { banModel, impersonationModel } from "./models.js"
 export type { AdminOptions, AdminRule } from "./options.js"
 export type { BanInfo } from "./bans.js"
-export type { UserDetails, UserListing } from "./users.js"
+export type { NewUser, UserDetails, UserListing } from "./users.js"
 
 /** The module's server functions; each acts for the request's user, who must be an admin. */
 export type AdminApi = {
@@ -45,6 +46,14 @@ export type AdminApi = {
   revokeUserSessions(request: ModuleRequest, userId: string): Promise<number>
   /** Deletes the user with everything stored for them (the user's own `deleteUser` is core's). */
   removeUser(request: ModuleRequest, userId: string): Promise<boolean>
+  /**
+   * Creates a user (`Conflict` when the address has one); with `sendPasswordReset`, emails them a
+   * link to set their password, and says what became of it (`sent`, `limited`, `failed`,
+   * `unavailable` without a password provider).
+   */
+  createUser(request: ModuleRequest, user: NewUser): Promise<{ user: UserListing; passwordReset: PasswordResetOutcome | null }>
+  /** Emails the user the password provider's reset link (an admin never sets a password someone else would know). */
+  sendPasswordReset(request: ModuleRequest, userId: string): Promise<true>
 }
 
 /** The plugin, typed so that `ServerFunctionsOf<Admin>` types an integration's `api`. */
@@ -74,10 +83,12 @@ export function admin(options: AdminOptions): Admin {
     userBan: (request, userId) => banOf(resolved, request, userId),
     revokeUserSessions: (request, userId) => revokeUserSessions(resolved, request, userId),
     removeUser: (request, userId) => deleteUserAsAdmin(resolved, request, userId),
+    createUser: (request, user) => createUser(resolved, request, user),
+    sendPasswordReset: (request, userId) => sendPasswordReset(resolved, request, userId),
   }
   return {
     id: "admin",
-    models: [banModel],
+    models: [banModel, impersonationModel],
     routes: {
       ...adminRoutes(resolved),
       ...pageRoutes(resolved),
@@ -85,10 +96,11 @@ export function admin(options: AdminOptions): Admin {
       "POST admin/acting": { run: stopAndReturn },
     },
     checkSignIn: refuseSuspended,
-    // An impersonation's mark (`impersonation.ts`): `session.admin` is `{ by, until }` while it lasts.
+    // An impersonation's mark (`impersonation.ts`): `session.admin` is `{ by, until, id }` while it lasts.
     keepsSessionPart: true,
     session: keepMark,
     acting: actingOf,
+    actingHolds: impersonationHolds(resolved),
     messages: adminMessages,
     api,
   }

@@ -4,16 +4,35 @@
  * returns to their own session, the same one, when they stop. What it must not allow: impersonating
  * an admin (unless configured) or oneself; anything that needs a recent sign-in while it lasts;
  * acting as an admin from inside it; a credential of the user's own (an API token says who acts);
- * outliving its time; a planted or foreign kept-session cookie bringing a session back.
+ * outliving its time; a planted or foreign kept-session cookie bringing a session back; a mark that
+ * names no record of the impersonation passing for a plain session of the user.
  */
 import { callModuleApi, deleteUser } from "@sesame/core"
+import { sessionPartModel, type Adapter } from "@sesame/core/adapters"
+import { decode, encode } from "@sesame/core/jwt"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { decodeJwt } from "jose"
-import { makeWorld, origin } from "./world.js"
+import type { CookieJar } from "../../core/test/helpers.js"
+import { makeWorld, origin, secret } from "./world.js"
 
 afterEach(() => vi.useRealTimers())
 
 const sessionCookie = "sesame.session-token"
+
+/** Makes the browser's impersonation mark one from before records were kept: without `id`. */
+async function dropRecordId(strategy: "database" | "jwt", adapter: Adapter, jar: CookieJar): Promise<void> {
+  const unrecorded = (mark: unknown) => {
+    const { by, until } = mark as { by: string; until: number }
+    return { by, until }
+  }
+  if (strategy === "database") {
+    const [part] = await adapter.store!.findMany(sessionPartModel, { where: { module: "admin" } })
+    await adapter.store!.update(sessionPartModel, { session: part!.session as string, module: "admin" }, { value: unrecorded(part!.value) })
+    return
+  }
+  const token = (await decode({ token: jar.get(sessionCookie)!, secret, salt: sessionCookie }))!
+  jar.cookies.set(sessionCookie, await encode({ token: { ...token, admin: unrecorded(token.admin) }, secret, salt: sessionCookie }))
+}
 
 for (const strategy of ["database", "jwt"] as const) {
   describe(`impersonation with ${strategy} sessions`, () => {
@@ -137,6 +156,14 @@ for (const strategy of ["database", "jwt"] as const) {
       const kept = [...admins.jar.cookies.keys()].find((name) => name.startsWith("sesame.kept-session"))!
       admins.jar.cookies.set(kept, `${admins.jar.cookies.get(kept)!.slice(0, -4)}AAAA`)
       expect(await stop(admins)).toBe(`${origin}/auth/signin`)
+      expect(await admins.who()).toBeNull()
+    })
+
+    it("ends at its next use, and is never a plain session of the user, when its mark names no record (one started before they were kept)", async () => {
+      const { admins, pat, adapter } = await setUp()
+      await impersonate(admins, pat.id)
+      expect(await admins.who()).toBe(pat.email)
+      await dropRecordId(strategy, adapter, admins.jar)
       expect(await admins.who()).toBeNull()
     })
 

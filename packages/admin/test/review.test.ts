@@ -86,9 +86,7 @@ for (const strategy of ["database", "jwt"] as const) {
       void boss
     })
 
-    // Open (docs/features/admin.md, "Limits"): an impersonation lives until its end even when its
-    // admin is suspended meanwhile; ending the user's sessions ends it. `it.fails` until fixed.
-    it.fails("an admin who is suspended (or has their sessions ended) while impersonating stops acting as the user", async () => {
+    it("an admin who is suspended (or has their sessions ended) while impersonating stops acting as the user", async () => {
       const { admins, pat, user, browser, boss } = await setUp({ actOnAdmins: true })
       const chief = await user("chief@example.com", "admin")
       const chiefs = browser()
@@ -98,6 +96,29 @@ for (const strategy of ["database", "jwt"] as const) {
       // Another admin suspends the rogue admin (boss).
       await chiefs.api("banUser", boss.id, { reason: "rogue" })
       // The suspended admin must not keep seeing the app as the user for the rest of the hour.
+      expect(await admins.who()).toBeNull()
+    })
+
+    it("an admin whose sessions another admin ends while impersonating stops acting as the user, and finds no way back", async () => {
+      const { admins, pat, user, browser, boss } = await setUp({ actOnAdmins: true })
+      const chief = await user("chief@example.com", "admin")
+      const chiefs = browser()
+      await chiefs.signIn(chief.email)
+      await impersonate(admins, pat.id)
+      expect(await admins.who()).toBe(pat.email)
+      await chiefs.api("revokeUserSessions", boss.id)
+      expect(await admins.who()).toBeNull()
+      // The admin's own session, kept aside, was one of those ended.
+      await stop(admins)
+      expect(await admins.who()).toBeNull()
+    })
+
+    it("an admin who is no longer an admin stops acting as the user at once", async () => {
+      let demoted = false
+      const { admins, pat } = await setUp({ admins: (user) => user.email === "boss@example.com" && !demoted })
+      await impersonate(admins, pat.id)
+      expect(await admins.who()).toBe(pat.email)
+      demoted = true
       expect(await admins.who()).toBeNull()
     })
 
@@ -145,9 +166,7 @@ for (const strategy of ["database", "jwt"] as const) {
       expect((await adapter.listAccountsByUserId!(pat.id)).length).toBe(2)
     })
 
-    // Open (docs/features/admin.md, "Limits"): with JWT sessions, stopping ends the impersonation in
-    // the admin's browser only; a copy lives until the impersonation's end. `it.fails` until fixed.
-    ;(strategy === "jwt" ? it.fails : it)("a copy of the admin's browser (acting cookie and kept cookie) taken to another browser cannot act after the admin stopped", async () => {
+    it("a copy of the admin's browser (acting cookie and kept cookie) taken to another browser cannot act after the admin stopped", async () => {
       const { admins, pat, boss, browser } = await setUp()
       await impersonate(admins, pat.id)
       const thief = browser()

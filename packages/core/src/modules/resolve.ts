@@ -49,6 +49,8 @@ export interface ResolvedModules {
   readonly claimers: readonly SesameModule[]
   /** The modules that have a word on every sign-in (`checkSignIn`), in the configured order. */
   readonly signInChecks: readonly SesameModule[]
+  /** The modules that start acting sessions (`acting`), in the configured order. */
+  readonly actors: readonly SesameModule[]
   /**
    * Every model the modules declare, the modules that are off included (so `migrate` makes their
    * tables), and the core's `sessionPart` when one of them keeps parts of sessions.
@@ -92,6 +94,7 @@ export function resolveModules(
   const keeping = new Set<string>()
   const claimers: SesameModule[] = []
   const signInChecks: SesameModule[] = []
+  const actors: SesameModule[] = []
   const providerSources = new Map<string, SesameModule>()
   const services: { prefix: string; module: SesameModule; service: ModuleService }[] = []
   const modelNames = new Set<string>()
@@ -118,6 +121,9 @@ export function resolveModules(
     if (module.keepsSessionPart && typeof module.session !== "function") throw new TypeError(`${named}: \`keepsSessionPart\` needs \`session\`, which is asked with the value set.`)
     if (module.acting !== undefined && (typeof module.acting !== "function" || !module.keepsSessionPart)) {
       throw new TypeError(`${named}: \`acting\` must be a function, and needs \`keepsSessionPart\`: an acting session is marked by the module's part of it.`)
+    }
+    if (module.actingHolds !== undefined && (typeof module.actingHolds !== "function" || module.acting === undefined)) {
+      throw new TypeError(`${named}: \`actingHolds\` must be a function, and needs \`acting\`: it is asked of the acting sessions the module marks.`)
     }
     const reason = !store && module.models?.length ? "its models need an adapter with a generic store (`adapter.store`)"
       : !store && module.keepsSessionPart ? "it keeps parts of sessions (`keepsSessionPart`), which needs an adapter with a generic store (`adapter.store`)"
@@ -170,6 +176,7 @@ export function resolveModules(
       if (typeof module.checkSignIn !== "function") throw new TypeError(`${named}: \`checkSignIn\` must be a function.`)
       signInChecks.push(module)
     }
+    if (module.acting !== undefined) actors.push(module)
     for (const [event, handler] of Object.entries(module.events ?? {})) {
       if (typeof handler !== "function") throw new TypeError(`${named}: the "${event}" event handler must be a function.`)
       const handlers = events.get(event as keyof EventCallbacks) ?? []
@@ -191,6 +198,7 @@ export function resolveModules(
     providerSources,
     claimers,
     signInChecks,
+    actors,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
     context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), ...(users ? { users } : {}), ...(signingKeys ? { signingKeys } : {}), ...(securityEvent ? { securityEvent } : {}) }),
     messages: Object.freeze(Object.fromEntries(Object.entries(messages).map(([lang, texts]) => [lang, Object.freeze(texts)]))),

@@ -32,11 +32,19 @@ export const sessionPartModel = {
 } as const satisfies ModelDeclaration
 
 /**
+ * The core's own row among an acting session's parts (`session/acting.ts`): the hash of the
+ * actor's session it was started from, kept aside meanwhile, so that ending the actor's sessions
+ * ends it too. A module's id has no dot, so no module's part takes its place.
+ */
+export const actorSessionPart = "sesame.actor-session"
+
+/**
  * The rows of the session stored under `hash`, by their whole primary key (the configured modules
- * that keep parts), so that a store without SQL (Redis) reads them by key instead of scanning.
+ * that keep parts, and the core's where a module starts acting sessions), so that a store without
+ * SQL (Redis) reads them by key instead of scanning.
  */
 function ofSession(modules: ResolvedModules, hash: string) {
-  return { session: hash, module: op.in([...modules.keeping]) }
+  return { session: hash, module: op.in([...modules.keeping, ...(modules.actors.length > 0 ? [actorSessionPart] : [])]) }
 }
 
 /** Whether a configuration's modules keep parts of sessions: only then is the model used. */
@@ -44,7 +52,7 @@ export function keepsParts(modules: ResolvedModules): boolean {
   return modules.keeping.size > 0
 }
 
-/** The parts kept for the database session stored under `hash`, by module id. */
+/** The parts kept for the database session stored under `hash`, by module id (and the core's {@link actorSessionPart}). */
 export async function keptParts(modules: ResolvedModules, store: Store, hash: string): Promise<Record<string, JsonValue>> {
   if (!keepsParts(modules)) return {}
   const rows = await store.findMany(sessionPartModel, { where: ofSession(modules, hash) })

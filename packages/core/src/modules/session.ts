@@ -11,7 +11,7 @@ import { EventError } from "../errors.js"
 import type { JsonValue } from "../store/model.js"
 import type { User } from "../types.js"
 import type { ResolvedModules } from "./resolve.js"
-import type { ModuleSessionInput } from "./types.js"
+import type { ModuleSessionInput, SesameModule } from "./types.js"
 
 /**
  * `{ [id]: part }` for each module with a part for `user`; `previous` holds what the session held
@@ -27,18 +27,36 @@ export async function moduleSessionParts(
   const parts: Record<string, unknown> = {}
   for (const module of modules.sessions) {
     const held = Object.hasOwn(previous, module.id) ? { previous: previous[module.id] as JsonValue } : {}
+    // An acting session's mark is the core's to keep (`session/acting.ts`): an answer that dropped
+    // or changed it would make the acting session a plain one of the user, or another actor's.
+    if (held.previous !== undefined && marksActing(modules, module, held.previous)) {
+      parts[module.id] = held.previous
+      continue
+    }
     const part = await guarded(modules, module.id, "`session` threw; its part of the session is left out", () => module.session!({ ...modules.context, user, trigger, ...held }))
     if (part !== undefined) parts[module.id] = part
   }
   return parts
 }
 
+/** Whether `part` marks an acting session of `module` (`SesameModule.acting`); a throw says no. */
+function marksActing(modules: ResolvedModules, module: SesameModule, part: JsonValue): boolean {
+  if (!module.acting) return false
+  try {
+    return module.acting(part) !== undefined
+  } catch (error) {
+    modules.context.logger.error(new EventError(`Plugin "${module.id}"'s \`acting\` threw.`, { cause: error }))
+    return false
+  }
+}
+
 /**
  * `ask()`, a plugin's hook; undefined when it throws, which is logged as `EventError` (`failure`
- * says what is left out): a plugin's fault never ends a session or refuses a token. A storage that
- * cannot be reached is the request's 503 instead, not an answer without the plugin's part.
+ * says what follows): a plugin's fault never ends a session or refuses a token, but an acting
+ * session, which its plugin must vouch for, ends (`session/acting.ts`). A storage that cannot be
+ * reached is the request's 503 instead, not an answer without the plugin's word.
  */
-async function guarded<T>(modules: ResolvedModules, id: string, failure: string, ask: () => T | PromiseLike<T>): Promise<T | undefined> {
+export async function guarded<T>(modules: ResolvedModules, id: string, failure: string, ask: () => T | PromiseLike<T>): Promise<T | undefined> {
   try {
     return await ask()
   } catch (error) {

@@ -149,8 +149,34 @@ export interface ModuleUsers {
   list(query: { search?: string; limit: number; cursor?: string }): Promise<{ users: AdapterUser[]; next: string | null }>
 }
 
+/**
+ * What became of a password reset link sent on another's word: `sent`; `limited`, held back by
+ * the password provider's `emailsPerAddress`; `failed`, the email could not be sent (logged);
+ * `unavailable`, no password provider is configured.
+ */
+export type PasswordResetOutcome = "sent" | "limited" | "failed" | "unavailable"
+
+/** What a capability keeps for a user, as an admin's view of the user shows it: a heading and lines of plain text (escaped where shown). */
+export interface UserFacts {
+  title: string
+  items: string[]
+}
+
 /** The request a module's endpoint or server function handles. */
 export interface ModuleRequest extends ModuleContext, PublicAuthUrl {
+  /**
+   * Emails the user `userId` a link to set a new password, the one the forgotten-password form
+   * sends (the same expiry and per-address limit), from the configuration's password provider: an
+   * admin's "send a reset", which never lets anyone but the owner know the new password. A user
+   * without a password gets one this way. `unavailable` too when there is no such user.
+   */
+  sendPasswordReset(userId: string): Promise<PasswordResetOutcome>
+  /**
+   * What the built-in capabilities (the second factor) and the plugins (`aboutUser`: their
+   * organizations, …) keep for the user `userId`, in the request's language, for an admin's view of
+   * a user. `source` is the capability's or plugin's id. Ask it only for someone allowed to see it.
+   */
+  aboutUser(userId: string): Promise<(UserFacts & { source: string })[]>
   /** See {@link ModuleContext.securityEvent}: here `actorId` defaults to the signed-in user, and the request's IP and user agent are recorded. */
   securityEvent(event: SecurityEventInput): Promise<void>
   /**
@@ -542,6 +568,13 @@ export interface SesameModule {
    */
   accountSection?(request: ModuleRequest): Awaitable<SafeHtml | null>
   /**
+   * What the module keeps for the user `userId` (memberships, keys, …), in `request`'s language,
+   * for an admin's view of a user (`ModuleRequest.aboutUser`); null says nothing. `request` is the
+   * asking module's request, made for this module: whoever asks has checked that the caller may
+   * see it. Never a secret. One that throws is logged and left out.
+   */
+  aboutUser?(userId: string, request: ModuleRequest): Awaitable<UserFacts | null>
+  /**
    * Its word on every sign-in, asked once the app's `signIn` callback let it go on, with the same
    * parameters, in the configured order: `true` lets it go on, `false` refuses it (`AccessDenied`),
    * a URL of the app sends the browser there instead (the module's page that says why). One that
@@ -555,12 +588,27 @@ export interface SesameModule {
    * What its part of a session says of an acting session: one it started on someone's behalf with
    * {@link ModuleRequest.actAs} (an admin impersonating a user), as `{ actorId, endsAt }`, or
    * undefined for any other session. The core holds such a session to its rules: it ends at
-   * `endsAt`; it is never a recent sign-in (no sensitive action); it hands out no credential of the
-   * user's own (an API token says who acts, in `act`; a native app gets no code); and every built-in
-   * page shows a banner saying so, with a link to `<basePath>/<stopPath>` when given (the module's
-   * page that ends it). Synchronous: it is asked at every read. Needs `keepsSessionPart`.
+   * `endsAt`, when {@link SesameModule.actingHolds} says it no longer holds, and when its actor's
+   * own sessions are ended (database sessions: the actor's session it was started from, kept
+   * aside, is gone or over; JWT sessions: `session.revocation` ended the actor's sessions after it
+   * started); it is never a recent sign-in (no sensitive action); it hands out no credential of
+   * the user's own (an API token says who acts, in `act`; a native app gets no code); and every
+   * built-in page shows a banner saying so, with a link to `<basePath>/<stopPath>` when given (the
+   * module's page that ends it). Synchronous, from the part alone: it is asked at every read, and
+   * says whether the session acts, never whether it still may. Needs `keepsSessionPart`.
    */
   acting?(part: JsonValue): { actorId: string; endsAt: number; stopPath?: string } | undefined
+  /**
+   * Whether the acting session its part marks ({@link SesameModule.acting}) still holds, for a
+   * module whose record of it can end before `endsAt`: stopped, or its actor no longer allowed to
+   * act (an admin suspended or demoted). Asked with that part at every use of such a session, with
+   * either strategy (`auth()`, `GET session`, `request.user()`, an API token), and never for
+   * another session, which costs nothing more. Anything but `true` ends it there and then, as
+   * `endsAt` would: signed out, its cookie cleared at the read, so that a copy of it is worth
+   * nothing either. A storage outage it meets is the request's 503 (the cookie stays); any other
+   * throw ends the session, logged as `EventError`. Needs `acting`.
+   */
+  actingHolds?(part: JsonValue, context: ModuleContext): Awaitable<boolean>
   /**
    * The texts of its pages by language (`{ en: { "greeting.title": "Hello" }, fr: { … } }`), read
    * with {@link ModuleRequest.text}. Every key starts with the module's id and a dot; English

@@ -15,7 +15,7 @@ import { translatorFor } from "./where.js"
 
 export async function withActingBanner(ctx: RequestContext, response: InternalResponse): Promise<InternalResponse> {
   const { config } = ctx
-  if (!isBuiltInPage(response) || !config.modules.list.some((module) => module.acting)) return response
+  if (!isBuiltInPage(response) || config.modules.actors.length === 0) return response
   const acting = await currentActing(ctx)
   if (!acting) return response
   const t = translatorFor(ctx)

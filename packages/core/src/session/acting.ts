@@ -4,7 +4,12 @@
  * module does with it:
  *
  * - it ends when the module says (`SesameModule.acting(part).endsAt`), at the first read after
- *   that instant, for both strategies (a database session's expiry never passes it);
+ *   that instant, for both strategies (a database session's expiry never passes it); sooner when
+ *   the module no longer vouches for it (`actingHolds`, asked at every use of one: a copy of a
+ *   stopped one is worth nothing), and when the actor's own sessions are ended, the one kept aside
+ *   among them (a database acting session keeps that session's hash with its parts,
+ *   `actorSessionPart`, and ends once it is gone or over; a JWT one ends when `session.revocation`
+ *   cut the actor's sessions after it started);
  * - it is never a recent sign-in (each strategy's `signedInAt` knows no start for it, so
  *   `session/fresh.ts` says no), so every sensitive action (a password set, a passkey or a second
  *   factor added, the account deleted, `requireRecentSignIn`) is refused, and no step-up makes it
@@ -22,6 +27,8 @@ import type { AdapterUser } from "../adapters/types.js"
 import type { RequestContext } from "../http/context.js"
 import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from "../http/cookies.js"
 import { decode, encode } from "../jwt/index.js"
+import type { ResolvedModules } from "../modules/resolve.js"
+import { guarded } from "../modules/session.js"
 import type { SesameModule } from "../modules/types.js"
 import type { JsonValue } from "../store/model.js"
 
@@ -35,27 +42,39 @@ export interface Acting {
   stopPath?: string
 }
 
-/** The acting a session's parts describe (the first module that says so), or undefined. */
-export function actingOf(modules: { readonly list: readonly SesameModule[] }, parts: Readonly<Record<string, JsonValue>>): (Acting & { module: string }) | undefined {
-  for (const module of modules.list) {
-    if (!module.acting || parts[module.id] === undefined) continue
-    const acting = module.acting(parts[module.id]!)
-    if (acting && typeof acting.actorId === "string" && Number.isFinite(acting.endsAt)) return { ...acting, module: module.id }
+/** An acting session: what its module says of it, and which module that is. */
+export type ActingSession = Acting & { module: string }
+
+/** The module whose part marks a session as acting (the first that says so), with the part and its word. */
+function markOf(modules: ResolvedModules, parts: Readonly<Record<string, JsonValue>>): { module: SesameModule; part: JsonValue; acting: ActingSession } | undefined {
+  for (const module of modules.actors) {
+    const part = parts[module.id]
+    if (part === undefined) continue
+    const acting = module.acting!(part)
+    if (acting && typeof acting.actorId === "string" && Number.isFinite(acting.endsAt)) return { module, part, acting: { ...acting, module: module.id } }
   }
   return undefined
 }
 
-/** Whether a session with these parts is acting and its time is up. */
-export function actingEnded(modules: { readonly list: readonly SesameModule[] }, parts: Readonly<Record<string, JsonValue>>, now = Date.now()): boolean {
-  const acting = actingOf(modules, parts)
-  return acting !== undefined && !(now < acting.endsAt)
+/**
+ * The acting session a session's parts mark, while it holds: undefined for a session of its own
+ * user; `ended` once its time is up, or its module no longer vouches for it (`actingHolds`, whose
+ * failure is a no). A storage outage is thrown: the request's 503. The actor's own sessions are
+ * the strategy's to check, each in its way (see above).
+ */
+export async function actingOf(modules: ResolvedModules, parts: Readonly<Record<string, JsonValue>>, now = Date.now()): Promise<ActingSession | "ended" | undefined> {
+  const marked = markOf(modules, parts)
+  if (!marked) return undefined
+  const { module, part, acting } = marked
+  if (!(now < acting.endsAt)) return "ended"
+  if (!module.actingHolds) return acting
+  const holds = await guarded(modules, module.id, "`actingHolds` failed; the acting session ends", () => module.actingHolds!(part, modules.context))
+  return holds === true ? acting : "ended"
 }
 
-/** The acting of the request's valid session, or undefined (no session, or one of its own user). */
-export async function currentActing(ctx: RequestContext): Promise<(Acting & { module: string }) | undefined> {
-  if (!ctx.config.modules.list.some((module) => module.acting)) return undefined
-  const parts = await ctx.config.sessionStrategy.parts(ctx)
-  return parts ? actingOf(ctx.config.modules, parts) : undefined
+/** The acting of the request's valid session, checked as every read checks it; undefined when there is none, or it is one of its own user. */
+export async function currentActing(ctx: RequestContext): Promise<ActingSession | undefined> {
+  return ctx.config.modules.actors.length > 0 ? ctx.config.sessionStrategy.acting(ctx) : undefined
 }
 
 /** The salt of the kept session's encryption: its cookie's role, so it opens as nothing else. */

@@ -18,8 +18,9 @@
  */
 import { logAside } from "../adapters/availability.js"
 import { moduleSessionParts } from "../modules/session.js"
-import { dropParts, extendParts, keepPart, keptParts } from "../modules/session-parts.js"
-import { actingOf } from "./acting.js"
+import { actorSessionPart, dropParts, extendParts, keepPart, keptParts } from "../modules/session-parts.js"
+import type { JsonValue } from "../store/model.js"
+import { actingOf, type ActingSession } from "./acting.js"
 import { sessionUserFields } from "../user/fields.js"
 import type { AdapterSession, AdapterUser } from "../adapters/types.js"
 import type { CheckedAdapter } from "../adapters/wrap.js"
@@ -42,13 +43,36 @@ async function requestTokenHash(ctx: RequestContext): Promise<string | null> {
   return hashSessionToken(token)
 }
 
-/** The request's stored session while it lives, with its user and the hash it is stored under; null otherwise. */
-export async function liveStoredSession(ctx: RequestContext, adapter: CheckedAdapter): Promise<{ hash: string; session: AdapterSession; user: AdapterUser } | null> {
+/**
+ * The request's stored session while it lives (and, if it acts, while that holds), with its user,
+ * the hash it is stored under and its acting; null otherwise.
+ */
+export async function liveStoredSession(
+  ctx: RequestContext,
+  adapter: CheckedAdapter,
+): Promise<{ hash: string; session: AdapterSession; user: AdapterUser; acting: ActingSession | undefined } | null> {
   const hash = await requestTokenHash(ctx)
   if (!hash) return null
   const found = await adapter.getSessionAndUser(hash)
-  if (!found || !storedSessionLive(ctx.config.session, found.session, Date.now())) return null
-  return { hash, ...found }
+  const now = Date.now()
+  if (!found || !storedSessionLive(ctx.config.session, found.session, now)) return null
+  // Whether it acts is in its parts: read only where a module starts acting sessions.
+  const { modules } = ctx.config
+  const acting = modules.actors.length > 0 ? await storedActing(ctx, adapter, await keptParts(modules, modules.context.store!, hash), now) : undefined
+  return acting === "ended" ? null : { hash, ...found, acting }
+}
+
+/**
+ * The acting of the stored session with `parts` (`acting.ts`): undefined for a session of its own
+ * user; `ended` when it no longer holds, or the actor's session it was started from, kept aside
+ * (`actorSessionPart`), is gone or over: ending the actor's sessions ends the ones they act in.
+ */
+async function storedActing(ctx: RequestContext, adapter: CheckedAdapter, parts: Record<string, JsonValue>, now: number): Promise<ActingSession | "ended" | undefined> {
+  const acting = await actingOf(ctx.config.modules, parts, now)
+  if (acting === undefined || acting === "ended") return acting
+  const kept = parts[actorSessionPart]
+  const actor = typeof kept === "string" ? await adapter.getSessionAndUser(kept) : null
+  return actor?.user.id === acting.actorId && storedSessionLive(ctx.config.session, actor.session, now) ? acting : "ended"
 }
 
 /** Queues the session cookie carrying `token` until `expires`. */
@@ -139,8 +163,8 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
         const { user } = found
         const now = Date.now()
         const kept = await keptParts(config.modules, config.modules.context.store!, hash)
-        const acting = actingOf(config.modules, kept)
-        if (!storedSessionLive(config.session, found.session, now) || (acting && !(now < acting.endsAt))) {
+        const acting = storedSessionLive(config.session, found.session, now) ? await storedActing(ctx, adapter, kept, now) : "ended"
+        if (acting === "ended") {
           await adapter.deleteSession(hash)
           await dropPartsOf(ctx, hash)
           clearSessionCookie(ctx)
@@ -230,7 +254,7 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       const found = await liveStoredSession(ctx, adapter)
       if (!found) return undefined
       // An acting session never signed in: whoever acts is not the user (`acting.ts`).
-      if (actingOf(ctx.config.modules, await keptParts(ctx.config.modules, ctx.config.modules.context.store!, found.hash))) return undefined
+      if (found.acting) return undefined
       return storedStart(found.session) ?? (tracksMetadata(adapter) ? undefined : await startFromCookie(ctx, found.hash))
     },
 
@@ -246,9 +270,8 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
       return true
     },
 
-    async parts(ctx) {
-      const found = await liveStoredSession(ctx, adapter)
-      return found ? keptParts(ctx.config.modules, ctx.config.modules.context.store!, found.hash) : null
+    async acting(ctx) {
+      return (await liveStoredSession(ctx, adapter))?.acting
     },
 
     async setModulePart(ctx, module, value) {
@@ -262,14 +285,16 @@ export function databaseStrategy(adapter: CheckedAdapter): SessionStrategy {
   /** Starts a session for `result` in place of the browser's: its hash and expiry. */
   async function begin(ctx: RequestContext, { user, recheck, factors, parts, keepCurrent, endsAt }: SignInResult): Promise<{ hash: string; expires: Date }> {
     const { config } = ctx
-    const previous = keepCurrent ? null : await requestTokenHash(ctx)
-    if (previous) {
+    const current = await requestTokenHash(ctx)
+    if (current && !keepCurrent) {
       // The browser's old session is replaced; do not leave it usable.
-      await adapter.deleteSession(previous).catch((error: unknown) => logAside(config.logger, error))
-      await dropPartsOf(ctx, previous)
+      await adapter.deleteSession(current).catch((error: unknown) => logAside(config.logger, error))
+      await dropPartsOf(ctx, current)
     }
     const { token, hash, expires } = await storeSession(ctx, adapter, String(user.id), { factors, ...(endsAt !== undefined ? { notAfter: new Date(endsAt) } : {}) })
-    for (const [module, value] of Object.entries(parts ?? {})) await keepPart(config.modules.context.store!, hash, module, value, expires)
+    // A session acting on behalf of the one kept aside ends with it (`storedActing`).
+    const kept = current && keepCurrent ? { ...parts, [actorSessionPart]: current } : parts
+    for (const [module, value] of Object.entries(kept ?? {})) await keepPart(config.modules.context.store!, hash, module, value, expires)
     // What the sign-in rested on may have gone meanwhile (its account unlinked, its password
     // changed): asked after the session is stored, so that a removal that follows ends it too.
     if (recheck && !(await recheck())) {

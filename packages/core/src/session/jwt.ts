@@ -31,7 +31,8 @@
  *   Unmarked tokens, the common case, cost no database call.
  * - `sid` and `started_at`: the session's id and when it started (ms), the same across re-issues and
  *   step-ups, for `session.revocation` (`revocation.ts`): a read of a session that was ended since
- *   it started ends it, as an expired one.
+ *   it started ends it, as an expired one, and so does a read of an acting session whose actor's
+ *   sessions were ended since it started (`acting.ts`).
  *
  * A read without a session cookie returns at once: no cryptography, no cookie.
  *
@@ -54,7 +55,7 @@ import { clearSessionCookie } from "./cookie.js"
 import { absoluteEnd, cappedExpiry, dueForExtension } from "./lifetime.js"
 import { recentClaims, rememberClaims } from "./recent-tokens.js"
 import { sessionRevoked } from "./revocation.js"
-import { actingEnded, actingOf } from "./acting.js"
+import { actingOf, type ActingSession } from "./acting.js"
 import type { JsonValue } from "../store/model.js"
 import type { SessionStrategy } from "./types.js"
 
@@ -95,29 +96,35 @@ function endOf(ctx: RequestContext, own: OwnClaims): number {
 }
 
 /**
- * Whether the token's session was ended after it started (`session.revocation`), or is an acting
- * session whose time is up. A token made before `started_at` existed counts from its sign-in, or
- * from the beginning of time.
+ * The acting of the token's session (`acting.ts`, by the modules' claims as the token carries
+ * them; undefined for a session of its own user), or `ended` when the session ended: it was ended
+ * after it started (`session.revocation`), or it acts and no longer holds, or its actor's
+ * sessions were ended after it started (the one kept aside among them). A token made before
+ * `started_at` existed counts from its sign-in, or from the beginning of time.
  */
-function ended(ctx: RequestContext, token: JWT, own: OwnClaims): Promise<boolean> {
-  // An acting session whose time is up (`acting.ts`), by the modules' claims as the token carries them.
-  if (actingEnded(ctx.config.modules, tokenSessionParts(ctx.config.modules, token) as Record<string, JsonValue>)) return Promise.resolve(true)
-  if (!ctx.config.sessionRevocation || typeof token.sub !== "string") return Promise.resolve(false)
-  return sessionRevoked(ctx.config, { sub: token.sub, sid: own.sid, startedAt: own.started_at ?? (own.auth_time ?? 0) * 1000 })
+async function checkedActing(ctx: RequestContext, token: JWT, own: OwnClaims): Promise<ActingSession | "ended" | undefined> {
+  const acting = await actingOf(ctx.config.modules, tokenSessionParts(ctx.config.modules, token) as Record<string, JsonValue>)
+  if (acting === "ended" || !ctx.config.sessionRevocation || typeof token.sub !== "string") return acting
+  const startedAt = own.started_at ?? (own.auth_time ?? 0) * 1000
+  if (await sessionRevoked(ctx.config, { sub: token.sub, sid: own.sid, startedAt })) return "ended"
+  // No `sid`: the session that stays when the actor signs out everywhere else is never this one.
+  if (acting && (await sessionRevoked(ctx.config, { sub: acting.actorId, startedAt }))) return "ended"
+  return acting
 }
 
 /**
  * The request's token while its session stands: it names a user, its absolute end has not come, and
- * it was not ended. What every read but the session endpoint's goes through.
+ * it was not ended; with its acting, if it acts. What every read but the session endpoint's goes through.
  */
-async function standingToken(ctx: RequestContext): Promise<{ token: JWT & { sub: string }; own: OwnClaims; end: number } | null> {
+async function standingToken(ctx: RequestContext): Promise<{ token: JWT & { sub: string }; own: OwnClaims; end: number; acting: ActingSession | undefined } | null> {
   const { token } = await decodeCookie(ctx)
   if (typeof token?.sub !== "string") return null
   const own = ownClaims(token)
   const end = endOf(ctx, own)
   if (!(Date.now() < end)) return null
-  if (await ended(ctx, token, own)) return null
-  return { token: token as JWT & { sub: string }, own, end }
+  const acting = await checkedActing(ctx, token, own)
+  if (acting === "ended") return null
+  return { token: token as JWT & { sub: string }, own, end, acting }
 }
 
 /**
@@ -228,7 +235,7 @@ export const jwtStrategy: SessionStrategy = {
     const now = Date.now()
     const own = ownClaims(token)
     const end = endOf(ctx, own)
-    if (!(now < end) || (await ended(ctx, token, own))) {
+    if (!(now < end) || (await checkedActing(ctx, token, own)) === "ended") {
       clearSessionCookie(ctx)
       return null
     }
@@ -366,7 +373,7 @@ export const jwtStrategy: SessionStrategy = {
   async signedInAt(ctx) {
     const standing = await standingToken(ctx)
     // An acting session never signed in: whoever acts is not the user (`acting.ts`).
-    if (!standing || actingOf(ctx.config.modules, tokenSessionParts(ctx.config.modules, standing.token) as Record<string, JsonValue>)) return undefined
+    if (!standing || standing.acting) return undefined
     const authTime = standing.own.auth_time
     return authTime === undefined ? undefined : authTime * 1000
   },
@@ -382,9 +389,8 @@ export const jwtStrategy: SessionStrategy = {
     return (await writeSessionCookie(ctx, withOwnClaims(next, own), now, end)) !== null
   },
 
-  async parts(ctx) {
-    const standing = await standingToken(ctx)
-    return standing ? (tokenSessionParts(ctx.config.modules, standing.token) as Record<string, JsonValue>) : null
+  async acting(ctx) {
+    return (await standingToken(ctx))?.acting
   },
 
   async refreshSignIn(ctx) {

@@ -5,6 +5,7 @@
  */
 import type { AdapterUser } from "../adapters/types.js"
 import type { RequestContext } from "../http/context.js"
+import type { ActingSession } from "./acting.js"
 import type { JsonValue } from "../store/model.js"
 import type { Account, AuthFactor, Profile, Session, User } from "../types.js"
 
@@ -27,7 +28,10 @@ export interface SignInResult {
    * behalf (`session/acting.ts`). Each module must keep parts (`keepsSessionPart`).
    */
   parts?: Record<string, JsonValue>
-  /** Leaves the browser's current session as it is (kept aside to come back to) instead of ending it. */
+  /**
+   * Leaves the browser's current session as it is (kept aside to come back to) instead of ending
+   * it: the new session acts on its behalf, and ends with it (`acting.ts`).
+   */
   keepCurrent?: boolean
   /** The session ends at this instant (ms) at the latest, whatever its lifetime. */
   endsAt?: number
@@ -73,8 +77,8 @@ export interface SessionStrategy {
    */
   setModulePart(ctx: RequestContext, module: string, value: JsonValue | undefined): Promise<boolean>
   /**
-   * The modules' parts of the request's valid session, by module id (a JWT's claims as they came,
-   * a database session's kept rows); null when there is no valid session.
+   * The acting of the request's valid session (`acting.ts`), checked as every read checks it:
+   * undefined when there is no valid session, or it is one of its own user.
    */
-  parts(ctx: RequestContext): Promise<Record<string, JsonValue> | null>
+  acting(ctx: RequestContext): Promise<ActingSession | undefined>
 }
