@@ -5,11 +5,12 @@
  * Grace (who signed in with the identity provider earlier in the run) found by the search form;
  * the app seen as Grace, with the banner on the built-in pages, and back to the demo account;
  * Grace suspended, her sign-in through the identity provider sent to the page that says so, then
- * restored.
+ * restored; a new user created with a link to set a password, which they follow from the mailbox
+ * and sign in with.
  */
 import { expect } from "vitest"
 import type { Browser } from "playwright-core"
-import { demoAccount, openSignIn, shot, signedInDemoUser, signOut, status } from "./flows.js"
+import { demoAccount, openEmailedLink, openSignIn, shot, signedInDemoUser, signOut, status, submitPassword } from "./flows.js"
 
 export async function adminFlow(browser: Browser, origin: string, idpIssuer: string): Promise<void> {
   const { context, page } = await signedInDemoUser(browser, origin)
@@ -64,9 +65,30 @@ export async function adminFlow(browser: Browser, origin: string, idpIssuer: str
   await shot(gracePage, "admin-suspended")
   await grace.close()
 
-  // Restored: she may sign in again.
+  // Restored: she may sign in again. Her page also says what the other capabilities keep for her.
   await page.getByRole("button", { name: "Lift the suspension" }).click()
   await page.waitForURL((url) => url.searchParams.get("done") === "restore")
+  expect(await page.getByRole("heading", { name: "Two-factor authentication" }).count()).toBe(1)
+
+  // A new user with a link to set a password: from the mailbox, they choose one and sign in with it.
+  await page.getByRole("link", { name: "Back to the users" }).click()
+  await page.waitForURL((url) => url.pathname === "/api/auth/admin")
+  await page.getByLabel("Email address").fill("newcomer@example.com")
+  await page.getByLabel("Email the user a link to set a password").check()
+  await page.getByRole("button", { name: "Create the user" }).click()
+  await page.waitForURL((url) => url.pathname === "/api/auth/admin/view" && url.searchParams.get("done") === "create")
+  expect(await page.locator("h1").textContent()).toBe("newcomer@example.com")
+  await shot(page, "admin-created")
+  const newcomer = await browser.newContext({ baseURL: origin })
+  const newcomerPage = await newcomer.newPage()
+  await openEmailedLink(newcomerPage, "newcomer@example.com", "/api/auth/reset-password/password")
+  await newcomerPage.getByLabel("New password").fill("a newcomer's own pass phrase")
+  await newcomerPage.getByRole("button", { name: "Save the new password" }).click()
+  await newcomerPage.waitForURL((url) => url.searchParams.get("notice") === "PasswordReset")
+  await submitPassword(newcomerPage, "newcomer@example.com", "a newcomer's own pass phrase")
+  await newcomerPage.waitForURL((url) => url.pathname === "/")
+  await expect.poll(() => status(newcomerPage)).toContain("newcomer@example.com")
+  await newcomer.close()
   await page.goto("/")
   await signOut(page)
   await context.close()

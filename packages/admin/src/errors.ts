@@ -18,6 +18,14 @@ export const adminErrorStatus = {
   NotFound: 404,
   /** The input is not what the action takes. */
   InvalidInput: 400,
+  /** A user with that address exists already. */
+  Conflict: 409,
+  /** The configuration has no password provider to send a reset link from. */
+  NoPasswordProvider: 409,
+  /** The password provider's limit of emails to the address is reached for now. */
+  TooManyEmails: 429,
+  /** The email could not be sent (the reason is in the log). */
+  EmailFailed: 502,
 } as const
 
 export type AdminErrorCode = keyof typeof adminErrorStatus

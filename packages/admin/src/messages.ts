@@ -60,6 +60,19 @@ const en = {
   "admin.acting.none": "This browser is not seeing the app as another user.",
   "admin.acting.lead": "You are seeing the app as {user}. Nothing that needs a recent sign-in works meanwhile.",
   "admin.acting.stop": "Stop and return to your own account",
+  "admin.error.Conflict": "A user with that address exists already.",
+  "admin.error.NoPasswordProvider": "The app has no password sign-in, so there is no reset link to send.",
+  "admin.error.TooManyEmails": "That address got as many emails as allowed for now. Try again later.",
+  "admin.error.EmailFailed": "The email could not be sent. The app's log says why.",
+  "admin.done.create": "The user is created.",
+  "admin.done.send-reset": "A link to set a new password is on its way to the user.",
+  "admin.create.heading": "Create a user",
+  "admin.create.email": "Email address",
+  "admin.create.name": "Name (optional)",
+  "admin.create.verified": "I vouch for this address (it counts as proven)",
+  "admin.create.reset": "Email the user a link to set a password",
+  "admin.create.submit": "Create the user",
+  "admin.action.send-reset": "Email a link to set a new password",
 }
 
 type Texts = Record<keyof typeof en, string>
@@ -118,6 +131,19 @@ const fr: Texts = {
   "admin.acting.none": "Ce navigateur ne voit pas l’application en tant qu’un autre utilisateur.",
   "admin.acting.lead": "Vous voyez l’application en tant que {user}. Rien de ce qui demande une connexion récente ne fonctionne en attendant.",
   "admin.acting.stop": "Arrêter et revenir à votre propre compte",
+  "admin.error.Conflict": "Un utilisateur a déjà cette adresse.",
+  "admin.error.NoPasswordProvider": "L’application n’a pas de connexion par mot de passe : il n’y a pas de lien de réinitialisation à envoyer.",
+  "admin.error.TooManyEmails": "Cette adresse a reçu autant d’e-mails que permis pour le moment. Réessayez plus tard.",
+  "admin.error.EmailFailed": "L’e-mail n’a pas pu être envoyé. Le journal de l’application en donne la raison.",
+  "admin.done.create": "L’utilisateur est créé.",
+  "admin.done.send-reset": "Un lien pour définir un nouveau mot de passe a été envoyé à l’utilisateur.",
+  "admin.create.heading": "Créer un utilisateur",
+  "admin.create.email": "Adresse e-mail",
+  "admin.create.name": "Nom (facultatif)",
+  "admin.create.verified": "Je me porte garant de cette adresse (elle compte comme prouvée)",
+  "admin.create.reset": "Envoyer à l’utilisateur un lien pour définir un mot de passe",
+  "admin.create.submit": "Créer l’utilisateur",
+  "admin.action.send-reset": "Envoyer un lien pour définir un nouveau mot de passe",
 }
 
 const de: Texts = {
@@ -174,6 +200,19 @@ const de: Texts = {
   "admin.acting.none": "Dieser Browser sieht die App nicht als anderer Benutzer.",
   "admin.acting.lead": "Sie sehen die App als {user}. Was eine kürzliche Anmeldung erfordert, funktioniert in dieser Zeit nicht.",
   "admin.acting.stop": "Beenden und zum eigenen Konto zurückkehren",
+  "admin.error.Conflict": "Es gibt bereits einen Benutzer mit dieser Adresse.",
+  "admin.error.NoPasswordProvider": "Die App hat keine Anmeldung mit Passwort, daher gibt es keinen Link zum Zurücksetzen.",
+  "admin.error.TooManyEmails": "An diese Adresse gingen vorerst so viele E-Mails wie erlaubt. Versuchen Sie es später erneut.",
+  "admin.error.EmailFailed": "Die E-Mail konnte nicht gesendet werden. Das Protokoll der App nennt den Grund.",
+  "admin.done.create": "Der Benutzer wurde angelegt.",
+  "admin.done.send-reset": "Ein Link zum Festlegen eines neuen Passworts ist an den Benutzer unterwegs.",
+  "admin.create.heading": "Benutzer anlegen",
+  "admin.create.email": "E-Mail-Adresse",
+  "admin.create.name": "Name (optional)",
+  "admin.create.verified": "Ich bürge für diese Adresse (sie gilt als bestätigt)",
+  "admin.create.reset": "Dem Benutzer einen Link zum Festlegen eines Passworts senden",
+  "admin.create.submit": "Benutzer anlegen",
+  "admin.action.send-reset": "Link zum Festlegen eines neuen Passworts senden",
 }
 
 const es: Texts = {
@@ -230,6 +269,19 @@ const es: Texts = {
   "admin.acting.none": "Este navegador no está viendo la aplicación como otro usuario.",
   "admin.acting.lead": "Está viendo la aplicación como {user}. Mientras tanto, nada que requiera un inicio de sesión reciente funciona.",
   "admin.acting.stop": "Dejar de hacerlo y volver a su propia cuenta",
+  "admin.error.Conflict": "Ya existe un usuario con esa dirección.",
+  "admin.error.NoPasswordProvider": "La aplicación no tiene inicio de sesión con contraseña, así que no hay enlace de restablecimiento que enviar.",
+  "admin.error.TooManyEmails": "Esa dirección ha recibido tantos correos como se permite por ahora. Inténtelo más tarde.",
+  "admin.error.EmailFailed": "No se pudo enviar el correo. El registro de la aplicación indica el motivo.",
+  "admin.done.create": "El usuario se ha creado.",
+  "admin.done.send-reset": "Se ha enviado al usuario un enlace para establecer una contraseña nueva.",
+  "admin.create.heading": "Crear un usuario",
+  "admin.create.email": "Dirección de correo",
+  "admin.create.name": "Nombre (opcional)",
+  "admin.create.verified": "Respondo por esta dirección (cuenta como comprobada)",
+  "admin.create.reset": "Enviar al usuario un enlace para establecer una contraseña",
+  "admin.create.submit": "Crear el usuario",
+  "admin.action.send-reset": "Enviar un enlace para establecer una contraseña nueva",
 }
 
 const ja: Texts = {
@@ -286,6 +338,19 @@ const ja: Texts = {
   "admin.acting.none": "このブラウザーは別のユーザーとして表示していません。",
   "admin.acting.lead": "{user} としてアプリを表示しています。この間、最近のサインインが必要な操作はできません。",
   "admin.acting.stop": "終了して自分のアカウントに戻る",
+  "admin.error.Conflict": "このアドレスのユーザーはすでに存在します。",
+  "admin.error.NoPasswordProvider": "このアプリにはパスワードでのサインインがないため、再設定リンクを送れません。",
+  "admin.error.TooManyEmails": "このアドレスには現在許可されている数のメールが送信済みです。しばらくしてからもう一度お試しください。",
+  "admin.error.EmailFailed": "メールを送信できませんでした。理由はアプリのログにあります。",
+  "admin.done.create": "ユーザーを作成しました。",
+  "admin.done.send-reset": "新しいパスワードを設定するリンクをユーザーに送信しました。",
+  "admin.create.heading": "ユーザーを作成",
+  "admin.create.email": "メールアドレス",
+  "admin.create.name": "名前（任意）",
+  "admin.create.verified": "このアドレスを保証する（確認済みとして扱う）",
+  "admin.create.reset": "パスワードを設定するリンクをユーザーにメールで送る",
+  "admin.create.submit": "ユーザーを作成",
+  "admin.action.send-reset": "新しいパスワードを設定するリンクをメールで送る",
 }
 
 /** The page's texts, by language (`SesameModule.messages`). */

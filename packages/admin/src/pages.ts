@@ -1,6 +1,7 @@
 /**
  * The built-in admin pages, for apps that want admin tools without building their own screens: the
- * users, searched and paged (`GET <basePath>/admin`), and one user with what can be done to them
+ * users, searched and paged, with a form that creates one (`GET <basePath>/admin`), and one user
+ * with what the capabilities keep for them and what can be done to them
  * (`GET <basePath>/admin/view?userId=…`).
  *
  * They are plain HTML forms in the built-in pages' document (no script, the strict CSP, the app's
@@ -18,13 +19,14 @@ import { banUser, unbanUser } from "./bans.js"
 import { AdminError, adminErrorStatus, type AdminErrorCode } from "./errors.js"
 import type { ResolvedAdminOptions } from "./options.js"
 import { impersonate } from "./impersonation.js"
-import { deleteUserAsAdmin, listUsers, revokeUserSessions, userDetails, type UserDetails } from "./users.js"
+import { createUser, deleteUserAsAdmin, listUsers, revokeUserSessions, sendPasswordReset, userDetails, type UserDetails } from "./users.js"
 
 /** What the pages' forms post, and what each runs. */
 const actions: Record<string, (options: ResolvedAdminOptions, request: ModuleRequest, userId: string) => Promise<unknown>> = {
   suspend: (options, r, userId) => banUser(options, r, userId, { reason: r.body.reason, until: untilField(r) }),
   restore: (options, r, userId) => unbanUser(options, r, userId),
   "end-sessions": (options, r, userId) => revokeUserSessions(options, r, userId),
+  "send-reset": (options, r, userId) => sendPasswordReset(options, r, userId),
   // Answered by `impersonateAndGo`: it leaves the admin pages.
   impersonate: (options, r, userId) => impersonate(options, r, userId),
   delete: (options, r, userId) => {
@@ -47,10 +49,11 @@ export function pageRoutes(options: ResolvedAdminOptions): Record<string, Module
     "GET admin/view": { run: (r) => asAdmin(options, r, () => userPage(options, r)) },
     "POST admin/act": {
       async run(request) {
+        const base = basePath(request)
+        if (request.body.action === "create") return createAndShow(options, request, base)
         const name = typeof request.body.action === "string" && Object.hasOwn(actions, request.body.action) ? request.body.action : undefined
         const userId = typeof request.body.userId === "string" ? request.body.userId : ""
         if (!name) return { status: 400, body: { error: "InvalidInput", message: "`action` is not one of the pages' actions." } }
-        const base = basePath(request)
         if (name === "impersonate") return impersonateAndGo(options, request, userId, base)
         // A deleted user has no page left: back to the list.
         const back = new URL(name === "delete" ? `${base}/admin` : `${base}/admin/view`, request.url.origin)
@@ -67,6 +70,30 @@ export function pageRoutes(options: ResolvedAdminOptions): Record<string, Module
         return { redirect: `${back.pathname}${back.search}` }
       },
     },
+  }
+}
+
+/** The reset outcomes that are refusals, by the code the page says them with. */
+const resetErrors: Record<string, AdminErrorCode> = { unavailable: "NoPasswordProvider", limited: "TooManyEmails", failed: "EmailFailed" }
+
+/**
+ * Creates the user of the list page's form and shows them (saying when the requested reset link
+ * did not go); a refusal goes back to the list, which says why.
+ */
+async function createAndShow(options: ResolvedAdminOptions, request: ModuleRequest, base: string): Promise<ModuleResponse> {
+  const checked = (name: string) => request.body[name] === "on"
+  try {
+    const { user, passwordReset } = await createUser(options, request, {
+      email: request.body.email,
+      name: request.body.name,
+      emailVerified: checked("emailVerified"),
+      sendPasswordReset: checked("sendPasswordReset"),
+    })
+    const refused = passwordReset ? resetErrors[passwordReset] : undefined
+    return { redirect: `${base}/admin/view?${new URLSearchParams({ userId: user.id, ...(refused ? { error: refused } : { done: "create" }) })}` }
+  } catch (error) {
+    if (!(error instanceof AdminError)) throw error
+    return { redirect: `${base}/admin?${new URLSearchParams({ error: error.code })}` }
   }
 }
 
@@ -109,7 +136,7 @@ function shell(request: ModuleRequest, title: string, body: SafeHtml, status = 2
 function outcome(request: ModuleRequest): SafeHtml | "" {
   const { done, error } = request.query
   if (error !== undefined && Object.hasOwn(adminErrorStatus, error)) return html`<div class="alert" role="alert">${errorText(request, error as AdminErrorCode)}</div>`
-  if (done !== undefined && Object.hasOwn(actions, done)) return html`<div class="notice" role="status">${request.text(`admin.done.${done}`)}</div>`
+  if (done !== undefined && (Object.hasOwn(actions, done) || done === "create")) return html`<div class="notice" role="status">${request.text(`admin.done.${done}`)}</div>`
   return ""
 }
 
@@ -154,7 +181,20 @@ async function usersPage(options: ResolvedAdminOptions, request: ModuleRequest):
             <thead><tr><th scope="col">${request.text("admin.users.email")}</th><th scope="col">${request.text("admin.users.name")}</th><th scope="col">${request.text("admin.users.status")}</th></tr></thead>
             <tbody>${rows}</tbody>
           </table>`}
-      ${next ? html`<p><a href="${next}">${request.text("admin.users.next")}</a></p>` : ""}`,
+      ${next ? html`<p><a href="${next}">${request.text("admin.users.next")}</a></p>` : ""}
+      <h2>${request.text("admin.create.heading")}</h2>
+      <form method="post" action="${`${base}/admin/act`}">
+        <input type="hidden" name="csrfToken" value="${await request.csrfToken()}" /><input type="hidden" name="action" value="create" />
+        <label for="admin-new-email">${request.text("admin.create.email")}</label>
+        <input id="admin-new-email" name="email" type="email" required maxlength="320" autocomplete="off" />
+        <label for="admin-new-name">${request.text("admin.create.name")}</label>
+        <input id="admin-new-name" name="name" type="text" maxlength="200" autocomplete="off" />
+        <div class="choices">
+          <label for="admin-new-verified"><input id="admin-new-verified" name="emailVerified" type="checkbox" />${request.text("admin.create.verified")}</label>
+          <label for="admin-new-reset"><input id="admin-new-reset" name="sendPasswordReset" type="checkbox" />${request.text("admin.create.reset")}</label>
+        </div>
+        <button type="submit">${request.text("admin.create.submit")}</button>
+      </form>`,
   )
 }
 
@@ -198,6 +238,7 @@ async function userPage(options: ResolvedAdminOptions, request: ModuleRequest): 
       ${accounts.length ? html`<ul>${accounts}</ul>` : html`<p>—</p>`}
       <h2>${request.text("admin.user.sessions")}</h2>
       ${sessions.length ? html`<ul>${sessions}</ul>` : html`<p>${request.text("admin.user.no-sessions")}</p>`}
+      ${details.about.map((facts) => html`<h2>${facts.title}</h2>${facts.items.length ? html`<ul>${facts.items.map((item) => html`<li>${item}</li>`)}</ul>` : html`<p>—</p>`}`)}
       ${actionable
         ? html`<h2>${request.text("admin.user.actions")}</h2>
           ${details.suspended
@@ -210,6 +251,7 @@ async function userPage(options: ResolvedAdminOptions, request: ModuleRequest): 
                 <button type="submit">${request.text("admin.action.suspend")}</button>
               </form>`}
           <form method="post" action="${act}">${hidden("end-sessions")}<button type="submit">${request.text("admin.action.end-sessions")}</button></form>
+          <form method="post" action="${act}">${hidden("send-reset")}<button type="submit">${request.text("admin.action.send-reset")}</button></form>
           ${!impersonable ? "" : html`<form method="post" action="${act}">${hidden("impersonate")}<button type="submit">${request.text("admin.action.impersonate", { minutes: String(Math.round(options.impersonation.maxAge / 60)) })}</button></form>`}
           <h2>${request.text("admin.action.delete")}</h2>
           <form method="post" action="${act}">${hidden("delete")}

@@ -9,7 +9,7 @@ import { html, type ModuleRequest, type ModuleResponse, type ModuleRoute } from 
 import { banOf, banUser, unbanUser } from "./bans.js"
 import { AdminError } from "./errors.js"
 import type { ResolvedAdminOptions } from "./options.js"
-import { deleteUserAsAdmin, listUsers, revokeUserSessions, userDetails } from "./users.js"
+import { createUser, deleteUserAsAdmin, listUsers, revokeUserSessions, sendPasswordReset, userDetails } from "./users.js"
 
 const field = (request: ModuleRequest, name: string): unknown => (request.method === "GET" ? request.query[name] : request.body[name])
 
@@ -63,5 +63,14 @@ export function adminRoutes(options: ResolvedAdminOptions): Record<string, Modul
     "POST admin/unban": route((request) => unbanUser(options, request, field(request, "userId"))),
     "POST admin/revoke-sessions": route((request) => revokeUserSessions(options, request, field(request, "userId"))),
     "POST admin/delete-user": route((request) => deleteUserAsAdmin(options, request, field(request, "userId"))),
+    "POST admin/create-user": route((request) =>
+      createUser(options, request, {
+        email: field(request, "email"),
+        name: field(request, "name"),
+        emailVerified: field(request, "emailVerified"),
+        sendPasswordReset: field(request, "sendPasswordReset"),
+      }),
+    ),
+    "POST admin/send-password-reset": route((request) => sendPasswordReset(options, request, field(request, "userId"))),
   }
 }

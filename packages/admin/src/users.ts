@@ -1,14 +1,15 @@
 /**
  * An admin's view of a user and the actions on the whole account: what the user is (their
- * accounts, live sessions, suspension), ending every session, deleting the user. Each action
- * records a security event naming the admin as its actor.
+ * accounts, live sessions, suspension, second factor, organizations), creating a user, sending a
+ * password reset link, ending every session, deleting the user. Each action records a security
+ * event naming the admin as its actor.
  *
  * @module
  */
-import { op, type ModuleRequest } from "@sesame/core"
+import { op, type ModuleRequest, type PasswordResetOutcome } from "@sesame/core"
 import { adminOf, targetOf } from "./access.js"
 import { banInfo, banRow, inForce, type BanInfo } from "./bans.js"
-import { AdminError } from "./errors.js"
+import { AdminError, type AdminErrorCode } from "./errors.js"
 import { banModel } from "./models.js"
 import type { ResolvedAdminOptions } from "./options.js"
 
@@ -24,6 +25,12 @@ export interface UserDetails {
   accounts: { provider: string; type: string; providerAccountId: string }[]
   /** Live database sessions, newest first (none with JWT sessions, which are not stored). */
   sessions: { createdAt: Date | null; lastUsedAt: Date | null; expires: Date; userAgent: string | null }[]
+  /**
+   * What the other capabilities keep for the user, in the request's language: the second factor
+   * (which, since when, recovery codes left), the organizations and roles (with
+   * `@sesame/organizations`), any plugin's `aboutUser`.
+   */
+  about: { source: string; title: string; items: string[] }[]
 }
 
 /** The user `userId` as an admin sees them (any user, admins included: seeing changes nothing). */
@@ -33,7 +40,13 @@ export async function userDetails(options: ResolvedAdminOptions, request: Module
   const users = request.users!
   const user = await users.get(userId)
   if (!user) throw new AdminError("NotFound", "No such user.")
-  const [ban, accounts, sessions, admin] = await Promise.all([banRow(request.store!, user.id), users.accounts(user.id), users.sessions(user.id), options.isAdmin(user)])
+  const [ban, accounts, sessions, admin, about] = await Promise.all([
+    banRow(request.store!, user.id),
+    users.accounts(user.id),
+    users.sessions(user.id),
+    options.isAdmin(user),
+    request.aboutUser(user.id),
+  ])
   return {
     user: { id: user.id, name: user.name ?? null, email: user.email, emailVerified: user.emailVerified ?? null, image: user.image ?? null },
     admin,
@@ -41,7 +54,77 @@ export async function userDetails(options: ResolvedAdminOptions, request: Module
     suspended: ban !== null && inForce(ban),
     accounts,
     sessions,
+    about,
   }
+}
+
+/** What an admin gives to create a user. */
+export interface NewUser {
+  email: string
+  name?: string | null
+  /** Whether the address counts as proven (the admin vouches for it). Default false: the user proves it at their first email sign-in or reset. */
+  emailVerified?: boolean
+  /** Whether to email the user a link to set their password at once (needs a password provider). Default false. */
+  sendPasswordReset?: boolean
+}
+
+const maxEmail = 320
+const maxName = 200
+
+/** A plausible address (one `@`, no spaces), trimmed and lowercased as Sesame's providers compare them. */
+function addressOf(value: unknown): string {
+  const email = typeof value === "string" ? value.trim().toLowerCase() : ""
+  if (email.length === 0 || email.length > maxEmail || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new AdminError("InvalidInput", "`email` must be an email address.")
+  return email
+}
+
+/**
+ * Creates a user with the app's user fields' defaults (records `admin.user-created`), and with
+ * `sendPasswordReset` emails them a link to set a password. `Conflict` when the address has a user.
+ * Nobody is signed in: the user comes in through a provider of the configuration, by the address.
+ */
+export async function createUser(options: ResolvedAdminOptions, request: ModuleRequest, input: { email?: unknown; name?: unknown; emailVerified?: unknown; sendPasswordReset?: unknown } = {}): Promise<{ user: UserListing; passwordReset: PasswordResetOutcome | null }> {
+  await adminOf(options, request)
+  const email = addressOf(input.email)
+  const name = input.name === undefined || input.name === null || input.name === "" ? null : input.name
+  if (name !== null && (typeof name !== "string" || name.length > maxName)) throw new AdminError("InvalidInput", `\`name\` must be text of at most ${maxName} characters.`)
+  for (const flag of ["emailVerified", "sendPasswordReset"] as const) {
+    if (input[flag] !== undefined && typeof input[flag] !== "boolean") throw new AdminError("InvalidInput", `\`${flag}\` must be a boolean.`)
+  }
+  const users = request.users!
+  if (await users.getByEmail(email)) throw new AdminError("Conflict", "A user with that address exists already.")
+  const user = await users.create({ email, name: name as string | null, emailVerified: input.emailVerified === true ? new Date() : null })
+  await request.securityEvent({ type: "admin.user-created", userId: user.id, details: { emailVerified: input.emailVerified === true } })
+  const passwordReset = input.sendPasswordReset === true ? await resetFor(request, user.id) : null
+  return { user: { id: user.id, email: user.email, name: user.name ?? null, admin: await options.isAdmin(user), suspended: false }, passwordReset }
+}
+
+/** Sends the reset link and records `admin.password-reset-sent` when it went. */
+async function resetFor(request: ModuleRequest, userId: string): Promise<PasswordResetOutcome> {
+  const outcome = await request.sendPasswordReset(userId)
+  if (outcome === "sent") await request.securityEvent({ type: "admin.password-reset-sent", userId })
+  return outcome
+}
+
+const resetRefusals: Record<Exclude<PasswordResetOutcome, "sent">, [AdminErrorCode, string]> = {
+  unavailable: ["NoPasswordProvider", "The configuration has no password provider to send a reset link from."],
+  limited: ["TooManyEmails", "The address got as many emails as the password provider allows for now: try again later."],
+  failed: ["EmailFailed", "The email could not be sent: see the log."],
+}
+
+/**
+ * Emails `userId` the password provider's reset link, with which they set a password of their own
+ * (a user without one gets one): an admin never learns or chooses it. Records
+ * `admin.password-reset-sent`. Refused for the admin themselves and for another admin unless
+ * `actOnAdmins`, as the other actions are.
+ */
+export async function sendPasswordReset(options: ResolvedAdminOptions, request: ModuleRequest, userId: unknown): Promise<true> {
+  const admin = await adminOf(options, request)
+  const target = await targetOf(options, request, admin, userId)
+  const outcome = await resetFor(request, target.id)
+  if (outcome === "sent") return true
+  const [code, message] = resetRefusals[outcome]
+  throw new AdminError(code, message)
 }
 
 /** Ends every session of `userId` (records `admin.sessions-revoked`); how many database sessions ended. */

@@ -8,7 +8,7 @@
 import { describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import { admin } from "@sesame/admin"
-import { makeWorld, origin } from "./world.js"
+import { bossAndPat, makeWorld, origin } from "./world.js"
 
 const suspendedPage = `${origin}/auth/admin/suspended`
 
@@ -21,6 +21,8 @@ const functions: [string, unknown[]][] = [
   ["userBan", ["x"]],
   ["revokeUserSessions", ["x"]],
   ["removeUser", ["x"]],
+  ["createUser", [{ email: "x@example.com" }]],
+  ["sendPasswordReset", ["x"]],
 ]
 const endpoints: [string, string][] = [
   ["GET", "admin/users"],
@@ -30,18 +32,11 @@ const endpoints: [string, string][] = [
   ["POST", "admin/unban"],
   ["POST", "admin/revoke-sessions"],
   ["POST", "admin/delete-user"],
+  ["POST", "admin/create-user"],
+  ["POST", "admin/send-password-reset"],
 ]
 
-async function setUp(options: Parameters<typeof makeWorld>[0] = {}) {
-  const world = makeWorld(options)
-  const boss = await world.user("boss@example.com", "admin")
-  const pat = await world.user("pat@example.com")
-  const admins = world.browser()
-  expect(await admins.signIn(boss.email)).toBe(`${origin}/`)
-  const pats = world.browser()
-  expect(await pats.signIn(pat.email)).toBe(`${origin}/`)
-  return { ...world, boss, pat, admins, pats }
-}
+const setUp = bossAndPat
 
 describe("who may act", () => {
   it("refuses a signed-in user who is not an admin, at every server function and endpoint, and changes nothing", async () => {

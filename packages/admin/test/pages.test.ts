@@ -5,18 +5,9 @@
  * functions, said in words), and never sees controls for themselves or another admin.
  */
 import { describe, expect, it } from "vitest"
-import { makeWorld, origin } from "./world.js"
+import { bossAndPat, makeWorld, origin } from "./world.js"
 
-async function setUp(options: Parameters<typeof makeWorld>[0] = {}) {
-  const world = makeWorld(options)
-  const boss = await world.user("boss@example.com", "admin")
-  const pat = await world.user("pat@example.com")
-  const admins = world.browser()
-  await admins.signIn(boss.email)
-  const pats = world.browser()
-  await pats.signIn(pat.email)
-  return { ...world, boss, pat, admins, pats }
-}
+const setUp = bossAndPat
 
 /** Posts a page's form to `admin/act` with the CSRF token, as the browser would; the redirect's target. */
 async function act(browser: ReturnType<ReturnType<typeof makeWorld>["browser"]>, form: Record<string, string>): Promise<string> {

@@ -4,7 +4,9 @@
  * stand-in for any sign-in) and calls the module's endpoints as a page's script would (JSON, with
  * the CSRF token).
  */
-import { Auth, callModuleApi, type AuthConfig, type SecurityEvent } from "@sesame/core"
+import { Auth, callModuleApi, type AuthConfig, type PasswordEmailParams, type SecurityEvent, type SesameModule } from "@sesame/core"
+import { argon2id } from "@sesame/core/password"
+import Password from "@sesame/core/providers/password"
 import { MemoryAdapter, type Adapter, type AdapterUser } from "@sesame/core/adapters"
 import Credentials from "@sesame/core/providers/credentials"
 import { admin, type AdminOptions } from "@sesame/admin"
@@ -20,12 +22,29 @@ export interface WorldOptions {
   admins?: AdminOptions["admins"]
   actOnAdmins?: boolean
   impersonation?: AdminOptions["impersonation"]
+  /** A password provider whose emails land in `mails` (`emailsPerAddress`, or a `sendEmail` that fails, to test those). */
+  password?: { emailsPerAddress?: number; failing?: boolean }
+  /** Plugins beside the admin module. */
+  plugins?: SesameModule[]
 }
 
 export function makeWorld(options: WorldOptions = {}) {
   const adapter = options.adapter ?? MemoryAdapter()
   const security: SecurityEvent[] = []
   const adminIds: string[] = []
+  const mails: PasswordEmailParams[] = []
+  const password = options.password
+    ? [
+        Password({
+          hasher: argon2id({ memoryCost: 64, timeCost: 1 }),
+          ...(options.password.emailsPerAddress ? { emailsPerAddress: options.password.emailsPerAddress } : {}),
+          sendEmail: (params) => {
+            if (options.password!.failing) throw new Error("the mail server said no")
+            mails.push(params)
+          },
+        }),
+      ]
+    : []
   const config: AuthConfig = {
     secret,
     trustHost: true,
@@ -36,6 +55,7 @@ export function makeWorld(options: WorldOptions = {}) {
         credentials: { email: {} },
         authorize: async ({ email }) => (typeof email === "string" ? await adapter.getUserByEmail!(email) : null),
       }),
+      ...password,
     ],
     plugins: [
       admin({
@@ -43,6 +63,7 @@ export function makeWorld(options: WorldOptions = {}) {
         ...(options.actOnAdmins === undefined ? {} : { actOnAdmins: options.actOnAdmins }),
         ...(options.impersonation === undefined ? {} : { impersonation: options.impersonation }),
       }),
+      ...(options.plugins ?? []),
     ],
     events: { security: (event) => void security.push(event) },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
@@ -106,5 +127,18 @@ export function makeWorld(options: WorldOptions = {}) {
     }
   }
 
-  return { adapter, config, security, user, browser: () => new Browser(), CookieJar }
+  return { adapter, config, security, mails, user, browser: () => new Browser(), CookieJar }
+}
+
+/** A world with Boss, an admin, and Pat, a user, each signed in in a browser of their own. */
+export async function bossAndPat(options: WorldOptions = {}) {
+  const world = makeWorld(options)
+  const boss = await world.user("boss@example.com", "admin")
+  const pat = await world.user("pat@example.com")
+  const [admins, pats] = [world.browser(), world.browser()]
+  for (const [browser, email] of [[admins, boss.email], [pats, pat.email]] as const) {
+    const landed = await browser.signIn(email)
+    if (landed !== `${origin}/`) throw new Error(`${email} could not sign in: ${landed}`)
+  }
+  return { ...world, boss, pat, admins, pats }
 }

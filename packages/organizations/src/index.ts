@@ -33,7 +33,7 @@ import {
 } from "./invitations.js"
 import { join, refusedRoles, type JoinOutcome } from "./join.js"
 import { organizationMessages } from "./messages.js"
-import { accountSection, pageRoutes } from "./pages.js"
+import { aboutUser, accountSection, pageRoutes } from "./pages.js"
 import { deprovision, forgetDeparture, provisionRoles, type DeprovisionOutcome, type ProvisioningInput, type ProvisionRolesOutcome } from "./provisioning.js"
 import { listMembers, removeMember, setMemberRoles } from "./members.js"
 import { organizationModels } from "./models.js"
@@ -113,6 +113,7 @@ export function organizations<const S extends Statements = {}, const R extends s
     routes: { ...organizationRoutes(deps), ...teamRoutes(deps), ...domainRoutes(deps, options.domains), ...roleRoutes(deps), ...pageRoutes(deps) },
     messages: organizationMessages,
     accountSection,
+    aboutUser,
     events: { signIn: domainSignIn(deps) },
     api,
   } satisfies SesameModule

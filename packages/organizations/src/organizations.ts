@@ -83,8 +83,12 @@ function randomSuffix(): string {
 /** The signed-in user's organizations, each with their roles in it, oldest membership first. */
 export async function listOrganizations(request: ModuleRequest): Promise<OrganizationWithRoles[]> {
   const actor = await actorOf(request)
-  const store = storeOf(request)
-  const memberships = await store.findMany(memberModel, { where: { userId: actor.id }, orderBy: [{ field: "createdAt" }], limit: 500 })
+  return organizationsOf(storeOf(request), actor.id)
+}
+
+/** The organizations `userId` belongs to, with their roles there, oldest membership first (at most 500). */
+export async function organizationsOf(store: Store, userId: string): Promise<OrganizationWithRoles[]> {
+  const memberships = await store.findMany(memberModel, { where: { userId }, orderBy: [{ field: "createdAt" }], limit: 500 })
   const out: OrganizationWithRoles[] = []
   for (const row of memberships) {
     const organization = await store.findOne(organizationModel, { id: String(row.organizationId) })

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { html, type ModuleRequest, type ModuleResponse, type ModuleRoute, type SafeHtml } from "@sesame/core"
+import { html, type ModuleRequest, type ModuleResponse, type ModuleRoute, type SafeHtml, type UserFacts } from "@sesame/core"
 import { setActiveOrganization, type ActiveOrganization } from "./active.js"
 import { actorOf, storeOf, userViewOf, type Deps } from "./context.js"
 import { OrganizationError, organizationErrorStatus } from "./errors.js"
@@ -26,7 +26,7 @@ import {
   resendInvitation,
 } from "./invitations.js"
 import { listMembers, removeMember, setMemberRoles } from "./members.js"
-import { createOrganization, getOrganization, leaveOrganization, listOrganizations } from "./organizations.js"
+import { createOrganization, getOrganization, leaveOrganization, listOrganizations, organizationsOf } from "./organizations.js"
 import { builtInRoles, type RoleBook } from "./roles.js"
 import { rolesIn } from "./stored-roles.js"
 
@@ -270,4 +270,10 @@ export async function accountSection(request: ModuleRequest): Promise<SafeHtml |
   return html`<h2 id="organization-heading">${request.text("organization.account.heading")}</h2>
 ${organizations.length > 0 ? html`<ul class="rows" aria-labelledby="organization-heading">${rows}</ul>` : html`<p>${request.text("organization.home.none")}</p>`}
 <p><a href="${home}">${request.text("organization.account.open")}</a></p>`
+}
+
+/** `SesameModule.aboutUser`: the organizations an admin's view of a user lists, each with the user's roles there. */
+export async function aboutUser(userId: string, request: ModuleRequest): Promise<UserFacts> {
+  const organizations = await organizationsOf(storeOf(request), userId)
+  return { title: request.text("organization.account.heading"), items: organizations.map((o) => `${o.name}: ${roleList(request, o.roles)}`) }
 }

@@ -41,3 +41,17 @@ describe("the organizations' section of the account page", () => {
     expect(section).not.toContain("Bob")
   })
 })
+
+describe("what an admin's view of a user lists (`aboutUser`)", () => {
+  it("names the user's organizations with their roles there, and none of another user's", async () => {
+    // A stand-in for the admin module: it asks for the user it is given.
+    const probe = { id: "probe", api: { about: (request: import("@sesame/core").ModuleRequest, userId: string) => request.aboutUser(userId) } }
+    const w = makeWorld({ plugins: () => [probe] })
+    const ada = await w.user("ada@example.com")
+    const bob = await w.user("bob@example.com")
+    await create(ada, "Acme <Tools>")
+    await create(bob, "Bob's shop")
+    const facts = (await bob.api("about", ada.id)) as { source: string; title: string; items: string[] }[]
+    expect(facts.find((f) => f.source === "organization")).toEqual({ source: "organization", title: "Organizations", items: ["Acme <Tools>: Owner"] })
+  })
+})

@@ -10,7 +10,7 @@
 import type { AccountInfo } from "../account/management.js"
 import type { InternalResponse } from "../http/response.js"
 import { html, type SafeHtml } from "../pages/html.js"
-import type { Translator } from "../pages/i18n.js"
+import { intlLocale, type Translator } from "../pages/i18n.js"
 import type { MessageKey } from "../pages/messages.js"
 import { page } from "../pages/layout.js"
 import type { SessionInfo } from "../session/management.js"
@@ -114,15 +114,6 @@ const headings: Readonly<Record<Exclude<SectionName, "plugins">, MessageKey>> = 
   linkedAccounts: "account.accounts.heading",
   sessions: "account.sessions.heading",
   delete: "account.delete.heading",
-}
-
-/** The locale for `Intl`: the page's language, or English if `Intl` does not take its tag. */
-function intlLocale(lang: string): string {
-  try {
-    return Intl.getCanonicalLocales(lang)[0] ?? "en"
-  } catch {
-    return "en"
-  }
 }
 
 function dateText(date: Date, t: Translator): string {

@@ -538,6 +538,8 @@ function featureHooks(settings: FeatureSettings): FeatureHooks {
     signInGate: on.find((feature) => feature.signInGate)?.signInGate,
     beforeRequest: Object.freeze(on.flatMap((feature) => (feature.beforeRequest ? [feature.beforeRequest] : []))),
     sessionsEnded: Object.freeze(builtInFeatures().flatMap((feature) => (feature.sessionsEnded ? [feature.sessionsEnded] : []))),
+    sendPasswordReset: on.find((feature) => feature.sendPasswordReset)?.sendPasswordReset,
+    aboutUser: Object.freeze(on.flatMap(({ id, aboutUser }) => (aboutUser ? [{ id, aboutUser }] : []))),
   })
 }
 

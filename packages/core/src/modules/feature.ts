@@ -22,6 +22,7 @@ import type { CookieDeclaration } from "../http/cookies.js"
 import type { VerifiedIdentity } from "../account/identity.js"
 import type { AdapterUser } from "../adapters/types.js"
 import type { InternalResponse } from "../http/response.js"
+import type { PasswordResetOutcome, UserFacts } from "./types.js"
 import type { Account, AuthConfig, AuthFactor, ExperimentalOptions, Profile, Provider, ProviderType, SessionOptions, SignInCallbackParams, User } from "../types.js"
 
 /** What a feature's options are resolved with: the configuration and what the core made of it first. */
@@ -124,6 +125,10 @@ export interface FeatureHooks {
    * adapter or the transaction that ends them.
    */
   readonly sessionsEnded: readonly ((adapter: CheckedAdapter, userId: string) => Promise<void>)[]
+  /** The features that are on and say what they keep for a user (`ModuleRequest.aboutUser`). */
+  readonly aboutUser: readonly { readonly id: string; aboutUser(ctx: RequestContext, userId: string): Promise<UserFacts | null> }[]
+  /** Emails a user a password reset link on another's word (`ModuleRequest.sendPasswordReset`), when a feature can. */
+  readonly sendPasswordReset: ((ctx: RequestContext, user: { id: string; email: string }) => Promise<PasswordResetOutcome>) | undefined
 }
 
 export interface Feature<Key extends keyof FeatureSettingsMap = keyof FeatureSettingsMap> {
@@ -159,6 +164,10 @@ export interface Feature<Key extends keyof FeatureSettingsMap = keyof FeatureSet
    * whether its settings are on or not.
    */
   sessionsEnded?(adapter: CheckedAdapter, userId: string): Promise<void>
+  /** What it keeps for the user `userId`, for an admin's view of them (with a settings key, only when its settings are on). */
+  aboutUser?(ctx: RequestContext, userId: string): Promise<UserFacts | null>
+  /** Emails `user` a link to set a new password, as its forgotten-password form does (at most one feature has one). */
+  sendPasswordReset?(ctx: RequestContext, user: { id: string; email: string }): Promise<PasswordResetOutcome>
   /** Checks of the configuration that need no settings kept (throws as `settings.resolve` does). */
   check?(input: FeatureInput): void
   /**

@@ -22,6 +22,7 @@ import { currentActing, startActing, stopActing } from "../session/acting.js"
 import { checkPluginEvent, emitSecurity } from "../security-events.js"
 import { isJson } from "../store/json.js"
 import type { JsonValue } from "../store/model.js"
+import { aboutUser } from "./about-user.js"
 import { moduleSignIn } from "./identity.js"
 import { moduleProvider, ownsProviderId } from "./providers.js"
 import type { ResolvedRoute } from "./resolve.js"
@@ -67,6 +68,13 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
       const actorId = input.actorId !== undefined ? input.actorId : ((await currentActing(ctx))?.actorId ?? (await signedInUserId(ctx)))
       await emitSecurity(ctx.config, ctx.headers, { ...input, actorId })
     },
+    async sendPasswordReset(userId) {
+      const send = ctx.config.hooks.sendPasswordReset
+      const user = send && typeof userId === "string" ? await ctx.config.adapter?.getUser(userId) : null
+      if (!send || !user?.email) return "unavailable"
+      return send(ctx, { id: user.id, email: user.email })
+    },
+    aboutUser: (userId) => aboutUser(ctx, userId, (other) => moduleRequest(ctx, other, false)),
     async recentSignIn(maxAge) {
       checkMaxAge(maxAge)
       return (await signedInUserId(ctx)) !== null && recentlySignedIn(ctx, maxAge)

@@ -32,6 +32,15 @@ export interface Translator {
 }
 
 /** A BCP 47 language tag such as `fr` or `pt-BR`, as the `messages` options name languages. */
+/** The locale for `Intl`: the page's language, or English if `Intl` does not take its tag. */
+export function intlLocale(lang: string): string {
+  try {
+    return Intl.getCanonicalLocales(lang)[0] ?? "en"
+  } catch {
+    return "en"
+  }
+}
+
 export const languageTag = /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i
 
 /** Ranges beyond this many are ignored: a header is a short list, not a workload. */

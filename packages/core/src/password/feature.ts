@@ -9,6 +9,7 @@ import type { FeatureNeed, Feature } from "../modules/feature.js"
 import { forgotPassword, resetPasswordLink, showForgotPassword, showSignUp, signUp, verifyEmail } from "./endpoints.js"
 import { bindPasswordProvider, resolvePasswordProvider } from "./provider.js"
 import { passwordMessages } from "./messages.js"
+import { sendResetLink } from "./reset.js"
 import { passwordSignInPart } from "./section.js"
 import type { PasswordConfig } from "./types.js"
 
@@ -45,6 +46,7 @@ export const passwordFeature: Feature = {
       },
     },
   },
+  sendPasswordReset: sendResetLink,
   routes: {
     "GET signup": route({ run: showSignUp }),
     "POST signup/:provider": route({ provider: password, csrf: true, run: signUp }),

@@ -75,18 +75,20 @@ async function sendPasswordEmail(
 /**
  * Emails `user` a one-time link within the limit: a confirmation link (`verify-email`), or a reset
  * link, alone (`reset-password`) or telling of a sign-up with a taken address (`account-exists`).
- * A link whose email could not be sent is removed at once.
+ * A link whose email could not be sent is removed at once. Says what became of it: sent, held
+ * back by the limit, or not sent (logged).
  */
 export async function emailLink(
   ctx: RequestContext,
   provider: PasswordProvider,
   kind: "verify-email" | "reset-password" | "account-exists",
   user: { id: string; email: string },
-): Promise<void> {
-  if (!(await underEmailLimit(ctx, provider, user.email, kind))) return
+): Promise<"sent" | "limited" | "failed"> {
+  if (!(await underEmailLimit(ctx, provider, user.email, kind))) return "limited"
   const link = await createLink(ctx, provider, kind === "verify-email" ? "verify-email" : "reset-password", user)
   const sent = await sendPasswordEmail(ctx, provider, { kind, to: user.email, url: link.url, expires: link.expires, secret: link.token })
   if (!sent) await provider.adapter.useVerificationToken({ identifier: user.email, token: link.hashed })
+  return sent ? "sent" : "failed"
 }
 
 /** Tells `email`, which has no account, that a reset was asked for it (within the limit); `url` is where to sign up. */

@@ -21,6 +21,7 @@ import { emit } from "../events.js"
 import { emitSecurity } from "../security-events.js"
 import type { RequestContext } from "../http/context.js"
 import type { InternalResponse } from "../http/response.js"
+import type { PasswordResetOutcome } from "../modules/types.js"
 import { resetPasswordPage } from "./pages.js"
 import { signInPageUrl, translatorFor } from "../pages/where.js"
 import { typedAddress } from "./input.js"
@@ -39,6 +40,17 @@ export async function requestReset(ctx: RequestContext, provider: PasswordProvid
   if (user) await emailLink(ctx, provider, "reset-password", { id: user.id, email })
   else await emailNoAccount(ctx, provider, email, provider.config.signUp ? await passwordPageUrl(ctx, "signup", { email }) : signInPageUrl(ctx))
   return { redirect: await passwordPageUrl(ctx, "forgot-password", { sent: "1" }), cookies: ctx.setCookies }
+}
+
+/**
+ * Emails `user` a reset link on another's word (an admin's, through `ModuleRequest.sendPasswordReset`):
+ * the link and the limit of the forgotten-password form, from the first password provider. The
+ * owner alone ever learns the new password. `unavailable`: no password provider is configured.
+ */
+export async function sendResetLink(ctx: RequestContext, user: { id: string; email: string }): Promise<PasswordResetOutcome> {
+  const provider = [...ctx.config.providers.values()].find((p): p is PasswordProvider => p.type === "password")
+  if (!provider) return "unavailable"
+  return emailLink(ctx, provider, "reset-password", user)
 }
 
 /** `GET reset-password/:provider?token&email[&error]`: the form for a new password. */

@@ -9,6 +9,7 @@ import { route } from "../modules/route.js"
 import { MissingAdapterMethods } from "../errors.js"
 import { codeCookieMaxAge, type CookieDeclaration } from "../http/cookies.js"
 import type { Feature } from "../modules/feature.js"
+import { aboutSecondFactor } from "./about.js"
 import { askSecondFactor, resendChallengeCode, showChallenge, submitChallenge } from "./challenge.js"
 import { secondFactorGate } from "./gate.js"
 import { twoFactorMessages } from "./messages.js"
@@ -48,6 +49,7 @@ export const twoFactorFeature: Feature<"twoFactor"> = {
   signInGate: { decide: secondFactorGate, ask: askSecondFactor },
   // A device remembered for the second factor must not outlive the sessions, or the password, it was remembered with.
   sessionsEnded: forgetDevices,
+  aboutUser: aboutSecondFactor,
   optional: ({ config }) => (config.twoFactor === false ? [] : [["two-factor sign-in", twoFactorMethods]]),
   routes: {
     "GET two-factor": route({ run: showChallenge }),

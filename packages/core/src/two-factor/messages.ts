@@ -71,6 +71,8 @@ export interface TwoFactorMessages {
   "twofactor.status.email": string
   /** `{count}` is how many unused recovery codes remain. */
   "twofactor.status.recovery": string
+  /** An admin's view of a user without a second factor. */
+  "twofactor.status.off": string
   /** The field asking for a current code before a change. */
   "twofactor.manage.code": string
   "twofactor.regenerate.heading": string
@@ -136,6 +138,7 @@ export const twoFactorMessages: Catalogues<TwoFactorMessages> = {
     "twofactor.status.totp": "On since {date}, with an authenticator app.",
     "twofactor.status.email": "On since {date}, with codes sent by email.",
     "twofactor.status.recovery": "Recovery codes left: {count}",
+    "twofactor.status.off": "Off.",
     "twofactor.manage.code": "Current code from your authenticator app",
     "twofactor.regenerate.heading": "Recovery codes",
     "twofactor.regenerate.body": "New codes replace the ones you have: the old ones stop working.",
@@ -194,6 +197,7 @@ export const twoFactorMessages: Catalogues<TwoFactorMessages> = {
     "twofactor.status.totp": "Eingeschaltet seit {date}, mit einer Authenticator-App.",
     "twofactor.status.email": "Eingeschaltet seit {date}, mit Codes per E-Mail.",
     "twofactor.status.recovery": "Verbleibende Wiederherstellungscodes: {count}",
+    "twofactor.status.off": "Ausgeschaltet.",
     "twofactor.manage.code": "Aktueller Code aus Ihrer Authenticator-App",
     "twofactor.regenerate.heading": "Wiederherstellungscodes",
     "twofactor.regenerate.body": "Neue Codes ersetzen Ihre bisherigen: Die alten funktionieren dann nicht mehr.",
@@ -253,6 +257,7 @@ export const twoFactorMessages: Catalogues<TwoFactorMessages> = {
     "twofactor.status.totp": "Activada desde el {date}, con una aplicación de autenticación.",
     "twofactor.status.email": "Activada desde el {date}, con códigos enviados por correo.",
     "twofactor.status.recovery": "Códigos de recuperación restantes: {count}",
+    "twofactor.status.off": "Desactivada.",
     "twofactor.manage.code": "Código actual de tu aplicación de autenticación",
     "twofactor.regenerate.heading": "Códigos de recuperación",
     "twofactor.regenerate.body": "Los códigos nuevos sustituyen a los que tienes: los antiguos dejarán de funcionar.",
@@ -312,6 +317,7 @@ export const twoFactorMessages: Catalogues<TwoFactorMessages> = {
     "twofactor.status.totp": "Activée depuis le {date}, avec une application d’authentification.",
     "twofactor.status.email": "Activée depuis le {date}, avec des codes envoyés par e-mail.",
     "twofactor.status.recovery": "Codes de récupération restants\u00a0: {count}",
+    "twofactor.status.off": "Désactivée.",
     "twofactor.manage.code": "Code actuel de votre application d’authentification",
     "twofactor.regenerate.heading": "Codes de récupération",
     "twofactor.regenerate.body": "De nouveaux codes remplacent ceux que vous avez\u00a0: les anciens ne fonctionneront plus.",
@@ -370,6 +376,7 @@ export const twoFactorMessages: Catalogues<TwoFactorMessages> = {
     "twofactor.status.totp": "{date}から有効（認証アプリ）。",
     "twofactor.status.email": "{date}から有効（メールで届くコード）。",
     "twofactor.status.recovery": "残りのリカバリーコード：{count}",
+    "twofactor.status.off": "無効。",
     "twofactor.manage.code": "認証アプリに表示されている現在のコード",
     "twofactor.regenerate.heading": "リカバリーコード",
     "twofactor.regenerate.body": "新しいコードを作成すると、今までのコードは使えなくなります。",

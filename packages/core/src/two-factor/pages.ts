@@ -16,7 +16,7 @@
 import { noStore, type InternalResponse } from "../http/response.js"
 import type { Theme } from "../types.js"
 import { html, type SafeHtml } from "../pages/html.js"
-import type { Translator } from "../pages/i18n.js"
+import { intlLocale, type Translator } from "../pages/i18n.js"
 import type { MessageKey } from "../pages/messages.js"
 import { page } from "../pages/layout.js"
 import { qrSvg } from "./qr.js"
@@ -38,15 +38,6 @@ const twoFactorCss =
   ".secret code{font-size:1.0625rem;word-spacing:.25em;user-select:all}" +
   ".codes{display:grid;grid-template-columns:repeat(2,1fr);gap:6px 16px;margin:0 0 20px;padding:0;list-style:none;font-size:1.0625rem;text-align:center}" +
   "textarea{display:block;width:100%;margin:0 0 16px;padding:10px 12px;font-size:.9375rem;color:var(--text);background:var(--card);border:1px solid var(--field-border);border-radius:8px;resize:vertical}"
-
-/** The locale for `Intl`: the page's language, or English if `Intl` does not take its tag. */
-function intlLocale(lang: string): string {
-  try {
-    return Intl.getCanonicalLocales(lang)[0] ?? "en"
-  } catch {
-    return "en"
-  }
-}
 
 /** "in 5 minutes", in the page's language: the wait before another attempt, rounded up. */
 function waitText(seconds: number, lang: string): string {
