@@ -1,5 +1,5 @@
 /**
- * Who may do what: the caller must be a signed-in admin; the target must exist, must not be the
+ * Who may do what: the caller must be a signed-in admin, not suspended; the target must exist, must not be the
  * caller, and must not be an admin unless the options say admins may act on admins. Every server
  * function and endpoint asks here first, so that no action forgets a check.
  *
@@ -8,6 +8,7 @@
 import type { ModuleRequest } from "@sesame/core"
 import type { AdapterUser } from "@sesame/core/adapters"
 import { AdminError } from "./errors.js"
+import { suspended } from "./suspension.js"
 import type { ResolvedAdminOptions } from "./options.js"
 
 /** The request's user when they are an admin; otherwise `NotSignedIn` or `NotAdmin`. */
@@ -18,6 +19,9 @@ export async function adminOf(options: ResolvedAdminOptions, request: ModuleRequ
   if (await request.acting()) throw new AdminError("NotAdmin", "Stop impersonating first: an admin acting as someone else is no admin.")
   // With an adapter, the signed-in user is the stored one, with the app's user fields.
   if (!(await options.isAdmin(user as AdapterUser))) throw new AdminError("NotAdmin", "Only admins may do this.")
+  // A suspension ends its user's sessions, but a JWT one only through `session.revocation`, read
+  // through a cache on other instances: an admin's powers must not wait for it.
+  if (await suspended(request.store!, user.id)) throw new AdminError("NotSignedIn", "Sign in as an admin first.")
   return user as AdapterUser
 }
 

@@ -11,41 +11,14 @@
  *
  * @module
  */
-import type { ModuleContext, ModuleRequest, SignInCallbackParams, StoredRow, Store } from "@sesame/core"
+import type { ModuleContext, ModuleRequest, SignInCallbackParams } from "@sesame/core"
 import { adminOf, targetOf } from "./access.js"
 import { AdminError } from "./errors.js"
 import { banModel } from "./models.js"
 import type { ResolvedAdminOptions } from "./options.js"
-
-/** A suspension, as admins see it. */
-export interface BanInfo {
-  userId: string
-  reason: string | null
-  /** When it ends; null: until it is lifted. */
-  until: Date | null
-  bannedBy: string
-  at: Date
-}
+import { banRow, inForce, type BanInfo } from "./suspension.js"
 
 const maxReason = 500
-
-/** A stored suspension as admins see it. */
-export const banInfo = (row: StoredRow): BanInfo => ({
-  userId: row.userId as string,
-  reason: (row.reason as string | null) ?? null,
-  until: (row.until as Date | null) ?? null,
-  bannedBy: row.bannedBy as string,
-  at: row.at as Date,
-})
-
-/** Whether `ban` refuses sign-ins at `now`. */
-export const inForce = (ban: BanInfo, now = Date.now()): boolean => ban.until === null || ban.until.getTime() > now
-
-/** The suspension of `userId` (in force or run out), or null: for callers that checked the admin already. */
-export async function banRow(store: Store, userId: string): Promise<BanInfo | null> {
-  const row = await store.findOne(banModel, { userId })
-  return row ? banInfo(row) : null
-}
 
 function untilOf(value: unknown): Date | null {
   if (value === undefined || value === null || value === "") return null

@@ -21,10 +21,10 @@
  *
  * @module
  */
-import { html, type ModuleContext, type ModuleRequest, type ModuleResponse, type Store } from "@sesame/core"
+import { html, type ModuleContext, type ModuleRequest, type ModuleResponse, type Store, type StoredRow } from "@sesame/core"
 import type { JsonValue } from "@sesame/core/adapters"
 import { adminOf, targetOf } from "./access.js"
-import { banRow, inForce } from "./bans.js"
+import { suspended } from "./suspension.js"
 import { AdminError } from "./errors.js"
 import { impersonationModel } from "./models.js"
 import type { ResolvedAdminOptions } from "./options.js"
@@ -62,20 +62,21 @@ export function actingOf(part: JsonValue): { actorId: string; endsAt: number; st
 export function impersonationHolds(options: ResolvedAdminOptions): (part: JsonValue, context: ModuleContext) => Promise<boolean> {
   return async (part, context) => {
     const mark = markOf(part)
-    return mark !== undefined && (await onRecord(context.store!, mark)) && (await stillAllowed(options, context, mark.by))
+    const row = mark && (await onRecord(context.store!, mark))
+    // A user suspended meanwhile (even while it started) has no session to look at any more.
+    return !!row && !(await suspended(context.store!, row.userId as string)) && (await stillAllowed(options, context, mark!.by))
   }
 }
 
-/** Whether the impersonation `mark` names is on record, by that admin, and was not stopped. */
-async function onRecord(store: Store, mark: Mark): Promise<boolean> {
+/** The impersonation `mark` names, when it is on record, by that admin, and was not stopped. */
+async function onRecord(store: Store, mark: Mark): Promise<StoredRow | null> {
   const row = mark.id === undefined ? null : await store.findOne(impersonationModel, { id: mark.id })
-  return row !== null && row.adminId === mark.by && row.endedAt === null
+  return row !== null && row.adminId === mark.by && row.endedAt === null ? row : null
 }
 
 /** Whether the admin `adminId` may still see the app as someone: not suspended, and still an admin. */
 async function stillAllowed(options: ResolvedAdminOptions, context: ModuleContext, adminId: string): Promise<boolean> {
-  const ban = await banRow(context.store!, adminId)
-  if (ban && inForce(ban)) return false
+  if (await suspended(context.store!, adminId)) return false
   const admin = await context.users?.get(adminId)
   return admin ? options.isAdmin(admin) : false
 }
@@ -93,8 +94,7 @@ export async function impersonate(options: ResolvedAdminOptions, request: Module
   const admin = await adminOf(options, request)
   const target = await targetOf({ ...options, actOnAdmins: options.impersonation.admins }, request, admin, userId)
   // A suspended user has no session of their own to look at; the page leaves the button out too.
-  const ban = await banRow(request.store!, target.id)
-  if (ban && inForce(ban)) throw new AdminError("Forbidden", "The user is suspended: lift the suspension to see the app as them.")
+  if (await suspended(request.store!, target.id)) throw new AdminError("Forbidden", "The user is suspended: lift the suspension to see the app as them.")
   const until = Date.now() + options.impersonation.maxAge * 1000
   // The row first, for the mark to name. Should the start be refused, no session names it: it
   // grants nothing, and goes at `until`.

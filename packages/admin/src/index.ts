@@ -16,7 +16,8 @@
  * @module
  */
 import type { ModuleRequest, PasswordResetOutcome, SesameModule } from "@sesame/core"
-import { banOf, banUser, refuseSuspended, unbanUser, type BanInfo } from "./bans.js"
+import { banOf, banUser, refuseSuspended, unbanUser } from "./bans.js"
+import type { BanInfo } from "./suspension.js"
 import { adminMessages } from "./messages.js"
 import { banModel, impersonationModel } from "./models.js"
 import { resolveOptions, type AdminOptions } from "./options.js"
@@ -30,7 +31,7 @@ import { AdminError } from "./errors.js"
 export { AdminError, adminErrorStatus, type AdminErrorCode } from "./errors.js"
 export { banModel, impersonationModel } from "./models.js"
 export type { AdminOptions, AdminRule } from "./options.js"
-export type { BanInfo } from "./bans.js"
+export type { BanInfo } from "./suspension.js"
 export type { NewUser, UserDetails, UserListing } from "./users.js"
 
 /** The module's server functions; each acts for the request's user, who must be an admin. */

@@ -7,8 +7,9 @@
  * @module
  */
 import { op, type ModuleRequest, type PasswordResetOutcome } from "@sesame/core"
+import { normalizeEmail } from "@sesame/core/providers/email"
 import { adminOf, targetOf } from "./access.js"
-import { banInfo, banRow, inForce, type BanInfo } from "./bans.js"
+import { banInfo, banRow, inForce, type BanInfo } from "./suspension.js"
 import { AdminError, type AdminErrorCode } from "./errors.js"
 import { banModel } from "./models.js"
 import type { ResolvedAdminOptions } from "./options.js"
@@ -71,11 +72,18 @@ export interface NewUser {
 const maxEmail = 320
 const maxName = 200
 
-/** A plausible address (one `@`, no spaces), trimmed and lowercased as Sesame's providers compare them. */
+/**
+ * One plain address, folded as Sesame's providers fold the addresses they name users by (Unicode
+ * NFKC, trimmed, lower case): a look-alike of a user's address is that user's, and nothing a mail
+ * library could read as a display name or a second address gets in.
+ */
 function addressOf(value: unknown): string {
-  const email = typeof value === "string" ? value.trim().toLowerCase() : ""
-  if (email.length === 0 || email.length > maxEmail || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new AdminError("InvalidInput", "`email` must be an email address.")
-  return email
+  if (typeof value !== "string" || value.length > maxEmail) throw new AdminError("InvalidInput", "`email` must be an email address.")
+  try {
+    return normalizeEmail(value)
+  } catch (error) {
+    throw new AdminError("InvalidInput", `\`email\` must be one plain email address: ${(error as Error).message}`)
+  }
 }
 
 /**

@@ -73,7 +73,7 @@ describe("the admin pages in Chromium", () => {
       await checkPage(page, csp, `user-${locale}`)
       await context.close()
     }
-  })
+  }, 180_000)
 
   it("an admin finds a user and suspends them with the keyboard; the user is signed out and told", async () => {
     const pat = await signedIn("pat@example.com")
@@ -109,7 +109,7 @@ describe("the admin pages in Chromium", () => {
     await checkPage(pat.page, pat.csp, "suspended-page", false)
     await boss.context.close()
     await pat.context.close()
-  })
+  }, 120_000)
 
   it("an admin sees the app as a user: the banner on the built-in pages, and the way back", async () => {
     const memberId = (await world.adapter.getUserByEmail!("member-0@example.com"))!.id
@@ -124,5 +124,5 @@ describe("the admin pages in Chromium", () => {
     expect(await boss.page.locator('[role="status"]').first().innerText()).toBe("You are back to your own account.")
     expect(await boss.page.locator("p.acting").count()).toBe(0)
     await boss.context.close()
-  })
+  }, 120_000)
 })

@@ -28,10 +28,12 @@ export async function aboutUser(ctx: RequestContext, userId: string, requestFor:
   const found: (UserFacts & { source: string })[] = []
   for (const { source, ask } of askers) {
     try {
-      const facts = await ask()
-      if (facts === null || facts === undefined) continue
+      const answer = await ask()
+      if (answer === null || answer === undefined) continue
+      // Read once, then checked: what is shown is what was checked (a getter cannot change it after).
+      const facts = typeof answer === "object" ? { title: (answer as UserFacts).title, items: Array.isArray((answer as UserFacts).items) ? Array.from((answer as UserFacts).items) : undefined } : answer
       if (!isFacts(facts)) throw new TypeError(`"${source}" described a user with something else than { title, items: string[] }.`)
-      found.push({ source, title: facts.title, items: [...facts.items] })
+      found.push({ source, title: facts.title, items: facts.items })
     } catch (error) {
       ctx.config.logger.error(error instanceof Error ? error : new Error(String(error)))
     }
