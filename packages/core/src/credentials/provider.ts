@@ -45,13 +45,20 @@ export function resolveCredentialsProvider(provider: CredentialsConfig, name: st
   return { type: "credentials", id: provider.id, name, config, throttle: resolveThrottle(config, trustProxy) }
 }
 
+/** The posted field that names the account when the app names none: `email`, else `username`. */
+const defaultField = (provider: CredentialsConfig): string | undefined => ["email", "username"].find((f) => Object.hasOwn(provider.credentials ?? {}, f))
+
 function resolveThrottle(provider: CredentialsConfig, trustProxy: boolean): CredentialsThrottle | undefined {
   const { throttle } = provider
-  if (throttle === undefined || throttle === false) return undefined
+  if (throttle === false) return undefined
+  // On unless the app says no: every wrong guess must cost the guesser (the red team sent 300 wrong
+  // passwords, all of which reached `authorize`). By default it needs a field that names the
+  // account: counted under one shared name, the failures of some would lock everyone out.
+  if (throttle === undefined) return defaultField(provider) ? resolveThrottle({ ...provider, throttle: true }, trustProxy) : undefined
   const invalid = (message: string, cause?: unknown) => new InvalidProvider(`The credentials provider "${provider.id}": ${message}`, cause === undefined ? undefined : { cause })
   if (throttle !== true && (typeof throttle !== "object" || throttle === null)) throw invalid("`throttle` must be true, false or an object of limits.")
   const { field: named, clientIp, ...options } = throttle === true ? {} : throttle
-  const field = named ?? ["email", "username"].find((f) => f in provider.credentials)
+  const field = named ?? defaultField(provider)
   if (typeof field !== "string" || field.length === 0) {
     throw invalid("`throttle` needs `field`, the posted field that names the account (the form has no `email` or `username` field).")
   }

@@ -53,10 +53,12 @@ export interface CredentialsConfig<Fields extends Record<string, CredentialInput
    * Brute-force throttling of this provider's sign-ins, per account and per client IP: after a few
    * failures each attempt waits longer (1 s, 2 s, 4 s… up to a minute), and many failures lock the
    * account for a while (15 minutes after 20 by default). A refused attempt is answered exactly as
-   * a wrong password (`CredentialsSignin`), without calling `authorize`, plus `Retry-After`. Off by
-   * default, since `authorize` is your code; `true` for the defaults, or the limits. Counts are
-   * kept in the adapter when it has counters (shared by every instance of the app), else in this
-   * process's memory, unless `store` says otherwise.
+   * a wrong password (`CredentialsSignin`), without calling `authorize`, plus `Retry-After`. On by
+   * default when the form has an `email` or `username` field, which names the account; with
+   * neither, name it (`{ field }`) to turn it on. `false` turns it off (your `authorize` throttles
+   * on its own); an object sets the limits. Counts are kept in the adapter when it has counters
+   * (shared by every instance of the app), else in this process's memory, unless `store` says
+   * otherwise.
    */
   throttle?: boolean | CredentialsThrottleOptions
 }

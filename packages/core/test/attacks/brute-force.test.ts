@@ -20,10 +20,10 @@ type Throttle = Parameters<typeof Credentials>[0]["throttle"]
 
 /**
  * Alice's and Grace's credentials provider with `throttle` (each test gets its own in-memory store
- * unless `throttle.store` or the adapter says otherwise; `"off"` leaves the option out).
+ * unless `throttle.store` or the adapter says otherwise; `"default"` leaves the option out).
  */
-function setup(option: Throttle | "off" = true, overrides: Partial<AuthConfig> = {}) {
-  const throttle = option === "off" ? undefined : option === true ? { store: memoryCounterStore() } : option && !overrides.adapter ? { store: memoryCounterStore(), ...option } : option
+function setup(option: Throttle | "default" = true, overrides: Partial<AuthConfig> = {}) {
+  const throttle = option === "default" ? undefined : option === true ? { store: memoryCounterStore() } : option && !overrides.adapter ? { store: memoryCounterStore(), ...option } : option
   const authorize = vi.fn(async ({ email, password }: Partial<Record<"email" | "password", unknown>>) => {
     return typeof email === "string" && passwords[email] === password ? { id: email, email } : null
   })
@@ -151,11 +151,30 @@ describe("several instances", () => {
 })
 
 describe("the legitimate flow and the configuration", () => {
-  it("is off by default: authorize sees every attempt", async () => {
-    const { config, authorize } = setup("off")
+  it("is on by default when the form has an email field: the sixth guess waits, in this process's memory without an adapter", async () => {
+    const { config, authorize } = setup("default")
+    // Its own account: the default store is the process's, shared by every test of this file.
+    for (let i = 0; i < 5; i++) expect((await attempt(config, "grace@example.com", `guess ${i}`)).retryAfter).toBeNull()
+    expect((await attempt(config, "grace@example.com", "guess 5")).retryAfter).toBe("1")
+    expect(authorize).toHaveBeenCalledTimes(5)
+  })
+
+  it("is off with `throttle: false`: authorize sees every attempt", async () => {
+    const { config, authorize } = setup(false)
     for (let i = 0; i < 12; i++) expect((await attempt(config, "ada@example.com", `guess ${i}`)).retryAfter).toBeNull()
     expect(authorize).toHaveBeenCalledTimes(12)
     expect((await attempt(config, "ada@example.com", "analytical engine")).signedIn).toBe(true)
+  })
+
+  it("is off by default for a form without an email or username field, which names no account", async () => {
+    const authorize = vi.fn(() => null)
+    const config: AuthConfig = { secret, trustHost: true, providers: [Credentials({ credentials: { login: {}, password: {} }, authorize })], logger: { error: () => {}, warn: () => {}, debug: () => {} } }
+    for (let i = 0; i < 8; i++) {
+      const jar = new CookieJar()
+      const response = await send(config, "/auth/callback/credentials", { jar, form: { csrfToken: await csrfToken(config, jar), login: "ada", password: `guess ${i}` } })
+      expect(response.headers.get("retry-after")).toBeNull()
+    }
+    expect(authorize).toHaveBeenCalledTimes(8)
   })
 
   it("a form without an email or username field must name the throttle's field", async () => {
