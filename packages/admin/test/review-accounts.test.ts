@@ -20,7 +20,7 @@ import { CookieJar, recordingLogger } from "../../core/test/helpers.js"
 import { client, oidc, signIn as oauthSignIn, startIdp } from "../../core/test/oauth/harness.js"
 import { ada, app as twoFactorApp, enrol, signInWithPassword } from "../../core/test/two-factor/harness.js"
 import { admin } from "@sesame/admin"
-import { makeWorld, origin, type WorldOptions } from "./world.js"
+import { bossSignedIn, chiefSignedIn, makeWorld, origin, type WorldOptions } from "./world.js"
 
 type World = ReturnType<typeof makeWorld>
 type Browser = ReturnType<World["browser"]>
@@ -64,15 +64,7 @@ function racingAdapter() {
 }
 
 /** Boss (admin) signed in, Pat (user) stored, with a password provider. */
-async function setUp(options: WorldOptions = {}, extra: (world: World) => void = () => {}) {
-  const world = makeWorld({ password: {}, ...options })
-  extra(world)
-  const boss = await world.user("boss@example.com", "admin")
-  const pat = await world.user("pat@example.com")
-  const admins = world.browser()
-  await admins.signIn(boss.email)
-  return { ...world, boss, pat, admins }
-}
+const setUp = (options: WorldOptions = {}, extra: (world: World) => void = () => {}) => bossSignedIn({ password: {}, ...options }, extra)
 
 // ---------------------------------------------------------------------------------------------
 // Who may create a user or send a reset link, and what the refusal tells
@@ -579,9 +571,7 @@ for (const strategy of ["database", "jwt"] as const) {
     it("an admin suspended while starting an impersonation (the ban lands between the checks and the session) does not act", async () => {
       const { adapter, race } = racingAdapter()
       const w = await world({ adapter })
-      const chief = await w.user("chief@example.com", "admin")
-      const chiefs = w.browser()
-      await chiefs.signIn(chief.email)
+      const { chiefs } = await chiefSignedIn(w)
       race.run = async () => void (await chiefs.api("banUser", w.boss.id, { reason: "rogue" }))
       await impersonate(w.admins, w.pat.id)
       expect(await w.admins.who()).not.toBe(w.pat.email)
@@ -602,9 +592,7 @@ for (const strategy of ["database", "jwt"] as const) {
     it("an impersonation started while another admin suspends its user does not outlive the suspension", async () => {
       const { adapter, race } = racingAdapter()
       const w = await world({ adapter })
-      const chief = await w.user("chief@example.com", "admin")
-      const chiefs = w.browser()
-      await chiefs.signIn(chief.email)
+      const { chiefs } = await chiefSignedIn(w)
       race.run = async () => {
         await chiefs.api("banUser", w.pat.id, { reason: "abuse" })
         // The acting session starts a few milliseconds after the suspension (with JWT sessions, one
@@ -643,9 +631,7 @@ for (const strategy of ["database", "jwt"] as const) {
 describe("a suspended admin's own powers", () => {
   it("(database sessions) a suspended admin can do nothing more, at once", async () => {
     const w = await setUp({ actOnAdmins: true })
-    const chief = await w.user("chief@example.com", "admin")
-    const chiefs = w.browser()
-    await chiefs.signIn(chief.email)
+    const { chief, chiefs } = await chiefSignedIn(w)
     await chiefs.api("banUser", w.boss.id, { reason: "rogue" })
     await expect(w.admins.api("removeUser", w.pat.id)).rejects.toMatchObject({ code: "NotSignedIn" })
     await expect(w.admins.api("banUser", chief.id)).rejects.toMatchObject({ code: "NotSignedIn" })
@@ -665,9 +651,7 @@ describe("a suspended admin's own powers", () => {
   // `adminOf` refuses a caller with a suspension in force (`banRow`, one lookup per admin action).
   it("(JWT sessions, revocation cached, two instances) a suspended admin can do nothing more, at once, on any instance", async () => {
     const w = await setUp({ strategy: "jwt", revocation: { cache: 10 }, actOnAdmins: true })
-    const chief = await w.user("chief@example.com", "admin")
-    const chiefs = w.browser()
-    await chiefs.signIn(chief.email)
+    const { chief, chiefs } = await chiefSignedIn(w)
     // A second instance of the app: the same store and secret, its own cache.
     const instanceB: AuthConfig = { ...w.config }
     const onB = (jar: CookieJar, name: string, ...args: unknown[]) => callModuleApi(new Request(`${origin}/`, { headers: { cookie: jar.header() } }), instanceB, name, ...args)

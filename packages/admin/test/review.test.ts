@@ -7,7 +7,7 @@ import { deleteUser, revokeOtherSessions, unlinkAccount, type SesameModule } fro
 import type { DevIdp } from "@sesame/dev-idp"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { client, oidc, signIn as oauthSignIn, startIdp } from "../../core/test/oauth/harness.js"
-import { makeWorld, origin } from "./world.js"
+import { bossSignedIn, chiefSignedIn, makeWorld, origin } from "./world.js"
 import { callModuleApi } from "@sesame/core"
 import { argon2id } from "@sesame/core/password"
 import { MemoryAdapter } from "@sesame/core/adapters"
@@ -47,15 +47,8 @@ async function signOut(browser: Browser): Promise<void> {
 
 for (const strategy of ["database", "jwt"] as const) {
   describe(`review with ${strategy} sessions`, () => {
-    async function setUp(options: Parameters<typeof makeWorld>[0] = {}, extra: (world: World) => void = () => {}) {
-      const world = makeWorld({ strategy, ...(strategy === "jwt" ? { revocation: { cache: 0 } } : {}), ...options })
-      extra(world)
-      const boss = await world.user("boss@example.com", "admin")
-      const pat = await world.user("pat@example.com")
-      const admins = world.browser()
-      await admins.signIn(boss.email)
-      return { ...world, boss, pat, admins }
-    }
+    const setUp = (options: Parameters<typeof makeWorld>[0] = {}, extra: (world: World) => void = () => {}) =>
+      bossSignedIn({ strategy, ...(strategy === "jwt" ? { revocation: { cache: 0 } } : {}), ...options }, extra)
 
     it("an impersonating admin cannot turn the acting session into a plain, fresh session of the user by signing in with an OAuth account", async () => {
       const world = await setUp({}, (w) => void w.config.providers.push(oidc(idp)))
@@ -87,10 +80,9 @@ for (const strategy of ["database", "jwt"] as const) {
     })
 
     it("an admin who is suspended (or has their sessions ended) while impersonating stops acting as the user", async () => {
-      const { admins, pat, user, browser, boss } = await setUp({ actOnAdmins: true })
-      const chief = await user("chief@example.com", "admin")
-      const chiefs = browser()
-      await chiefs.signIn(chief.email)
+      const world = await setUp({ actOnAdmins: true })
+      const { admins, pat, boss } = world
+      const { chiefs } = await chiefSignedIn(world)
       await impersonate(admins, pat.id)
       expect(await admins.who()).toBe(pat.email)
       // Another admin suspends the rogue admin (boss).
@@ -100,10 +92,9 @@ for (const strategy of ["database", "jwt"] as const) {
     })
 
     it("an admin whose sessions another admin ends while impersonating stops acting as the user, and finds no way back", async () => {
-      const { admins, pat, user, browser, boss } = await setUp({ actOnAdmins: true })
-      const chief = await user("chief@example.com", "admin")
-      const chiefs = browser()
-      await chiefs.signIn(chief.email)
+      const world = await setUp({ actOnAdmins: true })
+      const { admins, pat, boss } = world
+      const { chiefs } = await chiefSignedIn(world)
       await impersonate(admins, pat.id)
       expect(await admins.who()).toBe(pat.email)
       await chiefs.api("revokeUserSessions", boss.id)

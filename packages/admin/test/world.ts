@@ -142,3 +142,22 @@ export async function bossAndPat(options: WorldOptions = {}) {
   }
   return { ...world, boss, pat, admins, pats }
 }
+
+/** A world with Boss, an admin, signed in, and Pat, a user, stored; `extra` adjusts the world first. */
+export async function bossSignedIn(options: WorldOptions = {}, extra: (world: ReturnType<typeof makeWorld>) => void = () => {}) {
+  const world = makeWorld(options)
+  extra(world)
+  const boss = await world.user("boss@example.com", "admin")
+  const pat = await world.user("pat@example.com")
+  const admins = world.browser()
+  await admins.signIn(boss.email)
+  return { ...world, boss, pat, admins }
+}
+
+/** Another admin, Chief, signed in in a browser of their own. */
+export async function chiefSignedIn(world: ReturnType<typeof makeWorld>) {
+  const chief = await world.user("chief@example.com", "admin")
+  const chiefs = world.browser()
+  await chiefs.signIn(chief.email)
+  return { chief, chiefs }
+}
