@@ -124,7 +124,7 @@ describe("npm start on a fresh clone", () => {
   }, 120_000)
 
   // After the identity provider's sign-in: Grace exists.
-  it("shows the security log and the account page, and as the demo's admin finds Grace, sees the app as her and back, suspends and restores her", async () => {
+  it("shows the security log and the account page, and as the demo's admin finds Grace, sees the app as her and back, suspends and restores her, and creates a user who sets a password from the mailbox", async () => {
     await adminFlow(browser!, demo!.banner.origin, demo!.banner.idpIssuer)
   }, 120_000)
 
