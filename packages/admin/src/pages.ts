@@ -19,7 +19,7 @@ import { banUser, unbanUser } from "./bans.js"
 import { AdminError, adminErrorStatus, type AdminErrorCode } from "./errors.js"
 import type { ResolvedAdminOptions } from "./options.js"
 import { impersonate } from "./impersonation.js"
-import { createUser, deleteUserAsAdmin, listUsers, revokeUserSessions, sendPasswordReset, userDetails, type UserDetails } from "./users.js"
+import { createUser, deleteUserAsAdmin, listUsers, resetRefusals, revokeUserSessions, sendPasswordReset, userDetails, type UserDetails } from "./users.js"
 
 /** What the pages' forms post, and what each runs. */
 const actions: Record<string, (options: ResolvedAdminOptions, request: ModuleRequest, userId: string) => Promise<unknown>> = {
@@ -73,9 +73,6 @@ export function pageRoutes(options: ResolvedAdminOptions): Record<string, Module
   }
 }
 
-/** The reset outcomes that are refusals, by the code the page says them with. */
-const resetErrors: Record<string, AdminErrorCode> = { unavailable: "NoPasswordProvider", limited: "TooManyEmails", failed: "EmailFailed" }
-
 /**
  * Creates the user of the list page's form and shows them (saying when the requested reset link
  * did not go); a refusal goes back to the list, which says why.
@@ -89,7 +86,7 @@ async function createAndShow(options: ResolvedAdminOptions, request: ModuleReque
       emailVerified: checked("emailVerified"),
       sendPasswordReset: checked("sendPasswordReset"),
     })
-    const refused = passwordReset ? resetErrors[passwordReset] : undefined
+    const refused = passwordReset && passwordReset !== "sent" ? resetRefusals[passwordReset][0] : undefined
     return { redirect: `${base}/admin/view?${new URLSearchParams({ userId: user.id, ...(refused ? { error: refused } : { done: "create" }) })}` }
   } catch (error) {
     if (!(error instanceof AdminError)) throw error

@@ -114,7 +114,8 @@ async function resetFor(request: ModuleRequest, userId: string): Promise<Passwor
   return outcome
 }
 
-const resetRefusals: Record<Exclude<PasswordResetOutcome, "sent">, [AdminErrorCode, string]> = {
+/** Each outcome of a reset link that did not go, as the refusal that says it (the pages say its code). */
+export const resetRefusals: Record<Exclude<PasswordResetOutcome, "sent">, [AdminErrorCode, string]> = {
   unavailable: ["NoPasswordProvider", "The configuration has no password provider to send a reset link from."],
   limited: ["TooManyEmails", "The address got as many emails as the password provider allows for now: try again later."],
   failed: ["EmailFailed", "The email could not be sent: see the log."],
