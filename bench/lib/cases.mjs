@@ -33,6 +33,7 @@ const does = {
     "jwt-revocable-0": "the same with `revocation: { cache: 0 }`: the time read from the store (MemoryAdapter) on every request",
     database: "SHA-256 of the cookie's token, `getSessionAndUser` (MemoryAdapter), callbacks; writes only once `updateAge` has passed",
     "no-cookie": "no session cookie: answers `null` without crypto",
+    "jwt-limited": "`jwt` with rate limits on (`rateLimit: { enabled: true }`, the memory store): the client's address from `X-Forwarded-For` (`trustHost`), its `session` family's counter incremented on every request (a limit it never reaches)",
   },
   authjs: {
     jwt: "decrypts the JWE (jose), runs its callbacks, re-encrypts and sets the session cookie on every read; sets new CSRF and callback-URL cookies when the request has none, as here",
@@ -55,8 +56,8 @@ does["sesame-node"] = {
 does["sesame-node-before"] = does["sesame-node"]
 
 const scenarios = ["jwt", "jwt-browser", "database", "no-cookie"]
-/** Sesame only: what its JWT read costs when the cookie was not read before, and with `session.revocation`. */
-const sesameOnly = ["jwt-cold", "jwt-revocable", "jwt-revocable-0"]
+/** Sesame only: what its JWT read costs when the cookie was not read before, with `session.revocation`, and with rate limits. */
+const sesameOnly = ["jwt-cold", "jwt-revocable", "jwt-revocable-0", "jwt-limited"]
 const httpScenarios = ["jwt", "database"]
 
 function entry(kind, contender, scenario) {

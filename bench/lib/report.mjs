@@ -11,6 +11,7 @@ const scenarioNames = {
   "jwt-browser": "JWT, browser's cookies",
   "jwt-revocable": "JWT, `session.revocation` on (cache 30 s)",
   "jwt-revocable-0": "JWT, `session.revocation` on (cache 0: the store at every read)",
+  "jwt-limited": "JWT, rate limits on",
   database: "database (in memory)",
   "no-cookie": "no cookie",
 }
@@ -22,6 +23,7 @@ const floorOf = {
   "jwt-browser": "inproc/floor/envelope+decrypt-browser",
   "jwt-revocable": "inproc/floor/envelope+decrypt",
   "jwt-revocable-0": "inproc/floor/envelope+decrypt",
+  "jwt-limited": "inproc/floor/envelope+decrypt",
   database: "inproc/floor/envelope+adapter-read",
   "no-cookie": "inproc/floor/envelope",
 }

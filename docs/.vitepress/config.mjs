@@ -74,6 +74,7 @@ export default defineConfig({
           { text: "Passwords", link: "/features/passwords" },
           { text: "Passkeys", link: "/features/passkeys" },
           { text: "Two-factor sign-in", link: "/features/two-factor" },
+          { text: "Captcha", link: "/features/captcha" },
           { text: "API tokens", link: "/features/api-tokens" },
           { text: "Native apps", link: "/features/native-apps" },
           { text: "User fields", link: "/features/user-fields" },
@@ -86,6 +87,7 @@ export default defineConfig({
           { text: "Authorization server", link: "/features/oauth-provider" },
           { text: "Audit log", link: "/features/audit" },
           { text: "Admin tools", link: "/features/admin" },
+          { text: "API keys", link: "/features/api-keys" },
         ],
       },
       {
@@ -94,6 +96,7 @@ export default defineConfig({
           { text: "Deployment", link: "/deploy/" },
           { text: "When storage fails", link: "/deploy/outages" },
           { text: "Security model", link: "/deploy/security" },
+          { text: "Rate limits", link: "/deploy/rate-limits" },
         ],
       },
       {
@@ -124,6 +127,7 @@ export default defineConfig({
               readme("packages", "oauth-provider", "@sesame/oauth-provider"),
               readme("packages", "audit", "@sesame/audit"),
               readme("packages", "admin", "@sesame/admin"),
+              readme("packages", "api-keys", "@sesame/api-keys"),
               readme("packages", "adapter-sqlite", "@sesame/adapter-sqlite"),
               readme("packages", "adapter-pg", "@sesame/adapter-pg"),
               readme("packages", "adapter-mysql", "@sesame/adapter-mysql"),

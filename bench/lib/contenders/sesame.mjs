@@ -35,7 +35,7 @@ export async function loadSesame(dir) {
 }
 
 /**
- * @param {"jwt" | "jwt-cold" | "jwt-browser" | "jwt-revocable" | "jwt-revocable-0" | "database" | "no-cookie"} scenario
+ * @param {"jwt" | "jwt-cold" | "jwt-browser" | "jwt-revocable" | "jwt-revocable-0" | "jwt-limited" | "database" | "no-cookie"} scenario
  * @param {{ dir: string, node?: boolean }} options `node`: serve with `toNodeHandler` instead of `Auth()` behind the bridge
  */
 export async function setup(scenario, { dir, node = false }) {
@@ -59,6 +59,10 @@ export async function setup(scenario, { dir, node = false }) {
       // The user had no sessions ended, the common case: the lookup finds no row.
       config = { ...base, adapter: sesame.MemoryAdapter(), session: { ...session, strategy: "jwt", revocation: { cache: scenario === "jwt-revocable-0" ? 0 : 30 } } }
     }
+    if (scenario === "jwt-limited") {
+      // Every request counted in the `session` family, from one client, never refused: the cost of counting.
+      config = { ...config, rateLimit: { enabled: true, rules: { session: { max: 1e12, window: 60 } } } }
+    }
     if (scenario === "jwt-cold") {
       // More distinct tokens than Sesame keeps, sent in turn: the oldest kept is always the next needed.
       const pool = []
@@ -72,7 +76,7 @@ export async function setup(scenario, { dir, node = false }) {
       if (scenario === "jwt-browser") cookies = browserCookies([["sesame.csrf-token", csrfCookieValue], ["sesame.callback-url", callbackCookieValue], ...cookies])
     }
   }
-  const target = { path: `${basePath}/session`, headers: cookies.length ? { cookie: cookieHeader(cookies) } : {}, expect: scenario === "no-cookie" ? null : user.email }
+  const target = { path: `${basePath}/session`, headers: { ...(cookies.length ? { cookie: cookieHeader(cookies) } : {}), ...(scenario === "jwt-limited" ? { "x-forwarded-for": "203.0.113.1" } : {}) }, expect: scenario === "no-cookie" ? null : user.email }
   if (node) return { ...target, listener: sesame.toNodeHandler(config) }
   return { ...target, handler: (request) => sesame.Auth(request, config) }
 }

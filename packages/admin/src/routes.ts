@@ -63,14 +63,18 @@ export function adminRoutes(options: ResolvedAdminOptions): Record<string, Modul
     "POST admin/unban": route((request) => unbanUser(options, request, field(request, "userId"))),
     "POST admin/revoke-sessions": route((request) => revokeUserSessions(options, request, field(request, "userId"))),
     "POST admin/delete-user": route((request) => deleteUserAsAdmin(options, request, field(request, "userId"))),
-    "POST admin/create-user": route((request) =>
-      createUser(options, request, {
-        email: field(request, "email"),
-        name: field(request, "name"),
-        emailVerified: field(request, "emailVerified"),
-        sendPasswordReset: field(request, "sendPasswordReset"),
-      }),
-    ),
-    "POST admin/send-password-reset": route((request) => sendPasswordReset(options, request, field(request, "userId"))),
+    // It may send the new user a reset link.
+    "POST admin/create-user": {
+      ...route((request) =>
+        createUser(options, request, {
+          email: field(request, "email"),
+          name: field(request, "name"),
+          emailVerified: field(request, "emailVerified"),
+          sendPasswordReset: field(request, "sendPasswordReset"),
+        }),
+      ),
+      rateLimit: "email",
+    },
+    "POST admin/send-password-reset": { ...route((request) => sendPasswordReset(options, request, field(request, "userId"))), rateLimit: "email" },
   }
 }

@@ -52,6 +52,9 @@ export type { NativeAppOptions } from "./native/options.js"
 export type { CredentialInput, CredentialsConfig, CredentialsThrottleOptions } from "./credentials/types.js"
 export type { ThrottleLimits, ThrottleOptions } from "./password/throttle.js"
 export type { CounterStore } from "./password/counters.js"
+export type { RateLimitOptions, RateLimitRule } from "./rate-limit/options.js"
+export type { RateLimitFamily } from "./modules/route.js"
+export type { TrustedProxy } from "./http/client-ip.js"
 export type { EmailConfig, EmailRateLimitOptions, RateLimitStore, SendVerificationRequestParams, VerificationEmail } from "./email/types.js"
 export type {
   AnyOAuthConfig,

@@ -29,6 +29,7 @@ export { unavailableBody } from "./http/error-response.js"
 export { callModuleApi, moduleApi, type ModuleApi } from "./modules/api.js"
 export { isUnderPath, protectedPaths, type ProtectedPaths } from "./integration/paths.js"
 export { isStorageUnavailable } from "./errors.js"
+export { setPeerAddress } from "./http/client-ip.js"
 export { unavailableAnswer, type UnavailableAnswer } from "./integration/unavailable.js"
 export {
   signInFromServer,

@@ -28,6 +28,7 @@ export type WarningCode =
   | "missing-secret-development"
   | "missing-secret-development-process"
   | "trusted-origin-shared-domain"
+  | "rate-limit-no-address"
   | "oauth-checks-none"
   | "weak-secret"
   | "api-token-keys-in-memory"
@@ -73,6 +74,8 @@ const warningText: Record<WarningCode, string> = {
     "No secret is set (AUTH_SECRET or SESAME_SECRET). A development secret kept in node_modules/.cache/sesame/development-secret is used, shared by the app's processes and for localhost only. Before deploying, set AUTH_SECRET in the server's environment: `npx @sesame/cli secret` prints a new one. (`--write` puts it in .env.local instead: Next.js loads that file by itself; elsewhere make sure it reaches the server process's environment, where Sesame reads it (`node --env-file=.env.local server.js` for Express or Hono), or pass it as the `secret` option.)",
   "missing-secret-development-process":
     "No secret is set (AUTH_SECRET or SESAME_SECRET), and node_modules/.cache/sesame/development-secret could not be written or read (a read-only file system?). A random secret is used for this process only, for localhost only: other processes cannot read its sessions, and they end when it restarts. Set AUTH_SECRET in the server's environment: `npx @sesame/cli secret` prints a new one. (`--write` puts it in .env.local instead: Next.js loads that file by itself; elsewhere make sure it reaches the server process's environment, where Sesame reads it (`node --env-file=.env.local server.js` for Express or Hono), or pass it as the `secret` option.)",
+  "rate-limit-no-address":
+    "Rate limits are on, but a request came without the client's address: no proxy is trusted (`trustedProxy`, or `trustHost` for one X-Forwarded-For hop), and the integration did not hand over the socket's address, or the socket is a proxy's on a private address that the configuration does not declare. Such requests are not limited. Behind a proxy, set `trustedProxy` ({ hops: 1 }, or { header: \"cf-connecting-ip\" }).",
   "trusted-origin-shared-domain":
     "A `trustedOrigins` pattern puts a wildcard right under a hosting domain where anyone can deploy (such as vercel.app): other people's deployments match it. Give preview deployments a domain of your own.",
   "oauth-checks-none":

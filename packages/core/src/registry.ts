@@ -9,6 +9,9 @@
 import { accountPageFeature } from "./account-page/feature.js"
 import type { AccountPageMessages } from "./account-page/messages.js"
 import type { AccountPageConfig } from "./account-page/options.js"
+import { captchaFeature } from "./captcha/feature.js"
+import type { CaptchaMessages } from "./captcha/messages.js"
+import type { CaptchaConfig } from "./captcha/types.js"
 import { emailFeature } from "./email/feature.js"
 import type { EmailMessages } from "./email/messages.js"
 import type { EmailProvider } from "./email/resolve.js"
@@ -28,6 +31,9 @@ import type { ModelDeclaration } from "./store/model.js"
 import { apiTokensFeature } from "./tokens/feature.js"
 import type { ApiTokensConfig } from "./tokens/options.js"
 import { signingKeyModel } from "./tokens/storage.js"
+import { rateLimitFeature } from "./rate-limit/feature.js"
+import type { RateLimitMessages } from "./rate-limit/messages.js"
+import type { RateLimitConfig } from "./rate-limit/options.js"
 import { twoFactorFeature } from "./two-factor/feature.js"
 import type { TwoFactorMessages } from "./two-factor/messages.js"
 import type { TwoFactorConfig, TwoFactorCookies, TwoFactorEvents, TwoFactorProviderOptions } from "./two-factor/options.js"
@@ -38,13 +44,13 @@ import type { PasskeyProvider } from "./webauthn/provider.js"
 import type { PasskeyCookies, WebAuthnConfig } from "./webauthn/types.js"
 
 /** The built-in capabilities' options, part of `AuthConfig`. */
-export interface BuiltInOptions extends TwoFactorConfig, ApiTokensConfig, NativeAppsConfig, AccountPageConfig {}
+export interface BuiltInOptions extends TwoFactorConfig, ApiTokensConfig, NativeAppsConfig, AccountPageConfig, RateLimitConfig, CaptchaConfig {}
 
 /** The built-in capabilities' cookies, by role, part of `CookiesOptions`. */
 export interface BuiltInCookies extends EmailCodeCookies, PasskeyCookies, TwoFactorCookies {}
 
 /** The built-in capabilities' texts, by key, part of `Messages` (each feature's `messages` holds their catalogues). */
-export interface BuiltInMessages extends EmailMessages, PasswordMessages, PasskeyMessages, TwoFactorMessages, NativeAppsMessages, AccountPageMessages {}
+export interface BuiltInMessages extends EmailMessages, PasswordMessages, PasskeyMessages, TwoFactorMessages, NativeAppsMessages, AccountPageMessages, RateLimitMessages, CaptchaMessages {}
 
 /** The built-in capabilities' options on every provider, part of `CommonProviderOptions`. */
 export interface BuiltInProviderOptions extends TwoFactorProviderOptions {}
@@ -65,7 +71,7 @@ let features: readonly Feature[] | undefined
  * capabilities too, and a module cycle must not read the list before it is made.
  */
 export function builtInFeatures(): readonly Feature[] {
-  return (features ??= Object.freeze([emailFeature, passwordFeature, passkeysFeature, twoFactorFeature, apiTokensFeature, nativeAppsFeature, migrateFromAuthjsFeature, accountPageFeature]))
+  return (features ??= Object.freeze([emailFeature, passwordFeature, passkeysFeature, twoFactorFeature, apiTokensFeature, nativeAppsFeature, migrateFromAuthjsFeature, accountPageFeature, captchaFeature, rateLimitFeature]))
 }
 
 /** The built-in models, by their names. */

@@ -4,9 +4,10 @@
  * revoked, and what plugins add: an organization's members). This file is the one place their
  * common fields are made: when, from which IP and user agent, and who acted.
  *
- * - The IP is the core's rule (`http/client-ip.ts`): the last `X-Forwarded-For` entry when the
- *   configuration explicitly trusts the proxy in front of it (`trustHost`), else null. A header any
- *   client can set is never believed by default.
+ * - The IP is the core's rule (`http/client-ip.ts`): what the proxies the configuration trusts
+ *   say (`trustedProxy`, by default one `X-Forwarded-For` hop with an explicit `trustHost`), else
+ *   the peer's address when the caller knows it, else null. A header any client can set is never
+ *   believed by default.
  * - The user agent is cut to 256 characters: it is the client's to say, and a log row must not
  *   grow with whatever it sends.
  * - The actor is whoever proved who they are in this request: the user themselves unless the
@@ -20,7 +21,6 @@
  */
 import type { ResolvedConfig } from "./config/resolve.js"
 import { emit } from "./events.js"
-import { forwardedFor } from "./http/client-ip.js"
 
 /**
  * The core's security event types. Plugins add their own, prefixed with their name
@@ -42,6 +42,7 @@ export type CoreSecurityEventType =
   | "account.unlinked"
   | "session.revoked"
   | "sessions.revoked"
+  | "rate-limited"
 
 /** The values an event's `details` may hold: nothing nested, nothing secret. */
 export type SecurityDetail = string | number | boolean | null | string[]
@@ -63,6 +64,7 @@ export type SecurityDetail = string | number | boolean | null | string[]
  * | `account.linked`, `account.unlinked` | | the user | provider |
  * | `session.revoked` | one session revoked | the user | |
  * | `sessions.revoked` | several at once | the user | `count` |
+ * | `rate-limited` | a client went over a rate limit (once per client, family and window) | null | `family`, `limit`, `window` (seconds), `retryAfter` |
  */
 export interface SecurityEvent {
   type: CoreSecurityEventType | (string & {})
@@ -71,7 +73,7 @@ export interface SecurityEvent {
   actorId: string | null
   /** Whose account it is about, or null when no account is known (a failed first factor). */
   userId: string | null
-  /** The client's IP when the configuration trusts the proxy (`trustHost`), else null. */
+  /** The client's IP by the configuration's rule (`trustedProxy`), null when it is not known. */
   ip: string | null
   /** The request's `User-Agent`, cut to 256 characters; null outside a request. */
   userAgent: string | null
@@ -97,6 +99,8 @@ export interface SecurityEventInput {
 /** The request headers an event reads (a `RequestContext`'s, a web `Request`'s). */
 export interface EventHeaders {
   get(name: string): string | null
+  /** The TCP peer's address, when the caller knows it (a rate limit's refusal). */
+  readonly peer?: string | undefined
 }
 
 const maxUserAgent = 256
@@ -104,8 +108,8 @@ const maxUserAgent = 256
 const maxIp = 64
 
 /** The event `input` describes, with its time, IP and user agent; `headers` undefined outside a request. */
-export function securityEvent(config: Pick<ResolvedConfig, "trustProxy">, headers: EventHeaders | undefined, input: SecurityEventInput): SecurityEvent {
-  const ip = headers && config.trustProxy ? forwardedFor(headers) : null
+export function securityEvent(config: Pick<ResolvedConfig, "clientAddress">, headers: EventHeaders | undefined, input: SecurityEventInput): SecurityEvent {
+  const ip = headers ? config.clientAddress(headers, headers.peer) : null
   const userAgent = headers?.get("user-agent") ?? null
   return {
     type: input.type,

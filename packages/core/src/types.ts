@@ -9,6 +9,7 @@ import type { UserOptions } from "./user/fields.js"
 import type { AccountInfo } from "./account/management.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/types.js"
 import type { CredentialsConfig } from "./credentials/types.js"
+import type { TrustedProxy } from "./http/client-ip.js"
 import type { PartialCookiesOptions } from "./http/cookies.js"
 import type { JWT, JWTOptions } from "./jwt/index.js"
 import type { LoggerInstance } from "./logger.js"
@@ -380,6 +381,15 @@ export interface AuthConfig extends BuiltInOptions {
    * a loopback host (`localhost`, `127.0.0.1`, `[::1]`) are served, from their `Host` header.
    */
   trustHost?: boolean
+  /**
+   * Which proxies in front of the app say who the client is, for limits per client (rate limits,
+   * sign-in throttling, email requests) and the security events' IP: `{ hops: n }` when `n`
+   * proxies you control each append to `X-Forwarded-For`; `{ header: "cf-connecting-ip" }` when
+   * one proxy sets a header to the client's address; `false` when clients connect to the app
+   * directly (the socket's address, which no header changes). Default: `{ hops: 1 }` when
+   * `trustHost` (or `AUTH_TRUST_HOST`) is said explicitly, else `false`.
+   */
+  trustedProxy?: TrustedProxy
   /**
    * Origins other than the app's own that it vouches for: the deployments the redirect proxy may
    * forward OAuth callbacks to (preview deployments), and pages on another origin that post to the

@@ -32,7 +32,7 @@ export function requestOf(req: ExpressRequest): RequestLike {
     const scheme = (req.socket as Partial<TLSSocket> | null)?.encrypted ? "https" : "http"
     // An absolute-form target (`GET http://host/path`) names a host nobody vouched for: only a path is kept.
     const target = req.originalUrl ?? req.url ?? "/"
-    request = { headers, url: `${scheme}://unknown.invalid${target.startsWith("/") ? target : "/"}` }
+    request = { headers, url: `${scheme}://unknown.invalid${target.startsWith("/") ? target : "/"}`, peer: req.socket?.remoteAddress }
     requests.set(req, request)
   }
   return request

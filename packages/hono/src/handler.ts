@@ -14,9 +14,11 @@
  * @module
  */
 import { Auth } from "@sesame/core"
+import { setPeerAddress } from "@sesame/core/integration"
 import type { Context, Env } from "hono"
 import { cloneRawRequest } from "hono/request"
 import { checkConfig, configFor, type SesameConfig } from "./config.js"
+import { peerAddress } from "./peer.js"
 
 /**
  * Makes the handler of the auth routes.
@@ -37,6 +39,7 @@ export function sesame<E extends Env = Env>(config: SesameConfig<E>): (c: Contex
   return async (c) => {
     const { config: core } = await configFor(c, config, "sesame")
     const request = c.req.raw.bodyUsed ? await cloneRawRequest(c.req) : c.req.raw
+    setPeerAddress(request, peerAddress(c))
     return Auth(request, core)
   }
 }

@@ -41,8 +41,9 @@ export function organizationRoutes(deps: Deps): Record<string, ModuleRoute> {
     "GET organization/members": route((r) => listMembers(r, id(r))),
     "POST organization/members/roles": route((r) => setMemberRoles(deps, r, id(r), field(r, "memberId") as string, rolesField(r))),
     "POST organization/members/remove": route((r) => removeMember(deps, r, id(r), field(r, "memberId") as string)),
-    "POST organization/invitations/create": route((r) => inviteMember(deps, r, id(r), field(r, "email") as string, (field(r, "roles") ?? ["member"]) as string[])),
-    "POST organization/invitations/resend": route((r) => resendInvitation(deps, r, id(r), field(r, "invitationId") as string)),
+    // Each sends an email: counted as the core's emails are, per client.
+    "POST organization/invitations/create": { ...route((r) => inviteMember(deps, r, id(r), field(r, "email") as string, (field(r, "roles") ?? ["member"]) as string[])), rateLimit: "email" },
+    "POST organization/invitations/resend": { ...route((r) => resendInvitation(deps, r, id(r), field(r, "invitationId") as string)), rateLimit: "email" },
     "POST organization/invitations/cancel": route((r) => cancelInvitation(deps, r, id(r), field(r, "invitationId") as string)),
     "GET organization/invitations": route((r) => listInvitations(deps, r, id(r))),
     "GET organization/invitations/received": route((r) => listReceivedInvitations(r)),

@@ -9,6 +9,7 @@
  * @module
  */
 import { Auth } from "@sesame/core"
+import { setPeerAddress } from "@sesame/core/integration"
 import { coreConfig, type SolidAuthConfig } from "./config.js"
 import type { RequestEventLike } from "./event.js"
 import { isUnderPrefix } from "./prefix.js"
@@ -44,6 +45,8 @@ export function SolidAuth(config: SolidAuthConfig): SolidAuthHandlers {
   const handle: SolidAuthHandler = async (event) => {
     const { request } = event
     if (!isUnderPrefix(new URL(request.url).pathname, prefix)) return undefined
+    // SolidStart's event says the socket's address, for the limits per client.
+    setPeerAddress(request, (event as { clientAddress?: string }).clientAddress)
     return Auth(request, core)
   }
   return Object.freeze({ GET: handle, POST: handle })

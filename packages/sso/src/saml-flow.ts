@@ -186,6 +186,6 @@ export function samlRoutes(serviceProvider: ServiceProviderKey | null): Record<s
         return { body: serviceProviderMetadata(settingsOf(request, connection, serviceProvider)), headers: { "content-type": "application/samlmetadata+xml; charset=utf-8", "cache-control": "public, max-age=300" } }
       },
     },
-    "POST sso/saml/acs": { csrf: false, crossSite: true, run: (request) => acs(request, serviceProvider) },
+    "POST sso/saml/acs": { csrf: false, crossSite: true, rateLimit: "sign-in", run: (request) => acs(request, serviceProvider) },
   }
 }

@@ -68,6 +68,7 @@ export function startRoutes(serviceProvider: ServiceProviderKey | null): Record<
   return {
     "GET sso": { run: (request) => page(request) },
     "POST sso/start": {
+      rateLimit: "sign-in",
       async run(request) {
         const store = storeOf(request)
         const slug = field(request, "organization")

@@ -25,7 +25,7 @@
  * @module
  */
 import { Auth } from "@sesame/core"
-import { isStorageUnavailable, isUnderPath, logFor } from "@sesame/core/integration"
+import { isStorageUnavailable, isUnderPath, logFor, setPeerAddress } from "@sesame/core/integration"
 import type { Handle } from "@sveltejs/kit"
 import { signInAction, signOutAction, type SignIn, type SignOut } from "./actions.js"
 import { apiOf, type Api } from "./api.js"
@@ -82,6 +82,13 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
       logFor(undefined).error("SvelteKitAuth: the configuration function threw; the request goes on signed out", error)
       attachSignedOut(event)
       return resolve(event)
+    }
+    // The socket's address (or what the adapter's ADDRESS_HEADER says), for the limits per client;
+    // an adapter that cannot tell throws.
+    try {
+      setPeerAddress(event.request, event.getClientAddress())
+    } catch {
+      // Unknown: a trusted proxy's header may still say it (`trustedProxy`).
     }
     const state = attach(event, prepared)
     if (isUnderPath(event.url.pathname, prepared.basePath)) return Auth(event.request, prepared.config)

@@ -74,7 +74,9 @@ interface KitServer {
 /** Options of a request to the app: those of the core's test helper, plus the configuration to pick. */
 export interface AppRequest extends RequestOptions {
   /** The test app's configuration for this request (`x-config`; see test/app/src/auth.ts). */
-  config?: "jwt" | "trusted" | "database" | "broken" | "custom" | "throws" | "outage" | "outage-jwt"
+  config?: "jwt" | "trusted" | "database" | "broken" | "custom" | "throws" | "outage" | "outage-jwt" | "limited"
+  /** The socket's address SvelteKit's adapter reports (`getClientAddress()`). Default 127.0.0.1. */
+  address?: string
 }
 
 /** Sends `path` to the app; the response's cookies go into `options.jar`. */
@@ -88,12 +90,12 @@ export async function startApp(): Promise<Send> {
   const server = new Server(manifest)
   await server.init({ env: Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined)) })
   return async (path, options = {}) => {
-    const { config, ...rest } = options
+    const { config, address = "127.0.0.1", ...rest } = options
     const headers: Record<string, string> = { host: new URL(origin).host, ...(config ? { "x-config": config } : {}), ...rest.headers }
     // As adapter-node without ORIGIN: the request's URL is the Host header the browser (or an
     // attacker) sent followed by the request target, which SvelteKit's adapters pass on as they are.
     const built = request(`http://${headers.host}${path}`, { ...rest, headers })
-    const response = await server.respond(built, { getClientAddress: () => "127.0.0.1" })
+    const response = await server.respond(built, { getClientAddress: () => address })
     options.jar?.apply(response)
     return response
   }

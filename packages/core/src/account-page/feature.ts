@@ -40,10 +40,10 @@ export const accountPageFeature: Feature<"accountPage"> = {
   routes: {
     "GET account": route({ run: showAccount }),
     "POST account/profile": route({ csrf: true, run: saveProfile }),
-    "POST account/email": route({ csrf: true, run: askEmailChange }),
+    "POST account/email": route({ limit: "email", csrf: true, run: askEmailChange }),
     "GET account/email-confirm": route({ run: showEmailConfirm }),
     "POST account/email-confirm": route({ csrf: true, run: submitEmailConfirm }),
-    "POST account/password": route({ csrf: true, run: savePassword }),
+    "POST account/password": route({ limit: "sign-in", csrf: true, run: savePassword }),
     "POST account/passkey-rename": route({ csrf: true, run: renamePasskeyAction }),
     "POST account/passkey-remove": route({ csrf: true, run: removePasskey }),
     "POST account/unlink": route({ csrf: true, run: unlink }),

@@ -82,7 +82,7 @@ export async function handle(incoming: Incoming, configOrLazy: AuthConfig | Lazy
 
   // A module's machine-to-machine API takes the request as it came: any method, no cookie.
   const service = serviceFor(resolved, url.pathname)
-  if (service) return finish(await runService(resolved, incoming, service))
+  if (service) return finish((await resolved.hooks.limiter?.service(resolved, incoming)) ?? (await runService(resolved, incoming, service)))
 
   let ctx: RequestContext
   try {

@@ -21,6 +21,9 @@
  * | GET    | a module's endpoint (`plugins`)  | none                             | no                  | no                      |
  * | POST   | a module's endpoint              | none                             | yes                 | yes, unless its row says `csrf: false` |
  *
+ * - **Rate limit** (`rate-limit/`, with `rateLimit` on): first of all, the client's count in its
+ *   row's family (`limit`; a row without one: `pages` for a GET, `account` for a POST), a `429`
+ *   past the limit.
  * - **Provider.** A path that names a provider must name one that exists (`404`), unless the row
  *   says otherwise; one left out for its missing settings (`config/providers.ts`) answers its
  *   `Configuration` error where the row refuses it, so that the log names the variables to set.
@@ -49,7 +52,7 @@ import { actionNames, coreActions } from "../http/request.js"
 import type { InternalResponse } from "../http/response.js"
 import { moduleProvider } from "../modules/providers.js"
 import { runModuleRoute } from "../modules/request.js"
-import { route, type Route, type Routes, type Run } from "../modules/route.js"
+import { defaultFamily, route, type Route, type Routes, type Run } from "../modules/route.js"
 import type { ProviderType } from "../types.js"
 import { callback } from "./callback.js"
 import { csrf } from "./csrf.js"
@@ -63,19 +66,20 @@ const allKinds: readonly ProviderType[] = ["credentials", "oauth", "oidc", "emai
 
 /** The core's own rows, keyed `METHOD action` or `METHOD action/:provider`: the actions of `coreActions`. */
 const coreRoutes: Routes = {
-  "GET providers": route({ run: providers }),
-  "GET csrf": route({ run: csrf }),
-  "GET session": route({ run: getSession }),
+  "GET providers": route({ limit: "session", run: providers }),
+  "GET csrf": route({ limit: "session", run: csrf }),
+  "GET session": route({ limit: "session", run: getSession }),
   "GET signin": route({ run: showSignIn }),
   "GET signin/:provider": route<ResolvedProvider | undefined>({ provider: { unknown: "allowed" }, refuseUnavailable: true, run: backToSignInPage }),
   "GET signout": route({ run: showSignOut }),
-  "GET callback/:provider": route<ResolvedProvider>({ provider: {}, refuseUnavailable: true, run: callback }),
+  "GET callback/:provider": route<ResolvedProvider>({ limit: "callback", provider: {}, refuseUnavailable: true, run: callback }),
   "GET error": route({ run: (ctx) => showError(ctx) }),
-  "POST session": route({ csrf: true, run: updateSession }),
-  "POST signin": route({ run: backToSignInPage }),
-  "POST signin/:provider": route<ResolvedProvider>({ provider: {}, refuseUnavailable: true, csrf: true, run: signIn }),
+  "POST session": route({ limit: "session", csrf: true, run: updateSession }),
+  "POST signin": route({ limit: "pages", run: backToSignInPage }),
+  "POST signin/:provider": route<ResolvedProvider>({ limit: "sign-in", provider: {}, refuseUnavailable: true, csrf: true, run: signIn }),
   "POST signout": route({ csrf: true, run: signOut }),
   "POST callback/:provider": route<ResolvedProvider>({
+    limit: "sign-in",
     provider: {},
     refuseUnavailable: true,
     csrf: ["credentials", "email", "password"],
@@ -110,6 +114,7 @@ function moduleRow(ctx: RequestContext): Route | undefined {
   const found = ctx.config.modules.routes.get(`${ctx.method} ${ctx.modulePath}`)
   if (!found) return undefined
   return {
+    limit: found.route.rateLimit,
     csrf: ctx.method === "POST" && found.route.csrf !== false ? true : undefined,
     crossSite: ctx.method === "POST" && found.route.crossSite === true ? true : undefined,
     run: ((c: RequestContext) => runModuleRoute(c, found)) as Run<never>,
@@ -132,8 +137,15 @@ function has(list: true | readonly ProviderType[] | undefined, provider: Resolve
 /** Runs the request's action after the checks its row asks for. */
 export async function dispatch(ctx: RequestContext): Promise<InternalResponse> {
   const { config, providerId } = ctx
-  const provider = providerId === undefined ? undefined : (config.providers.get(providerId) ?? (await moduleProvider(ctx, providerId)))
   const row = ctx.action === "module" ? moduleRow(ctx) : rowOf(`${ctx.method} ${ctx.action}${providerId === undefined ? "" : "/:provider"}`)
+  // Before any other work (a module's provider may be looked up in the store): a client over its
+  // limit is refused at the cost of a counter.
+  const { limiter } = config.hooks
+  if (limiter) {
+    const limited = await limiter.request(ctx, row?.limit ?? defaultFamily(ctx.method))
+    if (limited) return limited
+  }
+  const provider = providerId === undefined ? undefined : (config.providers.get(providerId) ?? (await moduleProvider(ctx, providerId)))
   if (ctx.method === "POST" && !has(row?.crossSite, provider)) assertSameOrigin(ctx)
   if (!row) throw noRoute(ctx)
   if (row.provider && providerId !== undefined) {

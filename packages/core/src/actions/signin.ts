@@ -34,6 +34,7 @@ export async function showSignIn(ctx: RequestContext): Promise<InternalResponse>
       email: ctx.query.email,
       theme: ctx.config.theme,
       pluginSections,
+      widgets: ctx.config.hooks.formGuard?.widgets(ctx),
     },
     translatorFor(ctx),
   )

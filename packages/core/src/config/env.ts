@@ -9,6 +9,7 @@
  * | `AUTH_TRUSTED_ORIGINS` | other origins the app trusts (comma-separated; see `trustedOrigins`) |
  * | `AUTH_REDIRECT_PROXY_URL` | default `redirectProxyUrl` |
  * | `AUTH_<ID>_ID`, `_SECRET`, `_ISSUER`, `_KEY` | provider credentials, ID in upper snake case |
+ * | `SESAME_CAPTCHA_SITE_KEY` / `AUTH_CAPTCHA_SITE_KEY`, `SESAME_CAPTCHA_SECRET_KEY` / `AUTH_CAPTCHA_SECRET_KEY` | the captcha's keys, where the `captcha` option leaves them out |
  *
  * @module
  */
@@ -84,4 +85,12 @@ export function envTrustedOrigins(env: Env): string[] | undefined {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean)
+}
+
+/** The captcha's keys from the environment (`captcha.siteKey` and `captcha.secretKey` win over them). */
+export function envCaptchaKeys(env: Env): { siteKey: string | undefined; secretKey: string | undefined } {
+  return {
+    siteKey: env.SESAME_CAPTCHA_SITE_KEY || env.AUTH_CAPTCHA_SITE_KEY || undefined,
+    secretKey: env.SESAME_CAPTCHA_SECRET_KEY || env.AUTH_CAPTCHA_SECRET_KEY || undefined,
+  }
 }

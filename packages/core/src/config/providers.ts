@@ -21,6 +21,7 @@
  * @module
  */
 import type { CheckedAdapter } from "../adapters/wrap.js"
+import type { ClientAddressRule } from "../http/client-ip.js"
 import { resolveCredentialsProvider, withThrottleStore, type CredentialsProvider } from "../credentials/provider.js"
 import { InvalidProvider, MissingAdapter, type AuthError } from "../errors.js"
 import type { ProviderKind, UnboundProvider } from "../modules/feature.js"
@@ -64,8 +65,8 @@ export interface ResolvedProviders {
 export interface ProviderContext {
   env: Env
   experimental: ExperimentalOptions
-  /** Whether per-client limits (the email rate limit, sign-in throttling) may read `X-Forwarded-For` (an explicit `trustHost`). */
-  trustProxy: boolean
+  /** How per-client limits (the email rate limit, sign-in throttling) find the client's address (`trustedProxy`). */
+  clientAddress: ClientAddressRule
   /** The configuration-wide `redirectProxyUrl`. */
   redirectProxyUrl: string | undefined
   /** The configuration's secrets, newest first. */
@@ -145,7 +146,7 @@ function unavailableError(provider: OAuthConfig, missing: readonly ProviderSetti
  * Checks each entry and applies the name and the environment's values: the `oauth`/`oidc` options
  * (resolved once their settings are known to be there), the other kinds resolved.
  */
-function readProviders(input: AuthConfig["providers"], { env, experimental, trustProxy, secrets }: ProviderContext): (OAuthConfig | Exclude<Unbound, OAuthProvider>)[] {
+function readProviders(input: AuthConfig["providers"], { env, experimental, clientAddress, secrets }: ProviderContext): (OAuthConfig | Exclude<Unbound, OAuthProvider>)[] {
   if (!Array.isArray(input)) throw new InvalidProvider("`providers` must be an array of providers.")
   const seen = new Set<string>()
   return input.map((entry, index) => {
@@ -164,7 +165,7 @@ function readProviders(input: AuthConfig["providers"], { env, experimental, trus
       throw new InvalidProvider(`Provider "${id}" is of type "${type}", which this version of @sesame/core does not support yet.`)
     }
     const name = typeof provider.name === "string" && provider.name ? provider.name : id
-    if (provider.type === "credentials") return resolveCredentialsProvider(provider, name, trustProxy)
+    if (provider.type === "credentials") return resolveCredentialsProvider(provider, name, clientAddress)
     if (provider.type === "oauth" || provider.type === "oidc") {
       // Endpoints, checks and client authentication are validated by resolveOAuthProvider.
       const envId = providerEnvName(id)
@@ -176,6 +177,6 @@ function readProviders(input: AuthConfig["providers"], { env, experimental, trus
         issuer: provider.issuer ?? env[`AUTH_${envId}_ISSUER`],
       }
     }
-    return providerKinds().get(type)!.resolve(provider as never, { name, env, experimental, trustProxy, secrets })
+    return providerKinds().get(type)!.resolve(provider as never, { name, env, experimental, clientAddress, secrets })
   })
 }

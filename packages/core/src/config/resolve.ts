@@ -36,6 +36,7 @@ import { resolveRevocation, type RevocationSettings } from "../session/revocatio
 import type { SessionStrategy } from "../session/types.js"
 import { skipCSRFCheck } from "../symbols.js"
 import { isActionSegment } from "../http/request.js"
+import { checkTrustedProxy, clientAddressRule, defaultTrustedProxy, type ClientAddressRule } from "../http/client-ip.js"
 import { resolveModules, type ResolvedModules } from "../modules/resolve.js"
 import type { ModuleUsers } from "../modules/types.js"
 import type { FeatureHooks, FeatureInput, FeatureNeed, FeatureSettings } from "../modules/feature.js"
@@ -77,11 +78,11 @@ export interface ResolvedConfig extends FeatureSettings {
    */
   readonly hostPolicy: "proxy" | "loopback"
   /**
-   * Whether the app said explicitly that a proxy it controls sets `X-Forwarded-For` (`trustHost`
-   * or `AUTH_TRUST_HOST`; a hosting platform's default does not count): the client's IP in the
-   * security events is then the header's last entry, else unknown (`http/client-ip.ts`).
+   * The client's address from a request's headers and peer, by `trustedProxy`, whose default
+   * follows an explicit `trustHost` or `AUTH_TRUST_HOST` (a hosting platform's default does not
+   * count): what limits per client and the security events read (`http/client-ip.ts`).
    */
-  readonly trustProxy: boolean
+  readonly clientAddress: ClientAddressRule
   /**
    * Whether no secret is configured and the development secret is used (outside production; see
    * `development-secret.ts`). It serves loopback hosts only.
@@ -190,7 +191,8 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     }
     // Explicit trust only: a hosting platform's default says nothing about the proxies in front of the app.
     const trustProxy = config.trustHost ?? envFlag(env.SESAME_TRUST_HOST ?? env.AUTH_TRUST_HOST) ?? false
-    const resolvedProviders = resolveProviders(config.providers, { env, experimental, trustProxy, redirectProxyUrl, secrets })
+    const clientAddress = clientAddressRule(asConfigError(() => checkTrustedProxy(config.trustedProxy)) ?? defaultTrustedProxy(trustProxy))
+    const resolvedProviders = resolveProviders(config.providers, { env, experimental, clientAddress, redirectProxyUrl, secrets })
     const { unavailable } = resolvedProviders
     if (resolvedProviders.available.some((p) => (p.type === "oauth" || p.type === "oidc") && p.checks.size === 0)) warnings.push("oauth-checks-none")
     if (experimental.enableWebAuthn) warnings.push("experimental-webauthn")
@@ -204,7 +206,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
     if ([...providers.values()].some((p) => p.type === "credentials" && p.users && p.config.createUser === undefined)) {
       warnings.push("credentials-users-not-created")
     }
-    const featureInput: FeatureInput = { config, adapter, session, secrets, providers: resolvedProviders.all, warn: (code) => warnings.push(code) }
+    const featureInput: FeatureInput = { config, adapter, session, secrets, providers: resolvedProviders.all, env, warn: (code) => warnings.push(code) }
     const settings = resolveFeatures(featureInput)
     const hooks = featureHooks(settings)
     const degraded = config.adapter ? degradedFeatures(config.adapter, featureInput) : []
@@ -256,7 +258,7 @@ function resolveUncached(config: AuthConfig, env: Env): Resolution {
       secrets: Object.freeze(secrets),
       publicUrl,
       hostPolicy,
-      trustProxy,
+      clientAddress,
       generatedSecret: generated,
       trustedOrigins: trusted,
       providers,
@@ -540,6 +542,8 @@ function featureHooks(settings: FeatureSettings): FeatureHooks {
     sessionsEnded: Object.freeze(builtInFeatures().flatMap((feature) => (feature.sessionsEnded ? [feature.sessionsEnded] : []))),
     sendPasswordReset: on.find((feature) => feature.sendPasswordReset)?.sendPasswordReset,
     aboutUser: Object.freeze(on.flatMap(({ id, aboutUser }) => (aboutUser ? [{ id, aboutUser }] : []))),
+    formGuard: on.find((feature) => feature.formGuard)?.formGuard,
+    limiter: on.find((feature) => feature.limiter)?.limiter,
   })
 }
 

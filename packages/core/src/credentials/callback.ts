@@ -48,6 +48,9 @@ async function refused(ctx: RequestContext, provider: CredentialsProvider, ident
 }
 
 export async function credentialsCallback(ctx: RequestContext, provider: CredentialsProvider): Promise<InternalResponse> {
+  // The captcha first, when it guards sign-in: before the throttle counts anything or `authorize` runs.
+  const captchaRefusal = await ctx.config.hooks.formGuard?.check(ctx, "sign-in")
+  if (captchaRefusal) return captchaRefusal
   const { csrfToken: _csrfToken, ...fields } = ctx.body
   const identifier = identifierOf(provider, fields)
   const { throttle } = provider

@@ -5,7 +5,7 @@
  */
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { InvalidProvider, MissingAuthorize } from "../errors.js"
-import { clientIpRule } from "../http/client-ip.js"
+import { clientIpRule, type ClientAddressRule } from "../http/client-ip.js"
 import { counterStoreFor } from "../password/counters.js"
 import { passwordThrottle, type PasswordThrottle } from "../password/throttle.js"
 import type { CredentialsConfig } from "./types.js"
@@ -37,24 +37,24 @@ export interface CredentialsProvider {
  * which come with the adapter (see `config/providers.ts`). Throws `MissingAuthorize` or
  * `InvalidProvider`.
  */
-export function resolveCredentialsProvider(provider: CredentialsConfig, name: string, trustProxy: boolean): Omit<CredentialsProvider, "users"> {
+export function resolveCredentialsProvider(provider: CredentialsConfig, name: string, clientAddress: ClientAddressRule): Omit<CredentialsProvider, "users"> {
   if (typeof provider.authorize !== "function") {
     throw new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize(credentials, request)\` function.`)
   }
   const config = { ...provider, name, credentials: provider.credentials ?? {} }
-  return { type: "credentials", id: provider.id, name, config, throttle: resolveThrottle(config, trustProxy) }
+  return { type: "credentials", id: provider.id, name, config, throttle: resolveThrottle(config, clientAddress) }
 }
 
 /** The posted field that names the account when the app names none: `email`, else `username`. */
 const defaultField = (provider: CredentialsConfig): string | undefined => ["email", "username"].find((f) => Object.hasOwn(provider.credentials ?? {}, f))
 
-function resolveThrottle(provider: CredentialsConfig, trustProxy: boolean): CredentialsThrottle | undefined {
+function resolveThrottle(provider: CredentialsConfig, clientAddress: ClientAddressRule): CredentialsThrottle | undefined {
   const { throttle } = provider
   if (throttle === false) return undefined
   // On unless the app says no: every wrong guess must cost the guesser (the red team sent 300 wrong
   // passwords, all of which reached `authorize`). By default it needs a field that names the
   // account: counted under one shared name, the failures of some would lock everyone out.
-  if (throttle === undefined) return defaultField(provider) ? resolveThrottle({ ...provider, throttle: true }, trustProxy) : undefined
+  if (throttle === undefined) return defaultField(provider) ? resolveThrottle({ ...provider, throttle: true }, clientAddress) : undefined
   const invalid = (message: string, cause?: unknown) => new InvalidProvider(`The credentials provider "${provider.id}": ${message}`, cause === undefined ? undefined : { cause })
   if (throttle !== true && (typeof throttle !== "object" || throttle === null)) throw invalid("`throttle` must be true, false or an object of limits.")
   const { field: named, clientIp, ...options } = throttle === true ? {} : throttle
@@ -70,7 +70,7 @@ function resolveThrottle(provider: CredentialsConfig, trustProxy: boolean): Cred
     throw invalid(`\`throttle\`: ${error instanceof Error ? error.message : String(error)}`, error)
   }
   if (!limits) return undefined
-  return { limits, field, clientIp: clientIpRule(clientIp, trustProxy) }
+  return { limits, field, clientIp: clientIpRule(clientIp, clientAddress) }
 }
 
 /** The throttle with its store: the one the app gave, else the adapter's counters when it has them, else this process's memory. */

@@ -20,8 +20,8 @@ export const emailFeature: Feature = {
   cookies: { emailCode: { name: "email-code", maxAge: codeCookieMaxAge } } satisfies Record<keyof EmailCodeCookies, CookieDeclaration>,
   providerKinds: {
     email: {
-      resolve: (provider: EmailConfig, { name, env, trustProxy, secrets }) =>
-        resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(provider.id)}_KEY`], trustProxy, secrets }),
+      resolve: (provider: EmailConfig, { name, env, clientAddress, secrets }) =>
+        resolveEmailProvider(provider, { name, apiKey: provider.apiKey ?? env[`AUTH_${providerEnvName(provider.id)}_KEY`], clientAddress, secrets }),
       signIn: emailSignInPart,
       needs: (provider: EmailConfig) => [[`provider "${provider.id}"`, ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"]]],
     },

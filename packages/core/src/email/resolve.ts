@@ -7,7 +7,7 @@
 import type { CheckedAdapter } from "../adapters/wrap.js"
 import { defaultEmailMaxAge, defaultEmailRateLimit } from "../config/defaults.js"
 import { InvalidProvider } from "../errors.js"
-import { clientIpRule } from "../http/client-ip.js"
+import { clientIpRule, type ClientAddressRule } from "../http/client-ip.js"
 import type { Awaitable } from "../types.js"
 import { normalizeEmail } from "./normalize.js"
 import { processRateLimitStore, type ResolvedRateLimit } from "./rate-limit.js"
@@ -38,7 +38,7 @@ export interface EmailResolveOptions {
   name: string
   apiKey: string | undefined
   /** The configuration explicitly trusts the proxy in front of the app (not merely inferred). */
-  trustProxy: boolean
+  clientAddress: ClientAddressRule
   /** The configuration's secrets, newest first. */
   secrets: readonly string[]
 }
@@ -64,7 +64,7 @@ function resolveCode(id: string, value: unknown): EmailProvider["code"] {
   invalid(id, `\`code\` must be true, false or "only"; got ${JSON.stringify(value)}.`)
 }
 
-function resolveRateLimit(id: string, input: EmailRateLimitOptions | false | undefined, trustProxy: boolean): ResolvedRateLimit | undefined {
+function resolveRateLimit(id: string, input: EmailRateLimitOptions | false | undefined, clientAddress: ClientAddressRule): ResolvedRateLimit | undefined {
   if (input === false) return undefined
   if (input !== undefined && (typeof input !== "object" || input === null)) invalid(id, "`rateLimit` must be an object or false.")
   const perAddress = input?.perAddress ?? defaultEmailRateLimit.perAddress
@@ -83,7 +83,7 @@ function resolveRateLimit(id: string, input: EmailRateLimitOptions | false | und
     perIp,
     windowMs: window * 1000,
     store,
-    clientIp: clientIpRule(input?.clientIp, trustProxy),
+    clientIp: clientIpRule(input?.clientIp, clientAddress),
   }
 }
 
@@ -111,7 +111,7 @@ export function resolveEmailProvider(provider: EmailConfig, options: EmailResolv
     maxAgeMs: maxAge * 1000,
     normalize: provider.normalizeIdentifier ?? normalizeEmail,
     generateToken: provider.generateVerificationToken ?? defaultVerificationToken,
-    rateLimit: resolveRateLimit(id, provider.rateLimit, options.trustProxy),
+    rateLimit: resolveRateLimit(id, provider.rateLimit, options.clientAddress),
     tokenSecrets: Object.freeze(provider.secret ? [provider.secret] : [...options.secrets]),
     code: resolveCode(id, provider.code),
   }

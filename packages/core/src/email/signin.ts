@@ -94,6 +94,9 @@ async function sendCode(ctx: RequestContext, provider: EmailProvider, email: str
 
 export async function requestEmailLink(ctx: RequestContext, provider: EmailProvider): Promise<InternalResponse> {
   const { config } = ctx
+  // The captcha first, when it guards email sign-in: before the address is read, counted or sent to.
+  const captchaRefusal = await config.hooks.formGuard?.check(ctx, "email")
+  if (captchaRefusal) return captchaRefusal
   const email = normalizedAddress(provider, ctx.body.email)
   const done: InternalResponse = { redirect: verifyRequestUrl(ctx, provider), cookies: ctx.setCookies }
   // Before anything that depends on the address, so that every answer below carries it.

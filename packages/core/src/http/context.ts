@@ -213,6 +213,21 @@ class RequestContext {
     this.#cookies = next
   }
 
+  /** A read the app's own server made for a page it renders (`Incoming.appRead`). */
+  get appRead(): boolean {
+    return this.#incoming.appRead === true
+  }
+
+  /** The TCP peer's address, when whatever carried the request knows it (`Incoming.peer`). */
+  get peer(): string | undefined {
+    return this.#incoming.peer
+  }
+
+  /** The client's address by the configuration's rule (`trustedProxy`; `http/client-ip.ts`), null when not known. */
+  get clientAddress(): string | null {
+    return this.config.clientAddress(this.#incoming.headers, this.#incoming.peer)
+  }
+
   /** The request as a web `Request`, for the app's callbacks (made on first use by the Node.js handler). */
   get request(): Request {
     return this.#incoming.request()

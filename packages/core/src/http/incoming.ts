@@ -8,6 +8,7 @@
  * @module
  */
 import { BadRequest } from "../errors.js"
+import { peerAddressOf } from "./client-ip.js"
 
 /** Reads one header: `null` when absent, several values joined as `Headers.get` joins them. */
 export interface HeaderReader {
@@ -19,6 +20,10 @@ export interface Incoming {
   readonly method: string
   readonly url: URL
   readonly headers: HeaderReader
+  /** The TCP peer's address (the socket's remote address), when whatever carried the request knows it. */
+  readonly peer: string | undefined
+  /** A read the app's own server made for a page it renders (`markAppRead`), not the client's request. */
+  readonly appRead?: boolean
   /** The body's bytes, at most {@link maxBodyBytes} (a `BadRequest` 413 beyond); read once. */
   body(): Promise<Uint8Array>
   /** The request as a web `Request`, for the app's callbacks: the same one on every call. */
@@ -81,11 +86,27 @@ export async function readBodyWithin(request: Request, maxBytes: number, tooLarg
 const readLimited = (request: Request): Promise<Uint8Array> => readBodyWithin(request, maxBodyBytes, bodyTooLarge)
 
 /** A web `Request` as an {@link Incoming}. */
+/** The requests the app's server made to read the session for a page: see {@link markAppRead}. */
+const appReads = new WeakSet<Request>()
+
+/**
+ * Marks `request` as one the app's own server makes to read the session (or a token) for a page it
+ * renders (`readSession`, `getApiToken`): the client made the page's request, which is the app's to
+ * limit, and counting each read against the client would let a neighbour behind the same address
+ * sign everyone out of the app's pages.
+ */
+export function markAppRead(request: Request): Request {
+  appReads.add(request)
+  return request
+}
+
 export function fromRequest(request: Request): Incoming {
   return {
+    appRead: appReads.has(request),
     method: request.method,
     url: new URL(request.url),
     headers: request.headers,
+    peer: peerAddressOf(request),
     body: () => readLimited(request),
     request: () => request,
   }

@@ -6,6 +6,8 @@
  * @module
  */
 import { resolveConfig } from "../config/resolve.js"
+import { peerAddressOf, setPeerAddress } from "../http/client-ip.js"
+import { markAppRead } from "../http/incoming.js"
 import type { InternalResponse } from "../http/response.js"
 import { Auth } from "../index.js"
 import { raw } from "../symbols.js"
@@ -37,6 +39,15 @@ export function endpointsUrl(config: AuthConfig, request: RequestLike): string {
   return `${appOrigin(config, request) ?? new URL(request.url).origin}${basePath}`
 }
 
+/**
+ * `forwarded` with the peer address the integration handed over with the browser's `request`: a
+ * call made for the browser counts as the browser's in its limits (`http/client-ip.ts`).
+ */
+export function withPeerOf(request: RequestLike, forwarded: Request): Request {
+  setPeerAddress(forwarded, request instanceof Request ? peerAddressOf(request) : request.peer)
+  return forwarded
+}
+
 const rawConfigs = new WeakMap<AuthConfig, AuthConfig & { raw: typeof raw }>()
 
 /** `config` with `raw`, made once per object so that the core resolves it once. */
@@ -52,5 +63,5 @@ function rawOf(config: AuthConfig): AuthConfig & { raw: typeof raw } {
 /** `GET <basePath>/<action>` with the browser's headers, answered raw; throws what the core throws. */
 export function getFromCore(config: AuthConfig, request: RequestLike, action: string): Promise<InternalResponse> {
   const reader = rawOf(config)
-  return Auth(new Request(`${endpointsUrl(reader, request)}/${action}`, { headers: forwardedHeaders(request) }), reader)
+  return Auth(markAppRead(new Request(`${endpointsUrl(reader, request)}/${action}`, { headers: forwardedHeaders(request) })), reader)
 }

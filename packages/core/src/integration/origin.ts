@@ -11,6 +11,8 @@ import type { AuthConfig } from "../types.js"
 export interface RequestLike {
   readonly headers: Headers
   readonly url: string
+  /** The socket's address, for the limits per client (a `Request`'s is handed over with `setPeerAddress`). */
+  readonly peer?: string | undefined
 }
 
 /**

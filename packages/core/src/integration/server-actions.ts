@@ -24,7 +24,7 @@ import type { InternalResponse } from "../http/response.js"
 import { Auth } from "../index.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type { AuthConfig, Session } from "../types.js"
-import { endpointsUrl, forwardedHeaders } from "./core-request.js"
+import { endpointsUrl, forwardedHeaders, withPeerOf } from "./core-request.js"
 import { appOrigin, type RequestLike } from "./origin.js"
 
 /**
@@ -100,7 +100,7 @@ function post(config: AuthConfig, request: RequestLike, path: string, body: { fo
   const headers = forwardedHeaders(request)
   headers.set("content-type", body.form ? "application/x-www-form-urlencoded" : "application/json")
   const payload = body.form ? new URLSearchParams(body.form).toString() : JSON.stringify(body.json)
-  return Auth(new Request(`${endpointsUrl(config, request)}/${path}`, { method: "POST", headers, body: payload }), actionConfig(config))
+  return Auth(withPeerOf(request, new Request(`${endpointsUrl(config, request)}/${path}`, { method: "POST", headers, body: payload })), actionConfig(config))
 }
 
 /** The redirect of `response`; a refusal (a `4xx` the raw core answers rather than throws) is thrown. */

@@ -11,14 +11,17 @@
  *
  * @module
  */
-import type { Routes } from "./route.js"
+import type { RateLimitFamily, Routes } from "./route.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { Incoming } from "../http/incoming.js"
 import type { AdapterRequirement, CheckedAdapter } from "../adapters/wrap.js"
 import type { WarningCode } from "../logger.js"
-import type { SignInPart } from "../pages/section.js"
+import type { FormWidget, GuardedForm, SignInPart } from "../pages/section.js"
 import type { Catalogues, Messages } from "../pages/messages.js"
 import type { Env } from "../config/env.js"
 import type { RequestContext } from "../http/context.js"
 import type { CookieDeclaration } from "../http/cookies.js"
+import type { ClientAddressRule } from "../http/client-ip.js"
 import type { VerifiedIdentity } from "../account/identity.js"
 import type { AdapterUser } from "../adapters/types.js"
 import type { InternalResponse } from "../http/response.js"
@@ -35,6 +38,8 @@ export interface FeatureInput {
   readonly secrets: readonly string[]
   /** Every configured provider, those left out for missing settings too. */
   readonly providers: readonly Provider[]
+  /** The environment (read by `config/env.ts`'s readers only). */
+  readonly env: Env
   /** Adds a start-up warning. */
   warn(code: WarningCode): void
 }
@@ -58,8 +63,8 @@ export interface ProviderKindContext {
   readonly name: string
   readonly env: Env
   readonly experimental: ExperimentalOptions
-  /** Whether per-client limits may read `X-Forwarded-For` (an explicit `trustHost`). */
-  readonly trustProxy: boolean
+  /** How per-client limits find the client's address (`trustedProxy`, `http/client-ip.ts`). */
+  readonly clientAddress: ClientAddressRule
   /** The configuration's secrets, newest first. */
   readonly secrets: readonly string[]
 }
@@ -114,6 +119,28 @@ export interface SignInGate {
   ask(ctx: RequestContext, identity: VerifiedIdentity, result: GatedSignIn & { isNewUser: boolean }, asked: never, callback: SignInCallbackParams | undefined): Promise<InternalResponse>
 }
 
+/**
+ * A check of a form's post before its flow does any work, and its part of the forms it protects
+ * (the captcha). At most one feature has one.
+ */
+export interface FormGuard {
+  /** Undefined: the flow goes on; else the answer to send instead (the form again with the reason, or JSON). */
+  check(ctx: RequestContext, form: GuardedForm): Promise<InternalResponse | undefined>
+  /** Its widget in each form it protects. */
+  widgets(ctx: RequestContext): Readonly<Partial<Record<GuardedForm, FormWidget>>>
+}
+
+/**
+ * Limits on how many requests a client makes (the rate limits): each answers the request in its
+ * place when the client is over its limit, else undefined. At most one feature has one.
+ */
+export interface RequestLimiter {
+  /** For an endpoint's request, counted in `family` (its row's). */
+  request(ctx: RequestContext, family: RateLimitFamily): Promise<InternalResponse | undefined>
+  /** For a request to a module's machine-to-machine API (`SesameModule.services`). */
+  service(config: ResolvedConfig, incoming: Incoming): Promise<InternalResponse | undefined>
+}
+
 /** What the resolved configuration keeps of the features' hooks, for the flows below the hubs. */
 export interface FeatureHooks {
   /** The sign-in gate of a feature that is on. */
@@ -129,6 +156,10 @@ export interface FeatureHooks {
   readonly aboutUser: readonly { readonly id: string; aboutUser(ctx: RequestContext, userId: string): Promise<UserFacts | null> }[]
   /** Emails a user a password reset link on another's word (`ModuleRequest.sendPasswordReset`), when a feature can. */
   readonly sendPasswordReset: ((ctx: RequestContext, user: { id: string; email: string }) => Promise<PasswordResetOutcome>) | undefined
+  /** The rate limits, when a feature that keeps them is on. */
+  readonly limiter: RequestLimiter | undefined
+  /** The guard of the forms that start a flow (the captcha), of a feature that is on. */
+  readonly formGuard: FormGuard | undefined
 }
 
 export interface Feature<Key extends keyof FeatureSettingsMap = keyof FeatureSettingsMap> {
@@ -168,6 +199,10 @@ export interface Feature<Key extends keyof FeatureSettingsMap = keyof FeatureSet
   aboutUser?(ctx: RequestContext, userId: string): Promise<UserFacts | null>
   /** Emails `user` a link to set a new password, as its forgotten-password form does (at most one feature has one). */
   sendPasswordReset?(ctx: RequestContext, user: { id: string; email: string }): Promise<PasswordResetOutcome>
+  /** Its limits on each client's requests (with a settings key, only when its settings are on; at most one feature has them). */
+  readonly limiter?: RequestLimiter
+  /** Its check of the forms that start a flow, and its part of them (with a settings key, only when its settings are on; at most one feature has one). */
+  readonly formGuard?: FormGuard
   /** Checks of the configuration that need no settings kept (throws as `settings.resolve` does). */
   check?(input: FeatureInput): void
   /**

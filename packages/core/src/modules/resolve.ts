@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { rateLimitFamilies } from "./route.js"
 import type { Adapter } from "../adapters/types.js"
 import type { Logger } from "../logger.js"
 import { checkModel, type ModelDeclaration, type Store } from "../store/model.js"
@@ -144,6 +145,9 @@ export function resolveModules(
         throw new TypeError(`${named}: endpoint "${key}" must be "GET <path>" or "POST <path>" with a path of lowercase segments starting with "${module.id}".`)
       }
       if (!route || typeof route.run !== "function") throw new TypeError(`${named}: endpoint "${key}" needs a \`run\` function.`)
+      if (route.rateLimit !== undefined && !rateLimitFamilies.includes(route.rateLimit)) {
+        throw new TypeError(`${named}: endpoint "${key}" has \`rateLimit: ${JSON.stringify(route.rateLimit)}\`, which is no family: ${rateLimitFamilies.join(", ")}.`)
+      }
       if (route.crossSite === true && (match[1] !== "POST" || route.csrf !== false)) {
         throw new TypeError(`${named}: endpoint "${key}" takes posts from other sites (\`crossSite\`), so it must be a POST with \`csrf: false\` (another site's form has no CSRF token).`)
       }

@@ -13,7 +13,24 @@ import type { Awaitable, ProviderType } from "../types.js"
 /** What an action runs with: the provider its path names, when its row asks for one. */
 export type Run<P = ResolvedProvider> = (ctx: RequestContext, provider: P) => Awaitable<InternalResponse>
 
+/**
+ * The family of routes a request counts in for its client's rate limit (`rate-limit/`): a kind of
+ * work, so that a burst of one kind never uses up another's room. Without one, a row's `GET` is
+ * `pages` and its `POST` is `account`.
+ */
+export type RateLimitFamily = "session" | "pages" | "sign-in" | "callback" | "email" | "account" | "services"
+
+/** The families, for checking a plugin's word. */
+export const rateLimitFamilies: readonly RateLimitFamily[] = ["session", "pages", "sign-in", "callback", "email", "account", "services"]
+
+/** The family of a row without one of its own: a `GET` shows something, a `POST` changes something. */
+export function defaultFamily(method: string): RateLimitFamily {
+  return method === "POST" ? "account" : "pages"
+}
+
 export interface Route {
+  /** Its requests' family for the rate limits (see {@link RateLimitFamily}). */
+  limit?: RateLimitFamily
   /** The path names a provider: which kinds the endpoint serves (another is a `400`), whether an unknown one is let through. */
   provider?: { kinds?: readonly ProviderType[]; unknown?: "allowed" }
   /** The provider left out for missing settings answers its `Configuration` error. */

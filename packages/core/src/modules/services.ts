@@ -15,6 +15,7 @@ import type { Incoming } from "../http/incoming.js"
 import { noStore, type InternalResponse } from "../http/response.js"
 import { reportedOutage } from "../adapters/availability.js"
 import { createContext, requestOrigin } from "../http/context.js"
+import { setPeerAddress } from "../http/client-ip.js"
 import { fixedAuthUrl } from "../http/issuer.js"
 import { requestCookies } from "../http/request.js"
 import { signedInUser } from "../session/index.js"
@@ -93,6 +94,7 @@ export async function runService(config: ResolvedConfig, incoming: Incoming, fou
     const { module, service } = found
     const browser = service.browser === true
     const request = withCookies(await withBody(incoming), (name) => browser && ownCookie(module, name))
+    setPeerAddress(request, incoming.peer)
     const user = browser ? signedInFor(config, incoming) : undefined
     const securityEvent = async (event: SecurityEventInput) => {
       const input = checkPluginEvent(event)

@@ -26,6 +26,7 @@ import type { LoggerInstance } from "../logger.js"
 import type { SafeHtml } from "../pages/html.js"
 import type { OAuthConfig } from "../oauth/types.js"
 import type { SecurityEventInput } from "../security-events.js"
+import type { RateLimitFamily } from "./route.js"
 import type { JsonValue, ModelDeclaration, Store } from "../store/model.js"
 import type { Account, Awaitable, EventCallbacks, Profile, SignInCallbackParams, User } from "../types.js"
 
@@ -389,6 +390,12 @@ export interface ModuleRoute {
    * `crossSite`).
    */
   crossSite?: boolean
+  /**
+   * The family its requests count in for each client's rate limit (`rateLimit`): `"sign-in"` for
+   * an endpoint that checks a secret or starts a sign-in, `"email"` for one that sends an email.
+   * Default: `"pages"` for a GET, `"account"` for a POST.
+   */
+  rateLimit?: RateLimitFamily
   run(request: ModuleRequest): Awaitable<ModuleResponse>
 }
 

@@ -28,6 +28,6 @@ export const nativeAppsFeature: Feature<"nativeApps"> = {
     "GET native/authorize": route({ run: showNativeAuthorize }),
     "POST native/authorize": route({ csrf: true, run: confirmNativeAuthorize }),
     // No CSRF token: the app posts it, with the code and its PKCE verifier, not a browser.
-    "POST native/token": route({ run: exchangeNativeCode }),
+    "POST native/token": route({ limit: "sign-in", run: exchangeNativeCode }),
   },
 }

@@ -26,6 +26,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { handle } from "../actions/handle.js"
 import { BadRequest } from "../errors.js"
 import { badRequestResponse, configurationJson } from "../http/error-response.js"
+import { setPeerAddress } from "../http/client-ip.js"
 import type { HeaderReader, Incoming } from "../http/incoming.js"
 import { envelope, type InternalResponse, type ResponseOptions } from "../http/response.js"
 import { printError } from "../logger.js"
@@ -82,12 +83,20 @@ function incomingOf(req: NodeRequest): Incoming | null {
   // The bytes once read, for a `Request` made after (a lazy configuration runs before: it gets none).
   let bytes: Uint8Array | undefined
   let request: Request | undefined
+  const peer = req.socket?.remoteAddress
   return {
     method: req.method ?? "GET",
     url,
     headers,
+    peer,
     body: () => (body ??= readNodeBody(req, headers).then((read) => (bytes = read))),
-    request: () => (request ??= toWebRequest(req, url, bytes)),
+    request: () => {
+      if (request) return request
+      request = toWebRequest(req, url, bytes)
+      // The app's `clientIp` rules and callbacks read the peer of the request they are handed.
+      setPeerAddress(request, peer)
+      return request
+    },
   }
 }
 

@@ -8,6 +8,9 @@
  * nonce (the script is served by Sesame from the page's origin), and requests to the page's origin
  * (`connect-src 'self'`), where the script fetches the ceremony's options and posts its result.
  *
+ * A page with a captcha widget (`sources`) also allows the captcha provider's origins, as the provider
+ * documents them, and loads its script by the same nonce; no other page names another site.
+ *
  * `Referrer-Policy: strict-origin`: a request from a page names at most the app's origin, never a
  * path or query, to any site, the app's own included; so the URLs that hold a token (an email
  * link's confirmation page, a reset link's form) reach nobody through `Referer` or
@@ -44,6 +47,19 @@ export interface LayoutOptions {
   scripts?: readonly string[]
   /** Room for lists and tables (a plugin's page): the card is wider than for one form. */
   wide?: boolean
+  /**
+   * Another site's origins the page needs (a captcha widget's): its scripts, in `scripts` as
+   * absolute URLs, are loaded with the nonce, and the policy allows these origins, nothing more.
+   */
+  sources?: CspSources
+}
+
+/** Origins a page allows beyond its own, by directive (each an origin or a path prefix on one). */
+export interface CspSources {
+  readonly script?: readonly string[]
+  readonly frame?: readonly string[]
+  readonly connect?: readonly string[]
+  readonly style?: readonly string[]
 }
 
 /** The brand variables of the theme; nothing for a colour that is not a plain CSS colour. */
@@ -52,11 +68,28 @@ export function themeCss(theme: Readonly<Required<Theme>>): string {
   return brand ? `:root{--brand:${brand.background};--brand-text:${brand.text}}` : ""
 }
 
-export function contentSecurityPolicy(nonce: string, scripts = false): string {
+export function contentSecurityPolicy(nonce: string, scripts = false, sources?: CspSources): string {
+  if (sources) return policyWith(nonce, scripts, sources)
   return [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
     ...(scripts ? [`script-src 'nonce-${nonce}'`, "connect-src 'self'"] : []),
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ")
+}
+
+/** The policy of a page that also uses `sources`: the same directives, each with those origins added. */
+function policyWith(nonce: string, scripts: boolean, sources: CspSources): string {
+  const add = (list: readonly string[] | undefined) => (list && list.length > 0 ? ` ${list.join(" ")}` : "")
+  const connect = [...(scripts ? ["'self'"] : []), ...(sources.connect ?? [])]
+  return [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'${add(sources.style)}`,
+    `script-src 'nonce-${nonce}'${add(sources.script)}`,
+    ...(connect.length > 0 ? [`connect-src ${connect.join(" ")}`] : []),
+    ...(sources.frame && sources.frame.length > 0 ? [`frame-src ${sources.frame.join(" ")}`] : []),
     "img-src 'self' data:",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -82,7 +115,7 @@ export function isBuiltInPage(response: InternalResponse): boolean {
   return typeof response.body === "string" && response.body.includes(noticeSlot)
 }
 
-export function page({ lang, title, theme, body, status = 200, pageCss = "", scripts = [], wide = false }: LayoutOptions): InternalResponse {
+export function page({ lang, title, theme, body, status = 200, pageCss = "", scripts = [], wide = false, sources }: LayoutOptions): InternalResponse {
   const nonce = randomToken(18)
   const logo = isSafeImageSource(theme.logo) ? theme.logo : undefined
   const document = html`<!doctype html>
@@ -114,7 +147,7 @@ ${body}
       "Content-Language": lang,
       // Forms carry a CSRF token and the page depends on the visitor: never cache it.
       "Cache-Control": "private, no-cache, no-store",
-      "Content-Security-Policy": contentSecurityPolicy(nonce, scripts.length > 0),
+      "Content-Security-Policy": contentSecurityPolicy(nonce, sources ? scripts.some((src) => !src.startsWith("https://")) : scripts.length > 0, sources),
       "X-Frame-Options": "DENY",
       "Referrer-Policy": "strict-origin",
     },

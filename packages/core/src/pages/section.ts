@@ -11,6 +11,19 @@ import type { CredentialInput } from "../credentials/types.js"
 import type { Provider, Theme } from "../types.js"
 import { html, type SafeHtml } from "./html.js"
 import type { Translator } from "./i18n.js"
+import type { CspSources } from "./layout.js"
+
+/** The forms a guard (the captcha) may protect, by the flow they post to. */
+export type GuardedForm = "sign-up" | "sign-in" | "forgot-password" | "email"
+
+/** A guard's part of a form (a captcha widget), and what the page must load and allow for it. */
+export interface FormWidget {
+  markup: SafeHtml
+  /** Scripts to load with the page's nonce: absolute URLs of another site, or paths on the app's. */
+  scripts: readonly string[]
+  /** The other site's origins the page's policy must allow. */
+  sources: CspSources
+}
 
 /** What the sign-in page shows, and where its forms post. */
 export interface SignInPageParams {
@@ -28,6 +41,8 @@ export interface SignInPageParams {
   theme: Readonly<Required<Theme>>
   /** The plugins' parts of the page (`SesameModule.signInSection`), shown first. */
   pluginSections?: readonly SafeHtml[]
+  /** The guard's part of each form it protects (the captcha); none when it is off. */
+  widgets?: Readonly<Partial<Record<GuardedForm, FormWidget>>>
 }
 
 /** What a section renderer gets besides its provider. */
@@ -57,6 +72,14 @@ export interface Section {
   scriptOnly?: boolean
   /** A same-origin script the section needs (a path), loaded under the page's CSP nonce. */
   script?: string
+  /** The guard's widget the section's form shows (the page loads and allows what it needs). */
+  widget?: FormWidget
+}
+
+/** The guard's widget for a form posting to `form`'s flow, as a section adds it; nothing when that flow is not guarded. */
+export function guardOf(params: SignInPageParams, form: GuardedForm | undefined): { markup: SafeHtml | ""; widget?: FormWidget } {
+  const widget = form ? params.widgets?.[form] : undefined
+  return widget ? { markup: html`\n${widget.markup}`, widget } : { markup: "" }
 }
 
 /** The fields every form of the page posts: the CSRF token and the callback URL. */
@@ -80,6 +103,8 @@ export interface SignInPart {
   section(provider: never, context: SectionContext): Section
   /** Its form asks for a password: with two or more such forms, each is titled with its provider's name. */
   asksForPassword?: boolean
+  /** The flow its form posts to, when a guard (the captcha) may protect it. */
+  guarded?: GuardedForm
   /**
    * How it joins the page's one address form, when two or more kinds that ask for nothing but an
    * address (and a password) are on the page.

@@ -18,7 +18,7 @@ import type { Provider } from "../types.js"
 import { html, type SafeHtml } from "./html.js"
 import type { Translator } from "./i18n.js"
 import { page } from "./layout.js"
-import { credentialField, emailField, formAction, hiddenFields, type AddressPart, type Section, type SectionContext, type SignInPageParams, type SignInPart } from "./section.js"
+import { credentialField, emailField, formAction, guardOf, hiddenFields, type AddressPart, type Section, type SectionContext, type SignInPageParams, type SignInPart } from "./section.js"
 import { brandColours, isSafeImageSource } from "./theme.js"
 
 function oauthSection(provider: OAuthConfig, { params, t, index }: SectionContext): Section {
@@ -38,13 +38,15 @@ ${hiddenFields(params)}
 
 function credentialsSection(provider: CredentialsConfig, { params, t, index }: SectionContext): Section {
   const fields = Object.entries(provider.credentials ?? {}).map(([name, field], i) => credentialField(name, field, `provider-${index}-field-${i}`))
+  const guard = guardOf(params, "sign-in")
   return {
     button: false,
     markup: html`<form action="${formAction(params, "callback", provider)}" method="POST">
 ${hiddenFields(params)}
-${fields}
+${fields}${guard.markup}
 <button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
 </form>`,
+    ...(guard.widget ? { widget: guard.widget } : {}),
   }
 }
 
@@ -89,15 +91,18 @@ function addressSection(joined: readonly Joined[], context: SectionContext): Sec
   const autocomplete = ["username", ...joined.flatMap((j) => (j.part.autocomplete ? [j.part.autocomplete] : []))].join(" ")
   const controls = joined.filter((j) => j.part.controls).map((j, i) => j.part.controls!(j.provider as never, context, i === 0))
   const after = joined.flatMap((j) => (j.part.after ? [j.part.after(j.provider as never, context)] : []))
+  // One widget for the form, whichever of its flows the guard protects (its token goes with every button).
+  const guard = guardOf(params, joined.map((j) => partOf(j.provider)?.guarded).find((form) => form !== undefined && params.widgets?.[form]))
   return {
     button: false,
     markup: html`<form action="${action}" method="POST">
 ${hiddenFields(params)}
-${emailField(sharedEmailId, autocomplete, params, t)}
+${emailField(sharedEmailId, autocomplete, params, t)}${guard.markup}
 ${controls.map((control, i) => (i === 0 ? control : html`
 ${control}`))}
 </form>
 ${after}`,
+    ...(guard.widget ? { widget: guard.widget } : {}),
   }
 }
 
@@ -205,12 +210,15 @@ export function signInPage(params: SignInPageParams, t: Translator): InternalRes
 ${params.error ? html`<div class="alert" role="alert">${signInErrorMessage(params.error, t)}</div>` : ""}
 ${noticeOf(params.notice, t)}
 ${sections.length > 0 ? layoutSections(sections, t) : html`<p class="lead">${t.t("signin.none")}</p>`}`
+  // A guard's widget shown in any form: its scripts and origins for the page (the same for every form).
+  const widget = sections.find((s) => s.widget)?.widget
   return page({
     lang: t.lang,
     title: t.t("signin.heading"),
     theme: params.theme,
     body,
     pageCss: [...new Set(sections.map((s) => s.css ?? ""))].join(""),
-    scripts: [...new Set(sections.flatMap((s) => (s.script ? [s.script] : [])))],
+    scripts: [...new Set([...sections.flatMap((s) => (s.script ? [s.script] : [])), ...(widget?.scripts ?? [])])],
+    ...(widget ? { sources: widget.sources } : {}),
   })
 }

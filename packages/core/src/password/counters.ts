@@ -67,8 +67,15 @@ export function memoryCounterStore(options: MemoryCounterStoreOptions = {}): Cou
     return entry && entry.expires > now ? entry : undefined
   }
 
+  // Keys added since expired ones were last swept out.
+  let sinceSweep = 0
   const makeRoom = (now: number) => {
-    for (const [key, entry] of counters) if (entry.expires <= now) counters.delete(key)
+    // A full sweep costs a pass over every key: done once per tenth of the store's size in new
+    // keys, so that a flood of new keys (an attacker's addresses) costs a constant time each.
+    if (sinceSweep >= maxKeys / 10) {
+      sinceSweep = 0
+      for (const [key, entry] of counters) if (entry.expires <= now) counters.delete(key)
+    }
     // Map iteration follows insertion order, and an increment re-inserts its key: the first keys
     // are the least recently incremented.
     for (const key of counters.keys()) {
@@ -81,7 +88,7 @@ export function memoryCounterStore(options: MemoryCounterStoreOptions = {}): Cou
     incrementCounter(key, expires) {
       const now = Date.now()
       const count = (live(key, now)?.count ?? 0) + 1
-      counters.delete(key)
+      if (!counters.delete(key)) sinceSweep++
       if (counters.size >= maxKeys) makeRoom(now)
       counters.set(key, { count, expires: expires.getTime() })
       return { key, count, expires: new Date(expires.getTime()) }

@@ -28,6 +28,7 @@ function passwordProvider(ctx: RequestContext, needs?: "signUp"): PasswordProvid
 async function formParams(ctx: RequestContext, provider: PasswordProvider, page: "signup" | "forgot-password"): Promise<FormPageParams> {
   const { token } = await ctx.csrf()
   return {
+    widget: ctx.config.hooks.formGuard?.widgets(ctx)[page === "signup" ? "sign-up" : "forgot-password"],
     action: `${ctx.authUrl}/${page}/${encodeURIComponent(provider.id)}`,
     csrfToken: token,
     callbackUrl: await ctx.callbackUrl(),

@@ -20,7 +20,7 @@ export const passwordFeature: Feature = {
   messages: passwordMessages,
   providerKinds: {
     password: {
-      resolve: (provider: PasswordConfig, { name, trustProxy, secrets }) => resolvePasswordProvider(provider, name, trustProxy, secrets),
+      resolve: (provider: PasswordConfig, { name, clientAddress, secrets }) => resolvePasswordProvider(provider, name, clientAddress, secrets),
       bind: bindPasswordProvider,
       signIn: passwordSignInPart,
       needs(provider: PasswordConfig, session) {
@@ -49,12 +49,12 @@ export const passwordFeature: Feature = {
   sendPasswordReset: sendResetLink,
   routes: {
     "GET signup": route({ run: showSignUp }),
-    "POST signup/:provider": route({ provider: password, csrf: true, run: signUp }),
+    "POST signup/:provider": route({ limit: "email", provider: password, csrf: true, run: signUp }),
     "GET forgot-password": route({ run: showForgotPassword }),
-    "POST forgot-password/:provider": route({ provider: password, csrf: true, run: forgotPassword }),
+    "POST forgot-password/:provider": route({ limit: "email", provider: password, csrf: true, run: forgotPassword }),
     "GET reset-password/:provider": route({ provider: password, run: resetPasswordLink }),
-    "POST reset-password/:provider": route({ provider: password, csrf: true, run: resetPasswordLink }),
+    "POST reset-password/:provider": route({ limit: "sign-in", provider: password, csrf: true, run: resetPasswordLink }),
     "GET verify-email/:provider": route({ provider: password, run: verifyEmail }),
-    "POST verify-email/:provider": route({ provider: password, csrf: true, run: verifyEmail }),
+    "POST verify-email/:provider": route({ limit: "sign-in", provider: password, csrf: true, run: verifyEmail }),
   },
 }

@@ -28,5 +28,5 @@ export {
 } from "./policy.js"
 export { BreachCheckUnavailable, pwnedPasswords, type BreachCheckContext, type BreachChecker, type PwnedPasswordsOptions } from "./breach.js"
 export { importPasswordHash, type AdapterPassword } from "./storage.js"
-export { memoryCounterStore, type Counter, type CounterStore, type MemoryCounterStoreOptions } from "./counters.js"
+export { memoryCounterStore, storeCounters, type Counter, type CounterStore, type MemoryCounterStoreOptions } from "./counters.js"
 export type { ThrottleLimits, ThrottleOptions } from "./throttle.js"

@@ -1,6 +1,7 @@
 /**
  * The password provider's pages: sign-up, forgotten password, the form a reset link opens, and
- * the page an address-confirmation link opens. Plain forms like every built-in page (no script),
+ * the page an address-confirmation link opens. Plain forms like every built-in page (no script but
+ * a captcha widget's, on the sign-up and forgotten-password forms when the captcha guards them),
  * each posting its CSRF token; after a request that sends an email, the same page says "check
  * your email" in words that do not depend on the address.
  *
@@ -11,6 +12,7 @@ import type { Theme } from "../types.js"
 import { html, type SafeHtml } from "../pages/html.js"
 import type { Translator } from "../pages/i18n.js"
 import { page } from "../pages/layout.js"
+import type { FormWidget } from "../pages/section.js"
 
 /** The message for a password page's `?error=` reason; any other value shows the default message (a value from the URL is never echoed). */
 function alert(error: string | undefined, t: Translator): SafeHtml | "" {
@@ -46,6 +48,13 @@ export interface FormPageParams {
   sent: boolean
   signInUrl: string
   theme: Readonly<Required<Theme>>
+  /** The guard's widget in the form (the captcha), when it protects the page's flow. */
+  widget?: FormWidget | undefined
+}
+
+/** The guard's widget in a form, and what the page loads and allows for it. */
+function guarded(widget: FormWidget | undefined): { markup: SafeHtml | ""; layout: { scripts?: readonly string[]; sources?: FormWidget["sources"] } } {
+  return widget ? { markup: html`\n${widget.markup}`, layout: { scripts: widget.scripts, sources: widget.sources } } : { markup: "", layout: {} }
 }
 
 function sentPage(heading: string, body: string, params: FormPageParams, t: Translator): InternalResponse {
@@ -58,6 +67,7 @@ function sentPage(heading: string, body: string, params: FormPageParams, t: Tran
 export function signUpPage(params: FormPageParams & { minLength: number }, t: Translator): InternalResponse {
   if (params.sent) return sentPage(t.t("verify.heading"), t.t("signup.sent.body"), params, t)
   const passwordInvalid = !!params.error && params.error !== "invalid-email"
+  const guard = guarded(params.widget)
   const body = html`<h1>${t.t("signup.heading")}</h1>
 ${alert(params.error, t)}
 <form action="${params.action}" method="POST">
@@ -68,26 +78,27 @@ ${hidden(params.csrfToken, params.callbackUrl)}
 <input id="signup-email" name="email" type="email" autocomplete="email" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}"${
     params.error === "invalid-email" ? html` aria-invalid="true"` : ""
   }>
-${newPasswordField("signup-password", t.t("signin.password.label"), params.minLength, t, passwordInvalid)}
+${newPasswordField("signup-password", t.t("signin.password.label"), params.minLength, t, passwordInvalid)}${guard.markup}
 <button type="submit" class="primary">${t.t("signup.button")}</button>
 </form>
 <p class="links"><a href="${params.signInUrl}">${t.t("signup.signin")}</a></p>`
-  return page({ lang: t.lang, title: t.t("signup.heading"), theme: params.theme, body })
+  return page({ lang: t.lang, title: t.t("signup.heading"), theme: params.theme, body, ...guard.layout })
 }
 
 export function forgotPasswordPage(params: FormPageParams, t: Translator): InternalResponse {
   if (params.sent) return sentPage(t.t("verify.heading"), t.t("forgot.sent.body"), params, t)
+  const guard = guarded(params.widget)
   const body = html`<h1>${t.t("forgot.heading")}</h1>
 ${alert(params.error, t)}
 <p class="lead">${t.t("forgot.body")}</p>
 <form action="${params.action}" method="POST">
 ${hidden(params.csrfToken, params.callbackUrl)}
 <label for="forgot-email">${t.t("signin.email.label")}</label>
-<input id="forgot-email" name="email" type="email" autocomplete="email" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">
+<input id="forgot-email" name="email" type="email" autocomplete="email" required placeholder="${t.t("signin.email.placeholder")}" value="${params.email ?? ""}">${guard.markup}
 <button type="submit" class="primary">${t.t("forgot.button")}</button>
 </form>
 <p class="links"><a href="${params.signInUrl}">${t.t("password.back")}</a></p>`
-  return page({ lang: t.lang, title: t.t("forgot.heading"), theme: params.theme, body })
+  return page({ lang: t.lang, title: t.t("forgot.heading"), theme: params.theme, body, ...guard.layout })
 }
 
 export interface ResetPageParams {

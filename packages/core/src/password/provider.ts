@@ -8,7 +8,7 @@ import type { CheckedAdapter } from "../adapters/wrap.js"
 import { defaultPasswordProvider } from "../config/defaults.js"
 import { normalizeEmail } from "../email/normalize.js"
 import { InvalidProvider } from "../errors.js"
-import { clientIpRule } from "../http/client-ip.js"
+import { clientIpRule, type ClientAddressRule } from "../http/client-ip.js"
 import { counterStoreFor, type CounterStore } from "./counters.js"
 import { argon2id, type PasswordHasher } from "./hash.js"
 import { passwordPolicy, type PasswordPolicy } from "./policy.js"
@@ -48,7 +48,7 @@ function positive(id: string, option: string, value: unknown): number {
 }
 
 /** Checks `provider` and applies its defaults; throws `InvalidProvider` naming a bad option. */
-export function resolvePasswordProvider(provider: PasswordConfig, name: string, trustProxy: boolean, secrets: readonly string[]): UnboundPasswordProvider {
+export function resolvePasswordProvider(provider: PasswordConfig, name: string, clientAddress: ClientAddressRule, secrets: readonly string[]): UnboundPasswordProvider {
   const { id } = provider
   const invalid = (message: string, cause?: unknown) =>
     new InvalidProvider(`The password provider "${id}": ${message}`, cause === undefined ? undefined : { cause })
@@ -95,7 +95,7 @@ export function resolvePasswordProvider(provider: PasswordConfig, name: string, 
     policy,
     // The store the app gave, if any; else the adapter's counters are attached with the adapter.
     throttleOptions: throttle ? { ...throttle, store: provider.throttle ? provider.throttle.store : undefined } : undefined,
-    clientIp: clientIpRule(clientIp, trustProxy),
+    clientIp: clientIpRule(clientIp, clientAddress),
     normalize: provider.normalizeIdentifier ?? normalizeEmail,
     tokenSecrets: Object.freeze([...secrets]),
   }

@@ -34,6 +34,9 @@ import { replacePassword } from "./store.js"
 import { passwordPageUrl, signInWithNotice } from "./urls.js"
 
 export async function requestReset(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
+  // The captcha first, when it guards the request: before the address is looked up or an email sent.
+  const captchaRefusal = await ctx.config.hooks.formGuard?.check(ctx, "forgot-password")
+  if (captchaRefusal) return captchaRefusal
   const email = typedAddress(provider, ctx.body.email)
   if (!email) return { redirect: await passwordPageUrl(ctx, "forgot-password", { error: "invalid-email" }), cookies: ctx.setCookies }
   const user = await provider.adapter.getUserByEmail(email)

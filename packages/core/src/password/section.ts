@@ -5,7 +5,7 @@
  * @module
  */
 import { html, type SafeHtml } from "../pages/html.js"
-import { emailField, formAction, hiddenFields, type Section, type SectionContext, type SignInPart } from "../pages/section.js"
+import { emailField, formAction, guardOf, hiddenFields, type Section, type SectionContext, type SignInPart } from "../pages/section.js"
 import type { PasswordConfig } from "./types.js"
 
 /** The ways to a forgotten password and (when offered) to sign-up, under a password form. */
@@ -20,22 +20,25 @@ function passwordLinks(provider: PasswordConfig, { params, t }: SectionContext):
 function passwordSection(provider: PasswordConfig, context: SectionContext): Section {
   const { params, t, index } = context
   const id = `provider-${index}`
+  const guard = guardOf(params, "sign-in")
   return {
     button: false,
     markup: html`<form action="${formAction(params, "callback", provider)}" method="POST">
 ${hiddenFields(params)}
 ${emailField(`${id}-email`, "username", params, t)}
 <label for="${id}-password">${t.t("signin.password.label")}</label>
-<input id="${id}-password" name="password" type="password" autocomplete="current-password" required>
+<input id="${id}-password" name="password" type="password" autocomplete="current-password" required>${guard.markup}
 <button type="submit" class="primary">${t.t("signin.with", { provider: provider.name })}</button>
 </form>
 ${passwordLinks(provider, context)}`,
+    ...(guard.widget ? { widget: guard.widget } : {}),
   }
 }
 
 export const passwordSignInPart: SignInPart = {
   section: passwordSection,
   asksForPassword: true,
+  guarded: "sign-in",
   address: {
     rank: 0,
     action: (provider: PasswordConfig, params) => formAction(params, "callback", provider),

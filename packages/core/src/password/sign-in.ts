@@ -27,6 +27,9 @@ import { verifyPassword } from "./verify.js"
 import { replacePasswordHash, storedPassword } from "./storage.js"
 
 export async function passwordCallback(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
+  // The captcha first, when it guards sign-in: before the throttle counts anything or a hash is checked.
+  const captchaRefusal = await ctx.config.hooks.formGuard?.check(ctx, "sign-in")
+  if (captchaRefusal) return captchaRefusal
   const { adapter, hasher } = provider
   const email = typedAddress(provider, ctx.body.email)
   const typed = typedPassword(provider, ctx.body.password)

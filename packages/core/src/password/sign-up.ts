@@ -39,6 +39,9 @@ function typedName(value: unknown): string | null {
 }
 
 export async function passwordSignUp(ctx: RequestContext, provider: PasswordProvider): Promise<InternalResponse> {
+  // The captcha first, when it guards sign-up: before any check of the form, a hash or a lookup.
+  const captchaRefusal = await ctx.config.hooks.formGuard?.check(ctx, "sign-up")
+  if (captchaRefusal) return captchaRefusal
   const { adapter, config: options } = provider
   const back = async (query: Record<string, string | undefined>): Promise<InternalResponse> => ({
     redirect: await passwordPageUrl(ctx, "signup", query),

@@ -31,7 +31,6 @@
 import { backend } from "#crypto"
 import { defaultEmailCodeThrottle, defaultPasswordThrottle } from "../config/defaults.js"
 import { toHex } from "../crypto/encoding.js"
-import { lastForwardedFor } from "../http/client-ip.js"
 import type { RequestContext } from "../http/context.js"
 import { processCounterStore, type Counter, type CounterStore } from "./counters.js"
 
@@ -110,10 +109,10 @@ export function emailCodeThrottle(store: CounterStore): PasswordThrottle {
 
 /**
  * Whose one-time-code attempt it is (second factors, email codes): `account`, and the client's IP
- * only when a trusted proxy names it (`trustHost`), as no other rule is configured for codes.
+ * by the configuration's rule (`trustedProxy`), as no other rule is configured for codes.
  */
 export function codeSubject(ctx: RequestContext, account: string): ThrottleSubject {
-  return { account, ip: ctx.config.hostPolicy === "proxy" ? lastForwardedFor(ctx.request) : null }
+  return { account, ip: ctx.clientAddress }
 }
 
 /** No real IP is this long: a longer value (from an app's `clientIp`) is cut, not stored whole. */

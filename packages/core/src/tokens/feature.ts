@@ -27,7 +27,7 @@ export const apiTokensFeature: Feature<"apiTokens"> = {
     },
   },
   routes: {
-    "GET token": route({ run: apiToken }),
-    "GET jwks": route({ run: jwks }),
+    "GET token": route({ limit: "session", run: apiToken }),
+    "GET jwks": route({ limit: "session", run: jwks }),
   },
 }

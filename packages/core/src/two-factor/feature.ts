@@ -53,13 +53,13 @@ export const twoFactorFeature: Feature<"twoFactor"> = {
   optional: ({ config }) => (config.twoFactor === false ? [] : [["two-factor sign-in", twoFactorMethods]]),
   routes: {
     "GET two-factor": route({ run: showChallenge }),
-    "POST two-factor": route({ csrf: true, run: submitChallenge }),
-    "POST two-factor/email": route({ csrf: true, run: resendChallengeCode }),
+    "POST two-factor": route({ limit: "sign-in", csrf: true, run: submitChallenge }),
+    "POST two-factor/email": route({ limit: "email", csrf: true, run: resendChallengeCode }),
     "GET two-factor/setup": route({ run: showSetup }),
     "POST two-factor/setup": route({ csrf: true, run: submitSetup }),
     "POST two-factor/recovery-codes": route({ csrf: true, run: regenerateRecoveryCodes }),
     "POST two-factor/disable": route({ csrf: true, run: disableTwoFactor }),
     "GET reauthenticate": route({ run: showReauthenticate }),
-    "POST reauthenticate": route({ csrf: true, run: submitReauthenticate }),
+    "POST reauthenticate": route({ limit: "sign-in", csrf: true, run: submitReauthenticate }),
   },
 }

@@ -56,7 +56,7 @@ export const passkeysFeature: Feature = {
   optional: ({ providers }) => (webauthnProviders(providers).length > 0 ? [["renaming and removing passkeys", ["updateAuthenticator", "deleteAuthenticator"]]] : []),
   routes: {
     // No CSRF token: it changes no session, and the challenge it sets is sealed and SameSite=Lax.
-    "GET webauthn-options/:provider": route<PasskeyProvider>({ provider: { kinds: ["webauthn"] }, run: webAuthnOptions }),
-    "GET webauthn-script": route({ run: servePasskeyScript }),
+    "GET webauthn-options/:provider": route<PasskeyProvider>({ limit: "sign-in", provider: { kinds: ["webauthn"] }, run: webAuthnOptions }),
+    "GET webauthn-script": route({ limit: "session", run: servePasskeyScript }),
   },
 }

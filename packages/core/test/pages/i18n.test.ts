@@ -81,7 +81,7 @@ describe("catalogues", () => {
     const owners = new Map<string, string>()
     type Part = [id: string, catalogues: Readonly<Record<string, Readonly<Partial<Messages>>>>]
     const parts: Part[] = [["core", coreCatalogues], ...builtInFeatures().flatMap((feature): Part[] => (feature.messages ? [[feature.id, feature.messages]] : []))]
-    expect(parts.map(([id]) => id)).toEqual(["core", "email-sign-in", "password", "passkeys", "two-factor", "native-apps", "account-page"])
+    expect(parts.map(([id]) => id)).toEqual(["core", "email-sign-in", "password", "passkeys", "two-factor", "native-apps", "account-page", "captcha", "rate-limit"])
     for (const [id, catalogues] of parts) {
       expect(Object.keys(catalogues).sort(), id).toEqual([...builtIn].sort())
       const keys = Object.keys(catalogues.en!)

@@ -10,6 +10,7 @@
  * - `outage`: database sessions in a memory adapter the tests take down and bring back
  *   (`probe().storage`), failing as a driver does when its server restarts;
  * - `outage-jwt`: JWT sessions with that adapter;
+ * - `limited`: rate limits on, three session reads a minute per client;
  * - `custom`: endpoints under `/custom-auth`, the app's own sign-in page at `/signin`;
  * - `throws`: the configuration function itself throws.
  *
@@ -77,6 +78,7 @@ const configs: Record<string, SvelteKitAuthConfig> = {
   outage: { ...base, adapter: storage.adapter, session: { strategy: "database", updateAge: 0 }, logger: outageLogger },
   "outage-jwt": { ...base, adapter: storage.adapter, session: { strategy: "jwt" }, logger: outageLogger },
   custom: { ...base, basePath: "/custom-auth", pages: { signIn: "/signin" } },
+  limited: { ...base, rateLimit: { enabled: true, rules: { session: { max: 3, window: 60 } } } },
 }
 
 export const { handle, signIn, signOut, api } = SvelteKitAuth((event) => {
