@@ -68,26 +68,18 @@ export function themeCss(theme: Readonly<Required<Theme>>): string {
   return brand ? `:root{--brand:${brand.background};--brand-text:${brand.text}}` : ""
 }
 
-export function contentSecurityPolicy(nonce: string, scripts = false, sources?: CspSources): string {
-  if (sources) return policyWith(nonce, scripts, sources)
-  return [
-    "default-src 'none'",
-    `style-src 'nonce-${nonce}'`,
-    ...(scripts ? [`script-src 'nonce-${nonce}'`, "connect-src 'self'"] : []),
-    "img-src 'self' data:",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join("; ")
-}
-
-/** The policy of a page that also uses `sources`: the same directives, each with those origins added. */
-function policyWith(nonce: string, scripts: boolean, sources: CspSources): string {
+/**
+ * The page's policy: its own nonce for its one style element and its scripts, requests to its own
+ * origin for a page with scripts, and another site's origins only where the page names them
+ * (`sources`, a captcha widget's).
+ */
+export function contentSecurityPolicy(nonce: string, scripts = false, sources: CspSources = {}): string {
   const add = (list: readonly string[] | undefined) => (list && list.length > 0 ? ` ${list.join(" ")}` : "")
   const connect = [...(scripts ? ["'self'"] : []), ...(sources.connect ?? [])]
   return [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'${add(sources.style)}`,
-    `script-src 'nonce-${nonce}'${add(sources.script)}`,
+    ...(scripts || (sources.script?.length ?? 0) > 0 ? [`script-src 'nonce-${nonce}'${add(sources.script)}`] : []),
     ...(connect.length > 0 ? [`connect-src ${connect.join(" ")}`] : []),
     ...(sources.frame && sources.frame.length > 0 ? [`frame-src ${sources.frame.join(" ")}`] : []),
     "img-src 'self' data:",
