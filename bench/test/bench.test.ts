@@ -68,9 +68,9 @@ describe("bench/run.mjs", () => {
     expect(out).toMatch(/cases failed: none\./)
     expect(status).toBe(0)
     const tableRows = out.split("\n").filter((l) => /^\| (floor|Sesame|@auth\/core|better-auth)/.test(l))
-    // 6 in-process floors, 4 scenarios × 3 libraries and Sesame's cold-token and two revocation
-    // cases; over HTTP 2 floors and 2 scenarios × 4 contenders.
-    expect(tableRows).toHaveLength(6 + 12 + 3 + 2 + 8)
+    // 6 in-process floors, 4 scenarios × 3 libraries and Sesame's cold-token, two revocation and
+    // rate-limit cases; over HTTP 2 floors and 2 scenarios × 4 contenders.
+    expect(tableRows).toHaveLength(6 + 12 + 4 + 2 + 8)
     for (const line of tableRows) {
       if (line.includes("`toNodeHandler`")) expect(line).toMatch(/\| (ok|n\/a \(not in this build\)) \|$/)
       else expect(line).toMatch(/\| [\d,]+ \| ok \|$/)
@@ -96,7 +96,7 @@ describe("bench/run.mjs", () => {
     // Right answers still pass: the checkout keeps a `null` session.
     expect(rows(out, "Sesame (before), `Auth()`, no cookie")[0]).toMatch(/\| ok \|$/)
     expect(rows(out, "Sesame (before), `toNodeHandler`, JWT")[0]).toMatch(/n\/a \(not in this build\)/)
-    expect(out).toMatch(/cases failed: inproc\/sesame-before\/jwt, inproc\/sesame-before\/jwt-browser, inproc\/sesame-before\/database, inproc\/sesame-before\/jwt-cold, inproc\/sesame-before\/jwt-revocable, inproc\/sesame-before\/jwt-revocable-0, http\/sesame-before\/jwt, http\/sesame-before\/database\./)
+    expect(out).toMatch(/cases failed: inproc\/sesame-before\/jwt, inproc\/sesame-before\/jwt-browser, inproc\/sesame-before\/database, inproc\/sesame-before\/jwt-cold, inproc\/sesame-before\/jwt-revocable, inproc\/sesame-before\/jwt-revocable-0, inproc\/sesame-before\/jwt-limited, http\/sesame-before\/jwt, http\/sesame-before\/database\./)
   }, 120_000)
 
   it("puts a new run above the earlier ones in RESULTS.md and leaves them as they were", () => {

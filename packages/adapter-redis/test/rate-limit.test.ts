@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Auth, type AuthConfig } from "@sesame/core"
-import { readmeExample } from "@sesame/testing"
+import { readmeExample, roomInWindow } from "@sesame/testing"
 import RedisAdapter from "@sesame/adapter-redis"
 import { MemoryAdapter } from "@sesame/core/adapters"
 import { setPeerAddress } from "@sesame/core/integration"
@@ -60,6 +60,7 @@ describe("rate limits in Redis", () => {
       rateLimit: { enabled: true, store: "adapter", rules: { "sign-in": { max: 6, window: 60 } } },
       logger: quiet,
     }))
+    await roomInWindow(60)
     const statuses: number[] = []
     for (let i = 0; i < 9; i++) statuses.push(await guess(instances[i % 3]!, "203.0.113.30"))
     expect(statuses.slice(0, 6).every((status) => status !== 429)).toBe(true)
@@ -79,6 +80,7 @@ describe("rate limits in Redis", () => {
       rateLimit: { enabled: true, store: shared, rules: { "sign-in": { max: 2, window: 60 } } },
       logger: quiet,
     }))
+    await roomInWindow(60)
     expect([await guess(instances[0]!, "203.0.113.32"), await guess(instances[1]!, "203.0.113.32"), await guess(instances[0]!, "203.0.113.32")].at(-1)).toBe(429)
   })
 
@@ -89,6 +91,7 @@ describe("rate limits in Redis", () => {
     writeFileSync(file, readmeExample(page, "rate-limits").replace('"myapp:"', JSON.stringify(`${prefix}docs:`)))
     const { rateLimits } = (await import(file)) as { rateLimits: Pick<AuthConfig, "trustedProxy" | "rateLimit"> }
     const config: AuthConfig = { secret, providers: [credentials()], logger: quiet, ...rateLimits, rateLimit: { ...(rateLimits.rateLimit as object), enabled: true } }
+    await roomInWindow(60)
     const statuses: number[] = []
     for (let i = 0; i < 121; i++) statuses.push(await guess(config, "10.0.0.1", { "cf-connecting-ip": "203.0.113.50" }))
     expect(statuses.filter((status) => status === 429)).toEqual([429])

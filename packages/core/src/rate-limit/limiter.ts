@@ -9,8 +9,10 @@
  *
  * What the limits cannot do without: the client's address (`http/client-ip.ts`). When it is not
  * known (no proxy trusted, and an integration that does not hand over the socket's address), the
- * request is not limited, and the log says so once: a shared count for every unknown client would
- * let one of them lock all the others out.
+ * request is not limited: a shared count for every unknown client would let one of them lock all
+ * the others out. The log says so once: a warning when the app asked for the limits (`rateLimit`),
+ * a debug line when they are on only by default (Next.js's route handlers, which have no socket to
+ * read, would otherwise warn about a set-up the guide recommends).
  *
  * A store that cannot be reached lets requests through, logged: the limits protect the service,
  * and a Redis restart must not take every endpoint down with it.
@@ -51,7 +53,8 @@ async function count(config: ResolvedConfig, settings: ResolvedRateLimit, header
   if (!address) {
     if (!saidBlind) {
       saidBlind = true
-      config.logger.warn("rate-limit-no-address")
+      if (settings.asked) config.logger.warn("rate-limit-no-address")
+      else config.logger.debug("rate limits: a request without the client's address is not limited (see the rate-limit-no-address warning's text; set `trustedProxy` behind a proxy)")
     }
     return undefined
   }

@@ -15,6 +15,11 @@ export interface ResolvedRateLimit {
   readonly rules: Readonly<Record<RateLimitFamily, RateLimitRule | false>>
   readonly store: CounterStore
   readonly ipv6Prefix: number
+  /**
+   * Whether the app asked for the limits (a `rateLimit` object) rather than getting them by
+   * default: only then is a client the limits cannot tell apart worth a warning.
+   */
+  readonly asked: boolean
 }
 
 /**
@@ -61,5 +66,5 @@ export function resolveRateLimit(input: FeatureInput): ResolvedRateLimit | undef
   ) as Record<RateLimitFamily, RateLimitRule | false>
   const ipv6Prefix = options.ipv6Prefix ?? 64
   if (!Number.isInteger(ipv6Prefix) || ipv6Prefix < 16 || ipv6Prefix > 128) throw new TypeError("`rateLimit.ipv6Prefix` must be a whole number from 16 to 128.")
-  return Object.freeze({ rules: Object.freeze(rules), store: checkStore(options.store, input), ipv6Prefix })
+  return Object.freeze({ rules: Object.freeze(rules), store: checkStore(options.store, input), ipv6Prefix, asked: option !== undefined })
 }

@@ -13,7 +13,10 @@ import { setPeerAddress } from "@sesame/core/integration"
 import { toNodeHandler } from "@sesame/core/node"
 import { memoryCounterStore, type CounterStore } from "@sesame/core/password"
 import { afterEach, describe, expect, it } from "vitest"
-import { aliceCredentials, CookieJar, origin, secret } from "../helpers.js"
+import { aliceCredentials, CookieJar, frozenClock, origin, secret } from "../helpers.js"
+
+// Mid-window: a burst that straddled the end of a fixed window would see its counts start again.
+frozenClock("2026-12-03T10:00:05Z")
 
 const quiet = { error: () => {}, warn: () => {}, debug: () => {} }
 
