@@ -24,6 +24,7 @@
  * @module
  */
 import { signInFromServer, signOutFromServer, type AuthorizationParams, type ServerRedirect, type ServerSignInOptions } from "@sesame/core/integration"
+import { peerAddress } from "./peer.js"
 import type { Context } from "hono"
 import { currentConfig } from "./config.js"
 import { decide } from "./cookies.js"
@@ -48,7 +49,8 @@ function finish(c: Context, { url, redirect, cookies }: ServerRedirect, signsOut
 
 /** The browser's request as the core's helpers read it. */
 function browserRequest(c: Context) {
-  return { headers: c.req.raw.headers, url: c.req.url }
+  // With the socket's address: a sign-in from a route counts in the browser's own rate limit.
+  return { headers: c.req.raw.headers, url: c.req.url, peer: peerAddress(c) }
 }
 
 /**
