@@ -39,6 +39,7 @@ import { isActionSegment } from "../http/request.js"
 import { checkTrustedProxy, clientAddressRule, defaultTrustedProxy, type ClientAddressRule } from "../http/client-ip.js"
 import { resolveModules, type ResolvedModules } from "../modules/resolve.js"
 import type { ModuleUsers } from "../modules/types.js"
+import { userInGoodStanding } from "../modules/standing.js"
 import type { FeatureHooks, FeatureInput, FeatureNeed, FeatureSettings } from "../modules/feature.js"
 import { builtInFeatures, builtInModelNames } from "../registry.js"
 import { endpointNames } from "./features.js"
@@ -526,6 +527,7 @@ function moduleUsers(adapter: CheckedAdapter, userFields: ResolvedUserFields, co
       return true
     },
     list: (query) => adapter.listUsers(query),
+    inGoodStanding: (id) => userInGoodStanding(config(), adapter, id),
   }
 }
 

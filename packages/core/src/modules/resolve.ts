@@ -52,6 +52,10 @@ export interface ResolvedModules {
   readonly signInChecks: readonly SesameModule[]
   /** The modules that start acting sessions (`acting`), in the configured order. */
   readonly actors: readonly SesameModule[]
+  /** The modules that may hold a user back (`userStanding`), in the configured order. */
+  readonly standings: readonly SesameModule[]
+  /** The modules that make sessions of their own credentials (`credentialSession`), in the configured order. */
+  readonly credentialSessions: readonly SesameModule[]
   /**
    * Every model the modules declare, the modules that are off included (so `migrate` makes their
    * tables), and the core's `sessionPart` when one of them keeps parts of sessions.
@@ -96,6 +100,8 @@ export function resolveModules(
   const claimers: SesameModule[] = []
   const signInChecks: SesameModule[] = []
   const actors: SesameModule[] = []
+  const standings: SesameModule[] = []
+  const credentialSessions: SesameModule[] = []
   const providerSources = new Map<string, SesameModule>()
   const services: { prefix: string; module: SesameModule; service: ModuleService }[] = []
   const modelNames = new Set<string>()
@@ -181,6 +187,11 @@ export function resolveModules(
       signInChecks.push(module)
     }
     if (module.acting !== undefined) actors.push(module)
+    for (const hook of ["userStanding", "credentialSession"] as const) {
+      if (module[hook] === undefined) continue
+      if (typeof module[hook] !== "function") throw new TypeError(`${named}: \`${hook}\` must be a function.`)
+      ;(hook === "userStanding" ? standings : credentialSessions).push(module)
+    }
     for (const [event, handler] of Object.entries(module.events ?? {})) {
       if (typeof handler !== "function") throw new TypeError(`${named}: the "${event}" event handler must be a function.`)
       const handlers = events.get(event as keyof EventCallbacks) ?? []
@@ -203,6 +214,8 @@ export function resolveModules(
     claimers,
     signInChecks,
     actors,
+    standings,
+    credentialSessions,
     models: withSessionParts(plugins as readonly SesameModule[] | undefined, models),
     context: Object.freeze({ store, logger: { debug: logger.debug, error: logger.error }, sealing: moduleSealing(secrets), ...(users ? { users } : {}), ...(signingKeys ? { signingKeys } : {}), ...(securityEvent ? { securityEvent } : {}) }),
     messages: Object.freeze(Object.fromEntries(Object.entries(messages).map(([lang, texts]) => [lang, Object.freeze(texts)]))),

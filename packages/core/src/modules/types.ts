@@ -148,6 +148,14 @@ export interface ModuleUsers {
    * adapter's `listUsers` (every Sesame adapter), else `MissingAdapterMethods`.
    */
   list(query: { search?: string; limit: number; cursor?: string }): Promise<{ users: AdapterUser[]; next: string | null }>
+  /**
+   * Whether the user may act now: false when a module holds them back ({@link SesameModule.userStanding}:
+   * a suspended account), or when there is no such user. Ask it before a credential that no
+   * sign-in renews acts for the user (a long-lived API key), since ending sessions does not reach
+   * it. A storage outage throws `StorageUnavailable`; a module that throws anything else is logged,
+   * and the answer is false.
+   */
+  inGoodStanding(id: string): Promise<boolean>
 }
 
 /**
@@ -591,6 +599,26 @@ export interface SesameModule {
    * app's endpoints are, for the URL of the module's page.
    */
   checkSignIn?(params: SignInCallbackParams, context: ModuleContext & { authUrl: string }): Awaitable<boolean | string>
+  /**
+   * Whether the stored user `userId` may act now, for a credential that no sign-in renews (another
+   * module's API key): false for a suspended account. `checkSignIn` is its counterpart at sign-in;
+   * ending sessions does not reach such a credential. Asked through
+   * {@link ModuleUsers.inGoodStanding}, in the configured order, at every use of such a credential:
+   * keep it to one indexed read.
+   */
+  userStanding?(userId: string, context: ModuleContext): Awaitable<boolean>
+  /**
+   * A session for a request that carries the module's own credential instead of a session cookie
+   * (an API key in `Authorization: Bearer`): who it acts for, until when, and the module's part of
+   * that session (`session[<id>]`: the key's scopes, say). Asked only for reads of the session, with
+   * no session cookie in the request (`GET session`, and so every integration's session getter),
+   * in the configured order, the first answer winning; never where a cookie session's CSRF rules
+   * apply (a POST, a sign-out, another module's endpoint), which see no session. The session is
+   * `{ user, expires, [id]: part }` for the stored user: the `jwt` and `session` callbacks do not
+   * run, since no sign-in made it, and no cookie is set. Null: no such session; a throw other than
+   * a storage outage is logged and is no session.
+   */
+  credentialSession?(request: ModuleRequest): Awaitable<{ userId: string; expires: Date; part?: JsonValue } | null>
   /**
    * What its part of a session says of an acting session: one it started on someone's behalf with
    * {@link ModuleRequest.actAs} (an admin impersonating a user), as `{ actorId, endsAt }`, or
