@@ -17,7 +17,7 @@
  */
 import type { ModuleRequest, PasswordResetOutcome, SesameModule } from "@sesame/core"
 import { banOf, banUser, refuseSuspended, unbanUser } from "./bans.js"
-import type { BanInfo } from "./suspension.js"
+import { suspended, type BanInfo } from "./suspension.js"
 import { adminMessages } from "./messages.js"
 import { banModel, impersonationModel } from "./models.js"
 import { resolveOptions, type AdminOptions } from "./options.js"
@@ -97,6 +97,8 @@ export function admin(options: AdminOptions): Admin {
       "POST admin/acting": { run: stopAndReturn },
     },
     checkSignIn: refuseSuspended,
+    // A suspended user's long-lived credentials (another plugin's API keys) stop too.
+    userStanding: async (userId, context) => !(await suspended(context.store!, userId)),
     // An impersonation's mark (`impersonation.ts`): `session.admin` is `{ by, until, id }` while it lasts.
     keepsSessionPart: true,
     session: keepMark,

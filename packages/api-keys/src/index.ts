@@ -20,7 +20,7 @@ import { apiKeyMessages } from "./messages.js"
 import { apiKeyModel, apiKeyUseModel, organizationApiKeyModel } from "./models.js"
 import { resolveOptions, type ApiKeysOptions } from "./options.js"
 import { aboutUser, accountSection, apiKeyRoutes } from "./routes.js"
-import { verifyKey, type ApiKeyVerification } from "./verify.js"
+import { keySession, verifyKey, type ApiKeyVerification } from "./verify.js"
 
 export { ApiKeyError, apiKeyErrorStatus, type ApiKeyErrorCode } from "./errors.js"
 export type { ApiKeyEvent } from "./events.js"
@@ -28,7 +28,7 @@ export { constantTimeEqual, keyPattern, parseKey } from "./format.js"
 export type { ApiKeyInfo, CreateApiKeyInput, CreatedApiKey } from "./keys.js"
 export { apiKeyModel, apiKeyUseModel, organizationApiKeyModel } from "./models.js"
 export type { ApiKeysOptions, OrganizationsModule } from "./options.js"
-export { hasScopes, type ApiKeyVerification, type RateLimitedApiKey, type VerifiedApiKey } from "./verify.js"
+export { hasScopes, keyOfSession, type ApiKeySessionPart, type ApiKeyVerification, type RateLimitedApiKey, type VerifiedApiKey } from "./verify.js"
 
 /** The module's server functions: each manages keys for the request's signed-in user (a cookie session), but `verifyApiKey`. */
 export type ApiKeysApi = {
@@ -60,7 +60,7 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeys {
     listApiKeys: (request, query) => listApiKeys(deps, request, query),
     revokeApiKey: (request, keyId) => revokeApiKey(deps, request, keyId),
     rotateApiKey: (request, keyId) => rotateApiKey(deps, request, keyId),
-    verifyApiKey: (request) => verifyKey(deps, storeOf(request), request.headers),
+    verifyApiKey: (request) => verifyKey(deps, request, storeOf(request)),
   }
   return {
     id: "api-keys",
@@ -68,6 +68,7 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeys {
     routes: apiKeyRoutes(deps),
     accountSection: accountSection(deps),
     aboutUser: aboutUser(deps),
+    ...(resolved.sessions ? { credentialSession: (request: ModuleRequest) => keySession(deps, request) } : {}),
     messages: apiKeyMessages,
     api,
   }

@@ -189,6 +189,18 @@ async function newRow(deps: Deps, fields: { owner: Owner; createdBy: string; nam
 
 const ownerWhere = (owner: Owner): Where => (owner.userId !== null ? { userId: owner.userId } : { organizationId: owner.organizationId })
 
+/**
+ * The count before the insert spares the common refusal a write, but concurrent creates all pass
+ * it: so the count is taken again after the insert, and a key that finds more than `maxKeys` is
+ * deleted and refused. Of creates racing one another some may be refused that one at a time would
+ * not be, but never can more than `maxKeys` stay: the last survivor to count saw every survivor.
+ */
+async function keepWithinMax(deps: Deps, store: Store, owner: Owner, id: string): Promise<void> {
+  if ((await store.count(deps.model, ownerWhere(owner))) <= deps.options.maxKeys) return
+  await store.delete(deps.model, { id })
+  throw new ApiKeyError("TooManyKeys", `At most ${deps.options.maxKeys} keys: revoke one first.`)
+}
+
 export async function createApiKey(deps: Deps, request: ModuleRequest, input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const actorId = await actorOf(request)
   await refuseActing(request)
@@ -206,6 +218,7 @@ export async function createApiKey(deps: Deps, request: ModuleRequest, input: Cr
   if ((await store.count(deps.model, ownerWhere(owner))) >= deps.options.maxKeys) throw new ApiKeyError("TooManyKeys", `At most ${deps.options.maxKeys} keys: revoke one first.`)
   const { key, row } = await newRow(deps, fields)
   const stored = await store.create(deps.model, row)
+  await keepWithinMax(deps, store, owner, row.id as string)
   await report(deps.options, request, { type: "api-key.created", keyId: row.id as string, name: fields.name, ...owner, actorId })
   return { ...infoOf(stored), key }
 }

@@ -52,6 +52,15 @@ export interface ApiKeysOptions {
   organizationPermission?: Readonly<Record<string, readonly string[]>>
   /** Told of each key created, revoked or rotated, after it is stored; a throw is logged and the change stands. */
   onChange?: (event: ApiKeyEvent) => unknown
+  /**
+   * Whether a user's key is a session for the integrations' session getters (`auth()`,
+   * `getSession`, `locals.session`) and `GET <basePath>/session`, on a request with no session
+   * cookie: `{ user, expires, "api-keys": { keyId, name, scopes } }`, the user as stored, the key's
+   * expiry. Only where the session is read: a CSRF-protected endpoint never takes a key. An
+   * organization's key, or one over its rate limit, is no session there (check it with
+   * `verifyApiKey`). Default false: keys are for `verifyApiKey` only.
+   */
+  sessions?: boolean
 }
 
 export interface ResolvedApiKeysOptions {
@@ -65,6 +74,7 @@ export interface ResolvedApiKeysOptions {
   counters: CounterStore | null
   organizations: { hasPermission(request: ModuleRequest, organizationId: string): Promise<boolean> } | null
   onChange: ((event: ApiKeyEvent) => unknown) | null
+  sessions: boolean
 }
 
 const day = 86_400
@@ -116,6 +126,7 @@ export function resolveOptions(options: ApiKeysOptions = {}): ResolvedApiKeysOpt
     throw new TypeError("apiKeys: `organizationPermission` must be grants, such as { organization: [\"update\"] }.")
   }
   if (options.onChange !== undefined && typeof options.onChange !== "function") throw new TypeError("apiKeys: `onChange` must be a function.")
+  if (options.sessions !== undefined && typeof options.sessions !== "boolean") throw new TypeError("apiKeys: `sessions` must be true or false.")
   return Object.freeze({
     prefix,
     scopes: new Set(scopes),
@@ -127,5 +138,6 @@ export function resolveOptions(options: ApiKeysOptions = {}): ResolvedApiKeysOpt
     counters,
     organizations: orgs ? { hasPermission: (request: ModuleRequest, organizationId: string) => orgs.api.hasPermission(request as never, organizationId, permission as never) } : null,
     onChange: options.onChange ?? null,
+    sessions: options.sessions ?? false,
   })
 }

@@ -5,7 +5,8 @@
  * (or the configured header), and its format and checksum are checked, so that a made-up or mistyped
  * key costs no storage read; it is looked up by its SHA-256, and the stored hash compared with the
  * presented key's in constant time; a key expired, revoked (deleted) or past its rotation's overlap
- * does not exist for the store. Then its own rate limit counts the use, in fixed windows, with the
+ * does not exist for the store; a user's key whose user a module holds back (a suspension: the
+ * admin module's) does not hold either. Then its own rate limit counts the use, in fixed windows, with the
  * store's atomic increment (never a read then a write, which concurrent requests would both pass):
  * over the limit, the answer says so with the seconds to wait, for a 429 with `Retry-After`.
  *
@@ -17,7 +18,7 @@
  *
  * @module
  */
-import type { Store } from "@sesame/core"
+import type { ModuleRequest, Store } from "@sesame/core"
 import { constantTimeEqual, hashKey, parseKey } from "./format.js"
 import { apiKeyUseModel } from "./models.js"
 import type { Deps } from "./keys.js"
@@ -30,6 +31,8 @@ export interface VerifiedApiKey {
   userId: string | null
   organizationId: string | null
   scopes: string[]
+  /** When the key stops (its expiry, or its rotation's overlap's end). */
+  expires: Date
 }
 
 /** A key that holds but is over its rate limit: answer 429 with `Retry-After: retryAfter`. */
@@ -70,9 +73,9 @@ async function countUse(deps: Deps, store: Store, keyId: string, window: number,
   return { count: row.count as number, ends }
 }
 
-/** Verifies the key `headers` carry (see the module comment); null when there is none, or it does not hold. */
-export async function verifyKey(deps: Deps, store: Store, headers: { get(name: string): string | null }): Promise<ApiKeyVerification | null> {
-  const presented = presentedKey(headers, deps.options.header, deps.options.prefix)
+/** Verifies the key `request` carries (see the module comment); null when there is none, or it does not hold. */
+export async function verifyKey(deps: Deps, request: Pick<ModuleRequest, "headers" | "users">, store: Store): Promise<ApiKeyVerification | null> {
+  const presented = presentedKey(request.headers, deps.options.header, deps.options.prefix)
   if (presented === null) return null
   const hash = await hashKey(presented)
   const row = await store.findOne(deps.model, { keyHash: hash })
@@ -81,6 +84,10 @@ export async function verifyKey(deps: Deps, store: Store, headers: { get(name: s
   // The store already hides expired rows; a clock between instances is not worth a key living on.
   if (!(row.expires instanceof Date) || row.expires.getTime() <= now) return null
   const keyId = row.id as string
+  const userId = (row.userId as string | null) ?? null
+  // A user's key acts as the user: not while a module holds them back (a suspension), which ending
+  // their sessions does not reach. Without the adapter's users (no adapter), nothing can.
+  if (userId !== null && request.users && !(await request.users.inGoodStanding(userId))) return null
   if (typeof row.rateLimitMax === "number" && typeof row.rateLimitWindow === "number") {
     const { count, ends } = await countUse(deps, store, keyId, row.rateLimitWindow, now)
     if (count > row.rateLimitMax) return { rateLimited: true, keyId, retryAfter: Math.max(1, Math.ceil((ends - now) / 1000)) }
@@ -93,8 +100,9 @@ export async function verifyKey(deps: Deps, store: Store, headers: { get(name: s
     rateLimited: false,
     keyId,
     name: row.name as string,
-    userId: (row.userId as string | null) ?? null,
+    userId,
     organizationId: (row.organizationId as string | null) ?? null,
+    expires: row.expires,
     // A scope the app no longer lists grants nothing.
     scopes: Array.isArray(row.scopes) ? (row.scopes as string[]).filter((scope) => deps.options.scopes.has(scope)) : [],
   }
@@ -103,4 +111,41 @@ export async function verifyKey(deps: Deps, store: Store, headers: { get(name: s
 /** Whether `verification` is a key that holds and grants every one of `scopes`. */
 export function hasScopes(verification: ApiKeyVerification | null, scopes: readonly string[]): verification is VerifiedApiKey {
   return verification !== null && !verification.rateLimited && scopes.every((scope) => verification.scopes.includes(scope))
+}
+
+/** What a key's session holds as `session["api-keys"]` (the `sessions` option). */
+export type ApiKeySessionPart = {
+  keyId: string
+  name: string
+  scopes: string[]
+}
+
+/**
+ * The session a user's key stands for (the `sessions` option): its user until the key expires,
+ * with the key's id, name and scopes; null for no key, one that does not hold, an organization's,
+ * or one over its rate limit (which counts this use, as `verifyApiKey` does).
+ */
+export async function keySession(deps: Deps, request: ModuleRequest): Promise<{ userId: string; expires: Date; part: ApiKeySessionPart } | null> {
+  const store = request.store
+  if (!store) return null
+  const verified = await verifyKey(deps, request, store)
+  if (!verified || verified.rateLimited || verified.userId === null) return null
+  return { userId: verified.userId, expires: verified.expires, part: { keyId: verified.keyId, name: verified.name, scopes: verified.scopes } }
+}
+
+/**
+ * The key a session stands for (with the `sessions` option): its `keyId`, `name` and `scopes`;
+ * undefined for a browser's session, or none.
+ *
+ * @example
+ * ```ts
+ * const key = keyOfSession(session)
+ * if (key && !key.scopes.includes("projects:read")) return new Response("Forbidden", { status: 403 })
+ * ```
+ */
+export function keyOfSession(session: object | null | undefined): ApiKeySessionPart | undefined {
+  const part = (session as Record<string, unknown> | null | undefined)?.["api-keys"]
+  if (typeof part !== "object" || part === null) return undefined
+  const { keyId, name, scopes } = part as Partial<ApiKeySessionPart>
+  return typeof keyId === "string" && typeof name === "string" && Array.isArray(scopes) ? { keyId, name, scopes } : undefined
 }

@@ -32,7 +32,7 @@ describe("creating, listing and using a key", () => {
     expect(Object.keys(listed[0]).sort()).toEqual(["createdAt", "createdBy", "expiresAt", "id", "lastUsedAt", "name", "organizationId", "rateLimit", "replacedBy", "scopes", "start", "userId"])
 
     const verified = await world.bearer(created.key)
-    expect(verified).toEqual({ rateLimited: false, keyId: created.id, name: "CI deploys", userId: ada.id, organizationId: null, scopes: ["read", "write"] })
+    expect(verified).toEqual({ rateLimited: false, keyId: created.id, name: "CI deploys", userId: ada.id, organizationId: null, scopes: ["read", "write"], expires: new Date(created.expiresAt) })
     expect(hasScopes(verified, ["read"])).toBe(true)
     expect(hasScopes(verified, ["admin"])).toBe(false)
     expect((await ada.api("listApiKeys"))[0].lastUsedAt).toBeInstanceOf(Date)

@@ -68,4 +68,27 @@ describe("docs/features/api-keys.md", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
     expect((await call(`${reader.key.slice(0, -1)}${reader.key.endsWith("0") ? "1" : "0"}`)).status).toBe(401)
   })
+
+  it("runs the session examples: the route answers a browser's session and a key's, by its scopes", async () => {
+    vi.stubEnv("AUTH_SECRET", "api-keys-docs-secret-0123456789abcdefghijklm")
+    mkdirSync(scratch, { recursive: true })
+    writeFileSync(join(scratch, "auth-sessions.ts"), readmeExample(page, "auth-sessions"))
+    writeFileSync(join(scratch, "session-route.ts"), readmeExample(page, "session-route"))
+    const { config } = (await import(join(scratch, "auth-sessions.ts"))) as { config: AuthConfig }
+    const { GET } = (await import(join(scratch, "session-route.ts"))) as { GET: (request: Request) => Promise<Response> }
+    const adapter = config.adapter as MemoryAdapterInstance
+    const user = await adapter.createUser({ id: crypto.randomUUID(), email: "ada@example.com", name: null, image: null, emailVerified: new Date() })
+    await storePassword(adapter, { userId: user.id, hash: await argon2id().hash("a long enough passphrase"), updatedAt: new Date() })
+    const jar = new CookieJar()
+    await send(config, "/auth/callback/password", { jar, form: { csrfToken: await csrfToken(config, jar), email: user.email, password: "a long enough passphrase" } })
+    const signedIn = new Request("http://localhost:3000/", { headers: { cookie: jar.header() } })
+    const reader = (await callModuleApi(signedIn, config, "createApiKey", { name: "reader", scopes: ["projects:read"] })) as { key: string }
+    const writer = (await callModuleApi(signedIn, config, "createApiKey", { name: "writer", scopes: ["projects:write"] })) as { key: string }
+    const call = (headers: Record<string, string>) => GET(new Request("http://localhost:3000/api/me", { headers }))
+
+    expect((await call({})).status).toBe(401)
+    expect(await (await call({ cookie: jar.header() })).json()).toEqual({ email: "ada@example.com", viaKey: false })
+    expect(await (await call({ authorization: `Bearer ${reader.key}` })).json()).toEqual({ email: "ada@example.com", viaKey: true })
+    expect((await call({ authorization: `Bearer ${writer.key}` })).status).toBe(403)
+  })
 })

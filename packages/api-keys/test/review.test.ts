@@ -83,14 +83,21 @@ describe("rotation chains", () => {
 })
 
 describe("the number of keys per owner", () => {
-  // FINDING (low): `createApiKey` counts the owner's keys, then creates one, outside any
-  // transaction or unique constraint: concurrent creates all see the same count and all succeed.
-  // Fix: count and create in one transaction with a lock on the owner (or a per-owner counter
-  // incremented atomically before the insert).
-  it.fails("concurrent creates cannot exceed maxKeys", async () => {
+  // FOUND AND FIXED (was low): `createApiKey` counted the owner's keys, then created one, outside any
+  // transaction or unique constraint: concurrent creates all saw the same count and all succeeded.
+  // Now the count is taken again after the insert, and a key that finds too many is deleted.
+  it("concurrent creates cannot exceed maxKeys, and the keys refused are gone", async () => {
     const world = makeWorld({ keys: { maxKeys: 3 } })
     const ada = await world.user("ada@example.com")
-    await Promise.allSettled(Array.from({ length: 10 }, (_, i) => ada.api("createApiKey", { name: `k${i}` })))
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => ada.api("createApiKey", { name: `k${i}` })))
+    const made = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []))
+    const refused = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []))
+    expect(made.length).toBeLessThanOrEqual(3)
+    expect(refused.map((error) => error.code)).toEqual(Array(10 - made.length).fill("TooManyKeys"))
+    expect((await ada.api("listApiKeys")).map((key: { id: string }) => key.id).sort()).toEqual(made.map((key) => key.id).sort())
+    // One at a time, the owner can still fill the room left, and no more.
+    for (let i = made.length; i < 3; i++) await ada.api("createApiKey", { name: `again${i}` })
+    await expect(ada.api("createApiKey", { name: "one too many" })).rejects.toMatchObject({ code: "TooManyKeys" })
     expect(await ada.api("listApiKeys")).toHaveLength(3)
   })
 })
@@ -303,14 +310,11 @@ describe("rate limit families of the first-party plugins beside this one", () =>
 })
 
 describe("a user the app has shut out", () => {
-  // FINDING (medium): `verifyKey` (src/verify.ts) checks the key's row only. A user an admin bans
-  // (`@sesame/admin`: `POST admin/ban` ends their sessions and blocks sign-in) keeps every API key
-  // working until it expires (up to `expiresIn.max`, a year by default), with their `userId`, so
-  // the app's API still acts as them. Neither the docs of the module nor those of the ban say so.
-  // Fix: have the ban revoke (or suspend) the user's keys — e.g. api-keys listens to a
-  // `user.banned` event / the admin module calls a hook — or have `verifyApiKey` refuse keys
-  // whose user the configuration's sign-in gate refuses.
-  it.fails("a banned user's keys stop working", async () => {
+  // FOUND AND FIXED (was medium): `verifyKey` checked the key's row only, so a user an admin banned
+  // (`POST admin/ban` ends their sessions and blocks sign-in) kept every API key working until it
+  // expired. Now a user's key asks `users.inGoodStanding` (the admin module's `userStanding`) at
+  // every use: the key stops while the ban lasts and works again when it is lifted.
+  it("a banned user's keys stop working while the ban lasts, and work again once it is lifted; another user's keep working", async () => {
     const admins: string[] = []
     const world = makeWorld({ plugins: [admin({ admins: (user) => admins.includes(user.id) })] })
     const boss = await world.user("boss@example.com")
@@ -320,6 +324,20 @@ describe("a user the app has shut out", () => {
     expect(await world.bearer(key)).toMatchObject({ userId: pat.id })
     const banned = await boss.post("admin/ban", { userId: pat.id, reason: "abuse" })
     expect(banned.status).toBe(200)
+    expect(await world.bearer(key)).toBeNull()
+    // Another user's key is untouched, and lifting the ban gives the key back.
+    const kim = await world.user("kim@example.com")
+    const kims = await kim.api("createApiKey", { name: "kim's" })
+    expect(await world.bearer(kims.key)).toMatchObject({ userId: kim.id })
+    expect((await boss.post("admin/unban", { userId: pat.id })).status).toBe(200)
+    expect(await world.bearer(key)).toMatchObject({ userId: pat.id })
+  })
+
+  it("a deleted user's key is gone with them", async () => {
+    const world = makeWorld()
+    const pat = await world.user("pat@example.com")
+    const { key } = await pat.api("createApiKey", { name: "pat's" })
+    await world.adapter.deleteUser!(pat.id)
     expect(await world.bearer(key)).toBeNull()
   })
 })
