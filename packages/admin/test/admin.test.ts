@@ -67,6 +67,64 @@ describe("who may act", () => {
     }
   })
 
+  it("refuses a signed-in user who is not an admin at the pages' endpoints too (admin/act, every action, impersonate included; admin/acting), and they act as no one after", async () => {
+    const { pats, boss, pat, admins, adapter, user, security } = await setUp()
+    // A plain user as the target: only the caller's standing can refuse it.
+    const sam = await user("sam@example.com")
+    const view = (who: typeof pats) => who.send("session").then(async (r) => (await r.json()) as { user?: { email?: string }; admin?: unknown } | null)
+    const form = async (fields: Record<string, string>) => {
+      const response = await pats.send("admin/act", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin },
+        body: new URLSearchParams({ csrfToken: await pats.csrf(), ...fields }).toString(),
+      })
+      expect(response.status, fields.action).toBe(302)
+      return response.headers.get("location") ?? ""
+    }
+    for (const action of ["impersonate", "suspend", "restore", "end-sessions", "send-reset", "delete"]) {
+      for (const target of [sam.id, boss.id]) {
+        expect(await form({ action, userId: target, confirm: "on" }), `${action} ${target}`).toContain("error=NotAdmin")
+      }
+    }
+    expect(await form({ action: "create", email: "made-by-pat@example.com" })).toContain("error=NotAdmin")
+    // The same post as a script's JSON, with the CSRF token.
+    const json = await pats.post("admin/act", { action: "impersonate", userId: sam.id })
+    expect(json.headers.get("location")).toContain("error=NotAdmin")
+    // Pat is still Pat, in a plain session: acting as no one.
+    const session = await view(pats)
+    expect(session?.user?.email).toBe(pat.email)
+    expect(session?.admin).toBeUndefined()
+    expect(await pats.api("isAdmin")).toBe(false)
+    // admin/acting: there is nothing to stop, and Pat stays signed in as Pat.
+    expect((await pats.send("admin/acting")).status).toBe(404)
+    const stop = await pats.send("admin/acting", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin },
+      body: new URLSearchParams({ csrfToken: await pats.csrf() }).toString(),
+    })
+    expect(stop.headers.get("location")).toBe(`${origin}/auth/signin`)
+    expect((await view(pats))?.user?.email).toBe(pat.email)
+    // Nothing happened to anyone, and no admin action was recorded.
+    expect(await adapter.getUserByEmail!("made-by-pat@example.com")).toBeNull()
+    expect(await adapter.getUser!(sam.id)).not.toBeNull()
+    expect(await admins.who()).toBe(boss.email)
+    expect(await admins.api("userBan", sam.id)).toBeNull()
+    expect(security.filter((e) => e.type.startsWith("admin."))).toEqual([])
+  })
+
+  it("refuses a signed-out visitor at admin/act (impersonate included), who is signed in as no one after", async () => {
+    const { browser, pat, security } = await setUp()
+    const stranger = browser()
+    const response = await stranger.send("admin/act", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin },
+      body: new URLSearchParams({ csrfToken: await stranger.csrf(), action: "impersonate", userId: pat.id }).toString(),
+    })
+    expect(response.headers.get("location")).toContain("error=NotSignedIn")
+    expect(await stranger.who()).toBeNull()
+    expect(security.filter((e) => e.type.startsWith("admin."))).toEqual([])
+  })
+
   it("lets an admin act on users but not on themselves, nor on another admin unless actOnAdmins", async () => {
     const { admins, boss, user, browser } = await setUp()
     const other = await user("other-admin@example.com", "admin")
@@ -133,6 +191,41 @@ describe("suspending a user", () => {
     await admins.api("banUser", pat.id)
     expect(await pats.who()).toBeNull()
     expect(await browser().signIn(pat.email)).toBe(suspendedPage)
+  })
+
+  it("ends a JWT session on another instance within its revocation cache, and at once on the instance that banned", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] })
+    try {
+      let now = Date.parse("2031-04-01T09:00:00Z")
+      const advance = (ms: number) => vi.setSystemTime((now += ms))
+      vi.setSystemTime(now)
+      const cache = 30
+      // Instance A, where the admin bans; instance B, its own configuration (its own cache) on the same store.
+      const a = await setUp({ strategy: "jwt", revocation: { cache } })
+      const b = makeWorld({ adapter: a.adapter, strategy: "jwt", revocation: { cache } })
+      /** Pat's cookies, copied into a browser of `world` (each read may clear or re-issue them). */
+      const patOn = (world: typeof b) => {
+        const copy = world.browser()
+        for (const [name, value] of a.pats.jar.cookies) copy.jar.cookies.set(name, value)
+        return copy
+      }
+      advance(1_000)
+      // B reads Pat's session first, and believes what it read for `cache` seconds.
+      expect(await patOn(b).who()).toBe(a.pat.email)
+      advance(1_000)
+      await a.admins.api("banUser", a.pat.id)
+      expect(await patOn(a).who()).toBeNull()
+      advance(10_000)
+      expect(await patOn(b).who()).toBe(a.pat.email)
+      // A new sign-in is refused on B at once: the ban is read at every sign-in, not through the cache.
+      expect(await b.browser().signIn(a.pat.email)).toBe(suspendedPage)
+      advance(20_000)
+      // `cache` seconds after the ban (31 s after B read the user): B asks the store again, and refuses it.
+      expect(await patOn(b).who()).toBeNull()
+      expect(await a.pats.who()).toBeNull()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it("until a date: the page says when, and the user signs in again once it has passed", async () => {

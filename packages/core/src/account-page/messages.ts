@@ -30,6 +30,7 @@ export interface AccountPageMessages {
   "account.error.NotFound": string
   /** Removing it would leave no way to sign in. */
   "account.error.LastSignInMethod": string
+  "account.error.Acting": string
   /** A profile field with a value the site does not accept. */
   "account.error.InvalidField": string
   /** The picture is not an https link. */
@@ -157,6 +158,7 @@ export const accountPageMessages: Catalogues<AccountPageMessages> = {
     "account.error.Default": "Something went wrong. Please try again.",
     "account.error.NotFound": "That item no longer exists.",
     "account.error.LastSignInMethod": "That is your last way to sign in. Add another one first.",
+    "account.error.Acting": "Not in a session acting on the user's behalf: this is the user's own to do.",
     "account.error.InvalidField": "One of the fields holds a value this site does not accept.",
     "account.error.InvalidImage": "The picture must be an https:// link.",
     "account.error.InvalidEmail": "Enter one valid email address.",
@@ -257,6 +259,7 @@ export const accountPageMessages: Catalogues<AccountPageMessages> = {
     "account.error.Default": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
     "account.error.NotFound": "Dieser Eintrag existiert nicht mehr.",
     "account.error.LastSignInMethod": "Das ist Ihre letzte Möglichkeit, sich anzumelden. Fügen Sie zuerst eine andere hinzu.",
+    "account.error.Acting": "Nicht in einer Sitzung, die im Namen des Benutzers handelt: Das kann nur der Benutzer selbst.",
     "account.error.InvalidField": "Eines der Felder enthält einen Wert, den diese Website nicht annimmt.",
     "account.error.InvalidImage": "Das Bild muss ein https://-Link sein.",
     "account.error.InvalidEmail": "Bitte geben Sie genau eine gültige E-Mail-Adresse ein.",
@@ -357,6 +360,7 @@ export const accountPageMessages: Catalogues<AccountPageMessages> = {
     "account.error.Default": "Algo salió mal. Inténtalo de nuevo.",
     "account.error.NotFound": "Ese elemento ya no existe.",
     "account.error.LastSignInMethod": "Es tu última forma de iniciar sesión. Añade otra primero.",
+    "account.error.Acting": "No en una sesión que actúa en nombre del usuario: solo el propio usuario puede hacerlo.",
     "account.error.InvalidField": "Uno de los campos tiene un valor que este sitio no acepta.",
     "account.error.InvalidImage": "La imagen debe ser un enlace https://.",
     "account.error.InvalidEmail": "Escribe una sola dirección de correo electrónico válida.",
@@ -457,6 +461,7 @@ export const accountPageMessages: Catalogues<AccountPageMessages> = {
     "account.error.Default": "Une erreur s’est produite. Veuillez réessayer.",
     "account.error.NotFound": "Cet élément n’existe plus.",
     "account.error.LastSignInMethod": "C’est votre dernier moyen de vous connecter. Ajoutez-en d’abord un autre.",
+    "account.error.Acting": "Pas dans une session qui agit au nom de l’utilisateur : seul l’utilisateur peut le faire.",
     "account.error.InvalidField": "Un des champs contient une valeur que ce site n’accepte pas.",
     "account.error.InvalidImage": "L’image doit être un lien https://.",
     "account.error.InvalidEmail": "Saisissez une seule adresse e-mail valide.",
@@ -557,6 +562,7 @@ export const accountPageMessages: Catalogues<AccountPageMessages> = {
     "account.error.Default": "問題が発生しました。もう一度お試しください。",
     "account.error.NotFound": "その項目はもう存在しません。",
     "account.error.LastSignInMethod": "これは最後のログイン方法です。先に別の方法を追加してください。",
+    "account.error.Acting": "ユーザーの代理で操作しているセッションではできません。ユーザー本人のみが行えます。",
     "account.error.InvalidField": "いずれかの項目に、このサイトで使えない値が入っています。",
     "account.error.InvalidImage": "画像は https:// のリンクにしてください。",
     "account.error.InvalidEmail": "有効なメールアドレスを1つ入力してください。",

@@ -88,6 +88,7 @@ const notices: Readonly<Record<string, MessageKey>> = {
 const errors: Readonly<Record<string, MessageKey>> = {
   NotFound: "account.error.NotFound",
   LastSignInMethod: "account.error.LastSignInMethod",
+  Acting: "account.error.Acting",
   InvalidField: "account.error.InvalidField",
   InvalidImage: "account.error.InvalidImage",
   InvalidEmail: "account.error.InvalidEmail",

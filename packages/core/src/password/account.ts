@@ -25,10 +25,11 @@ import { checkNewPassword, type PasswordProblem } from "./policy.js"
 import type { PasswordProvider } from "./provider.js"
 import { typedPassword } from "./input.js"
 import { replacePassword } from "./store.js"
+import { currentActing } from "../session/acting.js"
 import { verifyPassword } from "./verify.js"
 import { storedPassword } from "./storage.js"
 
-export type PasswordChangeRefusal = "NotSignedIn" | "NoPassword" | "WrongPassword" | "TooManyAttempts" | PasswordProblem
+export type PasswordChangeRefusal = "NotSignedIn" | "Acting" | "NoPassword" | "WrongPassword" | "TooManyAttempts" | PasswordProblem
 
 export type PasswordChanging =
   | { changed: true; sessionsEnded: number }
@@ -85,7 +86,8 @@ export async function hasPassword(request: Request, config: AuthConfig | LazyAut
 
 /**
  * Changes the request user's password: `currentPassword` must match (attempts count against the
- * sign-in throttle), `newPassword` must pass the provider's policy. Ends the user's other database
+ * sign-in throttle), `newPassword` must pass the provider's policy; never from a session acting on
+ * the user's behalf (`Acting`). Ends the user's other database
  * sessions and sends `passwordChange` (`how: "changed"`).
  *
  * @example
@@ -102,6 +104,9 @@ export async function changePassword(
   const me = await signedIn(request, config)
   if (!me) return { changed: false, reason: "NotSignedIn" }
   const { provider, user } = me
+  // Whoever acts for the user (an admin impersonating them) never changes their way in, even
+  // knowing the current password: it would sign the user out and be recorded as the user's own.
+  if (await currentActing(me.ctx)) return { changed: false, reason: "Acting" }
   const stored = await storedPassword(me.adapter, user.id)
   if (!stored) return { changed: false, reason: "NoPassword" }
   const typed = typedPassword(provider, passwords?.currentPassword)
