@@ -65,6 +65,7 @@ describe("a rotation of the ring", () => {
         sessions: async () => [],
         delete: async () => false,
         list: async () => ({ users: [], next: null }),
+        inGoodStanding: async () => false,
       },
       sealing: { seal: async (_: string, value: string) => value, open: async (_: string, value: string) => ({ value, rotated: false }) },
       logger: { debug() {}, error() {} },

@@ -187,6 +187,15 @@ export function resolveModules(
       signInChecks.push(module)
     }
     if (module.acting !== undefined) actors.push(module)
+    if (module.sections !== undefined) {
+      if (typeof module.sections !== "object" || module.sections === null) throw new TypeError(`${named}: \`sections\` must be an object of functions by place.`)
+      for (const [place, section] of Object.entries(module.sections)) {
+        if (!/^[a-z][a-z0-9-]{0,39}\.[a-z][a-z0-9-]{0,39}$/.test(place) || place.startsWith(`${module.id}.`)) {
+          throw new TypeError(`${named}: section "${place}" must name another plugin's place, "<plugin id>.<name>".`)
+        }
+        if (typeof section !== "function") throw new TypeError(`${named}: section "${place}" must be a function.`)
+      }
+    }
     for (const hook of ["userStanding", "credentialSession"] as const) {
       if (module[hook] === undefined) continue
       if (typeof module[hook] !== "function") throw new TypeError(`${named}: \`${hook}\` must be a function.`)

@@ -186,6 +186,14 @@ export interface ModuleRequest extends ModuleContext, PublicAuthUrl {
    * a user. `source` is the capability's or plugin's id. Ask it only for someone allowed to see it.
    */
   aboutUser(userId: string): Promise<(UserFacts & { source: string })[]>
+  /**
+   * The other plugins' parts of one of this module's pages (`SesameModule.sections`): `place` is
+   * `<this module's id>.<name>` (a module shows only its own places), `input` what those parts are
+   * about (`{ organizationId }`), in the configured order. A part that throws, or answers something
+   * not made with `html`, is logged and left out: the page must show whatever one of them does.
+   * Each part checks itself what the signed-in user may see.
+   */
+  sections(place: string, input: Readonly<Record<string, string>>): Promise<SafeHtml[]>
   /** See {@link ModuleContext.securityEvent}: here `actorId` defaults to the signed-in user, and the request's IP and user agent are recorded. */
   securityEvent(event: SecurityEventInput): Promise<void>
   /**
@@ -463,6 +471,9 @@ export interface ModuleProviders {
   admit?(signIn: ModuleSignIn, context: ModuleContext): Awaitable<boolean>
 }
 
+/** A module's part of another module's page (`SesameModule.sections`): what `request.sections(place, input)` shows. */
+export type ModuleSection = (request: ModuleRequest, input: Readonly<Record<string, string>>) => Awaitable<SafeHtml | null>
+
 /** A sign-in through a module's provider, as {@link ModuleProviders.admit} is asked about it. */
 export interface ModuleSignIn {
   /**
@@ -582,6 +593,14 @@ export interface SesameModule {
    * {@link ModuleRequest.csrfToken}. One that throws is logged and left out; the page shows.
    */
   accountSection?(request: ModuleRequest): Awaitable<SafeHtml | null>
+  /**
+   * Its parts of other modules' pages, by place (`"organization.manage"`: the organizations
+   * module's page of one organization), as that module documents the place and its `input`: an
+   * `<h2>` heading and what the module has there, made with `html` (null: nothing). Asked with this
+   * module's own request, so its texts and its forms' CSRF token; it must check what the signed-in
+   * user may see, since the page shows it to whoever the page is for.
+   */
+  sections?: Readonly<Record<string, ModuleSection>>
   /**
    * What the module keeps for the user `userId` (memberships, keys, …), in `request`'s language,
    * for an admin's view of a user (`ModuleRequest.aboutUser`); null says nothing. `request` is the

@@ -99,7 +99,11 @@ describe("userStanding and users.inGoodStanding", () => {
         if (fail) throw fail
         return !held.has(userId)
       },
-      api: { grab: (request) => void (context = request) },
+      api: {
+        grab: async (request) => {
+          context = request
+        },
+      },
     }
     const { config, lines } = await world([gate])
     const { callModuleApi } = await import("@sesame/core")
