@@ -19,7 +19,7 @@ import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey, storeOf, type Ap
 import { apiKeyMessages } from "./messages.js"
 import { apiKeyModel, apiKeyUseModel, organizationApiKeyModel } from "./models.js"
 import { resolveOptions, type ApiKeysOptions } from "./options.js"
-import { aboutUser, accountSection, apiKeyRoutes } from "./routes.js"
+import { aboutUser, accountSection, apiKeyRoutes, organizationSection } from "./routes.js"
 import { keySession, verifyKey, type ApiKeyVerification } from "./verify.js"
 
 export { ApiKeyError, apiKeyErrorStatus, type ApiKeyErrorCode } from "./errors.js"
@@ -67,6 +67,7 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeys {
     models: resolved.counters ? [deps.model] : [deps.model, apiKeyUseModel],
     routes: apiKeyRoutes(deps),
     accountSection: accountSection(deps),
+    ...(resolved.organizations ? { sections: { "organization.manage": organizationSection(deps) } } : {}),
     aboutUser: aboutUser(deps),
     ...(resolved.sessions ? { credentialSession: (request: ModuleRequest) => keySession(deps, request) } : {}),
     messages: apiKeyMessages,

@@ -45,6 +45,20 @@ function createInput(deps: Deps, request: ModuleRequest): CreateApiKeyInput {
   }
 }
 
+/**
+ * Where a form's answer leads back to: the page that posted it when it says so (`returnTo`, one of
+ * the app's own pages under the base path: an organization's page), else the account page. Never
+ * another origin or path, which would make the endpoints an open redirect.
+ */
+function returnOf(request: ModuleRequest): string {
+  const account = `${request.authUrl}/account`
+  const asked = request.method === "POST" ? request.body.returnTo : undefined
+  if (typeof asked !== "string" || !URL.canParse(asked)) return account
+  const target = new URL(asked)
+  const base = new URL(request.authUrl)
+  return target.origin === base.origin && target.pathname.startsWith(`${base.pathname}/`) && !target.pathname.includes("//") ? target.href : account
+}
+
 function shownPage(request: ModuleRequest, key: string, previousStopsAt?: Date): ModuleResponse {
   const title = request.text("api-keys.shown.title")
   return {
@@ -54,9 +68,14 @@ function shownPage(request: ModuleRequest, key: string, previousStopsAt?: Date):
 <p class="notice">${request.text("api-keys.shown.lead")}</p>
 <p><code id="api-key">${key}</code></p>
 ${previousStopsAt ? html`<p class="hint">${request.text("api-keys.shown.rotated", { date: when(request, previousStopsAt) })}</p>` : html``}
-<p class="links"><a href="${request.authUrl}/account">${request.text("api-keys.back")}</a></p>`,
+${backLink(request)}`,
     },
   }
+}
+
+function backLink(request: ModuleRequest): SafeHtml {
+  const back = returnOf(request)
+  return html`<p class="links"><a href="${back}">${request.text(back === `${request.authUrl}/account` ? "api-keys.back" : "api-keys.back-to-page")}</a></p>`
 }
 
 function refusedPage(request: ModuleRequest, error: ApiKeyError): ModuleResponse {
@@ -67,7 +86,7 @@ function refusedPage(request: ModuleRequest, error: ApiKeyError): ModuleResponse
       title,
       body: html`<h1>${title}</h1>
 <p class="alert" role="alert">${request.text(`api-keys.error.${error.code}`)}</p>
-<p class="links"><a href="${request.authUrl}/account">${request.text("api-keys.back")}</a></p>`,
+${backLink(request)}`,
     },
   }
 }
@@ -105,12 +124,14 @@ export function apiKeyRoutes(deps: Deps): Record<string, ModuleRoute> {
     ),
     "POST api-keys/revoke": route(
       (request) => revokeApiKey(deps, request, field(request, "keyId") as string),
-      (request) => ({ redirect: `${request.authUrl}/account` }),
+      (request) => ({ redirect: returnOf(request) }),
     ),
   }
 }
 
-function keyRow(request: ModuleRequest, key: ApiKeyInfo, csrf: string): SafeHtml {
+/** A key of a list, with its rotate and revoke forms (which come back to `returnTo` when given). */
+function keyRow(request: ModuleRequest, key: ApiKeyInfo, csrf: string, returnTo?: string): SafeHtml {
+  const back = returnTo ? html`<input type="hidden" name="returnTo" value="${returnTo}">` : html``
   const action = `${request.authUrl}/api-keys`
   const facts = [
     key.scopes.length > 0 ? request.text("api-keys.scopes", { scopes: key.scopes.join(", ") }) : request.text("api-keys.no-scopes"),
@@ -118,8 +139,25 @@ function keyRow(request: ModuleRequest, key: ApiKeyInfo, csrf: string): SafeHtml
     key.lastUsedAt ? request.text("api-keys.last-used", { date: when(request, key.lastUsedAt) }) : request.text("api-keys.never-used"),
   ].join(" · ")
   return html`<li><div class="what"><strong>${key.name}</strong> <code>${key.start}…</code><small>${facts}</small></div>
-<div class="actions">${key.replacedBy ? html`` : html`<form method="POST" action="${action}/rotate"><input type="hidden" name="csrfToken" value="${csrf}"><input type="hidden" name="keyId" value="${key.id}"><button>${request.text("api-keys.rotate")}</button></form>`}
-<form method="POST" action="${action}/revoke"><input type="hidden" name="csrfToken" value="${csrf}"><input type="hidden" name="keyId" value="${key.id}"><button>${request.text("api-keys.revoke")}</button></form></div></li>`
+<div class="actions">${key.replacedBy ? html`` : html`<form method="POST" action="${action}/rotate"><input type="hidden" name="csrfToken" value="${csrf}"><input type="hidden" name="keyId" value="${key.id}">${back}<button>${request.text("api-keys.rotate")}</button></form>`}
+<form method="POST" action="${action}/revoke"><input type="hidden" name="csrfToken" value="${csrf}"><input type="hidden" name="keyId" value="${key.id}">${back}<button>${request.text("api-keys.revoke")}</button></form></div></li>`
+}
+
+/** The form that makes a key: the user's, or `organizationId`'s (coming back to `returnTo`). */
+function createForm(deps: Deps, request: ModuleRequest, csrf: string, idPrefix: string, organization?: { organizationId: string; returnTo: string }): SafeHtml {
+  const defaultDays = Math.round(deps.options.expiresIn.default / 86_400)
+  const scopes = [...deps.options.scopes]
+  return html`<h3>${request.text("api-keys.create.heading")}</h3>
+<form method="POST" action="${request.authUrl}/api-keys/create">
+<input type="hidden" name="csrfToken" value="${csrf}">
+${organization ? html`<input type="hidden" name="organizationId" value="${organization.organizationId}"><input type="hidden" name="returnTo" value="${organization.returnTo}">` : html``}
+<label for="${idPrefix}-name">${request.text("api-keys.create.name")}</label> <input id="${idPrefix}-name" name="name" required maxlength="100">
+${scopes.length > 0 ? html`<fieldset><legend>${request.text("api-keys.create.scopes")}</legend>${scopes.map((scope) => html`<label><input type="checkbox" name="scope.${scope}" value="on"> ${scope}</label>`)}</fieldset>` : html``}
+<label for="${idPrefix}-expires">${request.text("api-keys.create.expires")}</label> <select id="${idPrefix}-expires" name="expiresInDays">${lifetimes(deps).map(
+    (days) => html`<option value="${String(days)}"${days === defaultDays ? html` selected` : html``}>${request.text("api-keys.create.days", { count: String(days) })}</option>`,
+  )}</select>
+<button class="primary">${request.text("api-keys.create.submit")}</button>
+</form>`
 }
 
 /** `SesameModule.accountSection`: the user's own keys, with a form to create one. */
@@ -128,21 +166,29 @@ export function accountSection(deps: Deps) {
     if (!(await request.user())) return null
     const keys = await listApiKeys(deps, request)
     const csrf = await request.csrfToken()
-    const defaultDays = Math.round(deps.options.expiresIn.default / 86_400)
-    const scopes = [...deps.options.scopes]
     return html`<h2 id="api-keys-heading">${request.text("api-keys.heading")}</h2>
 <p class="hint">${request.text("api-keys.lead")}</p>
 ${keys.length > 0 ? html`<ul class="rows" aria-labelledby="api-keys-heading">${keys.map((key) => keyRow(request, key, csrf))}</ul>` : html`<p>${request.text("api-keys.none")}</p>`}
-<h3>${request.text("api-keys.create.heading")}</h3>
-<form method="POST" action="${request.authUrl}/api-keys/create">
-<input type="hidden" name="csrfToken" value="${csrf}">
-<label>${request.text("api-keys.create.name")} <input name="name" required maxlength="100"></label>
-${scopes.length > 0 ? html`<fieldset><legend>${request.text("api-keys.create.scopes")}</legend>${scopes.map((scope) => html`<label><input type="checkbox" name="scope.${scope}" value="on"> ${scope}</label>`)}</fieldset>` : html``}
-<label>${request.text("api-keys.create.expires")} <select name="expiresInDays">${lifetimes(deps).map(
-      (days) => html`<option value="${String(days)}"${days === defaultDays ? html` selected` : html``}>${request.text("api-keys.create.days", { count: String(days) })}</option>`,
-    )}</select></label>
-<button class="primary">${request.text("api-keys.create.submit")}</button>
-</form>`
+${createForm(deps, request, csrf, "api-key")}`
+  }
+}
+
+/**
+ * The module's part of an organization's page (the organizations module's place
+ * `organization.manage`): the organization's keys and the form that makes one, for a member who may
+ * manage them (`organizationPermission`, asked of the organizations module), nothing for another.
+ */
+export function organizationSection(deps: Deps) {
+  return async (request: ModuleRequest, input: Readonly<Record<string, string>>): Promise<SafeHtml | null> => {
+    const { organizationId, returnTo } = input
+    if (!deps.options.organizations || typeof organizationId !== "string" || typeof returnTo !== "string" || !(await request.user())) return null
+    if (!(await deps.options.organizations.hasPermission(request, organizationId))) return null
+    const keys = await listApiKeys(deps, request, { organizationId })
+    const csrf = await request.csrfToken()
+    return html`<h2 id="organization-api-keys-heading">${request.text("api-keys.organization.heading")}</h2>
+<p class="hint">${request.text("api-keys.organization.lead")}</p>
+${keys.length > 0 ? html`<ul class="rows" aria-labelledby="organization-api-keys-heading">${keys.map((key) => keyRow(request, key, csrf, returnTo))}</ul>` : html`<p>${request.text("api-keys.organization.none")}</p>`}
+${createForm(deps, request, csrf, "organization-api-key", { organizationId, returnTo })}`
   }
 }
 

@@ -230,9 +230,13 @@ ${invitations.length > 0 ? html`<ul class="rows">${rows}</ul>` : html`<p>${reque
 ${actionForm(request, csrf, "invite", fields, html`<label for="invite-email">${request.text("organization.invite.email")}</label><input id="invite-email" type="email" name="email" required autocomplete="off">${roleChoices("invite", ["member"])}<button class="primary">${request.text("organization.invite.submit")}</button>`)}`
   }
 
+  // Other plugins' parts of this page (an organization's API keys): each checks who may see it.
+  const returnTo = `${request.authUrl}/organization/manage?organizationId=${encodeURIComponent(organization.id)}`
+  const others = await request.sections("organization.manage", { organizationId: organization.id, returnTo })
   const body = html`<h2>${request.text("organization.members.heading")}</h2>
 <ul class="rows">${memberRows}</ul>
 ${sent}
+${others}
 <h2>${request.text("organization.leave.heading")}</h2>
 ${actionForm(request, csrf, "leave", fields, html`<button>${request.text("organization.leave.submit", { name: organization.name })}</button>`)}
 ${backLink(request)}`
