@@ -15,7 +15,9 @@
  * `@sesame/organizations` adds organizations, invitations by email and the active organization
  * (`session.organization`), used by the pages under app/organizations (`organizationsApi`), with
  * verified domains; `@sesame/sso` lets an organization sign its people in through its own identity
- * provider (app/organizations/sso, and the plugin's built-in page for connections).
+ * provider (app/organizations/sso, and the plugin's built-in page for connections);
+ * `@sesame/api-keys` gives users and organizations long-lived keys for the notes API
+ * (app/api/notes), made on the account page and on an organization's page.
  *
  * User fields (`user.fields`, lib/store.ts): every user has a `role` (the app's to set) and a
  * `language` they choose on the home page (`updateUserFields`); `session.user` carries both.
@@ -25,7 +27,7 @@ import Sesame from "@sesame/next"
 import type { ActiveOrganization } from "@sesame/organizations"
 import { apiAudience } from "./lib/api"
 import { providers } from "./lib/providers"
-import { adapter, adminPlugin, auditPlugin, auditTrailPlugin, orgs, plugins, ssoPlugin, userFields } from "./lib/store"
+import { adapter, adminPlugin, apiKeysPlugin, auditPlugin, auditTrailPlugin, orgs, plugins, ssoPlugin, userFields } from "./lib/store"
 
 // `session.user.role` and `session.user.language`, typed; and the active organization.
 declare module "@sesame/core" {
@@ -85,5 +87,7 @@ export const auditApi = api as ServerFunctionsOf<typeof auditPlugin>
 export const adminApi = api as ServerFunctionsOf<typeof adminPlugin>
 /** The organizations' server functions, typed (app/organizations). */
 export const organizationsApi = api as ServerFunctionsOf<typeof orgs>
+/** The API keys' server functions, typed (app/api/notes checks a request's key with `verifyApiKey`). */
+export const apiKeysApi = api as ServerFunctionsOf<typeof apiKeysPlugin>
 /** The SSO plugin's server functions, typed (app/organizations/sso). */
 export const ssoApi = api as ServerFunctionsOf<typeof ssoPlugin>

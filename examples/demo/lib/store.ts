@@ -12,6 +12,7 @@ import SqliteAdapter, { migrate } from "@sesame/adapter-sqlite"
 import { modelsOf, type UserFieldDeclarations } from "@sesame/core"
 import { userModel } from "@sesame/core/adapters"
 import { admin } from "@sesame/admin"
+import { apiKeys } from "@sesame/api-keys"
 import { audit } from "@sesame/audit"
 import { oauthProvider } from "@sesame/oauth-provider"
 import { organizations, type InvitationMessage } from "@sesame/organizations"
@@ -94,8 +95,16 @@ export const auditPlugin = audit({ keepDays: 90, canRead: (user) => user.email =
  */
 export const adminPlugin = admin({ admins: (user) => user.email === demoAccount.email })
 
-/** The demo's plugins: the audit trail, organizations, enterprise SSO, the authorization server, the security log and the admin tools. */
-export const plugins = [auditTrailPlugin, orgs, ssoPlugin, oauthServer, auditPlugin, adminPlugin]
+/**
+ * API keys (`@sesame/api-keys`): made on the account page (a user's) and on an organization's page
+ * (the organization's, by its owners and admins), for scripts calling the demo's notes API
+ * (app/api/notes) at most 5 times a minute; a user's key is also a session for `auth()`
+ * (`sessions`). A suspended user's keys stop with the suspension.
+ */
+export const apiKeysPlugin = apiKeys({ scopes: ["notes:read", "notes:write"], organizations: orgs, sessions: true, rateLimit: { max: 5, window: 60 } })
+
+/** The demo's plugins: the audit trail, organizations, API keys, enterprise SSO, the authorization server, the security log and the admin tools. */
+export const plugins = [auditTrailPlugin, orgs, apiKeysPlugin, ssoPlugin, oauthServer, auditPlugin, adminPlugin]
 /**
  * The demo's own user fields (`user.fields` in auth.ts): a role only the app sets, and the language
  * users choose on the home page (`input: true`).

@@ -13,6 +13,7 @@ import type { Browser } from "playwright-core"
 import { freePort, launchBrowser } from "@sesame/testing"
 import { accountFlow, throttleFlow } from "./account-flows.js"
 import { adminFlow } from "./admin-flows.js"
+import { apiKeyFlow } from "./api-key-flows.js"
 import { apiTokenFlow } from "./api-token-flows.js"
 import { demoAccountFlow, emailFlow, idpFlow, outageFlow, passkeyFlow, revokeFlow } from "./flows.js"
 import { copyRepository, listening, npmStart, processesIn, type StartedDemo } from "./launcher.js"
@@ -113,6 +114,10 @@ describe("npm start on a fresh clone", () => {
 
   it("calls the demo's API with an API token from the home page, and the API refuses no token, a tampered one and a forged issuer", async () => {
     await apiTokenFlow(browser!, demo!.banner.origin, join(dir, "examples", "demo", ".data", "sesame.db"))
+  }, 120_000)
+
+  it("makes an API key on the account page, calls the notes API with it until its rate limit, revokes it, and makes an organization's key on its page", async () => {
+    await apiKeyFlow(browser!, demo!.banner.origin)
   }, 120_000)
 
   it("creates an organization, invites by email, and the invited admin sees the reports while a member is refused", async () => {
