@@ -56,9 +56,10 @@ export interface ApiKeysOptions {
    * Whether a user's key is a session for the integrations' session getters (`auth()`,
    * `getSession`, `locals.session`) and `GET <basePath>/session`, on a request with no session
    * cookie: `{ user, expires, "api-keys": { keyId, name, scopes } }`, the user as stored, the key's
-   * expiry. Only where the session is read: a CSRF-protected endpoint never takes a key. An
-   * organization's key, or one over its rate limit, is no session there (check it with
-   * `verifyApiKey`). Default false: keys are for `verifyApiKey` only.
+   * expiry, through the app's `jwt` and `session` callbacks as a browser's session of the user.
+   * Only where the session is read: a CSRF-protected endpoint never takes a key. An organization's
+   * key, or one over its rate limit, is no session there (check it with `verifyApiKey`). Default
+   * false: keys are for `verifyApiKey` only.
    */
   sessions?: boolean
 }

@@ -23,7 +23,7 @@ import { checkPluginEvent, emitSecurity } from "../security-events.js"
 import { isJson } from "../store/json.js"
 import type { JsonValue } from "../store/model.js"
 import { aboutUser } from "./about-user.js"
-import { placeSections } from "./account-sections.js"
+import { placeSections } from "./page-parts.js"
 import { moduleSignIn } from "./identity.js"
 import { moduleProvider, ownsProviderId } from "./providers.js"
 import type { ResolvedRoute } from "./resolve.js"
@@ -76,7 +76,7 @@ export function moduleRequest(ctx: RequestContext, module: SesameModule, setsCoo
       return send(ctx, { id: user.id, email: user.email })
     },
     aboutUser: (userId) => aboutUser(ctx, userId, (other) => moduleRequest(ctx, other, false)),
-    sections: (place, input) => placeSections(ctx, module, place, input),
+    sections: (place, input) => placeSections(ctx, module, place, input, (other) => moduleRequest(ctx, other, setsCookies)),
     async recentSignIn(maxAge) {
       checkMaxAge(maxAge)
       return (await signedInUserId(ctx)) !== null && recentlySignedIn(ctx, maxAge)

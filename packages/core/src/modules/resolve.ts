@@ -199,6 +199,9 @@ export function resolveModules(
     for (const hook of ["userStanding", "credentialSession"] as const) {
       if (module[hook] === undefined) continue
       if (typeof module[hook] !== "function") throw new TypeError(`${named}: \`${hook}\` must be a function.`)
+      if (hook === "credentialSession" && reserved.sessionKeys.has(module.id)) {
+        throw new TypeError(`${named}: its part of a credential's session would be \`${module.id}\`, a key Sesame or \`user.fields\` uses; choose another id.`)
+      }
       ;(hook === "userStanding" ? standings : credentialSessions).push(module)
     }
     for (const [event, handler] of Object.entries(module.events ?? {})) {

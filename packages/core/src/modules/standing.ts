@@ -15,16 +15,21 @@ import type { ResolvedConfig } from "../config/resolve.js"
 
 export async function userInGoodStanding(config: ResolvedConfig, adapter: CheckedAdapter, userId: string): Promise<boolean> {
   if (typeof userId !== "string" || userId.length === 0 || !(await adapter.getUser(userId))) return false
+  return !(await heldBack(config, userId))
+}
+
+/** Whether a module holds the stored user `userId` back (see the module comment for failures). */
+export async function heldBack(config: ResolvedConfig, userId: string): Promise<boolean> {
   const context = config.modules.context
   for (const module of config.modules.standings) {
     try {
-      if ((await module.userStanding!(userId, context)) !== true) return false
+      if ((await module.userStanding!(userId, context)) !== true) return true
     } catch (error) {
       const unavailable = storageUnavailable(error)
       if (unavailable) throw unavailable
       config.logger.error(error instanceof Error ? error : new Error(String(error)))
-      return false
+      return true
     }
   }
-  return true
+  return false
 }

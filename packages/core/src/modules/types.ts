@@ -632,10 +632,11 @@ export interface SesameModule {
    * that session (`session[<id>]`: the key's scopes, say). Asked only for reads of the session, with
    * no session cookie in the request (`GET session`, and so every integration's session getter),
    * in the configured order, the first answer winning; never where a cookie session's CSRF rules
-   * apply (a POST, a sign-out, another module's endpoint), which see no session. The session is
-   * `{ user, expires, [id]: part }` for the stored user: the `jwt` and `session` callbacks do not
-   * run, since no sign-in made it, and no cookie is set. Null: no such session; a throw other than
-   * a storage outage is logged and is no session.
+   * apply (a POST, a sign-out, another module's endpoint), which see no session. The user must be
+   * stored, and in good standing (`userStanding`). The session starts as `{ user, expires, [id]:
+   * part }` and goes through the app's callbacks as the strategy reads a session of that user
+   * (`modules/credential-session.ts`); no cookie is set. The module's id may not be a key Sesame
+   * uses. Null: no such session; a throw other than a storage outage is logged and is no session.
    */
   credentialSession?(request: ModuleRequest): Awaitable<{ userId: string; expires: Date; part?: JsonValue } | null>
   /**
