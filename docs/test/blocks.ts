@@ -39,6 +39,7 @@ export const compiledByTheirOwnTest: ReadonlyMap<string, string> = new Map([
   ["start/next.md", "examples/newcomer/test/next.test.ts"],
   ["start/solid-start.md", "examples/newcomer/test/solid-start.test.ts"],
   ["start/express.md", "examples/newcomer/test/express.test.ts"],
+  ["start/fastify.md", "examples/newcomer/test/fastify.test.ts"],
   ["start/hono.md", "examples/newcomer/test/hono.test.ts"],
   ["start/sveltekit.md", "examples/newcomer/test/sveltekit.test.ts"],
 ])

@@ -27,7 +27,7 @@ import { block, commandLines, expandHome, guideBlocks, installStep, manifestOf, 
 import { packInto, repositoryRoot } from "./pack.js"
 import { npmInstall, runLine, startServer, userEnv, type Server } from "./processes.js"
 
-export type Framework = "express" | "hono"
+export type Framework = "express" | "hono" | "fastify"
 
 export interface ServerApp {
   /** Stands for `~` in the guide. */
