@@ -34,6 +34,8 @@ import type { AuthConfig, LazyAuthConfig } from "../types.js"
 import { readNodeBody, unreadBodies } from "./body.js"
 import { toWebRequest } from "./request.js"
 
+export { requestLikeOf } from "./request.js"
+
 /** A Node.js request as frameworks hand it over: Express adds `originalUrl` (the path before mounting) and may have parsed `body`. */
 export type NodeRequest = IncomingMessage & { originalUrl?: string; body?: unknown }
 
