@@ -24,7 +24,7 @@ import { printLine } from "./logger.js"
 import type { AuthConfig, Session } from "./types.js"
 
 export { appOrigin, type RequestLike } from "./integration/origin.js"
-export { unauthorizedBody } from "./http/response.js"
+export { forbiddenBody, unauthorizedBody } from "./http/response.js"
 export { unavailableBody } from "./http/error-response.js"
 export { callModuleApi, moduleApi, type ModuleApi } from "./modules/api.js"
 export { isUnderPath, protectedPaths, type ProtectedPaths } from "./integration/paths.js"

@@ -20,7 +20,8 @@
  */
 import type { ServerResponse } from "node:http"
 import type { ResponseCookie } from "@sesame/core"
-import { setCookieLines, setCookieName, unauthorizedBody } from "@sesame/core/integration"
+import { privateWhenSent } from "@sesame/core/node"
+import { forbiddenBody, setCookieLines, setCookieName, unauthorizedBody } from "@sesame/core/integration"
 
 /** The `Set-Cookie` lines `res` holds so far. */
 function cookieLines(res: ServerResponse): string[] {
@@ -38,23 +39,6 @@ export function keepAlive(res: ServerResponse, cookies: readonly ResponseCookie[
   if (added.length === 0) return
   res.setHeader("Set-Cookie", [...lines, ...added])
   privateWhenSent(res)
-}
-
-const privateResponses = new WeakSet<ServerResponse>()
-
-/**
- * Makes `res` say `Cache-Control: private, no-store` as its head is written (policy 4). At head
- * time, because the handlers after the session read set their own value later (`express.static`,
- * `res.set`); Node.js writes every head through `writeHead`, `res.end()` without one included.
- */
-function privateWhenSent(res: ServerResponse): void {
-  if (privateResponses.has(res)) return
-  privateResponses.add(res)
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse
-  res.writeHead = ((...args: unknown[]) => {
-    res.setHeader("Cache-Control", "private, no-store")
-    return writeHead(...args)
-  }) as ServerResponse["writeHead"]
 }
 
 /** Sets the cookies of a sign-in or sign-out on `res`, in place of earlier lines for them (policy 1, 3). */
@@ -81,11 +65,8 @@ export function unauthorized(res: ServerResponse): void {
   res.end(JSON.stringify(unauthorizedBody))
 }
 
-/**
- * The body of the guard's `403` to a client that wants JSON, in the shape of its `401` (`error`,
- * and the `message` SvelteKit's errors have): the same in every integration.
- */
-export const forbiddenBody: { readonly error: "Forbidden"; readonly message: string } = Object.freeze({ error: "Forbidden", message: "Access denied." })
+/** The body of the guard's `403` to a client that wants JSON: the core's, the same in every integration. */
+export { forbiddenBody }
 
 /**
  * The guard's answer to a signed-in request its `allow` check refused: `403` with

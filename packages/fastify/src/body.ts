@@ -6,7 +6,8 @@
  *    text, Fastify's own parsers; a form, when the app registered `@fastify/formbody` before the
  *    plugin; any parser the app added) reaches the core as Fastify left it, on `raw.body`, where
  *    the core's Node.js handler takes a parsed body (as after `express.urlencoded()`) and applies
- *    its own rules to it: a field sent twice, a nested value, a file: refused with a `4xx`.
+ *    its own rules to it: a field sent twice, a nested value, a file: refused with a `4xx`. A JSON
+ *    value that is no object (a string holding JSON, a number) reaches it as the JSON it was.
  *    Fastify's own refusals come first, as Fastify answers them (`400` for broken JSON, `413`
  *    over its `bodyLimit`).
  * 2. A type nobody parses in that scope (a form without `@fastify/formbody`, anything else) is not
@@ -30,9 +31,20 @@ export function leaveUnparsedBodiesToTheCore(scope: FastifyInstance): void {
   if (!scope.hasContentTypeParser("*")) scope.addContentTypeParser("*", leaveUnread)
 }
 
-/** `request.raw`, with what Fastify parsed on `body` for the core's Node.js handler (policy 1). */
+/** Whether the request says its body is JSON (`application/json`, any case, parameters aside). */
+const jsonType = (request: FastifyRequest): boolean => /^application\/json\s*(;|$)/i.test(request.headers["content-type"] ?? "")
+
+/**
+ * `request.raw`, with what Fastify parsed on `body` for the core's Node.js handler (policy 1).
+ * Fastify's JSON parser takes any JSON value, and the core takes a string body for the body's own
+ * text (as `express.text()` leaves it): so a JSON value that is not an object goes to the core as
+ * the JSON it was, and the core refuses it as it refuses any body that is no object, instead of
+ * decoding a string that holds JSON a second time.
+ */
 export function nodeRequestOf(request: FastifyRequest): NodeRequest {
   const raw: NodeRequest = request.raw
-  if (request.body !== undefined) raw.body = request.body
+  const body = request.body
+  if (body === undefined) return raw
+  raw.body = jsonType(request) && (typeof body !== "object" || body === null) ? JSON.stringify(body) : body
   return raw
 }

@@ -19,9 +19,9 @@
  *
  * @module
  */
-import type { OutgoingHttpHeaders, ServerResponse } from "node:http"
 import type { ResponseCookie } from "@sesame/core"
-import { setCookieLines, setCookieName, unauthorizedBody } from "@sesame/core/integration"
+import { privateWhenSent } from "@sesame/core/node"
+import { forbiddenBody, setCookieLines, setCookieName, unauthorizedBody } from "@sesame/core/integration"
 import type { FastifyReply } from "fastify"
 
 const privateNoStore = "private, no-store"
@@ -43,27 +43,6 @@ export function keepAlive(reply: FastifyReply, cookies: readonly ResponseCookie[
   privateWhenSent(reply.raw)
 }
 
-const privateResponses = new WeakSet<ServerResponse>()
-
-/**
- * Makes `res` say `Cache-Control: private, no-store` as its head is written (policy 4). At head
- * time, because the handlers after the session read set their own value later; Fastify writes
- * the head through `writeHead(status, headers)`, whose headers win over `setHeader`'s, so the
- * value is put in both.
- */
-function privateWhenSent(res: ServerResponse): void {
-  if (privateResponses.has(res)) return
-  privateResponses.add(res)
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse
-  res.writeHead = ((...args: unknown[]) => {
-    res.setHeader("Cache-Control", privateNoStore)
-    // writeHead(status, headers) or writeHead(status, message, headers).
-    const headers = args.find((arg, index) => index > 0 && typeof arg === "object" && arg !== null && !Array.isArray(arg)) as OutgoingHttpHeaders | undefined
-    if (headers) for (const name of Object.keys(headers)) if (name.toLowerCase() === "cache-control") headers[name] = privateNoStore
-    return writeHead(...args)
-  }) as ServerResponse["writeHead"]
-}
-
 /** Sets the cookies of a sign-in or sign-out on `reply`, in place of earlier lines for them (policy 1, 3). */
 export function replaceCookies(reply: FastifyReply, cookies: readonly ResponseCookie[]): void {
   if (cookies.length === 0) return
@@ -83,11 +62,8 @@ export function unauthorized(reply: FastifyReply): void {
   reply.code(401).header("content-type", "application/json; charset=utf-8").header("cache-control", privateNoStore).send(JSON.stringify(unauthorizedBody))
 }
 
-/**
- * The body of the guard's `403` to a client that wants JSON, in the shape of its `401` (`error`,
- * and the `message` SvelteKit's errors have): the same in every integration.
- */
-export const forbiddenBody: { readonly error: "Forbidden"; readonly message: string } = Object.freeze({ error: "Forbidden", message: "Access denied." })
+/** The body of the guard's `403` to a client that wants JSON: the core's, the same in every integration. */
+export { forbiddenBody }
 
 /**
  * The guard's answer to a signed-in request its `allow` check refused: `403` with

@@ -41,7 +41,7 @@
  *
  * @module
  */
-import { appOrigin, isStorageUnavailable, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, type SessionRead } from "@sesame/core/integration"
+import { appOrigin, forbiddenBody, isStorageUnavailable, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, type SessionRead } from "@sesame/core/integration"
 import type { ResponseCookie } from "@sesame/core"
 import type { Context, Env, MiddlewareHandler } from "hono"
 import { HTTPException } from "hono/http-exception"
@@ -65,11 +65,7 @@ function returnAddress(c: Context, prepared: Prepared): string {
 /** The body of the `401`, as in every integration and the core's own `401` (policy 1). */
 const unauthorizedText = JSON.stringify(unauthorizedBody)
 
-/**
- * The body of the `403` to a client that wants JSON (policy 8), in the shape of the `401`: the same
- * in every integration.
- */
-const forbiddenBody = { error: "Forbidden", message: "Access denied." } as const
+/** The body of the `403` to a client that wants JSON (policy 8): the core's, the same in every integration. */
 const forbiddenText = JSON.stringify(forbiddenBody)
 
 /** Options of {@link requireSession} and {@link assertSession}. */

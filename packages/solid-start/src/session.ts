@@ -37,7 +37,7 @@
  * @module
  */
 import type { AuthConfig, Session, User } from "@sesame/core"
-import { isStorageUnavailable, logFor, readSession, wantsJson, type SessionRead } from "@sesame/core/integration"
+import { forbiddenBody, isStorageUnavailable, logFor, readSession, wantsJson, type SessionRead } from "@sesame/core/integration"
 import { coreConfig, type SolidAuthOptions } from "./config.js"
 import { responseHeadersOf, writeSessionCookies } from "./keep-alive.js"
 import { guardRedirect, guardTarget } from "./redirect.js"
@@ -113,9 +113,6 @@ export interface RequireSessionOptions {
    */
   allow?: (session: AuthenticatedSession, request: Request) => boolean | Promise<boolean>
 }
-
-/** The body of the `403` to a client that wants JSON, in the shape of the `401` of the other integrations. */
-const forbiddenBody = { error: "Forbidden", message: "Access denied." } as const
 
 /** The `403` thrown when `allow` refuses (see the module's policy). */
 function forbidden(request: Request): Response {

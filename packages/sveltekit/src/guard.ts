@@ -52,7 +52,7 @@
  * @module
  */
 import type { Session } from "@sesame/core"
-import { isStorageUnavailable, protectedPaths, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, type ProtectedPaths } from "@sesame/core/integration"
+import { forbiddenBody, isStorageUnavailable, protectedPaths, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, type ProtectedPaths } from "@sesame/core/integration"
 import { error, json, redirect, type Handle, type RequestEvent } from "@sveltejs/kit"
 import { requestAuth, type RequestAuth } from "./session.js"
 import type { AuthenticatedSession } from "./types.js"
@@ -106,8 +106,8 @@ export interface AuthorizeOptions extends GuardOptions {
 /** The body of the `401` (policy 2); a variable, so that it fits an app's own `App.Error` that adds optional fields. */
 const unauthorized = { ...unauthorizedBody }
 
-/** The body of the `403` (policy 7), in the shape of the `401`: the same in every integration. */
-const forbidden = { error: "Forbidden", message: "Access denied." }
+/** The body of the `403` (policy 7): the core's, the same in every integration; a variable, as `unauthorized` is. */
+const forbidden = { ...forbiddenBody }
 
 /** Throws a `TypeError` when `allow` is given and not a function. */
 function checkAllow(allow: unknown, owner: string): void {

@@ -34,6 +34,13 @@ export interface InternalResponse {
  */
 export const unauthorizedBody: { readonly error: "Unauthorized"; readonly message: string } = Object.freeze({ error: "Unauthorized", message: "Sign in first." })
 
+/**
+ * The body of every integration's guard's `403` to a client that wants JSON, when the guard's
+ * `allow` refuses a signed-in request: in the shape of {@link unauthorizedBody}. A page gets its
+ * `message` as plain text.
+ */
+export const forbiddenBody: { readonly error: "Forbidden"; readonly message: string } = Object.freeze({ error: "Forbidden", message: "Access denied." })
+
 /** Headers that keep per-user answers out of every cache. */
 export const noStore: Record<string, string> = {
   "Cache-Control": "private, no-cache, no-store",

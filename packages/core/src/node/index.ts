@@ -35,6 +35,7 @@ import { readNodeBody, unreadBodies } from "./body.js"
 import { toWebRequest } from "./request.js"
 
 export { requestLikeOf } from "./request.js"
+export { privateWhenSent } from "./private.js"
 
 /** A Node.js request as frameworks hand it over: Express adds `originalUrl` (the path before mounting) and may have parsed `body`. */
 export type NodeRequest = IncomingMessage & { originalUrl?: string; body?: unknown }
