@@ -20,14 +20,25 @@ const scratch = join(import.meta.dirname, ".scratch")
 
 afterAll(() => vi.unstubAllEnvs())
 
-async function load(): Promise<{ config: AuthConfig; GET: (request: Request) => Promise<Response> }> {
+/** The page's examples `auth` and `route` (or those named), saved and imported as the app would. */
+async function load(auth = "auth", route = "route"): Promise<{ config: AuthConfig; GET: (request: Request) => Promise<Response> }> {
   vi.stubEnv("AUTH_SECRET", "api-keys-docs-secret-0123456789abcdefghijklm")
   mkdirSync(scratch, { recursive: true })
-  writeFileSync(join(scratch, "auth.ts"), readmeExample(page, "auth"))
-  writeFileSync(join(scratch, "route.ts"), readmeExample(page, "route"))
-  const { config } = await import(join(scratch, "auth.ts"))
-  const { GET } = await import(join(scratch, "route.ts"))
+  writeFileSync(join(scratch, `${auth}.ts`), readmeExample(page, auth))
+  writeFileSync(join(scratch, `${route}.ts`), readmeExample(page, route))
+  const { config } = await import(join(scratch, `${auth}.ts`))
+  const { GET } = await import(join(scratch, `${route}.ts`))
   return { config, GET }
+}
+
+/** Ada, with a password, signed in through the password provider: her browser's cookies, and a request of hers for server functions. */
+async function signedInAda(config: AuthConfig): Promise<{ user: { id: string }; jar: CookieJar; signedIn: Request }> {
+  const adapter = config.adapter as MemoryAdapterInstance
+  const user = await adapter.createUser({ id: crypto.randomUUID(), email: "ada@example.com", name: null, image: null, emailVerified: new Date() })
+  await storePassword(adapter, { userId: user.id, hash: await argon2id().hash("a long enough passphrase"), updatedAt: new Date() })
+  const jar = new CookieJar()
+  await send(config, "/auth/callback/password", { jar, form: { csrfToken: await csrfToken(config, jar), email: user.email, password: "a long enough passphrase" } })
+  return { user, jar, signedIn: new Request("http://localhost:3000/", { headers: { cookie: jar.header() } }) }
 }
 
 describe("docs/features/api-keys.md", () => {
@@ -48,12 +59,7 @@ describe("docs/features/api-keys.md", () => {
 
   it("runs the examples: a user makes a key, and the API route answers by it", async () => {
     const { config, GET } = await load()
-    const adapter = config.adapter as MemoryAdapterInstance
-    const user = await adapter.createUser({ id: crypto.randomUUID(), email: "ada@example.com", name: null, image: null, emailVerified: new Date() })
-    await storePassword(adapter, { userId: user.id, hash: await argon2id().hash("a long enough passphrase"), updatedAt: new Date() })
-    const jar = new CookieJar()
-    await send(config, "/auth/callback/password", { jar, form: { csrfToken: await csrfToken(config, jar), email: user.email, password: "a long enough passphrase" } })
-    const signedIn = new Request("http://localhost:3000/", { headers: { cookie: jar.header() } })
+    const { user, signedIn } = await signedInAda(config)
     const reader = (await callModuleApi(signedIn, config, "createApiKey", { name: "reader", scopes: ["projects:read"], rateLimit: { max: 1, window: 60 } })) as { key: string }
     const writer = (await callModuleApi(signedIn, config, "createApiKey", { name: "writer", scopes: ["projects:write"] })) as { key: string }
     const call = (key?: string) => GET(new Request("http://localhost:3000/api/projects", { headers: key ? { authorization: `Bearer ${key}` } : {} }))
@@ -70,18 +76,8 @@ describe("docs/features/api-keys.md", () => {
   })
 
   it("runs the session examples: the route answers a browser's session and a key's, by its scopes", async () => {
-    vi.stubEnv("AUTH_SECRET", "api-keys-docs-secret-0123456789abcdefghijklm")
-    mkdirSync(scratch, { recursive: true })
-    writeFileSync(join(scratch, "auth-sessions.ts"), readmeExample(page, "auth-sessions"))
-    writeFileSync(join(scratch, "session-route.ts"), readmeExample(page, "session-route"))
-    const { config } = (await import(join(scratch, "auth-sessions.ts"))) as { config: AuthConfig }
-    const { GET } = (await import(join(scratch, "session-route.ts"))) as { GET: (request: Request) => Promise<Response> }
-    const adapter = config.adapter as MemoryAdapterInstance
-    const user = await adapter.createUser({ id: crypto.randomUUID(), email: "ada@example.com", name: null, image: null, emailVerified: new Date() })
-    await storePassword(adapter, { userId: user.id, hash: await argon2id().hash("a long enough passphrase"), updatedAt: new Date() })
-    const jar = new CookieJar()
-    await send(config, "/auth/callback/password", { jar, form: { csrfToken: await csrfToken(config, jar), email: user.email, password: "a long enough passphrase" } })
-    const signedIn = new Request("http://localhost:3000/", { headers: { cookie: jar.header() } })
+    const { config, GET } = await load("auth-sessions", "session-route")
+    const { jar, signedIn } = await signedInAda(config)
     const reader = (await callModuleApi(signedIn, config, "createApiKey", { name: "reader", scopes: ["projects:read"] })) as { key: string }
     const writer = (await callModuleApi(signedIn, config, "createApiKey", { name: "writer", scopes: ["projects:write"] })) as { key: string }
     const call = (headers: Record<string, string>) => GET(new Request("http://localhost:3000/api/me", { headers }))
