@@ -18,7 +18,7 @@
  *   `email`, `picture`) and null from it is no session (an app that shuts a user out there shuts
  *   their credential out too), then the `session` callback gets `{ session, token }`; with database
  *   sessions it gets `{ session, user, token }`. The session it starts from is the user's (`id`
- *   among the fields: a script needs it, and no browser sees it), the user fields the session
+ *   among the fields, which a script sending a credential needs), the user fields the session
  *   carries, the module's expiry and its part (`session[<id>]`). Other modules' parts are not
  *   asked (they belong to a signed-in session), no cookie is set, and no `session` event is sent.
  * - A module that throws is logged, and the request has no session; a storage outage is the
