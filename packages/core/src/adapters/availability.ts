@@ -47,6 +47,13 @@ export interface Availability {
    * callback calling the adapter itself) is then this outage, not a new line in the log.
    */
   readonly down: boolean
+  /**
+   * A failure to reach storage that did not pass through {@link Availability.run} was just logged
+   * (`logUnreported`: an app's callback calling the adapter itself met the outage before Sesame
+   * did). An outage of this adapter that begins within {@link stillDownMs} is that one: its first
+   * failure is a debug line, and its end is logged as usual.
+   */
+  loggedElsewhere(): void
 }
 
 const byAdapter = new WeakMap<object, Availability>()
@@ -69,7 +76,12 @@ export function reportedOutage(error: Error): boolean {
 function track(logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availability {
   /** The current outage, undefined while the storage answers. */
   let outage: { since: number; failures: number; lastFailure: number } | undefined
+  /** When an outage was last logged from outside (`loggedElsewhere`). */
+  let elsewhereAt = -Infinity
   return {
+    loggedElsewhere() {
+      elsewhereAt = Date.now()
+    },
     get down() {
       return outage !== undefined && Date.now() - outage.lastFailure < stillDownMs
     },
@@ -94,7 +106,8 @@ function track(logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availa
           }
           if (!outage) {
             outage = { since: Date.now(), failures: 1, lastFailure: Date.now() }
-            logger.error(unavailable)
+            if (Date.now() - elsewhereAt < stillDownMs) logger.debug("storage outage began, logged above", { error: unavailable.message })
+            else logger.error(unavailable)
           } else {
             outage.failures++
             outage.lastFailure = Date.now()

@@ -32,6 +32,8 @@ export type CheckedAdapter = { [K in AdapterMethod]-?: Method<K> } & {
   readonly inTransaction: boolean
   /** Whether the storage is in an outage already logged (`availability.ts`). */
   readonly down: boolean
+  /** An outage of storage reached without this adapter was just logged (`Availability.loggedElsewhere`). */
+  loggedElsewhere(): void
 }
 
 const methods: AdapterMethod[] = [
@@ -107,6 +109,7 @@ export function checkAdapter(adapter: Adapter, logger: LoggerInstance, transacti
     get down() {
       return availability.down
     },
+    loggedElsewhere: () => availability.loggedElsewhere(),
     transaction<T>(fn: (a: CheckedAdapter) => Promise<T>): Promise<T> {
       if (typeof adapter.transaction !== "function") return fn(checked)
       const run = () => adapter.transaction!((tx) => fn(checkAdapter(tx, logger, availability)))

@@ -97,6 +97,7 @@ const unreportedAt = new WeakMap<object, number>()
  * when such an outage ends, and one line per request would let a flood of requests flood the log.
  * While the adapter's own outage is logged and not over, it is that outage (most often the same
  * database, which the app's callback reached without Sesame): a debug line, not a second error.
+ * Likewise the other way round: an outage of the adapter beginning after this line is this one.
  */
 export function logUnreported(config: RequestContext["config"], error: StorageUnavailable): void {
   if (config.adapter?.down) return config.logger.debug("storage still unavailable", { error: error.message })
@@ -104,6 +105,7 @@ export function logUnreported(config: RequestContext["config"], error: StorageUn
   if (now - (unreportedAt.get(config) ?? -Infinity) < 60_000) return
   unreportedAt.set(config, now)
   config.logger.error(error)
+  config.adapter?.loggedElsewhere()
 }
 
 /** Endpoints answered in JSON whatever the request accepts: what scripts and clients call. */

@@ -161,7 +161,7 @@ describe("the log", () => {
     expect(log.lines.join("\n")).not.toMatch(/SessionTokenError|CallbackRouteError/)
   })
 
-  it("an app's callback that reaches the same storage itself adds no line to the outage; alone, it is logged", async () => {
+  it("an app's callback that reaches the same storage itself adds no line to the outage; first, it is the outage's line", async () => {
     // What the soak's app does: its session callback reads the store through the adapter object it
     // holds, not through Sesame, so its failure never passes through Sesame's outage tracking.
     function appReadingTheStore() {
@@ -183,6 +183,13 @@ describe("the log", () => {
     alone.storage.down()
     expect((await send(alone.config, "/auth/session", { jar })).status).toBe(503)
     expect(lines(alone.log)).toHaveLength(1)
+    // Sesame's own operation then meets the same outage: no second line, and its end is logged once.
+    const aloneForm = { csrfToken: await csrfToken(alone.config, jar), username: "alice", password: "correct horse" }
+    expect((await send(alone.config, "/auth/callback/credentials", { jar, form: aloneForm })).status).toBe(503)
+    expect(lines(alone.log)).toHaveLength(1)
+    alone.storage.up()
+    await signInAlice(alone.config, jar)
+    expect(alone.log.lines.filter((line) => line === "storage-available-again")).toHaveLength(1)
 
     // Sesame's own operation met the outage first: one line, and the callback's failures add none.
     const { storage, config, log } = appReadingTheStore()
