@@ -51,6 +51,7 @@ function alive(pid: number): boolean {
  * the shared npm cache at once can each read what the other half-wrote (CI has seen
  * `ERESOLVE … Found: solid-js@undefined` when the Next.js and SolidStart newcomer tests installed
  * side by side), so each waits for the other. A lock left by a process that died is taken over.
+ * A version the cache's metadata does not know yet is looked up online (see below).
  */
 export function npmInstall(line: string, cwd: string, env: NodeJS.ProcessEnv): number {
   const pause = new Int32Array(new SharedArrayBuffer(4))
@@ -73,7 +74,15 @@ export function npmInstall(line: string, cwd: string, env: NodeJS.ProcessEnv): n
     }
   }
   try {
-    return runLine(line, cwd, env)
+    try {
+      return runLine(line, cwd, env)
+    } catch (error) {
+      // `--prefer-offline` trusts the cache's package metadata, which may predate a release that a
+      // newer package in it already requires (CI saw `ETARGET … @babel/generator@^7.29.17`, a
+      // version the registry had). Only a fresh look at the registry settles that: once, online.
+      if (!line.includes("--prefer-offline") || !/\bETARGET\b/.test(String(error))) throw error
+      return runLine(line.replace("--prefer-offline", "--prefer-online"), cwd, env)
+    }
   } finally {
     rmSync(npmLock, { recursive: true, force: true })
   }
