@@ -1,0 +1,104 @@
+/**
+ * The configuration: what the app gives and what the core's `Auth()` receives for it, and the
+ * state of a request that the middleware, the endpoint and the page share.
+ *
+ * Policy:
+ * 1. The base path is the core's rule (`basePathOf`): `basePath`, else the path of `AUTH_URL` /
+ *    `SESAME_URL`, else `/auth`, where the catch-all endpoint `src/pages/auth/[...sesame].ts` lives.
+ * 2. `raw` is left out (a copy is made only then): the endpoint must answer with a `Response`.
+ * 3. This is worked out once per configuration object (a WeakMap), and the core, which caches its
+ *    resolution by object too, then resolves the configuration once rather than on every request.
+ * 4. The request's state (its session reads, the configuration it was handled with, what the route
+ *    signed in or out) is kept by its `locals`: the one object Astro gives the middleware, the
+ *    endpoint and the page of a request, where the request itself may be another object after a
+ *    rewrite. The configuration the request was handled with lets `getSession`, `requireSession`,
+ *    `signIn`, `signOut` and `api` be called without it.
+ *
+ * @module
+ */
+import type { AuthConfig, ResponseCookie } from "@sesame/core"
+import { basePathOf, type SessionRead } from "@sesame/core/integration"
+import type { AstroContext } from "./types.js"
+
+/**
+ * Where the endpoints live unless `basePath` or the path of `AUTH_URL` says otherwise: the folder
+ * of the catch-all endpoint, `src/pages/auth/[...sesame].ts`.
+ *
+ * @example
+ * ```ts
+ * const signInPage = `${defaultBasePath}/signin` // "/auth/signin"
+ * ```
+ */
+export const defaultBasePath = "/auth"
+
+/** A configuration ready for the core, with its base path. */
+export interface Prepared {
+  /** Where the auth routes are, as the core routes them. */
+  readonly basePath: string
+  /** What `Auth()` and the `@sesame/core/integration` helpers receive. */
+  readonly config: AuthConfig
+}
+
+/** One session read of a request (session.ts). */
+export interface Read {
+  readonly result: Promise<SessionRead>
+  /** Whether its cookies went on a response already. */
+  written: boolean
+}
+
+/** What a request's `locals` carries for this package (policy 4). */
+export interface RequestState {
+  /** The configuration the request was last handled with. */
+  current?: Prepared
+  /** The session reads, one per configuration. */
+  readonly reads: Map<Prepared, Read>
+  /** The configurations whose middleware writes the read's cookies after the page. */
+  readonly kept: Set<Prepared>
+  /** The cookies of the route's `signIn` / `signOut`, in order (cookies.ts, policy 3). */
+  decision?: { readonly cookies: ResponseCookie[]; signedOut: boolean }
+}
+
+const prepared = new WeakMap<AuthConfig, Prepared>()
+const states = new WeakMap<object, RequestState>()
+
+/** `config` ready for the core (policy 1 to 3); a `TypeError` naming `owner` for anything but an object. */
+export function prepare(config: unknown, owner: string): Prepared {
+  if (typeof config !== "object" || config === null) {
+    throw new TypeError(`${owner}: expected a configuration object with at least \`providers\`; got ${config === null ? "null" : typeof config}.`)
+  }
+  const given = config as AuthConfig
+  const cached = prepared.get(given)
+  if (cached) return cached
+  const { raw, ...rest } = given
+  const result: Prepared = Object.freeze({ basePath: basePathOf(given, defaultBasePath), config: raw === undefined ? given : rest })
+  prepared.set(given, result)
+  return result
+}
+
+/** The state of `context`'s request (policy 4), made on first use. */
+export function stateOf(context: AstroContext): RequestState {
+  const locals = context.locals
+  let state = states.get(locals)
+  if (!state) states.set(locals, (state = { reads: new Map(), kept: new Set() }))
+  return state
+}
+
+/** `config` prepared and remembered as the one `context`'s request is handled with. */
+export function use(context: AstroContext, config: Prepared): Prepared {
+  stateOf(context).current = config
+  return config
+}
+
+/**
+ * The configuration for a call that may be given one: `config` (checked, then remembered for the
+ * request), else the one the middleware or the endpoint handled the request with; a `TypeError`
+ * saying what to add when there is neither.
+ */
+export function configFor(context: AstroContext, config: AuthConfig | undefined, owner: string): Prepared {
+  if (config !== undefined) return use(context, prepare(config, owner))
+  const found = stateOf(context).current
+  if (found) return found
+  throw new TypeError(
+    `${owner}(context, …) needs Sesame's configuration: add sessionMiddleware(authConfig) to src/middleware.ts (export const onRequest = sequence(sessionMiddleware(authConfig), …)), or pass the configuration.`,
+  )
+}
