@@ -27,10 +27,11 @@ export const repositoryRoot = join(import.meta.dirname, "..", "..")
  * The pages whose ts/tsx blocks this test does not compile, each with the test that does. Those
  * tests build the page's app as its framework's own build does, with a compiler setup that is not
  * the generic one here: `next build` with Next.js's tsconfig and the `@/*` paths of the page,
- * SvelteKit's generated `$types` and `$lib`, SolidStart's Vite build, `tsc` in the Express and Hono
- * apps installed from packed tarballs. Compiling their blocks here would fail where the page is
- * right (`@/auth`, `$lib/…`, `~/lib/…`, extensionless imports) or copy that setup; instead every
- * block of these pages must say `exercised by` a test that exists.
+ * SvelteKit's generated `$types` and `$lib`, Astro's `astro:*` modules and `import.meta.env`,
+ * SolidStart's Vite build, `tsc` in the Express and Hono apps installed from packed tarballs.
+ * Compiling their blocks here would fail where the page is right (`@/auth`, `$lib/…`, `~/lib/…`,
+ * extensionless imports) or copy that setup; instead every block of these pages must say
+ * `exercised by` a test that exists.
  *
  * The migration guide is not here: its test runs its blocks against Auth.js's database through
  * Vite, which strips their types without checking them, so they are type-checked here too.
@@ -42,10 +43,11 @@ export const compiledByTheirOwnTest: ReadonlyMap<string, string> = new Map([
   ["start/fastify.md", "examples/newcomer/test/fastify.test.ts"],
   ["start/hono.md", "examples/newcomer/test/hono.test.ts"],
   ["start/sveltekit.md", "examples/newcomer/test/sveltekit.test.ts"],
+  ["start/astro.md", "examples/newcomer/test/astro.test.ts"],
 ])
 
 /** Languages whose blocks only their page's test can compile (it has the framework's compiler): they must say `exercised by`. */
-export const compiledByTheirTestLangs: ReadonlySet<string> = new Set(["svelte", "vue"])
+export const compiledByTheirTestLangs: ReadonlySet<string> = new Set(["svelte", "vue", "astro"])
 
 /** The languages this test type-checks, with the extension a block gets when its marker names no file. */
 export const typeScriptLangs: ReadonlyMap<string, string> = new Map([

