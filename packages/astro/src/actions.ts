@@ -15,7 +15,9 @@
  *    the callback URL), carrying the cookies and `Cache-Control: private, no-store`: after a form's
  *    post the browser follows it with a `GET`. With `redirect: false` in the route's code, the
  *    route gets the URL instead, and `sessionMiddleware` writes the cookies on the response the
- *    route makes; a `redirect` field the browser posts changes nothing.
+ *    route makes; a `redirect` field the browser posts changes nothing. Without such a middleware,
+ *    a page's `Astro.response` gets them at once, and an endpoint's `redirect: false` throws a
+ *    `TypeError` before anything is done (its cookies would be lost, and a sign-out undone).
  * 4. The cookies are the request's last word (`cookies.ts`, policy 3): the session middleware no
  *    longer writes its read's renewed cookie, and after a sign-out, `Astro.locals.session` and a
  *    later `getSession` are `null`. After a sign-in, they still describe the request as it came.
@@ -26,8 +28,8 @@
  * @module
  */
 import { signInFromServer, signOutFromServer, type AuthorizationParams, type ServerRedirect, type ServerSignInOptions } from "@sesame/core/integration"
-import { configFor } from "./config.js"
-import { decide, withCookies } from "./cookies.js"
+import { configFor, stateOf, type Prepared } from "./config.js"
+import { decide, withCookies, writeOnPageResponse } from "./cookies.js"
 import { browserRequest } from "./peer.js"
 import { localsOf } from "./session.js"
 import type { AstroContext } from "./types.js"
@@ -55,13 +57,30 @@ export type SignOutOptions = Pick<ServerSignInOptions, "redirect" | "redirectTo"
 export type { AuthorizationParams }
 
 /**
+ * Refuses `redirect: false` where its cookies would be lost: no middleware of the configuration
+ * writes them after the route, and the route is an endpoint (no `Astro.response`). Checked before
+ * anything is done.
+ */
+function checkCookiesHaveAWay(context: AstroContext, prepared: Prepared, options: unknown, owner: string): void {
+  const asked = options instanceof FormData ? false : (options as { redirect?: unknown } | undefined)?.redirect === false
+  if (!asked || stateOf(context).kept.has(prepared)) return
+  const page = (context as { response?: { headers?: unknown } }).response
+  if (page?.headers instanceof Headers) return
+  throw new TypeError(`${owner}(context, { redirect: false }) in an endpoint needs sessionMiddleware(authConfig) in src/middleware.ts to write its cookies; without it, return the redirect instead.`)
+}
+
+/**
  * Records the cookies as the request's last word, then answers with the redirect carrying them, or
  * the URL (policy 3 and 4). Only the boolean `false` of the route's own code asks for the URL.
  */
-function finish(context: AstroContext, { url, redirect, cookies }: ServerRedirect, signsOut: boolean): Response | string {
+function finish(context: AstroContext, prepared: Prepared, { url, redirect, cookies }: ServerRedirect, signsOut: boolean): Response | string {
   decide(context, cookies, signsOut)
   if (signsOut) localsOf(context).session = null
-  if (!redirect) return url
+  if (!redirect) {
+    // No middleware writes them after the route: on the page's response, then (policy 3).
+    if (!stateOf(context).kept.has(prepared)) writeOnPageResponse(context, stateOf(context).decision?.cookies ?? cookies)
+    return url
+  }
   return withCookies(new Response(null, { status: 303, headers: { location: url, "cache-control": "private, no-store" } }), cookies)
 }
 
@@ -108,8 +127,9 @@ export async function signIn(context: AstroContext, provider?: string, options?:
 export async function signIn(context: AstroContext, provider?: string, options?: FormData, authorizationParams?: AuthorizationParams): Promise<Response>
 export async function signIn(context: AstroContext, provider?: string, options?: SignInOptions, authorizationParams?: AuthorizationParams): Promise<Response | string>
 export async function signIn(context: AstroContext, provider?: string, options?: FormData | SignInOptions, authorizationParams?: AuthorizationParams): Promise<Response | string> {
-  const { config } = configFor(context, undefined, "signIn")
-  return finish(context, await signInFromServer(config, browserRequest(context), provider, options, authorizationParams), false)
+  const prepared = configFor(context, undefined, "signIn")
+  checkCookiesHaveAWay(context, prepared, options, "signIn")
+  return finish(context, prepared, await signInFromServer(prepared.config, browserRequest(context), provider, options, authorizationParams), false)
 }
 
 /**
@@ -136,6 +156,7 @@ export async function signOut(context: AstroContext, options: SignOutOptions & {
 export async function signOut(context: AstroContext, options?: SignOutOptions & { redirect?: true }): Promise<Response>
 export async function signOut(context: AstroContext, options?: SignOutOptions): Promise<Response | string>
 export async function signOut(context: AstroContext, options?: SignOutOptions): Promise<Response | string> {
-  const { config } = configFor(context, undefined, "signOut")
-  return finish(context, await signOutFromServer(config, browserRequest(context), options), true)
+  const prepared = configFor(context, undefined, "signOut")
+  checkCookiesHaveAWay(context, prepared, options, "signOut")
+  return finish(context, prepared, await signOutFromServer(prepared.config, browserRequest(context), options), true)
 }

@@ -48,6 +48,24 @@ export function withCookies(response: Response, cookies: readonly ResponseCookie
   return result
 }
 
+/**
+ * Writes the route's sign-in or sign-out cookies on a page's `Astro.response` when no middleware of
+ * the request will write them after the page (`redirect: false` without `sessionMiddleware`): over
+ * any line of the same name written earlier (a read's renewed cookie must not undo a sign-out).
+ * False when there is no page response to write on (an endpoint).
+ */
+export function writeOnPageResponse(context: AstroContext, cookies: readonly ResponseCookie[]): boolean {
+  const page = (context as { response?: { headers?: unknown } }).response
+  if (!(page?.headers instanceof Headers)) return false
+  if (cookies.length === 0) return true
+  const names = new Set(cookies.map(({ name }) => name))
+  const kept = page.headers.getSetCookie().filter((line) => !names.has(setCookieName(line)))
+  page.headers.delete("set-cookie")
+  for (const line of [...kept, ...setCookieLines(cookies)]) page.headers.append("set-cookie", line)
+  page.headers.set("cache-control", "private, no-store")
+  return true
+}
+
 /** Records the cookies of the route's sign-in or sign-out as the request's decision (policy 3). */
 export function decide(context: AstroContext, cookies: readonly ResponseCookie[], signsOut: boolean): void {
   const state = stateOf(context)
