@@ -51,7 +51,8 @@ export interface Availability {
    * A failure to reach storage that did not pass through {@link Availability.run} was just logged
    * (`logUnreported`: an app's callback calling the adapter itself met the outage before Sesame
    * did). An outage of this adapter that begins within {@link stillDownMs} is that one: its first
-   * failure is a debug line, and its end is logged as usual.
+   * failure is a debug line, and its end is logged as usual. Once such an outage began, or an
+   * operation sent after that line succeeded, the next outage is news again.
    */
   loggedElsewhere(): void
 }
@@ -88,8 +89,10 @@ function track(logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availa
     async run(operation, retry) {
       for (let attempt = 0; ; attempt++) {
         const sentDuring = outage
+        const sentAt = Date.now()
         try {
           const value = await operation()
+          if (sentAt > elsewhereAt) elsewhereAt = -Infinity
           if (outage && outage === sentDuring) {
             logger.debug("storage outage ended", { seconds: (Date.now() - outage.since) / 1000, failures: outage.failures })
             logger.warn("storage-available-again")
@@ -108,6 +111,7 @@ function track(logger: Pick<LoggerInstance, "error" | "warn" | "debug">): Availa
             outage = { since: Date.now(), failures: 1, lastFailure: Date.now() }
             if (Date.now() - elsewhereAt < stillDownMs) logger.debug("storage outage began, logged above", { error: unavailable.message })
             else logger.error(unavailable)
+            elsewhereAt = -Infinity
           } else {
             outage.failures++
             outage.lastFailure = Date.now()

@@ -53,4 +53,27 @@ describe("the end of a storage outage", () => {
     await running
     expect(log.lines).toEqual(["error StorageUnavailable", "warn storage-available-again"])
   })
+
+  it("an outage logged from outside is the adapter's next outage once, not every one after", async () => {
+    const log = logger()
+    const availability = availabilityOf({}, log)
+    availability.loggedElsewhere()
+    log.lines.push("error StorageUnavailable (the app's callback)")
+    // The adapter meets it next: that outage, logged above; its end is logged.
+    await expect(availability.run(() => Promise.reject(terminated()), "never")).rejects.toMatchObject({ name: "StorageUnavailable" })
+    expect(await availability.run(async () => "back", "never")).toBe("back")
+    // A second outage a moment later is news.
+    await expect(availability.run(() => Promise.reject(terminated()), "never")).rejects.toMatchObject({ name: "StorageUnavailable" })
+    expect(log.lines).toEqual(["error StorageUnavailable (the app's callback)", "warn storage-available-again", "error StorageUnavailable"])
+  })
+
+  it("an operation sent after the line from outside that succeeds makes the adapter's next outage news", async () => {
+    const log = logger()
+    const availability = availabilityOf({}, log)
+    availability.loggedElsewhere()
+    await new Promise((resolve) => setTimeout(resolve, 2))
+    expect(await availability.run(async () => "fine", "never")).toBe("fine")
+    await expect(availability.run(() => Promise.reject(terminated()), "never")).rejects.toMatchObject({ name: "StorageUnavailable" })
+    expect(log.lines).toEqual(["error StorageUnavailable"])
+  })
 })
