@@ -27,9 +27,9 @@
  *
  * @module
  */
-import { signInFromServer, signOutFromServer, type AuthorizationParams, type ServerRedirect, type ServerSignInOptions } from "@sesame/core/integration"
+import { signInFromServer, signOutFromServer, withCookies, type AuthorizationParams, type ServerRedirect, type ServerSignInOptions } from "@sesame/core/integration"
 import { configFor, stateOf, type Prepared } from "./config.js"
-import { decide, withCookies, writeOnPageResponse } from "./cookies.js"
+import { decide, writeOnPageResponse } from "./cookies.js"
 import { browserRequest } from "./peer.js"
 import { localsOf } from "./session.js"
 import type { AstroContext } from "./types.js"

@@ -3,10 +3,9 @@
  * (`setCookieLines`): the core decides every attribute; Astro's `context.cookies` is never used.
  *
  * Policy:
- * 1. The lines are appended to the response's headers, in order (a browser applies `Set-Cookie`
- *    lines in order). A response whose headers are immutable (`fetch()`'s, `Response.redirect()`)
- *    is remade with the same body, status and headers first, as Astro itself does for its own
- *    headers.
+ * 1. The lines go on the response as the core's `withCookies` / `withMissingCookies` write them: in
+ *    order, on a copy when its headers are immutable, `Cache-Control: private, no-store`, none on a
+ *    WebSocket's `101`.
  * 2. The middleware's session read keeps the session alive: its cookies (a JWT re-encrypted with a
  *    later expiry, a database session's new expiry, a cleared cookie that was no good) are written
  *    after the page or endpoint answered, on the response it made. A cookie the response already
@@ -16,37 +15,13 @@
  *    rendered), and the read's cookies are no longer written at all: the read came from the
  *    request's old cookies, and its renewed session cookie would undo a sign-out (or its cleared
  *    one a sign-in).
- * 4. A response that sets one of these cookies is one browser's: it says
- *    `Cache-Control: private, no-store` over whatever the route said, so that no shared cache keeps
- *    it and hands the session to others.
- * 5. An upgraded connection (a WebSocket's `101`) takes no cookies.
  *
  * @module
  */
 import type { ResponseCookie } from "@sesame/core"
-import { setCookieLines, setCookieName } from "@sesame/core/integration"
+import { setCookieLines, setCookieName, withMissingCookies } from "@sesame/core/integration"
 import { stateOf } from "./config.js"
 import type { AstroContext } from "./types.js"
-
-/** `response` with headers that can be written (policy 1). */
-function writable(response: Response): Response {
-  try {
-    response.headers.append("x-sesame-probe", "1")
-    response.headers.delete("x-sesame-probe")
-    return response
-  } catch {
-    return new Response(response.body, response)
-  }
-}
-
-/** `response` with `cookies` appended and made private (policy 1 and 4); the same response when there are none. */
-export function withCookies(response: Response, cookies: readonly ResponseCookie[]): Response {
-  if (cookies.length === 0) return response
-  const result = writable(response)
-  for (const line of setCookieLines(cookies)) result.headers.append("set-cookie", line)
-  result.headers.set("cache-control", "private, no-store")
-  return result
-}
 
 /**
  * Writes the route's sign-in or sign-out cookies on a page's `Astro.response` when no middleware of
@@ -83,19 +58,9 @@ export function signedOut(context: AstroContext): boolean {
 }
 
 /**
- * The route's response with the middleware's cookies (policy 2 to 5): the decision's that it
+ * The route's response with the middleware's cookies (policy 1 to 3): the decision's that it
  * lacks, else the read's that it lacks.
  */
 export function keepAlive(context: AstroContext, response: Response, cookies: readonly ResponseCookie[]): Response {
-  if (response.status === 101) return response
-  const ours = stateOf(context).decision?.cookies ?? cookies
-  const present = new Set(response.headers.getSetCookie().map(setCookieName))
-  const missing = ours.filter(({ name }) => !present.has(name))
-  let result = withCookies(response, missing)
-  // Those the route wrote already went out with its own headers, which may have said `public`.
-  if (missing.length < ours.length) {
-    result = writable(result)
-    result.headers.set("cache-control", "private, no-store")
-  }
-  return result
+  return withMissingCookies(response, stateOf(context).decision?.cookies ?? cookies)
 }

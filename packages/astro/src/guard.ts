@@ -39,7 +39,7 @@
  * @module
  */
 import type { AuthConfig, ResponseCookie } from "@sesame/core"
-import { forbiddenBody, isStorageUnavailable, protectedPaths, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, isUnderPath, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
+import { decodedPath, forbiddenBody, isStorageUnavailable, protectedPaths, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, isUnderPath, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
 import { configFor, prepare, type Prepared } from "./config.js"
 import { continueWith, localsOf, readingMiddleware, sessionOf, type SesameMiddleware } from "./session.js"
 import type { AstroContext, AuthenticatedSession } from "./types.js"
@@ -198,33 +198,6 @@ export async function requireSession(context: AstroContext, second?: AuthConfig 
 }
 
 /**
- * The path as Astro's router reads it (`validateAndDecodePathname`, then `collapseDuplicateSlashes`):
- * percent-decoded until it stops changing (`/%2564ashboard` is `/dashboard`), duplicate slashes
- * collapsed (`//dashboard` is `/dashboard`). Null when it does not decode, or is still encoded
- * after as many rounds as Astro tries (Astro answers `400` then; policy 5: protected).
- */
-function routedPath(pathname: string): string | null {
-  let path = pathname
-  try {
-    for (let round = 0; ; round++) {
-      let decoded: string
-      try {
-        decoded = decodeURI(path)
-      } catch (error) {
-        // A first decode that fails is a path Astro refuses; a later one is as far as Astro decodes.
-        if (round === 0) throw error
-        break
-      }
-      if (decoded === path) break
-      if (round > 10) return null
-      path = decoded
-    }
-  } catch {
-    return null
-  }
-  return path.replace(/\/{2,}/g, "/")
-}
-/**
  * The guard for a list of paths, as a middleware: requests for a protected path without a
  * signed-in user get the sign-in redirect (or the `401` for a JSON client) before Astro renders
  * anything; with `allow`, a signed-in request it refuses gets `403`; during a storage outage, the
@@ -258,11 +231,11 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): Sesame
   }
   const { basePath } = prepare(config, "authorize")
   const isProtected = (context: AstroContext): boolean => {
-    const path = routedPath(new URL(context.request.url).pathname)
+    const path = decodedPath(new URL(context.request.url).pathname)
     if (path === null) return true
     if (isUnderPath(path, basePath)) return false
     // The path Astro routes, and the one it shows the app (`context.url`, normalized by Astro).
-    const shown = routedPath(context.url.pathname)
+    const shown = decodedPath(context.url.pathname)
     return listed(path) || shown === null || listed(shown)
   }
   const guard = readingMiddleware(

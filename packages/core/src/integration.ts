@@ -27,7 +27,8 @@ export { appOrigin, type RequestLike } from "./integration/origin.js"
 export { forbiddenBody, unauthorizedBody } from "./http/response.js"
 export { unavailableBody } from "./http/error-response.js"
 export { callModuleApi, moduleApi, type ModuleApi } from "./modules/api.js"
-export { isUnderPath, protectedPaths, type ProtectedPaths } from "./integration/paths.js"
+export { decodedPath, isUnderPath, protectedPaths, type ProtectedPaths } from "./integration/paths.js"
+export { setCookieName, withCookies, withMissingCookies } from "./integration/response-cookies.js"
 export { isStorageUnavailable } from "./errors.js"
 export { setPeerAddress } from "./http/client-ip.js"
 export { unavailableAnswer, type UnavailableAnswer } from "./integration/unavailable.js"
@@ -138,10 +139,6 @@ export function setCookieLines(cookies: readonly ResponseCookie[]): string[] {
   return cookies.map(serializeCookie)
 }
 
-/** The cookie name of a `Set-Cookie` value (`name=value; Path=/` → `name`). */
-export function setCookieName(line: string): string {
-  return line.slice(0, Math.max(0, line.indexOf("="))).trim()
-}
 
 /**
  * The shape of the core's server functions for the signed-in user (`listAccounts`,

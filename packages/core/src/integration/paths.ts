@@ -30,3 +30,29 @@ export function protectedPaths(protect: unknown, owner: string): (pathname: stri
   })
   return (pathname) => paths.some((path) => path === "" || isUnderPath(pathname, path))
 }
+
+/**
+ * The path as a framework's router reads it, for a guard to match: percent-decoded until it stops
+ * changing (`/%64ashboard` and `/%2564ashboard` are `/dashboard`), duplicate slashes collapsed
+ * (`//dashboard` is `/dashboard`). Null when it does not decode, or is still encoded after ten
+ * rounds: a guard protects such a path rather than guess (Astro answers it `400`).
+ *
+ * A guard that matched the raw path would let `/%64ashboard` through to the page `/dashboard`.
+ */
+export function decodedPath(pathname: string): string | null {
+  let path = pathname
+  for (let round = 0; ; round++) {
+    let decoded: string
+    try {
+      decoded = decodeURI(path)
+    } catch {
+      // A first decode that fails is a path the router refuses; a later one is as far as it decodes.
+      if (round === 0) return null
+      break
+    }
+    if (decoded === path) break
+    if (round > 10) return null
+    path = decoded
+  }
+  return path.replace(/\/{2,}/g, "/")
+}
