@@ -226,10 +226,14 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): Sesame
   if (typeof options !== "object" || options === null) throw new TypeError("authorize: expected options with `protect`, such as { protect: [\"/dashboard\"] }.")
   const listed = protectedPaths(options.protect, "authorize")
   checkOptions(options, "authorize")
-  if (options.redirectTo !== undefined && listed(new URL(options.redirectTo, "http://localhost").pathname)) {
-    throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(options.redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
-  }
   const { basePath } = prepare(config, "authorize")
+  if (options.redirectTo !== undefined) {
+    // The endpoint under the base path is never guarded (policy 5): the built-in sign-in page is a fine target.
+    const target = new URL(options.redirectTo, "http://localhost").pathname
+    if (!isUnderPath(target, basePath) && listed(target)) {
+      throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(options.redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
+    }
+  }
   const isProtected = (context: AstroContext): boolean => {
     const path = decodedPath(new URL(context.request.url).pathname)
     if (path === null) return true

@@ -114,6 +114,8 @@ describe("authorize(config, { protect })", () => {
     expect(() => authorize(auth, { protect: ["dashboard"] })).toThrow(/^authorize: each protected path/)
     expect(() => authorize(auth, { protect: "/dashboard" as never })).toThrow(/^authorize: `protect` must be/)
     expect(() => authorize(auth, { protect: ["/"], redirectTo: "/signin" })).toThrow(/is itself protected/)
+    // The endpoint under the base path is never guarded: its built-in sign-in page is a fine target.
+    expect(() => authorize(auth, { protect: ["/"], redirectTo: "/auth/signin" })).not.toThrow()
     expect(() => authorize(auth, { protect: ["/x"], redirectTo: "//evil.example" })).toThrow(/`redirectTo` must be a path on this site/)
     expect(() => authorize(auth, { protect: ["/x"], allow: "yes" as never })).toThrow(/`allow` must be a function/)
     expect(() => authorize(auth, undefined as never)).toThrow(/^authorize: expected options/)
