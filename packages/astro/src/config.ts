@@ -17,7 +17,7 @@
  * @module
  */
 import type { AuthConfig, ResponseCookie } from "@sesame/core"
-import { basePathOf, type SessionRead } from "@sesame/core/integration"
+import { prepareConfig, type PreparedConfig, type SessionRead } from "@sesame/core/integration"
 import type { AstroContext } from "./types.js"
 
 /**
@@ -31,13 +31,8 @@ import type { AstroContext } from "./types.js"
  */
 export const defaultBasePath = "/auth"
 
-/** A configuration ready for the core, with its base path. */
-export interface Prepared {
-  /** Where the auth routes are, as the core routes them. */
-  readonly basePath: string
-  /** What `Auth()` and the `@sesame/core/integration` helpers receive. */
-  readonly config: AuthConfig
-}
+/** A configuration ready for the core, with its base path (the core's `prepareConfig`). */
+export type Prepared = PreparedConfig
 
 /** One session read of a request (session.ts). */
 export interface Read {
@@ -58,21 +53,11 @@ export interface RequestState {
   decision?: { readonly cookies: ResponseCookie[]; signedOut: boolean }
 }
 
-const prepared = new WeakMap<AuthConfig, Prepared>()
 const states = new WeakMap<object, RequestState>()
 
 /** `config` ready for the core (policy 1 to 3); a `TypeError` naming `owner` for anything but an object. */
 export function prepare(config: unknown, owner: string): Prepared {
-  if (typeof config !== "object" || config === null) {
-    throw new TypeError(`${owner}: expected a configuration object with at least \`providers\`; got ${config === null ? "null" : typeof config}.`)
-  }
-  const given = config as AuthConfig
-  const cached = prepared.get(given)
-  if (cached) return cached
-  const { raw, ...rest } = given
-  const result: Prepared = Object.freeze({ basePath: basePathOf(given, defaultBasePath), config: raw === undefined ? given : rest })
-  prepared.set(given, result)
-  return result
+  return prepareConfig(config, owner, defaultBasePath)
 }
 
 /** The state of `context`'s request (policy 4), made on first use. */

@@ -39,7 +39,7 @@
  * @module
  */
 import type { AuthConfig, ResponseCookie } from "@sesame/core"
-import { decodedPath, forbiddenBody, isStorageUnavailable, protectedPaths, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, isUnderPath, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
+import { checkGuardOptions, decodedPath, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
 import { configFor, prepare, type Prepared } from "./config.js"
 import { continueWith, localsOf, readingMiddleware, sessionOf, type SesameMiddleware } from "./session.js"
 import type { AstroContext, AuthenticatedSession } from "./types.js"
@@ -95,45 +95,18 @@ export interface AuthorizeOptions extends GuardOptions {
   protect: ProtectedPaths
 }
 
-/** Throws a `TypeError` when `allow` is given and not a function, or `redirectTo` is not a path on this site (policy 3). */
-function checkOptions(options: GuardOptions, owner: string): void {
-  const { allow, redirectTo } = options
-  if (allow !== undefined && typeof allow !== "function") {
-    throw new TypeError(`${owner}: \`allow\` must be a function of the session and the context; got ${allow === null ? "null" : typeof allow}.`)
-  }
-  if (redirectTo !== undefined && (typeof redirectTo !== "string" || !redirectTo.startsWith("/") || redirectTo.startsWith("//") || /[\\\s]/.test(redirectTo))) {
-    throw new TypeError(`${owner}: \`redirectTo\` must be a path on this site, such as "/signin"; got ${JSON.stringify(redirectTo)}.`)
-  }
-}
-
-/** A response of the guard: private, with the read's cookies (policy 4). */
-function answer(body: string | null, status: number, headers: Record<string, string>, cookies: readonly ResponseCookie[]): Response {
-  const all = new Headers({ ...headers, "cache-control": "private, no-store" })
-  for (const line of setCookieLines(cookies)) all.append("set-cookie", line)
-  return new Response(body, { status, headers: all })
-}
-
-/** The answer to a visitor without a session (policy 1 to 4). */
-function refusal(context: AstroContext, prepared: Prepared, options: GuardOptions, cookies: readonly ResponseCookie[]): Response {
-  if (wantsJson(context.request.headers)) return answer(JSON.stringify(unauthorizedBody), 401, { "content-type": "application/json" }, cookies)
-  const url = new URL(context.request.url)
-  const location = options.redirectTo ?? signInPageUrl(prepared.config, context.request, `${url.pathname}${url.search}`)
-  return answer(null, 303, { location }, cookies)
-}
-
-/** The answer to a signed-in request `allow` refused (policy 7). */
-function forbidden(context: AstroContext, cookies: readonly ResponseCookie[]): Response {
-  return wantsJson(context.request.headers)
-    ? answer(JSON.stringify(forbiddenBody), 403, { "content-type": "application/json" }, cookies)
-    : answer(forbiddenBody.message, 403, { "content-type": "text/plain; charset=utf-8" }, cookies)
-}
+/** What `allow` is a function of, for the `TypeError` of a bad one. */
+const allowOf = "the session and the context"
 
 /**
  * The session when it has a user and `allow` lets it through, else the guard's answer (policy 1,
  * 6, 7): the refusal, the `403`, or the core's `503`.
  */
 async function check(context: AstroContext, prepared: Prepared, options: GuardOptions, session: AuthenticatedSession | null, cookies: readonly ResponseCookie[]): Promise<AuthenticatedSession | Response> {
-  if (!session?.user) return refusal(context, prepared, options, cookies)
+  if (!session?.user) {
+    const url = new URL(context.request.url)
+    return refusedAnswer(prepared.config, context.request, options.redirectTo, `${url.pathname}${url.search}`, cookies)
+  }
   if (!options.allow) return session
   let ok: boolean
   try {
@@ -142,7 +115,7 @@ async function check(context: AstroContext, prepared: Prepared, options: GuardOp
     if (isStorageUnavailable(error)) return unavailableResponse(context, prepared, error)
     throw error
   }
-  return ok ? session : forbidden(context, cookies)
+  return ok ? session : forbiddenAnswer(context.request, cookies)
 }
 
 /** Whether the second argument of `requireSession` is a configuration rather than options. */
@@ -185,7 +158,7 @@ export async function requireSession(context: AstroContext, config: AuthConfig |
 export async function requireSession(context: AstroContext, second?: AuthConfig | GuardOptions, third?: GuardOptions): Promise<AuthenticatedSession | Response> {
   const config = isConfig(second) || third !== undefined ? (second as AuthConfig | undefined) : undefined
   const options = (isConfig(second) || third !== undefined ? third : (second as GuardOptions | undefined)) ?? {}
-  checkOptions(options, "requireSession")
+  checkGuardOptions(options, "requireSession", allowOf)
   const prepared = configFor(context, config, "requireSession")
   let read: SessionRead
   try {
@@ -225,7 +198,7 @@ export async function requireSession(context: AstroContext, second?: AuthConfig 
 export function authorize(config: AuthConfig, options: AuthorizeOptions): SesameMiddleware {
   if (typeof options !== "object" || options === null) throw new TypeError("authorize: expected options with `protect`, such as { protect: [\"/dashboard\"] }.")
   const listed = protectedPaths(options.protect, "authorize")
-  checkOptions(options, "authorize")
+  checkGuardOptions(options, "authorize", allowOf)
   const { basePath } = prepare(config, "authorize")
   if (options.redirectTo !== undefined) {
     // The endpoint under the base path is never guarded (policy 5): the built-in sign-in page is a fine target.

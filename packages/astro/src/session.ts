@@ -30,7 +30,7 @@
  * @module
  */
 import type { AuthConfig, Session } from "@sesame/core"
-import { isStorageUnavailable, isUnderPath, logFor, readSession, setCookieLines, type SessionRead } from "@sesame/core/integration"
+import { isStorageUnavailable, isUnderPath, noSession, readSessionOrNone, setCookieLines, type SessionRead } from "@sesame/core/integration"
 import { configFor, prepare, stateOf, use, type Prepared, type Read } from "./config.js"
 import { keepAlive, signedOut } from "./cookies.js"
 import type { AstroContext, SesameLocals } from "./types.js"
@@ -58,25 +58,16 @@ export type Next = () => Promise<Response>
  */
 export type SesameMiddleware = (context: AstroContext, next: Next) => Promise<Response>
 
-const signedOutRead: SessionRead = { session: null, cookies: [] }
-
 /**
  * The session read of `context` for `prepared`, made once (policy 1 and 2); none after a sign-out
  * (policy 6). A storage outage rejects with its `StorageUnavailable` (policy 2).
  */
 export function readOf(context: AstroContext, prepared: Prepared, owner: string): Read {
-  if (signedOut(context)) return { result: Promise.resolve(signedOutRead), written: true }
+  if (signedOut(context)) return { result: Promise.resolve(noSession), written: true }
   const { reads } = stateOf(context)
   let read = reads.get(prepared)
   if (!read) {
-    const request = { headers: context.request.headers, url: context.request.url }
-    const result = readSession(prepared.config, request).catch((error: unknown): SessionRead => {
-      // An outage is not "signed out", and the core logged it where it began (policy 2).
-      if (isStorageUnavailable(error)) throw error
-      logFor(prepared.config).error(`${owner} could not read the session and treats the request as signed out`, error)
-      return signedOutRead
-    })
-    read = { result, written: false }
+    read = { result: readSessionOrNone(prepared.config, { headers: context.request.headers, url: context.request.url }, owner), written: false }
     reads.set(prepared, read)
   }
   return read
@@ -205,7 +196,7 @@ export async function getSession(context: AstroContext, config?: AuthConfig): Pr
  * on a page's response when no middleware of this configuration will write them.
  */
 export async function sessionOf(context: AstroContext, prepared: Prepared, owner: string): Promise<SessionRead> {
-  if (context.isPrerendered === true) return signedOutRead
+  if (context.isPrerendered === true) return noSession
   const entry = readOf(context, prepared, owner)
   const read = await entry.result
   writeOnPage(context, prepared, entry, read.cookies)

@@ -14,22 +14,24 @@
  *
  * @module
  */
-import { normaliseBasePath } from "./config/base-path.js"
-import { envUrl, readEnv } from "./config/env.js"
 import { resolveConfig } from "./config/resolve.js"
 import { serializeCookie, type ResponseCookie } from "./http/cookies.js"
+import { isStorageUnavailable } from "./errors.js"
 import { getFromCore } from "./integration/core-request.js"
 import type { RequestLike } from "./integration/origin.js"
 import { printLine } from "./logger.js"
 import type { AuthConfig, Session } from "./types.js"
 
 export { appOrigin, type RequestLike } from "./integration/origin.js"
+export { basePathOf } from "./integration/base-path.js"
+export { prepareConfig, type PreparedConfig } from "./integration/prepared.js"
 export { forbiddenBody, unauthorizedBody } from "./http/response.js"
 export { unavailableBody } from "./http/error-response.js"
 export { callModuleApi, moduleApi, type ModuleApi } from "./modules/api.js"
 export { decodedPath, isUnderPath, protectedPaths, type ProtectedPaths } from "./integration/paths.js"
 export { setCookieName, withCookies, withMissingCookies } from "./integration/response-cookies.js"
 export { isStorageUnavailable } from "./errors.js"
+export { checkGuardOptions, forbiddenAnswer, guardAnswer, refusedAnswer } from "./integration/guard-answers.js"
 export { setPeerAddress } from "./http/client-ip.js"
 export { unavailableAnswer, type UnavailableAnswer } from "./integration/unavailable.js"
 export {
@@ -43,20 +45,6 @@ export {
   type ServerSessionUpdate,
   type ServerSignInOptions,
 } from "./integration/server-actions.js"
-
-/**
- * The base path the core routes by for `config`: `basePath`, else the path of `AUTH_URL` /
- * `SESAME_URL` when it has one, else `fallback`, the integration's default (`/api/auth`, where
- * their catch-all routes live, rather than the core's `/auth`). Without trailing slashes, as the
- * core writes it. A path the core cannot use is returned as it is: the core's endpoints then
- * answer with the configuration error that names it.
- */
-export function basePathOf(config: { readonly basePath?: string | undefined }, fallback: string): string {
-  if (config.basePath !== undefined) return normaliseBasePath(config.basePath)
-  const url = envUrl(readEnv())
-  const fromUrl = url !== undefined && URL.canParse(url) ? normaliseBasePath(new URL(url).pathname) : ""
-  return fromUrl || normaliseBasePath(fallback)
-}
 
 /** An integration's log: the configured logger, printing as the core's does. */
 export interface IntegrationLogger {
@@ -129,6 +117,28 @@ export async function readSession(config: AuthConfig, request: RequestLike): Pro
   const body: unknown = response.body
   const isSession = (response.status ?? 200) === 200 && typeof body === "object" && body !== null && !Array.isArray(body)
   return { session: isSession ? (body as Session) : null, cookies: response.cookies ?? [] }
+}
+
+/** A request without a session, and no cookie to write: what a guard or a page sees when reading fails. */
+export const noSession: SessionRead = Object.freeze({ session: null, cookies: Object.freeze([]) })
+
+/**
+ * {@link readSession}, failing closed as a page's read must: a read that throws (a configuration
+ * the core cannot use, an adapter that fails) is logged through the configured logger, naming
+ * `owner`, and is a visitor without a session ({@link noSession}). Except a storage outage
+ * (`StorageUnavailable`), which rejects, unlogged (the core logs an outage where it begins and
+ * ends): nothing is known of the session then, and "signed out" would send every signed-in user to
+ * the sign-in page. The integration answers {@link unavailableAnswer} for it, or throws it on.
+ */
+export function readSessionOrNone(config: AuthConfig, request: RequestLike, owner: string): Promise<SessionRead> {
+  const read = readSession(config, request).catch((error: unknown): SessionRead => {
+    if (isStorageUnavailable(error)) throw error
+    logFor(config).error(`${owner} could not read the session and treats the request as signed out`, error)
+    return noSession
+  })
+  // A read nobody awaits yet must not be an unhandled rejection while an outage lasts.
+  read.catch(() => undefined)
+  return read
 }
 
 /**
