@@ -20,7 +20,8 @@
  *    cookies. The cookies of the read (a cleared cookie that was no good) go on it.
  * 5. `authorize` matches paths as Astro routes them: percent-decoded until they stop changing
  *    (`/%64ashboard` and `/%2564ashboard` are `/dashboard`), duplicate slashes collapsed
- *    (`//dashboard` is `/dashboard`). A path that does not decode is protected. The endpoint under the base path is
+ *    (`//dashboard` is `/dashboard`); a `protect` function is asked about it with and without a
+ *    trailing slash (`/settings/` is `/settings`). A path that does not decode is protected. The endpoint under the base path is
  *    never guarded (it is how a visitor signs in). A prerendered page cannot be guarded (it is
  *    built once, for no visitor): a protected one fails the build, rather than be published.
  * 6. While the storage cannot be reached (`StorageUnavailable`), nothing is known of the session:
@@ -211,9 +212,11 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): Sesame
     const path = decodedPath(new URL(context.request.url).pathname)
     if (path === null) return true
     if (isUnderPath(path, basePath)) return false
-    // The path Astro routes, and the one it shows the app (`context.url`, normalized by Astro).
+    // The path Astro routes, and the one it shows the app (`context.url`, normalized by Astro); each
+    // also without a trailing slash, which Astro's default `trailingSlash: "ignore"` routes alike.
     const shown = decodedPath(context.url.pathname)
-    return listed(path) || shown === null || listed(shown)
+    if (shown === null) return true
+    return [path, shown].some((form) => listed(form) || listed(form.replace(/(.)\/+$/, "$1")))
   }
   const guard = readingMiddleware(
     config,

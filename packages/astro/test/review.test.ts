@@ -68,6 +68,13 @@ describe("authorize: a protected path spelled as Astro still routes it", () => {
     expect(await reachesPage(byPredicate, `${origin}//admin/users`)).toBe(false)
     expect(await reachesPage(byPredicate, `${origin}/public`)).toBe(true)
   })
+
+  it("fails: a predicate of the exact path is asked about it without the trailing slash Astro ignores", async () => {
+    const exact = authorize(auth, { protect: (path) => path === "/settings" })
+    expect(await reachesPage(exact, `${origin}/settings/`)).toBe(false)
+    expect(await reachesPage(exact, `${origin}/settings//`)).toBe(false)
+    expect(await reachesPage(exact, `${origin}/settings-public`)).toBe(true)
+  })
 })
 
 describe("signOut with redirect: false in a page without sessionMiddleware", () => {
