@@ -22,7 +22,7 @@
  * Screenshots of each step: test-artifacts/screenshots/newcomer-astro/; what each server printed:
  * test-artifacts/newcomer-astro/*.log.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser } from "playwright-core"
@@ -30,7 +30,7 @@ import { artifactsDir, freePort, launchBrowser, saveScreenshot } from "@sesame/t
 import { astroEnv, createAstroApp, guidePath, type AstroApp } from "./astro-app.js"
 import { accessible, landOn, me, pathOf, signInWith } from "./browser-steps.js"
 import { block, commandLines, expandHome } from "./guide.js"
-import { runLine, startServer, type Server } from "./processes.js"
+import { expectRefusedWithout, runLine, startServer, type Server } from "./processes.js"
 
 const ada = { email: "ada@example.com", password: "analytical engine", name: "Ada Lovelace", id: "ada" }
 const suite = "newcomer-astro"
@@ -172,25 +172,6 @@ async function newcomerFlow(origin: string, label: string): Promise<string[]> {
   return errors
 }
 
-/**
- * Starts the server as `launch(port)` says, reads the session once, stops it, and checks the
- * refusal: a 500, and a `[sesame][error]` line that names `missing`. (processes.ts's
- * expectRefusedWithout reads `/api/auth/session`; here the endpoints are under `/auth`.)
- */
-async function expectRefusedWithout(missing: "AUTH_SECRET" | "AUTH_URL", launch: (port: number) => Promise<Server>, label: string): Promise<void> {
-  const port = await freePort()
-  const server = await launch(port)
-  let status: number
-  let output: string
-  try {
-    status = (await fetch(`http://127.0.0.1:${port}/auth/session`)).status
-  } finally {
-    output = await stop(server, label)
-  }
-  expect(status, missing).toBe(500)
-  expect(output.split("\n").filter((line) => line.startsWith("[sesame][error]") && line.includes(missing)).length, output).toBeGreaterThan(0)
-}
-
 describe("docs/start/astro.md, followed by a newcomer", () => {
   it("has a marker on every code block, and a file or a command for each", () => {
     // guideBlocks() throws on a block without a marker; here, each one is used by this test.
@@ -262,17 +243,14 @@ describe("docs/start/astro.md, followed by a newcomer", () => {
     ]
     for (const { missing, line: without } of cases) {
       expect(without, missing).not.toBe(line)
-      // The secret is also in .env.local, which the server must not find by itself.
-      if (missing === "AUTH_SECRET") renameSync(envFile, `${envFile}.off`)
-      try {
-        await expectRefusedWithout(
-          missing,
-          (port) => start(without.replaceAll("localhost:4321", `localhost:${port}`), astroEnv({ PORT: String(port), HOST: "127.0.0.1" }), port),
-          `start-without-${missing}`,
-        )
-      } finally {
-        if (missing === "AUTH_SECRET") renameSync(`${envFile}.off`, envFile)
-      }
+      // Sesame's endpoints are under /auth here.
+      await expectRefusedWithout(
+        missing,
+        envFile,
+        (port) => start(without.replaceAll("localhost:4321", `localhost:${port}`), astroEnv({ PORT: String(port), HOST: "127.0.0.1" }), port),
+        (server) => stop(server, `start-without-${missing}`),
+        "/auth/session",
+      )
     }
   }, 120_000)
 })

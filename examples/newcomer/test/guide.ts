@@ -85,6 +85,20 @@ export function manifestOf(dir: string): Manifest {
 }
 
 /**
+ * The exact version of `name` that the first of `folders` (relative to the repository; `"."` is
+ * the workspace root) to pin one pins, in its `dependencies` or `devDependencies`; undefined when
+ * none does (a range or `*` is no pin).
+ */
+export function pinnedIn(name: string, folders: readonly string[]): string | undefined {
+  for (const folder of folders) {
+    const { dependencies = {}, devDependencies = {} } = manifestOf(join(repositoryRoot, folder))
+    const version = dependencies[name] ?? devDependencies[name]
+    if (version && /^\d/.test(version)) return version
+  }
+  return undefined
+}
+
+/**
  * The guide's install step: its `npm pack` line (whose `--workspace` folders name the packages to
  * pack) and its `npm install` line. The other lines (`cd`, `npm ci`, `npm run build`, `mkdir -p`)
  * are the ones the test stands in for; any other line is one the test does not know how to follow.

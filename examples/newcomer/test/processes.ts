@@ -142,24 +142,29 @@ export async function startServer(line: string, cwd: string, env: NodeJS.Process
 
 /**
  * Starts a server as `launch(port)` says, with `.env.local` (`envFile`) hidden when the secret is
- * the missing setting (the server must not find it by itself), reads the session once, stops it,
- * and checks the refusal: a 500, and a `[sesame][error]` line that names `missing`.
+ * the missing setting (the server must not find it by itself), reads the session once at
+ * `sessionPath` (the session endpoint under the guide's base path), stops it, and checks the
+ * refusal: a 500, and a `[sesame][error]` line that names `missing`.
  */
 export async function expectRefusedWithout(
   missing: "AUTH_SECRET" | "AUTH_URL",
   envFile: string,
   launch: (port: number) => Promise<Server>,
   stop: (server: Server) => Promise<string>,
+  sessionPath = "/api/auth/session",
 ): Promise<void> {
   if (missing === "AUTH_SECRET") renameSync(envFile, `${envFile}.off`)
   let status: number
   let output: string
-  const port = await freePort()
-  const server = await launch(port)
   try {
-    status = (await fetch(`http://127.0.0.1:${port}/api/auth/session`)).status
+    const port = await freePort()
+    const server = await launch(port)
+    try {
+      status = (await fetch(`http://127.0.0.1:${port}${sessionPath}`)).status
+    } finally {
+      output = await stop(server)
+    }
   } finally {
-    output = await stop(server)
     if (missing === "AUTH_SECRET") renameSync(`${envFile}.off`, envFile)
   }
   expect(status, missing).toBe(500)
