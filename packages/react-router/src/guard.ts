@@ -38,10 +38,10 @@
  * @module
  */
 import type { AuthConfig, ResponseCookie } from "@sesame/core"
-import { checkGuardOptions, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
+import { checkGuardOptions, foldedPath, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
 import { configFor, prepare, type Prepared } from "./config.js"
 import { reloadingIntoSesame } from "./document.js"
-import { belowBasename, folded, guardedForms, pageOf } from "./paths.js"
+import { belowBasename, guardedForms, pageOf } from "./paths.js"
 import { continueWith, readingMiddleware, readOf, type SesameMiddleware } from "./session.js"
 import type { AuthenticatedSession, RouteArgs } from "./types.js"
 import { unavailableResponse } from "./unavailable.js"
@@ -204,13 +204,13 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): Sesame
   if (options.basename !== undefined && (typeof options.basename !== "string" || !options.basename.startsWith("/"))) {
     throw new TypeError(`authorize: \`basename\` must be the app's basename, such as "/app"; got ${JSON.stringify(options.basename)}.`)
   }
-  const given = Array.isArray(options.protect) ? options.protect.map((path: unknown) => (typeof path === "string" ? folded(path) : path)) : options.protect
+  const given = Array.isArray(options.protect) ? options.protect.map((path: unknown) => (typeof path === "string" ? foldedPath(path) : path)) : options.protect
   const listed = protectedPaths(given, "authorize")
   checkGuardOptions(options, "authorize", allowOf)
   const { basePath } = prepare(config, "authorize")
   if (options.redirectTo !== undefined) {
     const target = new URL(options.redirectTo, "http://localhost").pathname
-    if (!isUnderPath(target, basePath) && listed(folded(belowBasename(target, options.basename)))) {
+    if (!isUnderPath(target, basePath) && listed(foldedPath(belowBasename(target, options.basename)))) {
       throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(options.redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
     }
   }
@@ -218,7 +218,7 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): Sesame
     const forms = guardedForms(args.request)
     if (forms === null) return true
     // The resource route itself is how a visitor signs in (policy 5); its base path is a URL's path.
-    if (forms.every((path) => isUnderPath(path, basePath) || isUnderPath(path, folded(basePath)))) return false
+    if (forms.every((path) => isUnderPath(path, basePath) || isUnderPath(path, foldedPath(basePath)))) return false
     return (options.basename === undefined ? forms : guardedForms(args.request, options.basename)!).some((path) => listed(path))
   }
   return readingMiddleware(

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { decodedPath } from "@sesame/core/integration"
+import { foldedPath, routedForms } from "@sesame/core/integration"
 
 /** The page a request is for (policy 1): `/dashboard.data` is `/dashboard`, `/_root.data` is `/`. */
 function pagePathname(pathname: string): string {
@@ -38,28 +38,11 @@ export function pageOf(request: Request): string {
   return `${pagePathname(url.pathname)}${url.search}`
 }
 
-/** A path's letters as React Router compares them (policy 3). */
-export function folded(path: string): string {
-  return path.toUpperCase().toLowerCase()
-}
-
-/** `path` as React Router decodes it (policy 2): each segment once, an encoded `/` kept; as it is when a segment does not decode. */
-function segmentsDecoded(path: string): string {
-  try {
-    return path
-      .split("/")
-      .map((segment) => decodeURIComponent(segment).replace(/\//g, "%2F"))
-      .join("/")
-  } catch {
-    return path
-  }
-}
-
 /** `path` below `basename` (policy 4), in any case; as it is when it is not below it. */
 export function belowBasename(path: string, basename: string | undefined): string {
   if (!basename || basename === "/") return path
-  const base = folded(basename.replace(/\/+$/, ""))
-  const start = folded(path.slice(0, base.length))
+  const base = foldedPath(basename.replace(/\/+$/, ""))
+  const start = foldedPath(path.slice(0, base.length))
   if (start !== base || (path.length > base.length && path[base.length] !== "/")) return path
   return path.slice(base.length) || "/"
 }
@@ -72,13 +55,12 @@ export function guardedForms(request: Request, basename?: string): string[] | nu
   const { pathname } = new URL(request.url)
   const forms = new Set<string>()
   for (const raw of [pathname, pagePathname(pathname)]) {
-    const decoded = decodedPath(raw)
-    if (decoded === null) return null
-    for (const form of [decoded, segmentsDecoded(raw).replace(/\/{2,}/g, "/")]) {
-      const path = belowBasename(form, basename).replace(/(.)\/+$/, "$1")
+    const routed = routedForms(raw, true)
+    if (routed === null) return null
+    for (const form of routed) {
+      const path = belowBasename(form, basename)
       forms.add(path)
-      forms.add(path.toLowerCase())
-      forms.add(folded(path))
+      forms.add(foldedPath(path))
     }
   }
   return [...forms]

@@ -56,3 +56,42 @@ export function decodedPath(pathname: string): string | null {
   }
   return path.replace(/\/{2,}/g, "/")
 }
+
+/** A path's letters as a case-insensitive router compares them: upper case, then lower case (`µ` and `μ` alike). */
+export function foldedPath(path: string): string {
+  return path.toUpperCase().toLowerCase()
+}
+
+/** `path` with each segment decoded once by `decodeURIComponent`, an encoded `/` kept; as it is when a segment does not decode. */
+function segmentsDecoded(path: string): string {
+  try {
+    return path
+      .split("/")
+      .map((segment) => decodeURIComponent(segment).replace(/\//g, "%2F"))
+      .join("/")
+  } catch {
+    return path
+  }
+}
+
+/**
+ * Every form of `pathname` a router may route to a page, for a guard to check them all: decoded as
+ * {@link decodedPath} does and as routers that decode each segment do (`/%40admin` is `/@admin`),
+ * doubled slashes collapsed, without a trailing slash (`/settings/` is `/settings`), and, for a
+ * router that ignores case (React Router's and Vue Router's defaults), lowercase and
+ * {@link foldedPath}. Null when the path does not decode: a guard protects it.
+ */
+export function routedForms(pathname: string, ignoresCase: boolean): string[] | null {
+  const decoded = decodedPath(pathname)
+  if (decoded === null) return null
+  const forms = new Set<string>()
+  for (const form of [decoded, segmentsDecoded(pathname).replace(/\/{2,}/g, "/")]) {
+    const path = form.replace(/(.)\/+$/, "$1")
+    forms.add(path)
+    if (ignoresCase) {
+      forms.add(path.toLowerCase())
+      forms.add(foldedPath(path))
+    }
+  }
+  return [...forms]
+}
