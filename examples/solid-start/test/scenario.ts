@@ -133,6 +133,12 @@ export function describeApp(variant: Variant, options: ScenarioOptions): void {
 
       const direct = await fetch(url("/dashboard"), { redirect: "manual" })
       expect([direct.status, direct.headers.get("location")]).toEqual([302, "/signin"])
+      // Solid Router renders /dashboard for these spellings too (fixed segments compare lowercased,
+      // a trailing slash is dropped): the middleware guards them all.
+      for (const spelling of ["/DASHBOARD", "/Dashboard/"]) {
+        const other = await fetch(url(spelling), { redirect: "manual" })
+        expect([spelling, other.status, other.headers.get("location")]).toEqual([spelling, 302, "/signin"])
+      }
       const server = await fetch(url("/account"), { redirect: "manual" })
       expect([server.status, server.headers.get("location")]).toEqual([302, "/signin"])
       expect(pageErrors).toEqual([])

@@ -22,9 +22,15 @@
  * visitor signs in (the built-in sign-in page, the callbacks) and how the browser reads the
  * session, so guarding them could only loop. `protect: ["/"]` thus guards the whole app but them.
  *
+ * A path is protected when any form Solid Router may route to a page is: Solid Router compares a
+ * route's fixed segments without regard to case (`/Dashboard` renders the page `/dashboard`) and
+ * ignores a trailing slash, so the guard compares the core's `routedForms` of the path (decoded,
+ * without a trailing slash, case folded) with the `protect` list folded the same way, and asks a
+ * `protect` function about each. A path that does not decode is protected.
+ *
  * @module
  */
-import { isStorageUnavailable, protectedPaths, setCookieLines, unavailableAnswer, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
+import { foldedPath, isStorageUnavailable, protectedPaths, routedForms, setCookieLines, unavailableAnswer, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
 import type { SolidAuthOptions } from "./config.js"
 import { coreConfig } from "./config.js"
 import type { RequestEventLike } from "./event.js"
@@ -72,8 +78,13 @@ export type AuthMiddleware = (event: RequestEventLike) => Promise<Response | und
 export function authMiddleware(options: SolidAuthOptions, { protect, redirectTo }: ProtectOptions): AuthMiddleware {
   const core = coreConfig(options, "authMiddleware")
   const target = guardTarget(options, core.prefix, redirectTo, "authMiddleware")
-  const listed = protectedPaths(protect, "authMiddleware")
-  const isProtected = (pathname: string) => !isUnderPrefix(pathname, core.prefix) && listed(pathname)
+  const listed = protectedPaths(Array.isArray(protect) ? protect.map((path: unknown) => (typeof path === "string" ? foldedPath(path) : path)) : protect, "authMiddleware")
+  const isProtected = (pathname: string): boolean => {
+    const forms = routedForms(pathname, true)
+    if (forms === null) return true
+    if (forms.every((form) => isUnderPrefix(form, core.prefix))) return false
+    return forms.some((form) => listed(form))
+  }
   if (isProtected(new URL(target.path, "http://localhost").pathname)) {
     throw new TypeError(`authMiddleware: the redirect target ${JSON.stringify(target.path)} is itself protected; signed-out visitors would be redirected forever.`)
   }

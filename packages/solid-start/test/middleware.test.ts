@@ -49,6 +49,22 @@ describe("authMiddleware", () => {
     expect(await guard(event(request("/account", { jar })))).toBeUndefined()
   })
 
+  it("fails (a bypass): every spelling Solid Router routes to a protected page is guarded: any case, a trailing slash, percent-encoding", async () => {
+    // Solid Router compares fixed segments lowercased and drops a trailing slash (createMatcher):
+    // /ACCOUNT and /Account/ render the page /account.
+    const guard = authMiddleware(config(), { protect: ["/account"], redirectTo: "/signin" })
+    for (const path of ["/Account", "/ACCOUNT/settings", "/%61ccount", "/account//", "/%E0%A4%A"]) {
+      expect((await guard(event(request(path))))?.status, path).toBe(302)
+    }
+    expect(await guard(event(request("/accounts")))).toBeUndefined()
+    const exact = authMiddleware(config(), { protect: (path) => path === "/settings", redirectTo: "/signin" })
+    for (const path of ["/settings", "/settings/", "/Settings"]) expect((await exact(event(request(path))))?.status, path).toBe(302)
+    expect(await exact(event(request("/settings-public")))).toBeUndefined()
+    // The auth routes stay open in any case: /API/AUTH is not the prefix, but it is no page either.
+    const all = authMiddleware(config(), { protect: ["/"], redirectTo: "/api/auth/signin" })
+    expect(await all(event(request("/api/auth/session")))).toBeUndefined()
+  })
+
   it("takes a predicate over the path", async () => {
     const guard = authMiddleware(config(), { protect: (path) => path.endsWith("/private"), redirectTo: "/" })
     expect((await guard(event(request("/a/private"))))?.status).toBe(302)
