@@ -14,9 +14,13 @@
  *    actions (the request is not one object: each loader gets a copy). Without it, nothing is kept:
  *    the load context may be one object for every request (a server's `getLoadContext` returning a
  *    constant), and a session read kept there would be served to the next visitor. Each call then
- *    reads for itself, with the configuration it is given. The configuration the request was
- *    handled with lets `getSession`, `requireSession`, `signIn`, `signOut` and `api` be called
- *    without it.
+ *    reads for itself, with the configuration it is given; so it does with a router context that
+ *    no middleware of this package claimed. The configuration the request was handled with lets
+ *    `getSession`, `requireSession`, `signIn`, `signOut` and `api` be called without it.
+ * 5. A router context is one request's. A server whose `getLoadContext` hands React Router the same
+ *    `RouterContextProvider` for every request would carry one visitor's session to the next: the
+ *    first middleware of this package claims the context for its request, and one that meets a
+ *    context another request claimed throws a `TypeError` that says so, before anything is read.
  *
  * @module
  */
@@ -48,7 +52,7 @@ export interface Read {
 
 /** What a request's context carries for this package (policy 4). */
 export interface RequestState {
-  /** The request the first middleware of this package saw with this context (session.ts, policy 6). */
+  /** The request the first middleware of this package saw with this context (policy 5). */
   request?: Request
   /** The configuration the request was last handled with. */
   current?: Prepared
@@ -75,13 +79,33 @@ function isRouterContext(context: unknown): context is RouterContextProvider {
   return context instanceof RouterContextProvider || (typeof context === "object" && context !== null && context.constructor?.name === "RouterContextProvider")
 }
 
-/** The state of the request of `args` (policy 4), made on first use; a new one each call without a router context. */
+/**
+ * The state of the request of `args` (policy 4): the one a middleware of this package claimed for
+ * its router context, else a new one each call (nothing is kept where no middleware can tell one
+ * request from the next).
+ */
 export function stateOf(args: RouteArgs): RequestState {
   const context = args.context
-  if (!isRouterContext(context)) return { reads: new Map(), kept: new Set() }
-  let state = states.get(context)
-  if (!state) states.set(context, (state = { reads: new Map(), kept: new Set() }))
-  return state
+  return (isRouterContext(context) ? states.get(context) : undefined) ?? { reads: new Map(), kept: new Set() }
+}
+
+/**
+ * Claims the router context of a middleware's `args` for its request, on the first middleware of
+ * this package that runs for it, and refuses a context another request claimed (policy 5).
+ */
+export function claim(args: RouteArgs, owner: string): void {
+  const context = args.context
+  if (!isRouterContext(context)) return
+  const state = states.get(context)
+  if (!state) {
+    states.set(context, { request: args.request, reads: new Map(), kept: new Set() })
+    return
+  }
+  if (state.request !== args.request) {
+    throw new TypeError(
+      `${owner}: this RouterContextProvider served another request already. A server's getLoadContext must return a new RouterContextProvider for each request; one shared by every request would carry one visitor's session to the next.`,
+    )
+  }
 }
 
 /** `config` prepared and remembered as the one the request of `args` is handled with. */

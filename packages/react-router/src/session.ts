@@ -28,17 +28,14 @@
  *    a signed-out visitor, and no cookie of the read is written (`cookies.ts`, policy 2). After
  *    `signIn(args)`, the read still describes the request as it came: the new session is the next
  *    request's.
- * 6. A router context is one request's. A server whose `getLoadContext` hands React Router the same
- *    `RouterContextProvider` for every request would carry one visitor's session to the next: the
- *    middleware throws a `TypeError` that says so when it meets a context that another request
- *    used, before it reads anything.
+ * 6. A router context is one request's: the middleware claims it (config.ts, policy 5).
  *
  * @module
  */
 import type { AuthConfig, Session } from "@sesame/core"
 import { isStorageUnavailable, isUnderPath, noSession, readSessionOrNone, type SessionRead } from "@sesame/core/integration"
 import type { MiddlewareFunction } from "react-router"
-import { configFor, prepare, stateOf, use, type Prepared, type Read } from "./config.js"
+import { claim, configFor, prepare, stateOf, use, type Prepared, type Read } from "./config.js"
 import { keepAlive, signedOut } from "./cookies.js"
 import type { RouteArgs } from "./types.js"
 import { unavailableResponse } from "./unavailable.js"
@@ -70,17 +67,6 @@ export function readOf(args: RouteArgs, prepared: Prepared, owner: string): Read
     reads.set(prepared, read)
   }
   return read
-}
-
-/** Records the request a router context is for, and refuses a context another request used (policy 6). */
-function claim(args: RouteArgs, owner: string): void {
-  const state = stateOf(args)
-  state.request ??= args.request
-  if (state.request !== args.request) {
-    throw new TypeError(
-      `${owner}: this RouterContextProvider served another request already. A server's getLoadContext must return a new RouterContextProvider for each request; one shared by every request would carry one visitor's session to the next.`,
-    )
-  }
 }
 
 /** What a middleware does with the request's session read, once the auth routes are let through. */

@@ -5,6 +5,7 @@
  * left unread, failing closed, and `getSession` without the middleware.
  */
 import { MemoryAdapter } from "@sesame/core/adapters"
+import { RouterContextProvider } from "react-router"
 import { describe, expect, it, vi } from "vitest"
 import { getSession, sesame, sessionMiddleware } from "@sesame/react-router"
 import { aliceCredentials, recordingLogger } from "../../core/test/helpers.js"
@@ -139,6 +140,20 @@ describe("sessionMiddleware and getSession", () => {
     expect((await rendered(await call(app, "/", { jar }))).loaderData.root).toEqual({ user: "Alice" })
     expect((await rendered(await call(app, "/"))).loaderData.root).toEqual({ user: null })
     expect((await rendered(await call(app, "/", { jar }))).loaderData.root).toEqual({ user: "Alice" })
+  })
+
+  it("with React Router's middleware on but not Sesame's, a router context shared by every request never carries a session to the next visitor", async () => {
+    const auth = config()
+    const shared = new RouterContextProvider()
+    const app = appFor(
+      { loader: async (args: Args) => ({ user: (await getSession(args, auth))?.user?.name ?? null }) },
+      { "routes/auth": { path: "auth/*", module: sesame(auth) }, "routes/home": { index: true, module: { default: () => null } } },
+      { loadContext: () => shared },
+    )
+    const jar = new CookieJar()
+    await signInAlice(appOf(auth), jar)
+    expect((await rendered(await call(app, "/", { jar }))).loaderData.root).toEqual({ user: "Alice" })
+    expect((await rendered(await call(app, "/"))).loaderData.root).toEqual({ user: null })
   })
 
   it("getSession(args) without the middleware nor a configuration throws the TypeError that says what to add", async () => {
