@@ -12,7 +12,7 @@ import { createRequestHandler, data, isRouteErrorResponse, RouterContextProvider
 import { authorize, getSession, requireSession, sesame, sessionMiddleware, signIn, signOut } from "@sesame/react-router"
 import { aliceCredentials, CookieJar, origin, request, secret, users, type RequestOptions } from "../../core/test/helpers.js"
 
-export { CookieJar, origin, users }
+export { CookieJar, origin, secret, users }
 
 /** A JWT configuration with alice's credentials provider. */
 export function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
