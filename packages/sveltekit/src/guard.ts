@@ -22,7 +22,11 @@
  * 4. The hook matches paths as SvelteKit routes them, after percent-decoding: `/%61dmin` is
  *    `/admin`. A path that does not decode is treated as protected. The endpoints under the base
  *    path are never guarded (they are how a visitor signs in): `handle`, which must run first,
- *    answers them without going on to the next hook.
+ *    answers them without going on to the next hook. A remote function's call is matched by the
+ *    path it is sent to (`/_app/remote/<id>`), never by the page SvelteKit puts in `event.url` from
+ *    the caller's own `x-sveltekit-pathname` header: a caller picks that header, and a guard that
+ *    read it would refuse or let through the same call as the caller likes. A remote function
+ *    checks the session itself (`requireSession`), or the app protects `/_app/remote`.
  * 5. Redirects are `303 See Other`, as in every integration: a guard may answer a form's post (an
  *    action), and only `303` tells every client to follow with a GET; caches do not keep it. The
  *    hook's also say `Cache-Control: private, no-store`, since whether they apply depends on the
@@ -218,7 +222,8 @@ export function authorize({ protect, redirectTo, allow }: AuthorizeOptions): Han
   checkAllow(allow, "authorize")
   return async ({ event, resolve }) => {
     const state = requestAuth(event, "authorize")
-    const path = decodedPath(event.url.pathname)
+    // A remote call's event.url is the page its caller names (policy 4): the call's own path decides.
+    const path = decodedPath(event.isRemoteRequest ? new URL(event.request.url).pathname : event.url.pathname)
     if (path !== null && !listed(path)) return resolve(event)
     let session: Session | null
     let ok = false
