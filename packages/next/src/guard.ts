@@ -11,7 +11,9 @@
  *    they are how a visitor gets a session, so refusing them can only loop.
  * 3. Otherwise `callbacks.authorized({ request, auth })` decides: `true` or nothing lets the request
  *    through, `false` redirects (307) to the sign-in page with `callbackUrl` set to this page, and a
- *    `Response` is sent as it is. Without the callback every request goes through.
+ *    `Response` is sent as it is. Without the callback every request goes through. A path with
+ *    percent-encoding is asked about twice, as it came and decoded (Next.js serves the page of the
+ *    decoded path: `/%64ashboard` is the dashboard), and the first refusal stands.
  * 4. A redirect returned by `authorized` is followed here first, as the browser would, through the
  *    same callback: when it comes back to a page already visited (or goes on for more than
  *    {@link maxHops} redirects), the browser would loop. That is logged as an error and handled
@@ -50,7 +52,7 @@
  */
 import type { ResponseCookie, Session } from "@sesame/core"
 import type { StorageUnavailable } from "@sesame/core/errors"
-import { isStorageUnavailable, logFor, readSession, unavailableAnswer, wantsJson } from "@sesame/core/integration"
+import { decodedPath, isStorageUnavailable, logFor, readSession, unavailableAnswer, wantsJson } from "@sesame/core/integration"
 import { NextRequest, NextResponse } from "next/server.js"
 import { load, type Prepared } from "./config.js"
 import { withCookies } from "./cookies.js"
@@ -93,11 +95,29 @@ function signInRedirect(prepared: Prepared, url: URL, origin: string): Response 
 
 type Decision = true | false | Response
 
+/**
+ * `request` as Next.js routes it when its path is percent-encoded: Next.js runs the proxy's matcher
+ * on the decoded path and serves the page found under it (`/%64ashboard` renders the dashboard), so
+ * `authorized` is asked about that path too (policy 3). Null when the path is already decoded.
+ */
+function routedRequest(request: NextRequest): NextRequest | null {
+  const routed = decodedPath(request.nextUrl.pathname)
+  if (routed === null || routed === request.nextUrl.pathname) return null
+  const url = request.nextUrl.clone()
+  url.pathname = routed
+  return new NextRequest(url.href, { headers: request.headers, method: request.method, nextConfig: { basePath: request.nextUrl.basePath } })
+}
+
 async function decide(prepared: Prepared, request: NextRequest, url: URL, origin: string, auth: Session | null): Promise<Decision> {
   if (!prepared.authorized || isExempt(prepared, url, origin)) return true
-  const result = await prepared.authorized({ request, auth })
-  if (result instanceof Response) return result
-  return result !== false
+  // The request as it came, then as Next.js routes it when that differs: a refusal of either stands.
+  for (const asked of [request, routedRequest(request)]) {
+    if (asked === null) continue
+    const result = await prepared.authorized({ request: asked, auth })
+    if (result instanceof Response) return result
+    if (result === false) return false
+  }
+  return true
 }
 
 /** Follows a redirect from `authorized` through the same callback; true when the browser would loop. */
