@@ -128,6 +128,7 @@ export default defineConfig({
               readme("packages", "sveltekit", "@sesame/sveltekit"),
               readme("packages", "astro", "@sesame/astro"),
               readme("packages", "react-router", "@sesame/react-router"),
+              readme("packages", "nuxt", "@sesame/nuxt"),
               readme("packages", "organizations", "@sesame/organizations"),
               readme("packages", "sso", "@sesame/sso"),
               readme("packages", "oauth-provider", "@sesame/oauth-provider"),

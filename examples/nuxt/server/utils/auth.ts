@@ -1,0 +1,52 @@
+// server/utils/auth.ts
+import type { AuthConfig } from "@sesame/core"
+import { MemoryAdapter } from "@sesame/core/adapters"
+import Credentials from "@sesame/core/providers/credentials"
+import Password from "@sesame/core/providers/password"
+
+/** The demo account that `Credentials` checks below (an app checks its own user store). */
+export const demoAccount = { email: "demo@example.com", password: "sesame-demo" }
+
+/**
+ * The OpenID Connect provider, offered when its issuer, client id and secret are in the
+ * environment: AUTH_DEV_IDP_ISSUER, AUTH_DEV_IDP_ID, AUTH_DEV_IDP_SECRET (Sesame reads them; `npm
+ * start` starts a local provider and sets them). Without them, `npm run dev` offers the other two.
+ */
+export const oidcProvider = process.env.AUTH_DEV_IDP_ISSUER ? ({ id: "dev-idp", name: "Sesame Dev IdP", type: "oidc" } as const) : undefined
+
+/**
+ * The configuration, given to every @sesame/nuxt/server function: the auth route
+ * (server/routes/auth/[...].ts), the server middleware (server/middleware/sesame.ts), the app's
+ * sign-in and sign-out routes. Nitro auto-imports what server/utils exports.
+ */
+export const authConfig: AuthConfig = {
+  // basePath: "/auth" is the default: the endpoints live under /auth, as the route's folder says.
+  // Users, password hashes and sessions in memory, forgotten when the server stops.
+  adapter: MemoryAdapter(),
+  providers: [
+    Credentials({
+      name: "Demo account",
+      credentials: {
+        email: { label: "Email", type: "email", autocomplete: "username" },
+        password: { label: "Password", type: "password", autocomplete: "current-password" },
+      },
+      async authorize({ email, password }) {
+        // Check the password against your own store; return the user, or null to refuse.
+        if (email === demoAccount.email && password === demoAccount.password) return { id: "demo", name: "Demo User", email: demoAccount.email }
+        return null
+      },
+      // With an adapter, the user `authorize` returns must exist there: made at its first sign-in.
+      createUser: true,
+    }),
+    // Accounts that visitors make on Sesame's built-in sign-up page (/auth/signup), with a password.
+    Password({
+      // A new account is signed in at once, its address not confirmed first (a demo).
+      requireEmailVerification: false,
+      // No mail server here: a password-reset link goes to the server's console.
+      sendEmail: ({ kind, to, url }) => console.log(`Email (${kind}) to ${to}: ${url}`),
+    }),
+    ...(oidcProvider ? [oidcProvider] : []),
+  ],
+  // The app's own sign-in page (app/pages/signin.vue): the guards send visitors there.
+  pages: { signIn: "/signin" },
+}
