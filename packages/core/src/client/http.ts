@@ -1,6 +1,6 @@
 /**
  * `@sesame/core/client`: the browser's plain HTTP with Sesame's endpoints, which the framework
- * clients (`@sesame/next/react`, `@sesame/solid-start/client`) build on: JSON reads (the session,
+ * clients (`@sesame/next/react`, `@sesame/solid-start/client`, `@sesame/nuxt`) build on: JSON reads (the session,
  * the CSRF token, the providers), form posts that answer with the redirect target as JSON
  * (`X-Auth-Return-Redirect`) so that the caller decides whether to follow, and navigation.
  *
@@ -20,6 +20,9 @@ import type { Session } from "../types.js"
 export { isStorageUnavailable, StorageUnavailable } from "../errors.js"
 
 export { isBasePath, normaliseBasePath } from "../config/base-path.js"
+
+// Signing in and out from the browser, the one flow of every framework client.
+export { signInFromBrowser, signOutFromBrowser, type AuthorizationParams, type BrowserSignInOptions, type BrowserSignOutOptions, type SignInHooks, type SignInResult } from "./sign-in.js"
 
 /** A provider as `GET {basePath}/providers` lists it. */
 export interface ClientProvider {

@@ -17,7 +17,7 @@
  * @module
  */
 import type { Session } from "@sesame/core"
-import { fetchCsrfToken, fetchProviders, fetchSession, formFields, isStorageUnavailable, navigate, postForm, type FormPostResult } from "@sesame/core/client"
+import { fetchSession, isStorageUnavailable, signInFromBrowser, signOutFromBrowser, type AuthorizationParams, type BrowserSignInOptions, type BrowserSignOutOptions, type SignInResult } from "@sesame/core/client"
 import { computed, type Ref } from "vue"
 import { useRequestEvent, useRequestFetch } from "nuxt/app"
 import { basePathOf, sessionState } from "./state.js"
@@ -26,41 +26,10 @@ import { basePathOf, sessionState } from "./state.js"
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated"
 
 /** Options of `signIn`. Any other key is a form field for the provider (`email`, `password`…). */
-export interface SignInOptions {
-  /** Where to land after signing in. Default: the current page. */
-  callbackUrl?: string
-  /**
-   * Default true: go where the server says. False returns the result instead, for the providers
-   * that answer in place (credentials, password); an OAuth sign-in always leaves for the provider.
-   */
-  redirect?: boolean
-  [field: string]: unknown
-}
-
-/** What a sign-in that did not navigate away returns. */
-export interface SignInResult {
-  /** True when the user is signed in. */
-  ok: boolean
-  /** The HTTP status of the sign-in request. */
-  status: number
-  /** The error type (`CredentialsSignin`…, `StorageUnavailable` for a `503`), when it failed. */
-  error: string | undefined
-  /** The `code` of a `CredentialsSignin`, when the provider set one. */
-  code: string | undefined
-  /** Where the server would have sent the browser. */
-  url: string | undefined
-}
-
+export type SignInOptions = BrowserSignInOptions
 /** Options of `signOut`. */
-export interface SignOutOptions {
-  /** Where to land after signing out. Default: the current page. */
-  callbackUrl?: string
-  /** Default true: go there. False only returns the URL (the session is `null` at once). */
-  redirect?: boolean
-}
-
-/** Parameters added to the provider's authorization request (`login_hint`, `prompt`…). */
-export type AuthorizationParams = string | string[][] | Record<string, string> | URLSearchParams
+export type SignOutOptions = BrowserSignOutOptions
+export type { AuthorizationParams, SignInResult }
 
 /** What `useSession()` returns. */
 export interface UseSession {
@@ -122,14 +91,6 @@ export function sessionLoader(): () => Promise<Session | null> {
   }
 }
 
-function searchParam(url: string, name: string): string | undefined {
-  try {
-    return new URL(url, window.location.href).searchParams.get(name) ?? undefined
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * The session and what to do with it.
  *
@@ -147,45 +108,14 @@ export function useSession(): UseSession {
   const data = computed(() => state.value ?? null)
   const status = computed<SessionStatus>(() => (state.value === undefined ? "loading" : state.value?.user ? "authenticated" : "unauthenticated"))
 
-  async function signIn(provider?: string, options: SignInOptions = {}, authorizationParams?: AuthorizationParams): Promise<SignInResult | undefined> {
-    const { callbackUrl = window.location.href, redirect = true, ...fields } = options
-    const signInPage = `${basePath}/signin?${new URLSearchParams({ callbackUrl })}`
-    const listed = provider === undefined ? undefined : (await fetchProviders(basePath))[provider]
-    if (!listed) {
-      navigate(signInPage)
-      return undefined
-    }
-    const answersInPlace = listed.type === "credentials" || listed.type === "password"
-    const query = authorizationParams === undefined ? "" : `?${new URLSearchParams(authorizationParams)}`
-    let posted: FormPostResult
-    try {
-      posted = await postForm(`${basePath}/${answersInPlace ? "callback" : "signin"}/${encodeURIComponent(listed.id)}${query}`, {
-        ...formFields(fields),
-        csrfToken: await fetchCsrfToken(basePath),
-        callbackUrl,
-      })
-    } catch (error) {
-      if (!redirect && answersInPlace && isStorageUnavailable(error)) return { ok: false, status: 503, error: "StorageUnavailable", code: undefined, url: undefined }
-      throw error
-    }
-    const { status: code, url } = posted
-    const error = url === undefined ? "Configuration" : searchParam(url, "error")
-    const result: SignInResult = { ok: code < 400 && error === undefined, status: code, error, code: url === undefined ? undefined : searchParam(url, "code"), url }
-    if (redirect || !answersInPlace) {
-      navigate(url ?? signInPage)
-      return undefined
-    }
-    if (result.ok) await refresh().catch(() => undefined)
-    return result
-  }
-
-  async function signOut(options: SignOutOptions = {}): Promise<{ url: string }> {
-    const { callbackUrl = window.location.href, redirect = true } = options
-    const { url = callbackUrl } = await postForm(`${basePath}/signout`, { csrfToken: await fetchCsrfToken(basePath), callbackUrl })
-    state.value = null
-    if (redirect) navigate(url)
-    return { url }
-  }
+  // Signed in in place without leaving the page: the session is read again.
+  const signIn = (provider?: string, options?: SignInOptions, authorizationParams?: AuthorizationParams): Promise<SignInResult | undefined> =>
+    signInFromBrowser(basePath, provider, options, authorizationParams, {
+      signedIn: async (redirecting) => {
+        if (!redirecting) await refresh().catch(() => undefined)
+      },
+    })
+  const signOut = (options?: SignOutOptions): Promise<{ url: string }> => signOutFromBrowser(basePath, options, () => void (state.value = null))
 
   return { data, status, refresh, signIn, signOut }
 }
