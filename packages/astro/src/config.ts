@@ -13,6 +13,10 @@
  *    endpoint and the page of a request, where the request itself may be another object after a
  *    rewrite. The configuration the request was handled with lets `getSession`, `requireSession`,
  *    `signIn`, `signOut` and `api` be called without it.
+ * 5. Astro's `base` is read from `import.meta.env.BASE_URL`, which Vite writes into this package
+ *    when it bundles it (Astro bundles every package that depends on `astro`, this one included),
+ *    in `astro build` and `astro dev` alike. Where nothing wrote it (Node.js without Vite), there is
+ *    no base.
  *
  * @module
  */
@@ -54,6 +58,26 @@ export interface RequestState {
 }
 
 const states = new WeakMap<object, RequestState>()
+
+/**
+ * Astro's `base` (policy 5) without its trailing slash: `"/docs"` for `base: "/docs"` or `"/docs/"`,
+ * `""` for the default `"/"` and when it cannot be read.
+ */
+export function astroBase(): string {
+  let base: unknown
+  try {
+    // The one expression Vite replaces (and Vitest's `vi.stubEnv` sets), written out exactly: not
+    // `import.meta.env?.…`, nor through a cast. `ImportMeta` has no `env` without Vite's types.
+    // @ts-ignore
+    base = import.meta.env.BASE_URL as unknown
+  } catch {
+    // `import.meta.env` is undefined: Node.js without Vite.
+    return ""
+  }
+  if (typeof base !== "string") return ""
+  const path = base.replace(/\/+$/, "")
+  return path === "" || path.startsWith("/") ? path : `/${path}`
+}
 
 /** `config` ready for the core (policy 1 to 3); a `TypeError` naming `owner` for anything but an object. */
 export function prepare(config: unknown, owner: string): Prepared {

@@ -21,8 +21,12 @@
  * 5. `authorize` matches paths as Astro routes them: percent-decoded until they stop changing
  *    (`/%64ashboard` and `/%2564ashboard` are `/dashboard`), duplicate slashes collapsed
  *    (`//dashboard` is `/dashboard`); a `protect` function is asked about it with and without a
- *    trailing slash (`/settings/` is `/settings`). A path that does not decode is protected. The endpoint under the base path is
- *    never guarded (it is how a visitor signs in). A prerendered page cannot be guarded (it is
+ *    trailing slash (`/settings/` is `/settings`). A path that does not decode is protected. With
+ *    Astro's `base` (`base: "/docs"`), each form is matched both as the page Astro routes it to and
+ *    as that page's address under the base: Astro strips the base from a path under it and routes
+ *    a path outside it as it is (`/dashboard` renders the page of `/docs/dashboard`), so
+ *    `protect: ["/docs/dashboard"]` and `protect: ["/dashboard"]` each guard both. The endpoint
+ *    under the base path is never guarded (it is how a visitor signs in). A prerendered page cannot be guarded (it is
  *    built once, for no visitor): a protected one fails the build, rather than be published.
  * 6. While the storage cannot be reached (`StorageUnavailable`), nothing is known of the session:
  *    neither the redirect nor the `401`, which would sign every user out for the length of a
@@ -40,8 +44,8 @@
  * @module
  */
 import type { AuthConfig, ResponseCookie } from "@sesame/core"
-import { checkGuardOptions, decodedPath, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
-import { configFor, prepare, type Prepared } from "./config.js"
+import { checkGuardOptions, decodedPath, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, routedForms, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
+import { astroBase, configFor, prepare, type Prepared } from "./config.js"
 import { continueWith, localsOf, readingMiddleware, sessionOf, type SesameMiddleware } from "./session.js"
 import type { AstroContext, AuthenticatedSession } from "./types.js"
 import { unavailableResponse } from "./unavailable.js"
@@ -91,7 +95,9 @@ export interface AuthorizeOptions extends GuardOptions {
   /**
    * The protected paths: each string covers that path and everything below it (`/dashboard`
    * covers `/dashboard` and `/dashboard/keys`, not `/dashboards`), `/` the whole app; or a
-   * predicate over the decoded path. The endpoint under the base path is never protected.
+   * predicate over the decoded path. With Astro's `base`, a path may be written with the base or
+   * without it (`/docs/dashboard` or `/dashboard`): either guards the page at every address Astro
+   * renders it from. The endpoint under the base path is never protected.
    */
   protect: ProtectedPaths
 }
@@ -117,6 +123,37 @@ async function check(context: AstroContext, prepared: Prepared, options: GuardOp
     throw error
   }
   return ok ? session : forbiddenAnswer(context.request, cookies)
+}
+
+/**
+ * The pages `forms` of a path render, for `authorize` to match (policy 5): each form as the route
+ * Astro matches (`base` stripped where the form is under it; a form outside the base is routed as
+ * it is) and as that route's address under `base` (`""` for none).
+ */
+function pagePaths(forms: readonly string[], base: string): string[] {
+  const paths = new Set<string>()
+  for (const form of forms) {
+    const route = base === "" || !isUnderPath(form, base) ? form : form.slice(base.length) || "/"
+    paths.add(route)
+    paths.add(route === "/" ? base || "/" : `${base}${route}`)
+  }
+  return [...paths]
+}
+
+/**
+ * The pages a request may render, by every form of its path Astro routes (policy 5): the path asked
+ * for and `context.url` (normalized by Astro), each decoded as it is (a trailing slash kept) and in
+ * each of the core's `routedForms` (without it). Null when one does not decode: it is protected.
+ */
+function requestPages(context: AstroContext, base: string): string[] | null {
+  const forms: string[] = []
+  for (const pathname of [new URL(context.request.url).pathname, context.url.pathname]) {
+    const decoded = decodedPath(pathname)
+    const routed = routedForms(pathname, false)
+    if (decoded === null || routed === null) return null
+    forms.push(decoded, ...routed)
+  }
+  return pagePaths(forms, base)
 }
 
 /** Whether the second argument of `requireSession` is a configuration rather than options. */
@@ -201,10 +238,11 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): Sesame
   const listed = protectedPaths(options.protect, "authorize")
   checkGuardOptions(options, "authorize", allowOf)
   const { basePath } = prepare(config, "authorize")
+  const base = astroBase()
   if (options.redirectTo !== undefined) {
     // The endpoint under the base path is never guarded (policy 5): the built-in sign-in page is a fine target.
     const target = new URL(options.redirectTo, "http://localhost").pathname
-    if (!isUnderPath(target, basePath) && listed(target)) {
+    if (!isUnderPath(target, basePath) && pagePaths([target], base).some((path) => listed(path))) {
       throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(options.redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
     }
   }
@@ -212,11 +250,8 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): Sesame
     const path = decodedPath(new URL(context.request.url).pathname)
     if (path === null) return true
     if (isUnderPath(path, basePath)) return false
-    // The path Astro routes, and the one it shows the app (`context.url`, normalized by Astro); each
-    // also without a trailing slash, which Astro's default `trailingSlash: "ignore"` routes alike.
-    const shown = decodedPath(context.url.pathname)
-    if (shown === null) return true
-    return [path, shown].some((form) => listed(form) || listed(form.replace(/(.)\/+$/, "$1")))
+    // Every page the path may render, with and without Astro's base (policy 5).
+    return requestPages(context, base)?.some((form) => listed(form)) ?? true
   }
   const guard = readingMiddleware(
     config,
