@@ -21,6 +21,7 @@ export {
   type SoftCredential,
 } from "./webauthn.js"
 export { freePort } from "./port.js"
+export { startExample, type ExampleStart, type StartedExample } from "./npm-start.js"
 export { checkUnavailable, connectionRefused, outage, type Outage, type UnavailableCheck } from "./outage.js"
 export { tcpProxy, type TcpProxy } from "./tcp-proxy.js"
 export { readmeExample } from "./readme.js"
