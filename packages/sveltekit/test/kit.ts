@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
+import { digestFiles, filesBelow } from "../../../scripts/digest.mjs"
 import { CookieJar, origin, request, type RequestOptions } from "../../core/test/helpers.js"
 
 export { CookieJar, origin }
@@ -21,14 +22,8 @@ const output = join(appDir, ".svelte-kit", "output", "server")
 const stampFile = join(appDir, ".svelte-kit", "sesame-fingerprint")
 const lockDir = join(appDir, ".svelte-kit.lock")
 
-interface Digest {
-  digestFiles(root: string, paths: Iterable<string>): string
-  filesBelow(dir: string, skip?: (name: string) => boolean): Iterable<string>
-}
-
 /** What the build reads: the app (but its output), the two packages' sources, the lockfile. */
-async function fingerprint(): Promise<string> {
-  const { digestFiles, filesBelow } = (await import(pathToFileURL(join(root, "scripts", "digest.mjs")).href)) as Digest
+function fingerprint(): string {
   const paths = [
     join(root, "package-lock.json"),
     // Vite's temporary bundle of its configuration (`vite.config.ts.timestamp-….mjs`) comes and goes.
@@ -42,7 +37,7 @@ async function fingerprint(): Promise<string> {
 /** Runs `vite build` in the app unless its inputs are unchanged; waits while another file builds. */
 async function buildOnce(): Promise<void> {
   for (;;) {
-    const current = await fingerprint()
+    const current = fingerprint()
     if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === current) return
     try {
       mkdirSync(lockDir)

@@ -13,8 +13,8 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { pathToFileURL } from "node:url"
 import { freePort } from "@sesame/testing"
+import { digestFiles, filesBelow } from "../../../scripts/digest.mjs"
 import { nodeFolder, newerNodeVersion } from "../../../examples/newcomer/test/node-binary.js"
 
 const appDir = join(import.meta.dirname, "app")
@@ -28,14 +28,7 @@ export interface AppServer {
   stop(): Promise<void>
 }
 
-/** The repository's digest of build inputs (scripts/digest.mjs). */
-interface Digest {
-  digestFiles(root: string, paths: Iterable<string>): string
-  filesBelow(dir: string, skip?: (name: string) => boolean): Iterable<string>
-}
-
-async function fingerprint(): Promise<string> {
-  const { digestFiles, filesBelow } = (await import(pathToFileURL(join(root, "scripts", "digest.mjs")).href)) as Digest
+function fingerprint(): string {
   const paths = [
     join(root, "package-lock.json"),
     ...filesBelow(appDir, (name) => name === "dist" || name === "routeTree.gen.ts"),
@@ -52,7 +45,7 @@ function run(node: string, label: string, args: string[]): void {
 /** Builds the app when its inputs changed, then starts srvx on it; resolves once it listens. */
 export async function startApp(): Promise<AppServer> {
   const node = join(nodeFolder("22.12.0", newerNodeVersion(), "TanStack Start"), "node")
-  const current = await fingerprint()
+  const current = fingerprint()
   if (!existsSync(fingerprintFile) || readFileSync(fingerprintFile, "utf8") !== current) {
     run(node, "vite build", [join(root, "node_modules", "vite", "bin", "vite.js"), "build"])
     run(node, "tsc", [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(appDir, "tsconfig.json")])
