@@ -7,8 +7,7 @@
  * In production, run the built server yourself: `node .output/server/index.mjs` with HOST, PORT,
  * AUTH_SECRET, AUTH_URL and your providers' variables (see the README).
  */
-import { randomBytes } from "node:crypto"
-import { startDevIdp } from "@sesame/dev-idp"
+import { exampleIdp } from "../../../scripts/example-start.mjs"
 import { buildIfChanged, checkNode } from "./build.mjs"
 
 checkNode()
@@ -22,20 +21,7 @@ process.env.HOST ??= "127.0.0.1"
 console.log("Building the app when needed…")
 console.log(buildIfChanged())
 
-let idpLine = `OpenID Connect: ${process.env.AUTH_DEV_IDP_ISSUER} (from AUTH_DEV_IDP_ISSUER)`
-if (!process.env.AUTH_DEV_IDP_ISSUER) {
-  const client = { client_id: "sesame-nuxt-example", client_secret: randomBytes(32).toString("base64url") }
-  const idp = await startDevIdp({
-    clients: [{ ...client, redirect_uris: [`${origin}/auth/callback/dev-idp`, `http://127.0.0.1:${port}/auth/callback/dev-idp`] }],
-    accounts: [
-      { id: "ada", email: "ada@example.com", name: "Ada Lovelace" },
-      { id: "grace", email: "grace@example.com", name: "Grace Hopper" },
-    ],
-    interactive: true,
-  })
-  Object.assign(process.env, { AUTH_DEV_IDP_ISSUER: idp.issuer, AUTH_DEV_IDP_ID: client.client_id, AUTH_DEV_IDP_SECRET: client.client_secret })
-  idpLine = `Sesame Dev IdP at ${idp.issuer}: pick ada@example.com or grace@example.com`
-}
+const { line: idpLine } = await exampleIdp("sesame-nuxt-example", [`${origin}/auth/callback/dev-idp`, `http://127.0.0.1:${port}/auth/callback/dev-idp`])
 
 // The built server reads its settings (HOST, PORT) and the app's (AUTH_*) from process.env, and
 // starts listening as it is imported.

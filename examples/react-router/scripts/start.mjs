@@ -9,8 +9,7 @@
  * HOST, PORT, AUTH_SECRET, AUTH_URL and your providers' variables (see the README).
  */
 import { spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
-import { startDevIdp } from "@sesame/dev-idp"
+import { exampleIdp, productionAuthEnv } from "../../../scripts/example-start.mjs"
 import { appDir, bin, buildIfChanged } from "./build.mjs"
 
 const port = Number(process.env.PORT ?? 3300)
@@ -23,33 +22,11 @@ process.env.HOST ??= "127.0.0.1"
 console.log("Building the app when needed…")
 console.log(buildIfChanged())
 
-let idp
-let idpLine = `OpenID Connect: ${process.env.AUTH_DEV_IDP_ISSUER} (from AUTH_DEV_IDP_ISSUER)`
-if (!process.env.AUTH_DEV_IDP_ISSUER) {
-  const client = { client_id: "sesame-react-router-example", client_secret: randomBytes(32).toString("base64url") }
-  idp = await startDevIdp({
-    clients: [{ ...client, redirect_uris: [`${origin}/auth/callback/dev-idp`] }],
-    accounts: [
-      { id: "ada", email: "ada@example.com", name: "Ada Lovelace" },
-      { id: "grace", email: "grace@example.com", name: "Grace Hopper" },
-    ],
-    interactive: true,
-  })
-  Object.assign(process.env, { AUTH_DEV_IDP_ISSUER: idp.issuer, AUTH_DEV_IDP_ID: client.client_id, AUTH_DEV_IDP_SECRET: client.client_secret })
-  idpLine = `Sesame Dev IdP at ${idp.issuer}: pick ada@example.com or grace@example.com`
-}
+const { idp, line: idpLine } = await exampleIdp("sesame-react-router-example", [`${origin}/auth/callback/dev-idp`])
 
 // The server runs in production, as react-router-serve does by default (NODE_ENV=production: React's
-// production build, React Router's error pages without stack traces), where Sesame requires what it does
-// without on localhost in development: the app's public URL (AUTH_URL: this origin) and a secret.
-// Without AUTH_SECRET, this run gets a random one: the users and sessions live in memory and end
-// with the server anyway.
-process.env.AUTH_URL ??= origin
-let secretLine = "AUTH_SECRET: from the environment"
-if (!process.env.AUTH_SECRET) {
-  process.env.AUTH_SECRET = randomBytes(33).toString("base64")
-  secretLine = "AUTH_SECRET: a random one for this run (set AUTH_SECRET to keep sessions across restarts)"
-}
+// production build, React Router's error pages without stack traces): AUTH_URL and AUTH_SECRET are required.
+const secretLine = productionAuthEnv(origin)
 
 // The server reads its settings (HOST, PORT) and the app's (AUTH_*) from the environment.
 const server = spawn(process.execPath, [bin("@react-router/serve", "react-router-serve"), "build/server/index.js"], {

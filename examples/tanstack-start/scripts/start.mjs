@@ -10,8 +10,7 @@
  * --static dist/client` with AUTH_SECRET, AUTH_URL and your providers' variables (see the README).
  */
 import { spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
-import { startDevIdp } from "@sesame/dev-idp"
+import { exampleIdp, productionAuthEnv } from "../../../scripts/example-start.mjs"
 import { appDir, bin, buildIfChanged } from "./build.mjs"
 
 const port = Number(process.env.PORT ?? 3500)
@@ -22,33 +21,11 @@ const host = process.env.HOST ?? "127.0.0.1"
 console.log("Building the app when needed…")
 console.log(buildIfChanged())
 
-let idp
-let idpLine = `OpenID Connect: ${process.env.AUTH_DEV_IDP_ISSUER} (from AUTH_DEV_IDP_ISSUER)`
-if (!process.env.AUTH_DEV_IDP_ISSUER) {
-  const client = { client_id: "sesame-tanstack-start-example", client_secret: randomBytes(32).toString("base64url") }
-  idp = await startDevIdp({
-    clients: [{ ...client, redirect_uris: [`${origin}/auth/callback/dev-idp`] }],
-    accounts: [
-      { id: "ada", email: "ada@example.com", name: "Ada Lovelace" },
-      { id: "grace", email: "grace@example.com", name: "Grace Hopper" },
-    ],
-    interactive: true,
-  })
-  Object.assign(process.env, { AUTH_DEV_IDP_ISSUER: idp.issuer, AUTH_DEV_IDP_ID: client.client_id, AUTH_DEV_IDP_SECRET: client.client_secret })
-  idpLine = `Sesame Dev IdP at ${idp.issuer}: pick ada@example.com or grace@example.com`
-}
+const { idp, line: idpLine } = await exampleIdp("sesame-tanstack-start-example", [`${origin}/auth/callback/dev-idp`])
 
 // The server runs in production (NODE_ENV=production: React's production build, TanStack Start's
-// errors without stack traces), where Sesame requires what it does
-// without on localhost in development: the app's public URL (AUTH_URL: this origin) and a secret.
-// Without AUTH_SECRET, this run gets a random one: the users and sessions live in memory and end
-// with the server anyway.
-process.env.AUTH_URL ??= origin
-let secretLine = "AUTH_SECRET: from the environment"
-if (!process.env.AUTH_SECRET) {
-  process.env.AUTH_SECRET = randomBytes(33).toString("base64")
-  secretLine = "AUTH_SECRET: a random one for this run (set AUTH_SECRET to keep sessions across restarts)"
-}
+// errors without stack traces): AUTH_URL and AUTH_SECRET are required.
+const secretLine = productionAuthEnv(origin)
 
 // The app reads its settings (AUTH_*) from the environment; srvx takes --static from the entry's folder.
 const args = ["serve", "--prod", "--entry", "dist/server/server.js", "--static", "../client", "--port", String(port), "--host", host]
