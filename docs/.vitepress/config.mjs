@@ -57,6 +57,7 @@ export default defineConfig({
           { text: "SvelteKit", link: "/start/sveltekit" },
           { text: "Astro", link: "/start/astro" },
           { text: "React Router", link: "/start/react-router" },
+          { text: "Nuxt", link: "/start/nuxt" },
           { text: "Node.js and fetch", link: "/start/node" },
         ],
       },

@@ -28,8 +28,9 @@ export const repositoryRoot = join(import.meta.dirname, "..", "..")
  * tests build the page's app as its framework's own build does, with a compiler setup that is not
  * the generic one here: `next build` with Next.js's tsconfig and the `@/*` paths of the page,
  * SvelteKit's generated `$types` and `$lib`, Astro's `astro:*` modules and `import.meta.env`,
- * SolidStart's Vite build, React Router's generated `./+types/<route>` modules, `tsc` in the
- * Express and Hono apps installed from packed tarballs.
+ * SolidStart's Vite build, React Router's generated `./+types/<route>` modules, Nuxt's generated
+ * auto-imports (`defineNuxtConfig`, `defineEventHandler`), `tsc` in the Express and Hono apps
+ * installed from packed tarballs.
  * Compiling their blocks here would fail where the page is right (`@/auth`, `$lib/…`, `~/lib/…`,
  * extensionless imports) or copy that setup; instead every block of these pages must say
  * `exercised by` a test that exists.
@@ -46,6 +47,7 @@ export const compiledByTheirOwnTest: ReadonlyMap<string, string> = new Map([
   ["start/sveltekit.md", "examples/newcomer/test/sveltekit.test.ts"],
   ["start/astro.md", "examples/newcomer/test/astro.test.ts"],
   ["start/react-router.md", "examples/newcomer/test/react-router.test.ts"],
+  ["start/nuxt.md", "examples/newcomer/test/nuxt.test.ts"],
 ])
 
 /** Languages whose blocks only their page's test can compile (it has the framework's compiler): they must say `exercised by`. */

@@ -23,7 +23,7 @@ import { dirname, join, relative } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { artifactsDir, describeViolations, freePort, launchBrowser, runAxe, saveScreenshot } from "@sesame/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { block, commandLines, expandHome, guideBlocks, installStep, newcomerHome, pinnedIn, writeGuideFiles, type GuideBlock } from "./guide.js"
+import { block, commandLines, expandHome, guideBlocks, installStep, lockedVersion, newcomerHome, pinnedIn, writeGuideFiles, type GuideBlock } from "./guide.js"
 import { packInto, repositoryRoot } from "./pack.js"
 import { npmInstall, runLine, startServer, userEnv, type Server } from "./processes.js"
 
@@ -48,11 +48,7 @@ const seconds = (started: number) => (performance.now() - started) / 1000
  */
 export function pinnedVersion(name: string, framework: Framework): string {
   const pinned = pinnedIn(name, [join("examples", framework), join("packages", framework), "."])
-  if (pinned) return pinned
-  const lock = JSON.parse(readFileSync(join(repositoryRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> }
-  const version = lock.packages[`node_modules/${name}`]?.version
-  if (!version) throw new Error(`this repository pins no version of ${name}`)
-  return version
+  return pinned ?? lockedVersion(name)
 }
 
 /**

@@ -57,6 +57,11 @@ export function block(blocks: readonly GuideBlock[], name: string): GuideBlock {
   return found[0]!
 }
 
+/** The names of the blocks that are neither a file (`saved as`) nor among `used`, the ones the test runs: each block must be one or the other. */
+export function unusedBlocks(blocks: readonly GuideBlock[], used: readonly string[]): string[] {
+  return blocks.filter(({ name, file }) => file === undefined && !used.includes(name)).map(({ name }) => name)
+}
+
 /** The command lines of a shell block: comments and blank lines left out. */
 export function commandLines(shell: GuideBlock): string[] {
   return shell.code
@@ -96,6 +101,14 @@ export function pinnedIn(name: string, folders: readonly string[]): string | und
     if (version && /^\d/.test(version)) return version
   }
   return undefined
+}
+
+/** The version of `name` in the root lockfile: what the workspace runs on, for a package that only comes in through another one (`tsx`, Nuxt's `vite`). */
+export function lockedVersion(name: string): string {
+  const lock = JSON.parse(readFileSync(join(repositoryRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> }
+  const version = lock.packages[`node_modules/${name}`]?.version
+  if (!version) throw new Error(`this repository pins no version of ${name}`)
+  return version
 }
 
 /**

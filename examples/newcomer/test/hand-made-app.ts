@@ -1,8 +1,8 @@
 /**
  * The app a newcomer makes by hand, as the guides whose first step is a manual setup tell it
- * (docs/start/astro.md, docs/start/react-router.md), made by the test the same way: in a temporary
- * folder that stands for the reader's home (`~` in the guide), outside this repository, so nothing
- * of the workspace (its node_modules, its tsconfig) can help it.
+ * (docs/start/astro.md, docs/start/react-router.md, docs/start/nuxt.md), made by the test the same
+ * way: in a temporary folder that stands for the reader's home (`~` in the guide), outside this
+ * repository, so nothing of the workspace (its node_modules, its tsconfig) can help it.
  *
  * - `~/sesame` is this repository (a symbolic link), `~/sesame-packs` the tarballs, `~/my-app` the app.
  * - The guide's first step (its `create-app` block): the `npm init -y` and `npm pkg set` lines are
@@ -20,6 +20,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { expect } from "vitest"
 import { block, commandLines, expandHome, guideBlocks, installStep, newcomerHome, writeGuideFiles, type GuideBlock } from "./guide.js"
 import { packInto } from "./pack.js"
 import { npmInstall, runLine, userEnv } from "./processes.js"
@@ -118,4 +119,13 @@ export async function createHandMadeApp(options: HandMadeAppOptions): Promise<Ha
     rmSync(home, { recursive: true, force: true })
     throw error
   }
+}
+
+/**
+ * The guide's secret step (`sesame secret --write`, from `~/sesame`), run in the app: `.env.local`
+ * must then hold an `AUTH_SECRET`, 32 random bytes in base64url.
+ */
+export function followSecretStep(app: HandMadeApp, env: NodeJS.ProcessEnv): void {
+  for (const line of commandLines(block(app.blocks, "secret"))) runLine(expandHome(line, app.home), app.dir, env)
+  expect(readFileSync(join(app.dir, ".env.local"), "utf8")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}$/m)
 }

@@ -9,7 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { freePort } from "@sesame/testing"
+import { artifactsDir, freePort } from "@sesame/testing"
 import { expect } from "vitest"
 
 /**
@@ -140,6 +140,50 @@ export async function startServer(line: string, cwd: string, env: NodeJS.Process
   return { output: () => plain(output), stop }
 }
 
+/** The servers of one test file: {@link keptServers}. */
+export interface KeptServers {
+  /** {@link startServer} with the file's ready path, allowing three minutes. */
+  start(line: string, cwd: string, env: NodeJS.ProcessEnv, port: number): Promise<Server>
+  /** Stops the server and keeps what it printed in test-artifacts/<suite>/<label>.log; returns it. */
+  stop(server: Server, label: string): Promise<string>
+  /** Runs `work` against the server, then stops it as {@link KeptServers.stop} does, whether `work` threw or not. */
+  during<T>(server: Server, label: string, work: () => Promise<T>): Promise<{ result: T; output: string }>
+  /** Stops the servers a failed test left running (for `afterAll`). */
+  stopAll(): Promise<void>
+}
+
+/** The servers of one test file, each ready once `readyPath` answers, their output kept beside the screenshots. */
+export function keptServers(suite: string, readyPath: string): KeptServers {
+  const running = new Set<Server>()
+  return {
+    async start(line, cwd, env, port) {
+      const server = await startServer(line, cwd, env, port, readyPath, 180_000)
+      running.add(server)
+      return server
+    },
+    async stop(server, label) {
+      await server.stop()
+      running.delete(server)
+      mkdirSync(join(artifactsDir, suite), { recursive: true })
+      writeFileSync(join(artifactsDir, suite, `${label}.log`), server.output())
+      return server.output()
+    },
+    async during(server, label, work) {
+      let result: Awaited<ReturnType<typeof work>>
+      try {
+        result = await work()
+      } finally {
+        await this.stop(server, label)
+      }
+      return { result, output: server.output() }
+    },
+    async stopAll() {
+      for (const server of running) await server.stop()
+      running.clear()
+    },
+  }
+}
+
 /**
  * Starts a server as `launch(port)` says, with `.env.local` (`envFile`) hidden when the secret is
  * the missing setting (the server must not find it by itself), reads the session once at
@@ -169,4 +213,23 @@ export async function expectRefusedWithout(
   }
   expect(status, missing).toBe(500)
   expect(output.split("\n").filter((line) => line.startsWith("[sesame][error]") && line.includes(missing)).length, output).toBeGreaterThan(0)
+}
+
+/**
+ * The guide's start line `line` without the secret (its `--env-file=.env.local`), then without its
+ * `AUTH_URL=…`, the two settings the guides' deploy steps say are needed: each server, started by
+ * `launch`, must refuse as {@link expectRefusedWithout} checks.
+ */
+export async function expectRefusedWithoutEither(
+  line: string,
+  envFile: string,
+  launch: (line: string, port: number) => Promise<Server>,
+  stop: (server: Server, label: string) => Promise<string>,
+  sessionPath: string,
+): Promise<void> {
+  const without = { AUTH_SECRET: line.replace(" --env-file=.env.local", ""), AUTH_URL: line.replace(/ ?AUTH_URL=\S+/, "") }
+  for (const missing of ["AUTH_SECRET", "AUTH_URL"] as const) {
+    expect(without[missing], missing).not.toBe(line)
+    await expectRefusedWithout(missing, envFile, (port) => launch(without[missing], port), (server) => stop(server, `start-without-${missing}`), sessionPath)
+  }
 }
