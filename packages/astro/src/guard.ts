@@ -44,7 +44,7 @@
  * @module
  */
 import type { AuthConfig, ResponseCookie } from "@sesame/core"
-import { checkGuardOptions, decodedPath, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, routedForms, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
+import { checkGuardOptions, checkRedirectTarget, decodedPath, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, routedForms, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
 import { astroBase, configFor, prepare, type Prepared } from "./config.js"
 import { continueWith, localsOf, readingMiddleware, sessionOf, type SesameMiddleware } from "./session.js"
 import type { AstroContext, AuthenticatedSession } from "./types.js"
@@ -239,13 +239,7 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): Sesame
   checkGuardOptions(options, "authorize", allowOf)
   const { basePath } = prepare(config, "authorize")
   const base = astroBase()
-  if (options.redirectTo !== undefined) {
-    // The endpoint under the base path is never guarded (policy 5): the built-in sign-in page is a fine target.
-    const target = new URL(options.redirectTo, "http://localhost").pathname
-    if (!isUnderPath(target, basePath) && pagePaths([target], base).some((path) => listed(path))) {
-      throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(options.redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
-    }
-  }
+  checkRedirectTarget("authorize", options.redirectTo, basePath, (target) => pagePaths([target], base).some((path) => listed(path)))
   const isProtected = (context: AstroContext): boolean => {
     const path = decodedPath(new URL(context.request.url).pathname)
     if (path === null) return true

@@ -31,10 +31,11 @@ export { callModuleApi, moduleApi, type ModuleApi } from "./modules/api.js"
 export { decodedPath, foldedPath, isUnderPath, protectedPaths, routedForms, type ProtectedPaths } from "./integration/paths.js"
 export { setCookieName, withCookies, withMissingCookies } from "./integration/response-cookies.js"
 export { isStorageUnavailable } from "./errors.js"
-export { checkGuardOptions, forbiddenAnswer, guardAnswer, refusedAnswer } from "./integration/guard-answers.js"
+export { checkGuardOptions, checkRedirectTarget, forbiddenAnswer, guardAnswer, refusedAnswer } from "./integration/guard-answers.js"
 export { setPeerAddress } from "./http/client-ip.js"
 export { unavailableAnswer, type UnavailableAnswer } from "./integration/unavailable.js"
 export {
+  refusedActionAnswer,
   signInFromServer,
   signInPageUrl,
   signOutFromServer,

@@ -33,7 +33,7 @@
  *
  * @module
  */
-import { isStorageUnavailable, signInFromServer, signOutFromServer, withCookies, type AuthorizationParams, type ServerRedirect, type ServerSignInOptions } from "@sesame/core/integration"
+import { isStorageUnavailable, refusedActionAnswer, signInFromServer, signOutFromServer, withCookies, type AuthorizationParams, type ServerRedirect, type ServerSignInOptions } from "@sesame/core/integration"
 import { configFor, stateOf, type Prepared } from "./config.js"
 import { decide } from "./cookies.js"
 import { reloadingIntoSesame } from "./document.js"
@@ -74,11 +74,6 @@ function browserRequest(args: RouteArgs): { headers: Headers; url: string } {
   return { headers: args.request.headers, url: args.request.url }
 }
 
-/** A client's error as the `Response` that answers it (policy 2): JSON `{ error, message }`, never cached. */
-function clientError(status: number, error: string, message: string): Response {
-  return new Response(JSON.stringify({ error, message }), { status, headers: { "content-type": "application/json", "cache-control": "private, no-store" } })
-}
-
 /**
  * Runs a core helper: what is not the route's to answer becomes the thrown `Response` that answers
  * it (policy 2): a refused request (`BadRequest`) with its status; a host the core does not trust
@@ -90,13 +85,7 @@ async function answeredAsResponse<T>(args: RouteArgs, prepared: Prepared, run: (
     return await run()
   } catch (caught) {
     if (isStorageUnavailable(caught)) throw unavailableResponse(args.request, prepared, caught)
-    // Read by `type`, not `instanceof`: a bundler may hold more than one copy of the core.
-    const { type, status, message, error } = caught as { type?: unknown; status?: unknown; message?: unknown; error?: unknown }
-    if (type === "BadRequest" && typeof status === "number") {
-      throw clientError(status, typeof error === "string" ? error : "BadRequest", typeof message === "string" ? message : "Bad request")
-    }
-    if (type === "UntrustedHost") throw clientError(400, "UntrustedHost", "The request's host is not this app's.")
-    throw caught
+    throw refusedActionAnswer(caught) ?? caught
   }
 }
 

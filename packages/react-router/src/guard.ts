@@ -38,7 +38,7 @@
  * @module
  */
 import type { AuthConfig, ResponseCookie } from "@sesame/core"
-import { checkGuardOptions, foldedPath, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
+import { checkGuardOptions, checkRedirectTarget, foldedPath, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, type ProtectedPaths, type SessionRead } from "@sesame/core/integration"
 import { configFor, prepare, type Prepared } from "./config.js"
 import { reloadingIntoSesame } from "./document.js"
 import { belowBasename, guardedForms, pageOf } from "./paths.js"
@@ -208,12 +208,7 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): Sesame
   const listed = protectedPaths(given, "authorize")
   checkGuardOptions(options, "authorize", allowOf)
   const { basePath } = prepare(config, "authorize")
-  if (options.redirectTo !== undefined) {
-    const target = new URL(options.redirectTo, "http://localhost").pathname
-    if (!isUnderPath(target, basePath) && listed(foldedPath(belowBasename(target, options.basename)))) {
-      throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(options.redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
-    }
-  }
+  checkRedirectTarget("authorize", options.redirectTo, basePath, (target) => listed(foldedPath(belowBasename(target, options.basename))))
   const isProtected = (args: RouteArgs): boolean => {
     const forms = guardedForms(args.request)
     if (forms === null) return true

@@ -56,7 +56,7 @@
  * @module
  */
 import type { Session } from "@sesame/core"
-import { forbiddenBody, isStorageUnavailable, protectedPaths, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, type ProtectedPaths } from "@sesame/core/integration"
+import { checkRedirectTarget, forbiddenBody, isStorageUnavailable, protectedPaths, setCookieLines, signInPageUrl, unauthorizedBody, wantsJson, type ProtectedPaths } from "@sesame/core/integration"
 import { error, json, redirect, type Handle, type RequestEvent } from "@sveltejs/kit"
 import { requestAuth, type RequestAuth } from "./session.js"
 import type { AuthenticatedSession } from "./types.js"
@@ -215,9 +215,7 @@ export function authorize({ protect, redirectTo, allow }: AuthorizeOptions): Han
   const listed = protectedPaths(protect, "authorize")
   if (redirectTo !== undefined) {
     checkPath(redirectTo, "authorize")
-    if (listed(new URL(redirectTo, "http://localhost").pathname)) {
-      throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
-    }
+    checkRedirectTarget("authorize", redirectTo, undefined, listed)
   }
   checkAllow(allow, "authorize")
   return async ({ event, resolve }) => {

@@ -20,6 +20,7 @@
 import type { ResponseCookie } from "../http/cookies.js"
 import { forbiddenBody, unauthorizedBody } from "../http/response.js"
 import type { AuthConfig } from "../types.js"
+import { isUnderPath } from "./paths.js"
 import { withCookies } from "./response-cookies.js"
 import { signInPageUrl, wantsJson } from "./server-actions.js"
 
@@ -56,4 +57,17 @@ export function forbiddenAnswer(request: Request, cookies: readonly ResponseCook
   return wantsJson(request.headers)
     ? guardAnswer(JSON.stringify(forbiddenBody), 403, { "content-type": "application/json" }, cookies)
     : guardAnswer(forbiddenBody.message, 403, { "content-type": "text/plain; charset=utf-8" }, cookies)
+}
+
+/**
+ * Throws a `TypeError` naming `owner` when the guard's `redirectTo` is a path it protects itself
+ * (`isProtected` of its path, matched as the integration matches a request's): every signed-out
+ * visit would redirect to itself. Sesame's endpoints under `basePath` are never guarded, so the
+ * built-in sign-in page is always a fine target. Nothing to check without `redirectTo`.
+ */
+export function checkRedirectTarget(owner: string, redirectTo: string | undefined, basePath: string | undefined, isProtected: (path: string) => boolean): void {
+  if (redirectTo === undefined) return
+  const target = new URL(redirectTo, "http://localhost").pathname
+  if ((basePath !== undefined && isUnderPath(target, basePath)) || !isProtected(target)) return
+  throw new TypeError(`${owner}: \`redirectTo\` (${JSON.stringify(redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
 }

@@ -220,3 +220,20 @@ export function wantsJson(headers: Headers): boolean {
   if (/\btext\/html\b/i.test(accept)) return false
   return /\bapplication\/(?:[\w.+-]+\+)?json\b/i.test(accept) || headers.has("x-requested-with")
 }
+
+/**
+ * The answer to a sign-in or sign-out from the server that the core refused as a client's mistake,
+ * for an integration whose framework sends a thrown `Response` (React Router's actions, TanStack
+ * Start's server functions): a refused request (`BadRequest`: another site's post, `403`; a bad
+ * field, `400`) or a host the core does not trust (`400`), as JSON `{ error, message }`, private.
+ * `undefined` for anything else (a `CredentialsSignin` is the app's to show; an outage has its
+ * `503`). Read by `type`, not `instanceof`: a bundler may hold more than one copy of the core.
+ */
+export function refusedActionAnswer(caught: unknown): Response | undefined {
+  const { type, status, message, error } = (caught ?? {}) as { type?: unknown; status?: unknown; message?: unknown; error?: unknown }
+  const answer = (code: number, name: string, text: string) =>
+    new Response(JSON.stringify({ error: name, message: text }), { status: code, headers: { "content-type": "application/json", "cache-control": "private, no-store" } })
+  if (type === "BadRequest" && typeof status === "number") return answer(status, typeof error === "string" ? error : "BadRequest", typeof message === "string" ? message : "Bad request")
+  if (type === "UntrustedHost") return answer(400, "UntrustedHost", "The request's host is not this app's.")
+  return undefined
+}

@@ -25,7 +25,7 @@
  * @module
  */
 import type { AuthConfig } from "@sesame/core"
-import { checkGuardOptions, foldedPath, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, routedForms, type ProtectedPaths } from "@sesame/core/integration"
+import { checkGuardOptions, checkRedirectTarget, foldedPath, forbiddenAnswer, isStorageUnavailable, isUnderPath, protectedPaths, refusedAnswer, routedForms, type ProtectedPaths } from "@sesame/core/integration"
 import { defineEventHandler, getQuery, getRequestURL, type EventHandler } from "h3"
 import { configFor, prepare, type Prepared } from "./config.js"
 import { requestLike } from "./request.js"
@@ -196,12 +196,7 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): EventH
   const listed = protectedPaths(given, "authorize")
   checkGuardOptions(options, "authorize", allowOf)
   const prepared = prepare(config, "authorize")
-  if (options.redirectTo !== undefined) {
-    const target = new URL(options.redirectTo, "http://localhost").pathname
-    if (!isUnderPath(target, prepared.basePath) && listed(foldedPath(target))) {
-      throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(options.redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
-    }
-  }
+  checkRedirectTarget("authorize", options.redirectTo, prepared.basePath, (target) => listed(foldedPath(target)))
   const isProtected = (event: Event): boolean => {
     const forms = guardedForms(event)
     if (forms === null) return true
