@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { isStorageUnavailable, signInFromServer, signOutFromServer, type AuthorizationParams, type ServerRedirect, type ServerSignInOptions } from "@sesame/core/integration"
+import { isStorageUnavailable, refusedActionAnswer, signInFromServer, signOutFromServer, type AuthorizationParams, type ServerRedirect, type ServerSignInOptions } from "@sesame/core/integration"
 import { redirect } from "@tanstack/react-router"
 import { configFor, currentRequest, stateOf, type Prepared } from "./config.js"
 import { writeCookies } from "./cookies.js"
@@ -29,23 +29,13 @@ export type SignInOptions = ServerSignInOptions
 export type SignOutOptions = Pick<ServerSignInOptions, "redirect" | "redirectTo">
 export type { AuthorizationParams }
 
-function clientError(status: number, error: string, message: string): Response {
-  return new Response(JSON.stringify({ error, message }), { status, headers: { "content-type": "application/json", "cache-control": "private, no-store" } })
-}
-
 /** Runs `run`, with what the core throws for a refused request or an outage thrown as a `Response` (policy 3). */
 async function answeredAsResponse<T>(request: Request, prepared: Prepared, run: () => Promise<T>): Promise<T> {
   try {
     return await run()
   } catch (caught) {
     if (isStorageUnavailable(caught)) throw unavailableResponse(request, prepared, caught)
-    // Read by `type`, not `instanceof`: a bundler may hold more than one copy of the core.
-    const { type, status, message, error } = caught as { type?: unknown; status?: unknown; message?: unknown; error?: unknown }
-    if (type === "BadRequest" && typeof status === "number") {
-      throw clientError(status, typeof error === "string" ? error : "BadRequest", typeof message === "string" ? message : "Bad request")
-    }
-    if (type === "UntrustedHost") throw clientError(400, "UntrustedHost", "The request's host is not this app's.")
-    throw caught
+    throw refusedActionAnswer(caught) ?? caught
   }
 }
 

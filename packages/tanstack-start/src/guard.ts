@@ -6,10 +6,17 @@
  *
  * Policy:
  * 1. A visitor without a session: a page gets a redirect to `redirectTo`, else to the sign-in page
- *    with the way back; a client that asks for JSON gets `401` (the core's `refusedAnswer`). A
- *    server function's caller gets TanStack Router's redirect with `reloadDocument` (the sign-in
- *    page is a server route, not a page of the router), which the client follows.
- * 2. A signed-in visitor whom `allow` refuses gets `403` (the core's `forbiddenAnswer`).
+ *    with the way back; a client that asks for JSON gets `401` (the core's `refusedAnswer`).
+ *    `requireSession()` throws TanStack Router's redirect (`303`, `reloadDocument`: the sign-in page
+ *    is a server route, not a page of the router), which every caller passes on: a server
+ *    function's caller in the browser follows it; the router turns it into the page's answer when
+ *    the server calls the function in-process while it renders the page (a route's `beforeLoad` on
+ *    the document request), where a plain thrown `Response` would end as a `500`; TanStack Start
+ *    answers it for a server route and for `authorize`.
+ * 2. A signed-in visitor whom `allow` refuses gets `403` (the core's `forbiddenAnswer`). TanStack
+ *    Router cannot carry a `Response` out of a `beforeLoad` the server runs for a page: there, a
+ *    refusal (like an outage's `503`) is the route's error, a `500`. A page's role check belongs
+ *    in `authorize({ allow })`, which answers before the router runs.
  * 3. The guard matches every form of the path TanStack Router may route (paths.ts, policy 1).
  * 4. Server functions (`/_serverFn/…`) are not guarded by path: their URL does not say which page
  *    called them. A server function that returns what only a signed-in user may see calls
@@ -22,13 +29,14 @@
 import type { AuthConfig } from "@sesame/core"
 import {
   checkGuardOptions,
+  checkRedirectTarget,
   forbiddenAnswer,
   foldedPath,
   isStorageUnavailable,
-  isUnderPath,
   protectedPaths,
   refusedAnswer,
   signInPageUrl,
+  wantsJson,
   type ProtectedPaths,
 } from "@sesame/core/integration"
 import { redirect } from "@tanstack/react-router"
@@ -100,6 +108,14 @@ function callerPage(request: Request): string {
   }
 }
 
+/**
+ * The redirect of a visitor without a session to `href`, as TanStack Router's (policy 1): `303` as
+ * the core's own, private as it depends on the cookies.
+ */
+function signInRedirect(href: string): Response {
+  return redirect({ href, statusCode: 303, reloadDocument: true, headers: { "cache-control": "private, no-store" } })
+}
+
 /** Checks `returnTo` as a path on this site (policy 1); a `TypeError` otherwise. */
 function checkReturnTo(returnTo: unknown): void {
   if (returnTo === undefined) return
@@ -112,10 +128,8 @@ function checkReturnTo(returnTo: unknown): void {
 async function check(request: Request, prepared: Prepared, options: RequireSessionOptions, page: string): Promise<AuthenticatedSession | Response> {
   const { session } = await readOf(request, prepared, "requireSession")
   if (!session?.user) {
-    if (isServerFunctionCall(request)) {
-      return redirect({ href: options.redirectTo ?? signInPageUrl(prepared.config, request, page), reloadDocument: true })
-    }
-    return refusedAnswer(prepared.config, request, options.redirectTo, page, [])
+    if (wantsJson(request.headers) && !isServerFunctionCall(request)) return refusedAnswer(prepared.config, request, options.redirectTo, page, [])
+    return signInRedirect(options.redirectTo ?? signInPageUrl(prepared.config, request, page))
   }
   if (!options.allow) return session as AuthenticatedSession
   let ok: boolean
@@ -130,9 +144,9 @@ async function check(request: Request, prepared: Prepared, options: RequireSessi
 
 /**
  * The session of the request TanStack Start is handling, with a user; or it throws what answers
- * instead: a redirect to the sign-in page (TanStack Router's, for a server function's caller), `401`
- * JSON for a client that asks for JSON, `403` when `allow` refuses, the core's `503` during an
- * outage.
+ * instead: a redirect to the sign-in page (TanStack Router's, which a route's `beforeLoad` passes
+ * on, on the server and in the browser alike), `401` JSON for a client that asks for JSON, `403`
+ * when `allow` refuses, the core's `503` during an outage.
  *
  * @param options - `redirectTo`, `allow`, `returnTo` (the page to come back to).
  * @param config - optional after `sessionMiddleware` ran for the request.
@@ -203,12 +217,7 @@ export function authorize(config: AuthConfig, options: AuthorizeOptions): Sesame
   const listed = protectedPaths(given, "authorize")
   checkGuardOptions(options, "authorize", allowOf)
   const { basePath } = prepare(config, "authorize")
-  if (options.redirectTo !== undefined) {
-    const target = new URL(options.redirectTo, "http://localhost").pathname
-    if (!isUnderPath(target, basePath) && listed(foldedPath(target).replace(/(.)\/+$/, "$1"))) {
-      throw new TypeError(`authorize: \`redirectTo\` (${JSON.stringify(options.redirectTo)}) is itself protected; signed-out visitors would be redirected forever.`)
-    }
-  }
+  checkRedirectTarget("authorize", options.redirectTo, basePath, (target) => listed(foldedPath(target).replace(/(.)\/+$/, "$1")))
   return sesameMiddleware(config, "authorize", async ({ request, pathname, handlerType, next }, prepared) => {
     if (handlerType === "serverFn") return next()
     const forms = formsOf(request, pathname)
