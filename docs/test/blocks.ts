@@ -29,7 +29,8 @@ export const repositoryRoot = join(import.meta.dirname, "..", "..")
  * the generic one here: `next build` with Next.js's tsconfig and the `@/*` paths of the page,
  * SvelteKit's generated `$types` and `$lib`, Astro's `astro:*` modules and `import.meta.env`,
  * SolidStart's Vite build, React Router's generated `./+types/<route>` modules, Nuxt's generated
- * auto-imports (`defineNuxtConfig`, `defineEventHandler`), `tsc` in the Express and Hono apps
+ * auto-imports (`defineNuxtConfig`, `defineEventHandler`), TanStack Start's generated route tree
+ * (`createFileRoute("/dashboard")` is typed by it), `tsc` in the Express and Hono apps
  * installed from packed tarballs.
  * Compiling their blocks here would fail where the page is right (`@/auth`, `$lib/…`, `~/lib/…`,
  * extensionless imports) or copy that setup; instead every block of these pages must say
@@ -48,6 +49,7 @@ export const compiledByTheirOwnTest: ReadonlyMap<string, string> = new Map([
   ["start/astro.md", "examples/newcomer/test/astro.test.ts"],
   ["start/react-router.md", "examples/newcomer/test/react-router.test.ts"],
   ["start/nuxt.md", "examples/newcomer/test/nuxt.test.ts"],
+  ["start/tanstack-start.md", "examples/newcomer/test/tanstack-start.test.ts"],
 ])
 
 /** Languages whose blocks only their page's test can compile (it has the framework's compiler): they must say `exercised by`. */

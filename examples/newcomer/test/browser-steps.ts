@@ -1,8 +1,9 @@
 /**
  * What the newcomer tests of the frameworks whose guides share the same pages (SvelteKit, Astro,
- * React Router, Nuxt) do in the browser, in one place: a fresh page, where the browser landed, axe,
- * the JSON route as a script sees it, the built-in sign-in page's forms, and a `Password()` account
- * from sign-up to sign-in again.
+ * React Router, Nuxt, TanStack Start) do in the browser, in one place: a fresh page, where the
+ * browser landed, axe, the JSON route as a script sees it, the built-in sign-in page's forms, a
+ * `Password()` account from sign-up to sign-in again, and the whole flow of the guides whose header
+ * link to the dashboard is guarded in the browser too.
  *
  * @module
  */
@@ -136,4 +137,100 @@ export async function passwordAccount({ page, server, signOut, signIn, label, sh
   await page.goto("/dashboard")
   await eventually(() => server.textContent()).toContain(`user id ${id}.`)
   await shot("password-3-signed-in-again")
+}
+
+/** What {@link linkGuardedFlow} is given. */
+export interface LinkGuardedFlow {
+  readonly browser: Browser
+  /** The app's origin, `http://localhost:<port>`. */
+  readonly origin: string
+  /** The screenshots' folder, and `dev` or `start`. */
+  readonly suite: string
+  readonly label: string
+  /** The guide's demo account (`Credentials`). */
+  readonly account: { readonly email: string; readonly password: string; readonly name: string; readonly id: string }
+  /** A framework's development tool on the page, left out of axe (see {@link accessible}). */
+  readonly devTool?: string
+  /** The framework's own checks, signed in on the dashboard, before the header's sign-out. */
+  readonly signedIn?: (app: { page: Page; server: Locator; header: Locator; documents: string[] }) => Promise<void>
+}
+
+/**
+ * The flow of the guides whose header link to the dashboard is guarded in the browser too (Nuxt's
+ * route middleware, TanStack Start's `beforeLoad`), with the pages the guides share: `#server-session`
+ * and `#browser-session` lines, a header with links, "Sign out" and "Sign in". Signed out, the JSON
+ * route's `401`; the header's link to the dashboard, with no document for it, ends on the built-in
+ * sign-in page with the way back; a wrong password refused; the demo account signed in, in the
+ * server's HTML and in the browser; the JSON route's user; `signedIn`; the header's sign-out, and
+ * the guard's `303` for the dashboard's document; a `Password()` account ({@link passwordAccount}).
+ * Returns the page errors the browser reported.
+ */
+export async function linkGuardedFlow({ browser, origin, suite, label, account, devTool, signedIn }: LinkGuardedFlow): Promise<string[]> {
+  const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 30_000 })
+  const { context, page, errors, shot } = await openPage(browser, origin, suite, label)
+  const server = page.locator("#server-session")
+  const browserSession = page.locator("#browser-session")
+  const header = page.locator("header")
+  const documents: string[] = []
+  page.on("request", (request) => {
+    if (request.isNavigationRequest()) documents.push(new URL(request.url()).pathname)
+  })
+
+  // Signed out, the JSON route answers a JSON client 401 (not the guard's redirect, not a 500).
+  expect(await me(context)).toEqual({ status: 401, body: { error: "Unauthorized", message: "Sign in first." } })
+
+  // The home page is public; the line only the browser renders says the app is hydrated.
+  await page.goto("/")
+  await eventually(() => server.textContent()).toBe("Not signed in.")
+  await eventually(() => browserSession.textContent()).toBe("The browser sees no session.")
+  await accessible(page, devTool)
+  await shot("1-home-signed-out")
+
+  // The header's link to the dashboard: no document request for it, the guard in the browser sends
+  // the visitor to the built-in sign-in page, with the way back.
+  documents.length = 0
+  await header.getByRole("link", { name: "Dashboard" }).click()
+  await landOn(page, "/auth/signin")
+  expect(pathOf(page)).toBe("/auth/signin?callbackUrl=%2Fdashboard")
+  expect(documents).toEqual(["/auth/signin"])
+  await accessible(page)
+  await shot("2-sign-in-page")
+
+  await wrongPasswordRefused(page, account.email, "/dashboard")
+
+  // The credentials provider: back on the dashboard, signed in, with the id from the session
+  // callback, in the server's HTML and in the browser.
+  const dashboard = `Signed in as ${account.name} (${account.email}), user id ${account.id}.`
+  await signInWith(page, "credentials", account.email, account.password)
+  await landOn(page, "/dashboard")
+  await eventually(() => server.textContent()).toBe(dashboard)
+  await eventually(() => browserSession.textContent()).toBe(`The browser sees ${account.email}.`)
+  expect(await (await context.request.get("/dashboard")).text()).toContain(dashboard)
+  await page.reload()
+  expect(pathOf(page)).toBe("/dashboard")
+  await eventually(() => header.textContent()).toContain(account.name)
+  await accessible(page, devTool)
+  await shot("3-dashboard-signed-in")
+
+  // The JSON route, signed in.
+  expect(await me(context)).toEqual({ status: 200, body: { id: account.id, name: account.name, email: account.email } })
+  await signedIn?.({ page, server, header, documents })
+
+  // Sign-out from the header: home, signed out, and the dashboard's document meets the guard.
+  await header.getByRole("button", { name: "Sign out" }).click()
+  await landOn(page, "/")
+  await eventually(() => server.textContent()).toBe("Not signed in.")
+  await eventually(() => browserSession.textContent()).toBe("The browser sees no session.")
+  await shot("4-signed-out")
+  expect((await me(context)).status).toBe(401)
+  const guarded = await context.request.get("/dashboard", { maxRedirects: 0 })
+  expect(guarded.status()).toBe(303)
+  expect(new URL(guarded.headers().location!, origin).href).toBe(new URL("/auth/signin?callbackUrl=%2Fdashboard", origin).href)
+
+  // Password(): a new account, out, and in again from the header's link.
+  await page.goto("/dashboard")
+  await landOn(page, "/auth/signin")
+  await passwordAccount({ page, server, signOut: header.getByRole("button", { name: "Sign out" }), signIn: header.getByRole("link", { name: "Sign in" }), label, shot })
+  await context.close()
+  return errors
 }

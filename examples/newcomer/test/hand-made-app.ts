@@ -1,7 +1,8 @@
 /**
  * The app a newcomer makes by hand, as the guides whose first step is a manual setup tell it
- * (docs/start/astro.md, docs/start/react-router.md, docs/start/nuxt.md), made by the test the same
- * way: in a temporary folder that stands for the reader's home (`~` in the guide), outside this
+ * (docs/start/astro.md, docs/start/react-router.md, docs/start/nuxt.md), or with a framework's
+ * command line that needs only the npm registry (docs/start/tanstack-start.md), made by the test
+ * the same way: in a temporary folder that stands for the reader's home (`~` in the guide), outside this
  * repository, so nothing of the workspace (its node_modules, its tsconfig) can help it.
  *
  * - `~/sesame` is this repository (a symbolic link), `~/sesame-packs` the tarballs, `~/my-app` the app.
@@ -9,7 +10,8 @@
  *   run as written; each `npm install [--save-dev] <packages>` line is stood in for by writing those
  *   packages into `dependencies` (or `devDependencies`) at the versions the repository pins (the
  *   test's `versionOf` says which), which the guide's own `npm install` line of its install step
- *   then installs with the tarballs, in one run of npm.
+ *   then installs with the tarballs, in one run of npm. Or, for a guide whose first step is a
+ *   command line's, the test's `create` runs it.
  * - Every block of the guide marked `saved as <path>` is written to that path.
  * - The install block's `npm pack` line says which packages to pack ({@link packInto}, shared by
  *   every newcomer test); its `npm install` line is run in the app as written, plus flags that keep
@@ -49,8 +51,13 @@ export interface HandMadeAppOptions {
   /** Part of the temporary folder's name: `astro`. */
   readonly name: string
   readonly guidePath: string
-  /** The version the test installs of a package the guide's first step names. */
-  readonly versionOf: (pkg: FirstStepPackage) => string
+  /** The version the test installs of a package the guide's first step names (its manual setup). */
+  readonly versionOf?: (pkg: FirstStepPackage) => string
+  /**
+   * Instead of the manual setup: runs the guide's first step (a framework's command line) in
+   * `home`, which makes the app's folder, `<home>/my-app`.
+   */
+  readonly create?: (home: string, blocks: readonly GuideBlock[]) => void
   /** The environment of the app's `npm install` and of `check`. */
   readonly env: () => NodeJS.ProcessEnv
   /** Checks the installed app (its types) in `dir`; throws when it fails. */
@@ -60,7 +67,7 @@ export interface HandMadeAppOptions {
 const seconds = (started: number) => (performance.now() - started) / 1000
 
 /** What the guide's first step makes, in `dir` (the guide's `my-app`, made by the test). */
-function scaffold(dir: string, blocks: readonly GuideBlock[], versionOf: HandMadeAppOptions["versionOf"]): void {
+function scaffold(dir: string, blocks: readonly GuideBlock[], versionOf: (pkg: FirstStepPackage) => string): void {
   const dependencies: Record<string, string> = {}
   const devDependencies: Record<string, string> = {}
   for (const line of commandLines(block(blocks, "create-app"))) {
@@ -95,8 +102,11 @@ export async function createHandMadeApp(options: HandMadeAppOptions): Promise<Ha
   const { installLine, packages } = installStep(blocks)
   const { home, dir, packs } = newcomerHome(options.name)
   try {
-    mkdirSync(dir)
-    scaffold(dir, blocks, options.versionOf)
+    if (options.create) options.create(home, blocks)
+    else if (options.versionOf) {
+      mkdirSync(dir)
+      scaffold(dir, blocks, options.versionOf)
+    } else throw new Error("createHandMadeApp needs versionOf (a manual setup) or create (a command line)")
 
     let started = performance.now()
     await packInto(packages, packs, installLine)

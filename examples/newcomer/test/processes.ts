@@ -6,7 +6,7 @@
  * @module
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { artifactsDir, freePort } from "@sesame/testing"
@@ -232,4 +232,26 @@ export async function expectRefusedWithoutEither(
     expect(without[missing], missing).not.toBe(line)
     await expectRefusedWithout(missing, envFile, (port) => launch(without[missing], port), (server) => stop(server, `start-without-${missing}`), sessionPath)
   }
+}
+
+/** The `[sesame][warn]` lines of a server's output, but the wrong password's (a visitor's error, logged as a warning). */
+export function sesameWarnings(output: string): string[] {
+  return output.split("\n").filter((line) => /\[sesame\]\[warn\] (?!CredentialsSignin\b)/.test(line))
+}
+
+/**
+ * What a development server run without `AUTH_SECRET` must show, as the guides say: no Sesame
+ * error, the development secret in the app's `node_modules/.cache/sesame`, readable by its owner
+ * only, and one warning for the run.
+ */
+export function expectDevelopmentSecret(appDir: string, output: string): void {
+  expect(output, output).not.toContain("[sesame][error]")
+  expect(statSync(join(appDir, "node_modules", ".cache", "sesame", "development-secret")).mode & 0o777).toBe(0o600)
+  expect(sesameWarnings(output), output).toEqual([expect.stringMatching(/\[sesame\]\[warn\] missing-secret-development\b/)])
+}
+
+/** What a production server with its settings must show of Sesame: no error, and no warning but the wrong password's. */
+export function expectQuietProduction(output: string): void {
+  expect(output, output).not.toContain("[sesame][error]")
+  expect(sesameWarnings(output), output).toEqual([])
 }
