@@ -27,7 +27,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser } from "playwright-core"
 import { freePort, launchBrowser } from "@sesame/testing"
-import { accessible, landOn, me, openPage, pathOf, passwordAccount, signInWith, wrongPasswordRefused } from "./browser-steps.js"
+import { linkGuardedFlow } from "./browser-steps.js"
 import { block, commandLines, unusedBlocks } from "./guide.js"
 import { followSecretStep } from "./hand-made-app.js"
 import { createNuxtApp, guidePath, nuxtEnv, type NuxtApp } from "./nuxt-app.js"
@@ -55,10 +55,6 @@ afterAll(async () => {
   if (app) rmSync(app.home, { recursive: true, force: true })
 })
 
-/** Polls until the assertion holds, for up to 30 s: `nuxt dev` compiles the first pages on demand. */
-function eventually<T>(read: () => Promise<T> | T) {
-  return expect.poll(read, { timeout: 30_000 })
-}
 
 /**
  * The `[sesame][warn]` lines of a server's output, but the wrong password's (a visitor's error,
@@ -72,73 +68,8 @@ function warnings(output: string): string[] {
  * Steps 5 to 8 of the guide in the browser (see the module's comment). Returns the page errors the
  * browser reported.
  */
-async function newcomerFlow(origin: string, label: string): Promise<string[]> {
-  const { context, page, errors, shot } = await openPage(browser, origin, suite, label)
-  const server = page.locator("#server-session")
-  const browserSession = page.locator("#browser-session")
-  const header = page.locator("header")
-  const documents: string[] = []
-  page.on("request", (request) => {
-    if (request.isNavigationRequest()) documents.push(new URL(request.url()).pathname)
-  })
-
-  // Signed out, the JSON route answers a JSON client 401 (not the guard's redirect, not a 500).
-  expect(await me(context)).toEqual({ status: 401, body: { error: "Unauthorized", message: "Sign in first." } })
-
-  // The home page is public; the line only the browser renders says the app is hydrated.
-  await page.goto("/")
-  await eventually(() => server.textContent()).toBe("Not signed in.")
-  await eventually(() => browserSession.textContent()).toBe("The browser sees no session.")
-  await accessible(page, devTools)
-  await shot("1-home-signed-out")
-
-  // The header's <NuxtLink> to the dashboard: no document request for it, the route middleware
-  // sends the visitor to the built-in sign-in page, with the way back.
-  documents.length = 0
-  await page.getByRole("link", { name: "Dashboard" }).click()
-  await landOn(page, "/auth/signin")
-  expect(pathOf(page)).toBe("/auth/signin?callbackUrl=%2Fdashboard")
-  expect(documents).toEqual(["/auth/signin"])
-  await accessible(page)
-  await shot("2-sign-in-page")
-
-  await wrongPasswordRefused(page, ada.email, "/dashboard")
-
-  // The credentials provider: back on the dashboard, signed in, with the id from the session callback,
-  // in the server's HTML and in the browser.
-  const signedIn = `Signed in as ${ada.name} (${ada.email}), user id ${ada.id}.`
-  await signInWith(page, "credentials", ada.email, ada.password)
-  await landOn(page, "/dashboard")
-  await eventually(() => server.textContent()).toBe(signedIn)
-  await eventually(() => browserSession.textContent()).toBe(`The browser sees ${ada.email}.`)
-  expect(await (await context.request.get("/dashboard")).text()).toContain(signedIn)
-  await page.reload()
-  expect(pathOf(page)).toBe("/dashboard")
-  await eventually(() => header.textContent()).toContain(ada.name)
-  await accessible(page, devTools)
-  await shot("3-dashboard-signed-in")
-
-  // The JSON route, signed in.
-  expect(await me(context)).toEqual({ status: 200, body: { id: ada.id, name: ada.name, email: ada.email } })
-
-  // Sign-out from the header (useSession().signOut()): home, signed out, and the dashboard's
-  // document meets the server middleware's guard.
-  await header.getByRole("button", { name: "Sign out" }).click()
-  await landOn(page, "/")
-  await eventually(() => server.textContent()).toBe("Not signed in.")
-  await eventually(() => browserSession.textContent()).toBe("The browser sees no session.")
-  await shot("4-signed-out")
-  expect((await me(context)).status).toBe(401)
-  const guarded = await context.request.get("/dashboard", { maxRedirects: 0 })
-  expect(guarded.status()).toBe(303)
-  expect(new URL(guarded.headers().location!, origin).href).toBe(new URL("/auth/signin?callbackUrl=%2Fdashboard", origin).href)
-
-  // Password(): a new account, out, and in again from the header's link.
-  await page.goto("/dashboard")
-  await landOn(page, "/auth/signin")
-  await passwordAccount({ page, server, signOut: header.getByRole("button", { name: "Sign out" }), signIn: header.getByRole("link", { name: "Sign in" }), label, shot })
-  await context.close()
-  return errors
+function newcomerFlow(origin: string, label: string): Promise<string[]> {
+  return linkGuardedFlow({ browser, origin, suite, label, account: ada, devTool: devTools })
 }
 
 describe("docs/start/nuxt.md, followed by a newcomer", () => {
