@@ -4,10 +4,12 @@
  * another path (case, percent-encoding once or twice, `%40`, a decoded `?`, doubled and trailing
  * slashes, a path that does not decode); a refusal's redirect from a request with a forged `Host`
  * or `X-Forwarded-Host`, or for `//evil.example`; a renewed session cookie written over a
- * sign-out's cleared one, or going out on a response that says `public`.
+ * sign-out's cleared one, or going out on a response that says `public`; a guard whose `redirectTo`
+ * it protects itself, spelled another way; what a refused server-side sign-in answers.
  */
 import { describe, expect, it } from "vitest"
-import { routedForms, foldedPath, protectedPaths, refusedAnswer, withMissingCookies } from "@sesame/core/integration"
+import { checkRedirectTarget, refusedActionAnswer, routedForms, foldedPath, protectedPaths, refusedAnswer, withMissingCookies } from "@sesame/core/integration"
+import { BadRequest, CredentialsSignin, StorageUnavailable } from "@sesame/core/errors"
 import { aliceCredentials, secret } from "../helpers.js"
 
 const guarded = protectedPaths(["/dashboard"].map(foldedPath), "test")
@@ -67,5 +69,40 @@ describe("withMissingCookies: the middleware's cookies on the route's response",
     const answer = withMissingCookies(signedOut, [renewed])
     expect(answer.headers.getSetCookie()).toEqual(["sesame.session-token=; Path=/; Max-Age=0"])
     expect(answer.headers.get("cache-control")).toBe("private, no-store")
+  })
+})
+
+describe("checkRedirectTarget: a guard's redirectTo that it protects itself", () => {
+  const isProtected = (path: string) => guarded(foldedPath(path))
+
+  it("legitimate: a public page, or Sesame's own sign-in page under the base path, is a fine target", () => {
+    expect(() => checkRedirectTarget("authorize", "/signin", "/auth", isProtected)).not.toThrow()
+    expect(() => checkRedirectTarget("authorize", "/auth/signin?x=1", "/auth", isProtected)).not.toThrow()
+    expect(() => checkRedirectTarget("authorize", undefined, "/auth", isProtected)).not.toThrow()
+  })
+
+  it("fails: a protected target, with a query, in another case, or below it, throws before any request", () => {
+    for (const target of ["/dashboard", "/dashboard?from=guard", "/DASHBOARD", "/dashboard/keys"]) {
+      expect(() => checkRedirectTarget("authorize", target, "/auth", isProtected), target).toThrow(/is itself protected/)
+    }
+  })
+})
+
+describe("refusedActionAnswer: a refused server-side sign-in or sign-out", () => {
+  it("legitimate: a wrong password and an outage are not answered here (the app's message, the 503)", () => {
+    expect(refusedActionAnswer(new CredentialsSignin())).toBeUndefined()
+    expect(refusedActionAnswer(new StorageUnavailable())).toBeUndefined()
+    expect(refusedActionAnswer(new Error("boom"))).toBeUndefined()
+    expect(refusedActionAnswer(null)).toBeUndefined()
+  })
+
+  it("fails: another site's post is a private JSON 403 with the core's reason, no stack", async () => {
+    const caught = new BadRequest("The request came from another site.", 403)
+    const answer = refusedActionAnswer(caught)!
+    expect(answer.status).toBe(403)
+    expect(answer.headers.get("cache-control")).toBe("private, no-store")
+    const body = await answer.text()
+    expect(JSON.parse(body)).toMatchObject({ message: "The request came from another site." })
+    expect(body).not.toMatch(/\bat \w|\.ts:\d/)
   })
 })
