@@ -72,7 +72,8 @@ export interface RequireSessionOptions extends GuardOptions {
   /**
    * The page to come back to after signing in, as a path on this site (a route's
    * `location.href`). By default the request's own page, or, for a server function's call, the
-   * page the browser was on (a same-origin `Referer`), else `/`.
+   * page the browser was on (a same-origin `Referer`), else `/`. Anything but a path on this site
+   * (it comes from the browser, as a server function's input) is ignored.
    */
   returnTo?: string
 }
@@ -116,12 +117,14 @@ function signInRedirect(href: string): Response {
   return redirect({ href, statusCode: 303, reloadDocument: true, headers: { "cache-control": "private, no-store" } })
 }
 
-/** Checks `returnTo` as a path on this site (policy 1); a `TypeError` otherwise. */
-function checkReturnTo(returnTo: unknown): void {
-  if (returnTo === undefined) return
-  if (typeof returnTo !== "string" || !returnTo.startsWith("/") || returnTo.startsWith("//") || /[\\\s]/.test(returnTo)) {
-    throw new TypeError(`requireSession: \`returnTo\` must be a path on this site, such as location.href; got ${JSON.stringify(returnTo)}.`)
-  }
+/**
+ * `returnTo` when it is a path on this site, else nothing (policy 1). It comes from the browser (a
+ * server function's input): another value is no error of the app's, and falls back to the default
+ * page rather than answer `500`. The sign-in page keeps only its path and query in any case.
+ */
+function pathToReturnTo(returnTo: unknown): string | undefined {
+  if (typeof returnTo !== "string" || !returnTo.startsWith("/") || returnTo.startsWith("//") || /[\\\s]/.test(returnTo)) return undefined
+  return returnTo
 }
 
 /** The session with a user, or what to answer instead (policy 1, 2, 5). */
@@ -170,10 +173,9 @@ async function check(request: Request, prepared: Prepared, options: RequireSessi
  */
 export async function requireSession(options: RequireSessionOptions = {}, config?: AuthConfig): Promise<AuthenticatedSession> {
   checkGuardOptions(options, "requireSession", allowOf)
-  checkReturnTo(options.returnTo)
   const request = currentRequest("requireSession")
   const prepared = configFor(request, config, "requireSession")
-  const page = options.returnTo ?? (isServerFunctionCall(request) ? callerPage(request) : pageOf(request))
+  const page = pathToReturnTo(options.returnTo) ?? (isServerFunctionCall(request) ? callerPage(request) : pageOf(request))
   let result: AuthenticatedSession | Response
   try {
     result = await check(request, prepared, options, page)

@@ -119,3 +119,26 @@ describe("cookies", () => {
     }
   })
 })
+
+describe("the README's route guard, given a way back by the browser", () => {
+  /** Calls the README's `requireUser` server function (GET) as the client does, with `returnTo`. */
+  async function requireUser(returnTo: string): Promise<Response> {
+    const payload = JSON.stringify(await toJSONAsync({ data: returnTo }))
+    return call(`${urls.requireUser}?payload=${encodeURIComponent(payload)}`, { "x-tsr-serverFn": "true", accept: "application/json" })
+  }
+
+  it("legitimate: the route's own path comes back as the sign-in page's way back", async () => {
+    const body = (await (await requireUser("/review/members?tab=2")).json()) as { href: string }
+    expect(new URL(body.href, origin).searchParams.get("callbackUrl")).toBe("/review/members?tab=2")
+  })
+
+  it("fails: another site, a protocol-relative or a backslashed path is no error of the app's (no 500) and never the way back", async () => {
+    for (const returnTo of ["https://evil.example/x", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", ""]) {
+      const response = await requireUser(returnTo)
+      expect(response.status, returnTo).toBeLessThan(500)
+      const body = (await response.json()) as { href: string }
+      expect(new URL(body.href, origin).origin, returnTo).toBe(origin)
+      expect(new URL(body.href, origin).searchParams.get("callbackUrl"), returnTo).toBe("/")
+    }
+  })
+})
