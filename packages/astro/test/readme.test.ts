@@ -77,6 +77,7 @@ describe("the README's quick start", () => {
     expect((await call(site, "/dashboard", { jar })).status).toBe(303)
   })
 
+  // tsc over the framework's types: seconds alone, much longer while the suite's other files load the cores.
   it("compiles, every TypeScript block as written (astro:middleware from astro/client's types)", () => {
     for (const { path, code } of files) writeFileSync(join(scratch, path), code)
     // What a page reads, typed by src/env.d.ts: Astro.locals.session.
@@ -97,5 +98,5 @@ describe("the README's quick start", () => {
       output = String((error as { stdout?: string }).stdout ?? error)
     }
     expect(output).toBe("")
-  })
+  }, 120_000)
 })

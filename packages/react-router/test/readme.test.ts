@@ -81,6 +81,7 @@ describe("the README's quick start", () => {
     expect(await (await call(app, "/api/me", { jar })).json()).toEqual({ name: "Ada", email: "ada@example.com" })
   })
 
+  // tsc over the framework's types: seconds alone, much longer while the suite's other files load the cores.
   it("compiles, every TypeScript block as written", () => {
     for (const { path, code } of files) writeFileSync(join(scratch, path), code)
     writeFileSync(
@@ -99,5 +100,5 @@ describe("the README's quick start", () => {
       output = String((error as { stdout?: string }).stdout ?? error)
     }
     expect(output).toBe("")
-  })
+  }, 120_000)
 })
