@@ -36,6 +36,7 @@ export { setPeerAddress } from "./http/client-ip.js"
 export { unavailableAnswer, type UnavailableAnswer } from "./integration/unavailable.js"
 export {
   refusedActionAnswer,
+  sameOriginReferer,
   signInFromServer,
   signInPageUrl,
   signOutFromServer,

@@ -28,6 +28,7 @@
  */
 import type { AuthConfig } from "@sesame/core"
 import {
+  appOrigin,
   checkGuardOptions,
   checkRedirectTarget,
   forbiddenAnswer,
@@ -35,6 +36,7 @@ import {
   isStorageUnavailable,
   protectedPaths,
   refusedAnswer,
+  sameOriginReferer,
   signInPageUrl,
   wantsJson,
   type ProtectedPaths,
@@ -97,16 +99,13 @@ function isServerFunctionCall(request: Request): boolean {
   return request.headers.get("x-tsr-serverfn") === "true"
 }
 
-/** The page a server function's caller was on: a same-origin `Referer`'s path, else `/`. */
-function callerPage(request: Request): string {
-  const referer = request.headers.get("referer")
-  if (!referer) return "/"
-  try {
-    const from = new URL(referer)
-    return from.origin === new URL(request.url).origin ? `${from.pathname}${from.search}` : "/"
-  } catch {
-    return "/"
-  }
+/**
+ * The page a server function's caller was on: a `Referer` on the app's origin (the core's
+ * `sameOriginReferer`, whose path and query the sign-in page keeps), else `/`.
+ */
+function callerPage(request: Request, prepared: Prepared): string {
+  const origin = appOrigin(prepared.config, request)
+  return (origin === null ? undefined : sameOriginReferer(request, origin)) ?? "/"
 }
 
 /**
@@ -175,7 +174,7 @@ export async function requireSession(options: RequireSessionOptions = {}, config
   checkGuardOptions(options, "requireSession", allowOf)
   const request = currentRequest("requireSession")
   const prepared = configFor(request, config, "requireSession")
-  const page = pathToReturnTo(options.returnTo) ?? (isServerFunctionCall(request) ? callerPage(request) : pageOf(request))
+  const page = pathToReturnTo(options.returnTo) ?? (isServerFunctionCall(request) ? callerPage(request, prepared) : pageOf(request))
   let result: AuthenticatedSession | Response
   try {
     result = await check(request, prepared, options, page)

@@ -115,7 +115,7 @@ function redirectOf(response: InternalResponse, what: string): string {
 }
 
 /** The page the browser is on, when the request says so and it is on the app's origin. */
-function sameOriginReferer(request: RequestLike, origin: string): string | undefined {
+export function sameOriginReferer(request: RequestLike, origin: string): string | undefined {
   const referer = request.headers.get("referer")
   if (referer === null || !URL.canParse(referer)) return undefined
   return new URL(referer).origin === origin ? referer : undefined
